@@ -1,0 +1,39 @@
+# Decides how stark links against MLIR and LLVM.
+#
+# Default: every stark library links the toolchain's shared libMLIR.so and
+# libLLVM.so. Links take seconds, and StarkPlugin.so shares the registries of
+# the stock mlir-opt that loads it.
+#
+# STARK_STATIC_LLVM=ON: the static MLIR archives, and the imported target LLVM
+# (which the Debian archives name instead of the LLVM component libraries) is
+# pointed at a linker script that groups the static LLVM archives. The result
+# depends only on the C and C++ runtimes, so it runs on other distributions.
+
+if(STARK_STATIC_LLVM)
+  file(GLOB _stark_llvm_archives "${LLVM_LIBRARY_DIR}/libLLVM*.a")
+  list(FILTER _stark_llvm_archives EXCLUDE REGEX "BOLT|Polly|gold|LLVMTableGen")
+  find_library(STARK_ZSTD_STATIC NAMES libzstd.a REQUIRED)
+  find_library(STARK_Z_STATIC NAMES libz.a REQUIRED)
+  string(REPLACE ";" " " _stark_group "${_stark_llvm_archives}")
+  set(_stark_script "${CMAKE_BINARY_DIR}/libLLVM-static-group.so")
+  file(WRITE "${_stark_script}"
+    "GROUP ( ${_stark_group} ${STARK_ZSTD_STATIC} ${STARK_Z_STATIC} )\n")
+  foreach(_cfg "" _RELEASE _RELWITHDEBINFO _DEBUG _MINSIZEREL)
+    set_property(TARGET LLVM PROPERTY IMPORTED_LOCATION${_cfg} "${_stark_script}")
+    set_property(TARGET LLVM PROPERTY IMPORTED_SONAME${_cfg} "")
+    set_property(TARGET LLVM PROPERTY IMPORTED_NO_SONAME${_cfg} TRUE)
+  endforeach()
+  message(STATUS "stark: static MLIR + LLVM (${_stark_script})")
+else()
+  message(STATUS "stark: linking the shared libMLIR.so and libLLVM.so")
+endif()
+
+# stark_mlir_libs(<out-var> <MLIR library>...)
+# The libraries to name in LINK_LIBS for the chosen mode.
+function(stark_mlir_libs out)
+  if(STARK_STATIC_LLVM)
+    set(${out} ${ARGN} PARENT_SCOPE)
+  else()
+    set(${out} MLIR PARENT_SCOPE)
+  endif()
+endfunction()

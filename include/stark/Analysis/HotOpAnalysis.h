@@ -1,0 +1,46 @@
+//===- HotOpAnalysis.h - Rank the linalg ops of a module by cost -*- C++ -*-===//
+
+#ifndef STARK_ANALYSIS_HOTOPANALYSIS_H
+#define STARK_ANALYSIS_HOTOPANALYSIS_H
+
+#include "stark/Analysis/CostModel.h"
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::stark {
+
+struct RankedOp {
+  Operation *op = nullptr;
+  OpCost cost;
+  RooflineEstimate estimate;
+  /// Fraction of the summed estimated time of all ops with a known cost.
+  double share = 0;
+  /// 1-based position in the ranking.
+  int64_t rank = 0;
+};
+
+struct UnknownCostOp {
+  Operation *op = nullptr;
+  std::string reason;
+};
+
+struct HotOpRanking {
+  /// Ops with a known cost, most expensive first; ties keep program order.
+  SmallVector<RankedOp> ranked;
+  /// Ops whose cost could not be computed, in program order.
+  SmallVector<UnknownCostOp> unknown;
+  double totalSeconds = 0;
+};
+
+/// Costs every linalg op nested under `root` on `profile` and ranks them.
+/// Ops of the linalg dialect that are not structured (linalg.softmax, ...)
+/// land in `unknown`.
+HotOpRanking rankHotOps(Operation *root, const HardwareProfile &profile);
+
+/// Whether the op at `rank` (1-based) with `share` of the total is "hot"
+/// under a top-k limit (0: none) and a minimum share.
+bool isHot(const RankedOp &op, unsigned topK, double minShare);
+
+} // namespace mlir::stark
+
+#endif // STARK_ANALYSIS_HOTOPANALYSIS_H

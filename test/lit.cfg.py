@@ -1,0 +1,62 @@
+# -*- Python -*-
+# lit configuration of stark's regression tests.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+import lit.util
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "STARK"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.stark_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py", "Unit"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%stark_lib_dir", config.stark_lib_dir))
+config.substitutions.append(("%stark_src_root", config.stark_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Stable, strict FileCheck everywhere.
+config.environment["FILECHECK_OPTS"] = (
+    "-enable-var-scope --allow-unused-prefixes=false")
+
+tool_dirs = [config.stark_tools_dir, config.llvm_tools_dir]
+tools = [
+    "stark-opt",
+    ToolSubst("mlir-opt", unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if not config.stark_static_llvm:
+    config.available_features.add("stark-plugin")
+
+
+def cuda_device_usable():
+    """True when a CUDA driver and at least one device answer."""
+    if os.environ.get("STARK_DISABLE_CUDA_TESTS"):
+        return False
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True,
+                             timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if config.stark_enable_cuda:
+    config.available_features.add("cuda-target")
+    if cuda_device_usable():
+        config.available_features.add("cuda-device")
