@@ -1,0 +1,125 @@
+//===- Target.h - Where candidates are compiled, run and timed --*- C++ -*-===//
+//
+// A Target turns a module holding one entry function (memref arguments:
+// inputs, then outputs) into something it can run, owns the argument
+// buffers on its device, and times one run with its own clock. Everything
+// else of the evaluation protocol (inputs, references, comparison, trial
+// counts, interleaving) lives in the target-independent Evaluator, so both
+// targets are judged by exactly the same rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_TARGET_TARGET_H
+#define STARK_TARGET_TARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::stark {
+
+/// Element types the evaluator can generate, move and compare.
+enum class ElementKind { F64, F32, F16, BF16, I64, I32, I8, I1 };
+StringRef stringifyElementKind(ElementKind kind);
+/// Bytes of one element in memory (i1 is stored as one byte).
+int64_t getElementKindBytes(ElementKind kind);
+/// The kind of an MLIR element type, or failure for unsupported types.
+FailureOr<ElementKind> getElementKind(Type type);
+
+/// One argument of a kernel entry: a memref with a static shape.
+struct ArgSpec {
+  SmallVector<int64_t> shape;
+  ElementKind kind = ElementKind::F32;
+  bool isOutput = false;
+  int64_t numElements() const;
+  int64_t sizeInBytes() const;
+};
+
+/// The calling convention shared by a problem and its candidates.
+struct KernelSignature {
+  std::string entry;
+  SmallVector<ArgSpec> args; // inputs first, then outputs
+};
+
+/// Reads the signature of `entry` in `module`; fails (with `error`) when the
+/// function is missing or an argument is not a statically shaped memref of
+/// a supported element type. Arguments written by the function are outputs:
+/// the trailing `numOutputs` ones.
+FailureOr<KernelSignature> getKernelSignature(ModuleOp module, StringRef entry,
+                                              unsigned numOutputs,
+                                              std::string &error);
+
+/// Host memory for one argument, in the element kind's native layout
+/// (row-major, dense; f16/bf16 as raw 16-bit patterns).
+struct HostBuffer {
+  ArgSpec spec;
+  std::vector<uint8_t> bytes;
+  explicit HostBuffer(const ArgSpec &spec);
+  double getAsDouble(int64_t index) const;
+  void setFromDouble(int64_t index, double value);
+};
+
+/// Argument storage owned by a target (host memory for cpu, device memory
+/// for cuda). One buffer per argument of the signature it was made for.
+class ArgBuffers {
+public:
+  virtual ~ArgBuffers();
+  virtual LogicalResult upload(ArrayRef<HostBuffer> host,
+                               std::string &error) = 0;
+  virtual LogicalResult download(MutableArrayRef<HostBuffer> host,
+                                 std::string &error) = 0;
+};
+
+/// A compiled, runnable entry function.
+class CompiledKernel {
+public:
+  virtual ~CompiledKernel();
+  /// Runs the kernel once on `args` and waits for it to finish.
+  virtual LogicalResult run(ArgBuffers &args, std::string &error) = 0;
+};
+
+/// Knobs of one timed run.
+struct TimingRunOptions {
+  /// Evict the last-level cache before the run (L2 on GPUs).
+  bool flushCache = true;
+};
+
+class Target {
+public:
+  virtual ~Target();
+  virtual StringRef getName() const = 0;
+  /// Empty when the target can run kernels here, otherwise the reason
+  /// ("no CUDA device: libcuda.so.1 not found").
+  virtual std::string getUnavailableReason() const = 0;
+
+  /// Allocates argument storage for `signature` on the target.
+  virtual FailureOr<std::unique_ptr<ArgBuffers>>
+  allocate(const KernelSignature &signature, std::string &error) = 0;
+
+  /// Compiles a candidate (or problem) module. The module may be changed
+  /// (lowered) in place; callers pass a clone they own.
+  virtual FailureOr<std::unique_ptr<CompiledKernel>>
+  compile(ModuleOp module, const KernelSignature &signature,
+          std::string &error) = 0;
+
+  /// Runs `kernel` once and returns the seconds it took, measured with the
+  /// target's own clock around the kernel only (device events on GPUs, a
+  /// steady clock on the CPU).
+  virtual FailureOr<double> timeRun(CompiledKernel &kernel, ArgBuffers &args,
+                                    const TimingRunOptions &options,
+                                    std::string &error) = 0;
+};
+
+/// Creates a target by name ("cpu", "cuda"); null with `error` otherwise.
+std::unique_ptr<Target> createTarget(StringRef name, MLIRContext &context,
+                                     std::string &error);
+
+} // namespace mlir::stark
+
+#endif // STARK_TARGET_TARGET_H

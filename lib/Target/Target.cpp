@@ -1,0 +1,235 @@
+//===- Target.cpp - Kernel signatures, host buffers, target registry ------===//
+
+#include "stark/Target/Target.h"
+#include "stark/Target/CpuTarget.h"
+#ifdef STARK_ENABLE_CUDA
+#include "stark/Target/CudaTarget.h"
+#endif
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+StringRef mlir::stark::stringifyElementKind(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F64:
+    return "f64";
+  case ElementKind::F32:
+    return "f32";
+  case ElementKind::F16:
+    return "f16";
+  case ElementKind::BF16:
+    return "bf16";
+  case ElementKind::I64:
+    return "i64";
+  case ElementKind::I32:
+    return "i32";
+  case ElementKind::I8:
+    return "i8";
+  case ElementKind::I1:
+    return "i1";
+  }
+  return "?";
+}
+
+int64_t mlir::stark::getElementKindBytes(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F64:
+  case ElementKind::I64:
+    return 8;
+  case ElementKind::F32:
+  case ElementKind::I32:
+    return 4;
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 2;
+  case ElementKind::I8:
+  case ElementKind::I1:
+    return 1;
+  }
+  return 0;
+}
+
+FailureOr<ElementKind> mlir::stark::getElementKind(Type type) {
+  if (type.isF64())
+    return ElementKind::F64;
+  if (type.isF32())
+    return ElementKind::F32;
+  if (type.isF16())
+    return ElementKind::F16;
+  if (type.isBF16())
+    return ElementKind::BF16;
+  if (type.isInteger(64) || type.isIndex())
+    return ElementKind::I64;
+  if (type.isInteger(32))
+    return ElementKind::I32;
+  if (type.isInteger(8))
+    return ElementKind::I8;
+  if (type.isInteger(1))
+    return ElementKind::I1;
+  return failure();
+}
+
+int64_t ArgSpec::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+int64_t ArgSpec::sizeInBytes() const {
+  return numElements() * getElementKindBytes(kind);
+}
+
+FailureOr<KernelSignature>
+mlir::stark::getKernelSignature(ModuleOp module, StringRef entry,
+                                unsigned numOutputs, std::string &error) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func) {
+    error = llvm::formatv("no function named '{0}'", entry).str();
+    return failure();
+  }
+  FunctionType type = func.getFunctionType();
+  if (type.getNumResults() != 0) {
+    error = llvm::formatv("'{0}' must return nothing (outputs are memref "
+                          "arguments)",
+                          entry)
+                .str();
+    return failure();
+  }
+  if (numOutputs > type.getNumInputs()) {
+    error = llvm::formatv("'{0}' has {1} arguments, fewer than its {2} "
+                          "outputs",
+                          entry, type.getNumInputs(), numOutputs)
+                .str();
+    return failure();
+  }
+  KernelSignature sig;
+  sig.entry = entry.str();
+  for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
+    auto memref = dyn_cast<MemRefType>(argType);
+    if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity()) {
+      error = llvm::formatv("argument #{0} of '{1}' must be a statically "
+                            "shaped memref with the identity layout",
+                            i, entry)
+                  .str();
+      return failure();
+    }
+    FailureOr<ElementKind> kind = getElementKind(memref.getElementType());
+    if (failed(kind)) {
+      error = llvm::formatv("argument #{0} of '{1}' has an unsupported "
+                            "element type",
+                            i, entry)
+                  .str();
+      return failure();
+    }
+    ArgSpec spec;
+    spec.shape.assign(memref.getShape().begin(), memref.getShape().end());
+    spec.kind = *kind;
+    spec.isOutput = i >= type.getNumInputs() - numOutputs;
+    sig.args.push_back(spec);
+  }
+  return sig;
+}
+
+HostBuffer::HostBuffer(const ArgSpec &spec)
+    : spec(spec), bytes(spec.sizeInBytes()) {}
+
+template <typename T>
+static T loadAs(const std::vector<uint8_t> &bytes, int64_t index) {
+  T v;
+  std::memcpy(&v, bytes.data() + index * sizeof(T), sizeof(T));
+  return v;
+}
+
+template <typename T>
+static void storeAs(std::vector<uint8_t> &bytes, int64_t index, T v) {
+  std::memcpy(bytes.data() + index * sizeof(T), &v, sizeof(T));
+}
+
+static double halfBitsToDouble(uint16_t bits, const llvm::fltSemantics &sem) {
+  llvm::APFloat f(sem, llvm::APInt(16, bits));
+  return f.convertToDouble();
+}
+
+static uint16_t doubleToHalfBits(double v, const llvm::fltSemantics &sem) {
+  llvm::APFloat f(v);
+  bool losesInfo;
+  f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return uint16_t(f.bitcastToAPInt().getZExtValue());
+}
+
+double HostBuffer::getAsDouble(int64_t i) const {
+  switch (spec.kind) {
+  case ElementKind::F64:
+    return loadAs<double>(bytes, i);
+  case ElementKind::F32:
+    return loadAs<float>(bytes, i);
+  case ElementKind::F16:
+    return halfBitsToDouble(loadAs<uint16_t>(bytes, i),
+                            llvm::APFloat::IEEEhalf());
+  case ElementKind::BF16:
+    return halfBitsToDouble(loadAs<uint16_t>(bytes, i),
+                            llvm::APFloat::BFloat());
+  case ElementKind::I64:
+    return double(loadAs<int64_t>(bytes, i));
+  case ElementKind::I32:
+    return loadAs<int32_t>(bytes, i);
+  case ElementKind::I8:
+    return loadAs<int8_t>(bytes, i);
+  case ElementKind::I1:
+    return loadAs<uint8_t>(bytes, i) & 1;
+  }
+  return 0;
+}
+
+void HostBuffer::setFromDouble(int64_t i, double v) {
+  switch (spec.kind) {
+  case ElementKind::F64:
+    return storeAs<double>(bytes, i, v);
+  case ElementKind::F32:
+    return storeAs<float>(bytes, i, float(v));
+  case ElementKind::F16:
+    return storeAs<uint16_t>(bytes, i,
+                             doubleToHalfBits(v, llvm::APFloat::IEEEhalf()));
+  case ElementKind::BF16:
+    return storeAs<uint16_t>(bytes, i,
+                             doubleToHalfBits(v, llvm::APFloat::BFloat()));
+  case ElementKind::I64:
+    return storeAs<int64_t>(bytes, i, int64_t(v));
+  case ElementKind::I32:
+    return storeAs<int32_t>(bytes, i, int32_t(v));
+  case ElementKind::I8:
+    return storeAs<int8_t>(bytes, i, int8_t(v));
+  case ElementKind::I1:
+    return storeAs<uint8_t>(bytes, i, v != 0 ? 1 : 0);
+  }
+}
+
+ArgBuffers::~ArgBuffers() = default;
+CompiledKernel::~CompiledKernel() = default;
+Target::~Target() = default;
+
+std::unique_ptr<Target> mlir::stark::createTarget(StringRef name,
+                                                  MLIRContext &context,
+                                                  std::string &error) {
+  if (name == "cpu")
+    return createCpuTarget(context);
+  if (name == "cuda") {
+#ifdef STARK_ENABLE_CUDA
+    return createCudaTarget(context);
+#else
+    error = "stark was built without the CUDA target (STARK_ENABLE_CUDA=OFF)";
+    return nullptr;
+#endif
+  }
+  error = llvm::formatv("unknown target '{0}'; expected cpu or cuda", name)
+              .str();
+  return nullptr;
+}
