@@ -23,6 +23,24 @@ if(STARK_STATIC_LLVM)
     set_property(TARGET LLVM PROPERTY IMPORTED_SONAME${_cfg} "")
     set_property(TARGET LLVM PROPERTY IMPORTED_NO_SONAME${_cfg} TRUE)
   endforeach()
+  # Debian builds a few static MLIR archives (MLIRExecutionEngine, MLIRJitRunner,
+  # MLIRMlirOptMain, ...) with mlir_target_link_libraries, so their interface
+  # names the shared MLIR instead of their real dependencies. Drop it: one
+  # libMLIR.so on the link line would make the whole binary depend on it and
+  # on libLLVM.so. What those archives need must then be named in the
+  # stark_mlir_libs() call of whoever links them; anything missing shows up as
+  # an undefined symbol rather than as a silent dynamic dependency.
+  foreach(_tgt ${MLIR_EXPORTED_TARGETS})
+    if(NOT TARGET ${_tgt})
+      continue()
+    endif()
+    get_target_property(_type ${_tgt} TYPE)
+    get_target_property(_deps ${_tgt} INTERFACE_LINK_LIBRARIES)
+    if(_type STREQUAL "STATIC_LIBRARY" AND _deps AND "MLIR" IN_LIST _deps)
+      list(REMOVE_ITEM _deps MLIR)
+      set_property(TARGET ${_tgt} PROPERTY INTERFACE_LINK_LIBRARIES "${_deps}")
+    endif()
+  endforeach()
   message(STATUS "stark: static MLIR + LLVM (${_stark_script})")
 else()
   message(STATUS "stark: linking the shared libMLIR.so and libLLVM.so")
