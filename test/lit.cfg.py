@@ -19,12 +19,13 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "lit.site.cfg.py", "Unit"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%stark_lib_dir", config.stark_lib_dir))
 config.substitutions.append(("%stark_src_root", config.stark_src_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# `not` and `count` at the start of a RUN line come from PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Stable, strict FileCheck everywhere.
 config.environment["FILECHECK_OPTS"] = (

@@ -213,8 +213,10 @@ static std::string formatScaled(double value, StringRef unit) {
     value /= 1000;
     ++i;
   }
+  // Counts below 1000 are exact integers: no decimals.
+  bool exact = i == 0 && value == std::floor(value);
   return llvm::formatv("{0} {1}{2}",
-                       llvm::formatv(value >= 100  ? "{0:f0}"
+                       llvm::formatv(exact || value >= 100 ? "{0:f0}"
                                      : value >= 10 ? "{0:f1}"
                                                    : "{0:f2}",
                                      value),
