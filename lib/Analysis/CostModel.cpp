@@ -86,8 +86,8 @@ FailureOr<int64_t> mlir::stark::countBodyArithmetic(linalg::LinalgOp op,
     if (isFreeBodyOp(bodyOp))
       continue;
     Dialect *dialect = bodyOp.getDialect();
-    bool arithmetic = dialect && isa<arith::ArithDialect, math::MathDialect>(
-                                     dialect);
+    bool arithmetic =
+        dialect && isa<arith::ArithDialect, math::MathDialect>(dialect);
     if (!arithmetic || bodyOp.getNumRegions() != 0) {
       whyUnknown = llvm::formatv("body op '{0}' has no known cost",
                                  bodyOp.getName().getStringRef())
@@ -217,8 +217,8 @@ static std::string formatScaled(double value, StringRef unit) {
   bool exact = i == 0 && value == std::floor(value);
   return llvm::formatv("{0} {1}{2}",
                        llvm::formatv(exact || value >= 100 ? "{0:f0}"
-                                     : value >= 10 ? "{0:f1}"
-                                                   : "{0:f2}",
+                                     : value >= 10         ? "{0:f1}"
+                                                           : "{0:f2}",
                                      value),
                        prefixes[i], unit)
       .str();

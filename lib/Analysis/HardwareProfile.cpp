@@ -243,11 +243,11 @@ static HardwareProfile makeHost() {
   p.memoryBandwidth = measureCopyBandwidth();
   p.l2Bytes = readCacheBytes().value_or(32LL << 20);
   p.launchOverheadSeconds = 1e-7;
-  p.description = llvm::formatv("host CPU ({0}, {1} cores, {2}-bit SIMD, "
-                                "{3:f1} GHz, copy {4:f1} GB/s)",
-                                p.chip, cores, p.simdBits, ghz,
-                                p.memoryBandwidth / 1e9)
-                      .str();
+  p.description =
+      llvm::formatv("host CPU ({0}, {1} cores, {2}-bit SIMD, "
+                    "{3:f1} GHz, copy {4:f1} GB/s)",
+                    p.chip, cores, p.simdBits, ghz, p.memoryBandwidth / 1e9)
+          .str();
   return p;
 }
 
@@ -261,7 +261,8 @@ ArrayRef<StringRef> mlir::stark::getHardwareProfileNames() {
   return names;
 }
 
-std::optional<HardwareProfile> mlir::stark::lookupHardwareProfile(StringRef name) {
+std::optional<HardwareProfile>
+mlir::stark::lookupHardwareProfile(StringRef name) {
   if (name == "h200")
     return makeH200();
   if (name == "a100")

@@ -87,9 +87,10 @@ int64_t ArgSpec::sizeInBytes() const {
   return numElements() * getElementKindBytes(kind);
 }
 
-FailureOr<KernelSignature>
-mlir::stark::getKernelSignature(ModuleOp module, StringRef entry,
-                                unsigned numOutputs, std::string &error) {
+FailureOr<KernelSignature> mlir::stark::getKernelSignature(ModuleOp module,
+                                                           StringRef entry,
+                                                           unsigned numOutputs,
+                                                           std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func) {
     error = llvm::formatv("no function named '{0}'", entry).str();
@@ -114,7 +115,8 @@ mlir::stark::getKernelSignature(ModuleOp module, StringRef entry,
   sig.entry = entry.str();
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
     auto memref = dyn_cast<MemRefType>(argType);
-    if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity()) {
+    if (!memref || !memref.hasStaticShape() ||
+        !memref.getLayout().isIdentity()) {
       error = llvm::formatv("argument #{0} of '{1}' must be a statically "
                             "shaped memref with the identity layout",
                             i, entry)
@@ -229,7 +231,7 @@ std::unique_ptr<Target> mlir::stark::createTarget(StringRef name,
     return nullptr;
 #endif
   }
-  error = llvm::formatv("unknown target '{0}'; expected cpu or cuda", name)
-              .str();
+  error =
+      llvm::formatv("unknown target '{0}'; expected cpu or cuda", name).str();
   return nullptr;
 }

@@ -27,9 +27,9 @@ namespace {
 DictionaryAttr buildCostAttr(Builder &b, const RankedOp &r,
                              StringRef profileName) {
   SmallVector<NamedAttribute> fields = {
-      b.getNamedAttr("bound", b.getStringAttr(r.estimate.computeBound
-                                                  ? "compute"
-                                                  : "memory")),
+      b.getNamedAttr(
+          "bound",
+          b.getStringAttr(r.estimate.computeBound ? "compute" : "memory")),
       b.getNamedAttr("bytes", b.getI64IntegerAttr(r.cost.bytes())),
       b.getNamedAttr("class",
                      b.getStringAttr(stringifyOpClass(r.cost.opClass))),
@@ -88,8 +88,8 @@ struct StarkHotOpsPass
         r.op->emitRemark() << "hot op #" << r.rank << ": "
                            << describe(r, hw->name);
       } else if (remarkAll) {
-        r.op->emitRemark() << "op #" << r.rank << " (not hot): "
-                           << describe(r, hw->name);
+        r.op->emitRemark() << "op #" << r.rank
+                           << " (not hot): " << describe(r, hw->name);
       }
     }
     for (const UnknownCostOp &u : ranking.unknown) {

@@ -1,4 +1,5 @@
-//===- CostModel.h - FLOPs, bytes and roofline time of linalg ops -*- C++ -*-===//
+//===- CostModel.h - FLOPs, bytes and roofline time of linalg ops -*- C++
+//-*-===//
 //
 // Static cost of one linalg structured op: arithmetic per iteration point
 // times the iteration space, the bytes its operands and results move, and a
@@ -20,12 +21,12 @@ namespace mlir::stark {
 
 /// The classes of ops the agents have strategy families for.
 enum class OpClass {
-  Contraction,  // matmul, batch_matmul, matvec, generic contractions
-  Convolution,  // conv_*, depthwise conv
-  Pooling,      // pooling_*
-  Reduction,    // some reduction dimension, not a contraction
-  Elementwise,  // all-parallel, identity-like maps
-  Generic       // anything else (transposes, broadcasts, gathers)
+  Contraction, // matmul, batch_matmul, matvec, generic contractions
+  Convolution, // conv_*, depthwise conv
+  Pooling,     // pooling_*
+  Reduction,   // some reduction dimension, not a contraction
+  Elementwise, // all-parallel, identity-like maps
+  Generic      // anything else (transposes, broadcasts, gathers)
 };
 StringRef stringifyOpClass(OpClass c);
 OpClass classifyLinalgOp(linalg::LinalgOp op);

@@ -1,4 +1,5 @@
-//===- HotOpAnalysis.h - Rank the linalg ops of a module by cost -*- C++ -*-===//
+//===- HotOpAnalysis.h - Rank the linalg ops of a module by cost -*- C++
+//-*-===//
 
 #ifndef STARK_ANALYSIS_HOTOPANALYSIS_H
 #define STARK_ANALYSIS_HOTOPANALYSIS_H

@@ -58,4 +58,39 @@ def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
   ];
 }
 
+def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
+  let summary = "Turn each hot op into a self-contained kernel problem";
+  let description = [{
+    For every linalg op marked by `--stark-hot-ops` (or every statically
+    shaped linalg op with `all`), builds a kernel problem: a module with one
+    function `@kernel` whose arguments are memrefs (the op's shaped inputs,
+    then its outputs) and whose body is the op on those memrefs. Constants
+    the op captures are cloned in. The problem module carries
+    `stark.problem = {entry, num_outputs, op, shapes, signature}`; the
+    signature hashes its canonical form, so it is the same across runs and
+    machines and for the tensor and memref forms of the same op.
+
+    Problems are appended to the input module as nested modules
+    `@stark_problem_<n>` (ops with the same signature share one), and the op
+    gets `stark.problem = @stark_problem_<n>`. With `dir`, each problem is
+    also written to `<dir>/<signature>.mlir`, ready for `stark-eval`.
+
+    Ops that cannot be outlined (dynamic shapes, values captured from the
+    surrounding code) keep their place and get a remark saying why.
+  }];
+  let dependentDialects = ["func::FuncDialect", "memref::MemRefDialect",
+                           "linalg::LinalgDialect"];
+  let options = [
+    Option<"all", "all", "bool", /*default=*/"false",
+           "Outline every linalg op, not only those marked stark.cost">,
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Also write each problem to <dir>/<signature>.mlir">,
+  ];
+  let statistics = [
+    Statistic<"numOutlined", "num-outlined", "Ops outlined">,
+    Statistic<"numProblems", "num-problems", "Distinct problems created">,
+    Statistic<"numSkipped", "num-skipped", "Ops that could not be outlined">,
+  ];
+}
+
 #endif // STARK_TRANSFORMS_PASSES

@@ -1,0 +1,102 @@
+//===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
+
+#include "stark/Problem/KernelProblem.h"
+#include "stark/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::stark {
+#define GEN_PASS_DEF_STARKOUTLINEPASS
+#include "stark/Transforms/Passes.h.inc"
+} // namespace mlir::stark
+
+using namespace mlir;
+using namespace mlir::stark;
+
+namespace {
+
+/// Writes `problem` to `<dir>/<signature>.mlir`.
+LogicalResult writeProblemFile(ModuleOp problem, StringRef dir,
+                               StringRef signature, Operation *diagAnchor) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return diagAnchor->emitError()
+           << "stark-outline: cannot create '" << dir << "': " << ec.message();
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, signature + ".mlir");
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return diagAnchor->emitError() << "stark-outline: " << error;
+  problem.print(file->os());
+  file->os() << "\n";
+  file->keep();
+  return success();
+}
+
+struct StarkOutlinePass
+    : public stark::impl::StarkOutlinePassBase<StarkOutlinePass> {
+  using StarkOutlinePassBase::StarkOutlinePassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> ops;
+    module->walk([&](linalg::LinalgOp op) {
+      // Problems outlined by an earlier run are not outlined again.
+      if (auto parent = op->getParentOfType<ModuleOp>();
+          parent && parent->hasAttr(kProblemAttrName))
+        return;
+      if (all || op->hasAttr(kCostAttrName))
+        ops.push_back(op);
+    });
+
+    // Existing problems (from an earlier run) are reused by signature.
+    llvm::StringMap<StringAttr> bySignature;
+    int64_t nextIndex = 0;
+    for (auto nested : module.getOps<ModuleOp>()) {
+      std::string ignored;
+      FailureOr<KernelProblemInfo> info = getKernelProblemInfo(nested, ignored);
+      if (succeeded(info) && nested.getSymNameAttr()) {
+        bySignature[info->signature] = nested.getSymNameAttr();
+        ++nextIndex;
+      }
+    }
+
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    for (linalg::LinalgOp op : ops) {
+      std::string why;
+      FailureOr<OwningOpRef<ModuleOp>> problem = outlineKernelProblem(op, why);
+      if (failed(problem)) {
+        ++numSkipped;
+        op->emitRemark() << "not outlined: " << why;
+        continue;
+      }
+      std::string err;
+      KernelProblemInfo info = *getKernelProblemInfo(**problem, err);
+      StringAttr &name = bySignature[info.signature];
+      if (!name) {
+        name = b.getStringAttr("stark_problem_" + std::to_string(nextIndex++));
+        if (!dir.empty() &&
+            failed(writeProblemFile(**problem, dir, info.signature, op)))
+          return signalPassFailure();
+        (*problem)->setSymNameAttr(name);
+        b.insert(problem->release());
+        ++numProblems;
+      }
+      op->setAttr(kProblemAttrName, FlatSymbolRefAttr::get(name));
+      op->emitRemark() << "outlined as @" << name.getValue() << " ("
+                       << info.opName << " " << info.shapes << ", signature "
+                       << info.signature << ")";
+      ++numOutlined;
+    }
+  }
+};
+
+} // namespace
