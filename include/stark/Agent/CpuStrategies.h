@@ -1,0 +1,67 @@
+//===- CpuStrategies.h - Transform-dialect schedules for the host -*- C++
+//-*-===//
+//
+// The CPU candidate space: a kernel problem is rewritten by a transform
+// script (cache tiling, register tiling, vectorisation, hoisting of the
+// accumulator, lowering of vector contractions and reductions) into scf and
+// vector code that the CPU target JIT-compiles. Schedules are parameterised;
+// the parameters are what the search explores.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_AGENT_CPUSTRATEGIES_H
+#define STARK_AGENT_CPUSTRATEGIES_H
+
+#include "stark/Analysis/HardwareProfile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LLVM.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::stark {
+
+struct CpuSchedule {
+  /// Outer (cache) tile size per loop of the op; 0 leaves the loop whole.
+  SmallVector<int64_t> cacheTiles;
+  /// Inner (register) tile size per loop; the inner tile is vectorised.
+  /// 0 keeps the whole (cache-tiled) extent of that loop in the vector.
+  SmallVector<int64_t> registerTiles;
+  /// How vector.contract is lowered: "outerproduct" or "dot".
+  std::string contractionLowering = "outerproduct";
+  /// How vector.multi_reduction is lowered: "innerparallel" or
+  /// "innerreduction".
+  std::string reductionLowering = "innerparallel";
+
+  /// The parameters as the search records them.
+  std::map<std::string, std::string> toParams() const;
+  std::string describe() const;
+};
+
+/// Registers the dialects and transform extensions the schedules need.
+void registerCpuStrategyDialects(DialectRegistry &registry);
+
+/// Schedules worth trying for the single linalg op of `problem`, best
+/// guesses first, grounded in the host profile (vector width, cache size).
+/// Empty when no schedule applies (the reason in `whyNot`).
+std::vector<CpuSchedule> enumerateCpuSchedules(ModuleOp problem,
+                                               const HardwareProfile &host,
+                                               std::string &whyNot);
+
+/// The transform script of `schedule` for an op with `numLoops` loops.
+std::string renderCpuTransformScript(const CpuSchedule &schedule,
+                                     unsigned numLoops);
+
+/// Applies `schedule` to a clone of `problem` and returns the candidate
+/// module (same entry function and arguments, scf/vector body).
+FailureOr<OwningOpRef<ModuleOp>> applyCpuSchedule(ModuleOp problem,
+                                                  const CpuSchedule &schedule,
+                                                  std::string &error);
+
+} // namespace mlir::stark
+
+#endif // STARK_AGENT_CPUSTRATEGIES_H
