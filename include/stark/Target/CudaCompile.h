@@ -1,0 +1,120 @@
+//===- CudaCompile.h - Candidates to PTX, no GPU needed ---------*- C++ -*-===//
+//
+// The compile half of the cuda target, usable on any host: the upstream MLIR
+// lowering of a problem or a GPU-dialect candidate to host LLVM-dialect code
+// plus PTX from LLVM's NVPTX backend, and NVRTC for CUDA C++ candidates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_TARGET_CUDACOMPILE_H
+#define STARK_TARGET_CUDACOMPILE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace mlir::stark {
+
+/// What code is generated for: the chip (`sm_90a`) and the PTX features the
+/// NVPTX backend needs for it (`+ptx80`; empty means the backend's minimum).
+struct CudaArch {
+  std::string chip = "sm_90a";
+  std::string features = "+ptx80";
+
+  /// The arch-specific variant where one exists (9.0 -> sm_90a, which
+  /// unlocks wgmma and setmaxnreg), else plain sm_XY.
+  static CudaArch forComputeCapability(int major, int minor);
+};
+
+/// Dialects, conversion interfaces and LLVM IR translations that lowering and
+/// JIT-compiling a candidate for CUDA need. createCudaTarget appends them to
+/// its context; tools that parse candidates before creating the target can
+/// register them up front.
+void registerCudaTargetDialects(DialectRegistry &registry);
+
+/// Initialises LLVM's NVPTX backend (once per process).
+void initializeNvptxBackend();
+
+/// Lowers `module` in place for CUDA. Plain linalg in the host functions (a
+/// problem: the baseline) goes the upstream way: parallel loops, tiled and
+/// mapped to blocks and threads, gpu.launch. Then, for problems and
+/// GPU-dialect candidates alike: kernel outlining, NVVM, the NVVM target for
+/// `arch` on every gpu.module (replacing any target it had), the host to the
+/// LLVM dialect, and each gpu.module to a gpu.binary holding PTX.
+LogicalResult lowerModuleForCuda(ModuleOp module, const CudaArch &arch,
+                                 std::string &error);
+
+/// The PTX text of every gpu.binary in a lowered module, in order.
+SmallVector<std::string> collectEmbeddedPtx(ModuleOp module);
+
+/// lowerModuleForCuda, then the PTX of all gpu.binary ops concatenated.
+FailureOr<std::string> compileGpuModuleToPtx(ModuleOp module,
+                                             const CudaArch &arch,
+                                             std::string &error);
+
+//===----------------------------------------------------------------------===//
+// CUDA C++ candidates
+//===----------------------------------------------------------------------===//
+
+/// Name of the entry function attribute that makes a candidate CUDA C++.
+constexpr StringLiteral kCudaSourceAttrName = "stark.cuda";
+
+/// One kernel launch of a CUDA C++ candidate. The kernel receives the data
+/// pointers of the entry's memref arguments, in order.
+struct CudaLaunch {
+  std::string kernel;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+  int64_t sharedBytes = 0;
+};
+
+/// The `stark.cuda` attribute, parsed.
+struct CudaSourceCandidate {
+  std::string source;
+  SmallVector<CudaLaunch> launches;
+  /// Extra NVRTC options (`options = ["-use_fast_math"]`).
+  SmallVector<std::string> options;
+};
+
+/// True when `func` carries a `stark.cuda` attribute.
+bool hasCudaSource(func::FuncOp func);
+
+/// Parses the `stark.cuda` attribute of `func`.
+FailureOr<CudaSourceCandidate> parseCudaSource(func::FuncOp func,
+                                               std::string &error);
+
+/// What NVRTC produced.
+struct NvrtcOutput {
+  std::string ptx;
+  /// SASS for the chip; empty when NVRTC was asked for a virtual arch.
+  std::string cubin;
+  std::string log;
+  /// Name expression (as given) to the symbol in the module.
+  llvm::StringMap<std::string> loweredNames;
+};
+
+/// Compiles CUDA C++ with NVRTC for `chip` (-std=c++17, the toolkit's include
+/// directory). Each of `kernelNames` is registered as a name expression, so
+/// that extern "C" kernels, C++ kernels and template instances alike resolve
+/// to their symbol. On a compile error, `error` holds NVRTC's log.
+FailureOr<NvrtcOutput>
+compileCudaSourceWithNvrtc(StringRef source, ArrayRef<std::string> kernelNames,
+                           StringRef chip, ArrayRef<std::string> extraOptions,
+                           std::string &error);
+
+} // namespace mlir::stark
+
+#endif // STARK_TARGET_CUDACOMPILE_H

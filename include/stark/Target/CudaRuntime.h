@@ -1,0 +1,78 @@
+//===- CudaRuntime.h - mgpu* functions for JIT'd code -----------*- C++ -*-===//
+//
+// MLIR lowers host-side GPU code (gpu.launch_func, gpu.alloc, gpu.memcpy,
+// the module loads of gpu.binary) to calls of `mgpu*` functions that
+// upstream implements in libmlir_cuda_runtime, which Debian does not ship
+// and which would link libcuda. stark provides its own, over the driver it
+// loaded at run time, and hands them to the ExecutionEngine by address.
+//
+// They differ from upstream's where timing needs it: every stream the host
+// code creates is the target's one stream, and synchronising it is deferred
+// to the end of the run, so that device events around a run measure the
+// kernels back to back rather than host round trips between them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_TARGET_CUDARUNTIME_H
+#define STARK_TARGET_CUDARUNTIME_H
+
+#include "stark/Target/CudaDriver.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace mlir::stark {
+
+/// What the mgpu* functions act on while one compiled kernel runs: the
+/// driver, the stream, the first error, and what the host code created.
+class CudaRuntimeState {
+public:
+  CudaRuntimeState(const CudaDriverApi &api, CUstream stream)
+      : api(api), stream(stream) {}
+  ~CudaRuntimeState();
+
+  const CudaDriverApi &api;
+  CUstream stream;
+
+  /// Keeps the first error; the JIT-compiled code cannot return one.
+  void recordError(std::string message);
+  /// Records `what` failed unless `result` is CUDA_SUCCESS.
+  bool check(CUresult result, const char *what);
+  bool hasError() const { return !error.empty(); }
+  std::string takeError() { return std::exchange(error, std::string()); }
+
+  /// Frees the device memory the host code allocated and did not free (the
+  /// stream must be idle).
+  void releaseAllocations();
+  /// Also unloads modules and destroys events.
+  void releaseAll();
+
+  llvm::DenseSet<CUmodule> modules;
+  llvm::DenseSet<CUdeviceptr> allocations;
+  llvm::DenseSet<CUevent> events;
+
+private:
+  std::string error;
+};
+
+/// Makes `state` the one the mgpu* functions use on this thread until the
+/// scope ends.
+class CudaRuntimeScope {
+public:
+  explicit CudaRuntimeScope(CudaRuntimeState &state);
+  ~CudaRuntimeScope();
+  CudaRuntimeScope(const CudaRuntimeScope &) = delete;
+  CudaRuntimeScope &operator=(const CudaRuntimeScope &) = delete;
+
+private:
+  CudaRuntimeState *previous;
+};
+
+/// Name -> address of every mgpu* function stark provides.
+const llvm::StringMap<void *> &getCudaRuntimeSymbols();
+
+} // namespace mlir::stark
+
+#endif // STARK_TARGET_CUDARUNTIME_H

@@ -1,0 +1,627 @@
+//===- CudaCompile.cpp - Candidates to PTX and cubin, without a GPU -------===//
+
+#include "stark/Target/CudaCompile.h"
+#include "stark/Target/CudaDriver.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <memory>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+CudaArch CudaArch::forComputeCapability(int major, int minor) {
+  CudaArch arch;
+  int cc = major * 10 + minor;
+  // The PTX ISA that first has each arch-specific target.
+  switch (cc) {
+  case 90:
+    arch.chip = "sm_90a";
+    arch.features = "+ptx80";
+    return arch;
+  case 100:
+    arch.chip = "sm_100a";
+    arch.features = "+ptx86";
+    return arch;
+  case 120:
+    arch.chip = "sm_120a";
+    arch.features = "+ptx87";
+    return arch;
+  default:
+    arch.chip = llvm::formatv("sm_{0}", cc).str();
+    arch.features = "";
+    return arch;
+  }
+}
+
+void mlir::stark::registerCudaTargetDialects(DialectRegistry &registry) {
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
+                  math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
+                  nvgpu::NVGPUDialect, scf::SCFDialect, ub::UBDialect,
+                  vector::VectorDialect>();
+  // gpu-to-llvm and convert-gpu-to-nvvm find the patterns of the dialects
+  // they meet through these interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  gpu::registerConvertGpuToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  // gpu-module-to-binary serialises through the #nvvm.target interface;
+  // the host JIT translates gpu.binary and gpu.launch_func.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+}
+
+void mlir::stark::initializeNvptxBackend() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Baseline: host linalg to gpu.launch
+//===----------------------------------------------------------------------===//
+
+/// Ops that read or write memrefs, allocate or free them: on the host these
+/// would dereference device pointers.
+static bool touchesMemory(Operation *op) {
+  bool touches = false;
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    if (isa<gpu::GPUDialect>(nested->getDialect()))
+      return WalkResult::skip();
+    auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!iface)
+      return WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      Value value = effect.getValue();
+      if (value && isa<BaseMemRefType>(value.getType())) {
+        touches = true;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return touches;
+}
+
+/// Loop nests without a parallel loop (a full reduction, a 0-d op) would
+/// stay on the host. They become a one-iteration scf.parallel, i.e. one GPU
+/// thread, which is slow but is what the op asks for.
+static void wrapSerialHostCode(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> toWrap;
+  bool hasResults = false;
+  for (Operation &op : body.without_terminator()) {
+    if (isa<scf::ParallelOp>(op) || isa<gpu::GPUDialect>(op.getDialect()) ||
+        !touchesMemory(&op))
+      continue;
+    toWrap.push_back(&op);
+    hasResults |= op.getNumResults() != 0;
+  }
+  if (toWrap.empty())
+    return;
+
+  // An op whose results feed later ops cannot move alone: then everything
+  // from the first such op to the end moves into one loop.
+  SmallVector<SmallVector<Operation *>> groups;
+  if (hasResults) {
+    SmallVector<Operation *> tail;
+    for (Operation *op = toWrap.front(); op != body.getTerminator();
+         op = op->getNextNode())
+      tail.push_back(op);
+    groups.push_back(std::move(tail));
+  } else {
+    for (Operation *op : toWrap)
+      groups.push_back({op});
+  }
+
+  for (ArrayRef<Operation *> group : groups) {
+    OpBuilder builder(group.front());
+    Location loc = group.front()->getLoc();
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                        ValueRange{one}, ValueRange{one});
+    Operation *terminator = loop.getBody()->getTerminator();
+    for (Operation *op : group)
+      op->moveBefore(terminator);
+  }
+}
+
+/// Tile sizes that give each block 256 threads: 256 along a single dimension,
+/// else 32 along the innermost (coalesced) and 8 along the next; never more
+/// than a dimension's static trip count.
+static SmallVector<int64_t> getBaselineTileSizes(scf::ParallelOp loop) {
+  unsigned rank = loop.getNumLoops();
+  SmallVector<int64_t> sizes(rank, 1);
+  if (rank == 1) {
+    sizes[0] = 256;
+  } else {
+    sizes[rank - 1] = 32;
+    sizes[rank - 2] = 8;
+  }
+  for (unsigned i = 0; i < rank; ++i) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[i]);
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[i]);
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep()[i]);
+    if (lb && ub && step && *step > 0) {
+      int64_t trips = std::max<int64_t>((*ub - *lb + *step - 1) / *step, 1);
+      sizes[i] = std::min(sizes[i], trips);
+    }
+  }
+  return sizes;
+}
+
+static void tileHostParallelLoops(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  SmallVector<scf::ParallelOp> loops;
+  for (Operation &op : func.getBody().front())
+    if (auto loop = dyn_cast<scf::ParallelOp>(op))
+      loops.push_back(loop);
+  for (scf::ParallelOp loop : loops) {
+    bool nested = false;
+    loop.getBody()->walk([&](scf::ParallelOp) { nested = true; });
+    // Reductions are not mapped by convert-parallel-loops-to-gpu; nested
+    // loops are already a blocks x threads nest.
+    if (nested || loop.getNumReductions() != 0)
+      continue;
+    scf::tileParallelLoop(loop, getBaselineTileSizes(loop),
+                          /*noMinMaxBounds=*/false);
+  }
+}
+
+/// After mapping, host functions may only shuffle values and launch.
+static LogicalResult checkHostCodeIsOnlyLaunches(ModuleOp module,
+                                                 std::string &error) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    WalkResult result = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (isa<scf::ParallelOp>(op) ||
+          (!isa<gpu::GPUDialect>(op->getDialect()) &&
+           op->getNumRegions() == 0 && touchesMemory(op))) {
+        error = llvm::formatv("'{0}' in host function @{1} could not be "
+                              "mapped to the GPU",
+                              op->getName(), func.getSymName())
+                    .str();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects the diagnostics of a pass pipeline into a string.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() != DiagnosticSeverity::Error)
+            return success();
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << diag.getLocation() << ": " << diag;
+          for (const Diagnostic &note : diag.getNotes())
+            os << "\n  note: " << note;
+          if (!messages.empty())
+            messages += "\n";
+          messages += text;
+          return success();
+        }) {}
+  std::string take(StringRef fallback) {
+    return messages.empty() ? fallback.str() : std::move(messages);
+  }
+
+private:
+  std::string messages;
+  ScopedDiagnosticHandler handler;
+};
+} // namespace
+
+static void buildNvvmPipeline(OpPassManager &pm, const CudaArch &arch) {
+  // The component passes of upstream's gpu-lower-to-nvvm-pipeline, so that
+  // the toolkit (libdevice) can be named and the format fixed to PTX.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+
+  GpuNVVMAttachTargetOptions targetOptions;
+  targetOptions.chip = arch.chip;
+  targetOptions.features = arch.features;
+  targetOptions.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(targetOptions));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions indexOptions;
+  indexOptions.indexBitwidth = 64;
+  pm.addPass(createConvertIndexToLLVMPass(indexOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createStripDebugInfoPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
+  nvvmOptions.indexBitwidth = 64;
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps(nvvmOptions));
+  gpuPm.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binaryOptions;
+  binaryOptions.compilationTarget = "isa";
+  binaryOptions.toolkitPath = getCudaToolkitPath();
+  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult mlir::stark::lowerModuleForCuda(ModuleOp module,
+                                              const CudaArch &arch,
+                                              std::string &error) {
+  MLIRContext *context = module.getContext();
+  DialectRegistry registry;
+  registerCudaTargetDialects(registry);
+  context->appendDialectRegistry(registry);
+  initializeNvptxBackend();
+  DiagnosticCollector diagnostics(context);
+
+  // Host linalg to parallel loops; serial nests become one-thread loops.
+  {
+    PassManager pm(context);
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+    if (failed(pm.run(module))) {
+      error = diagnostics.take("linalg to parallel loops failed");
+      return failure();
+    }
+  }
+  for (auto func : module.getOps<func::FuncOp>()) {
+    wrapSerialHostCode(func);
+    tileHostParallelLoops(func);
+  }
+  {
+    PassManager pm(context);
+    pm.addPass(createCanonicalizerPass());
+    GpuMapParallelLoopsPassOptions mapOptions;
+    mapOptions.mappingPolicyStr = "innermost-first";
+    pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass(mapOptions));
+    pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+    if (failed(pm.run(module))) {
+      error = diagnostics.take("mapping parallel loops to the GPU failed");
+      return failure();
+    }
+  }
+  if (failed(checkHostCodeIsOnlyLaunches(module, error)))
+    return failure();
+
+  // Every kernel is built for this device, whatever target a candidate named.
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    gpuModule.removeTargetsAttr();
+
+  PassManager pm(context);
+  buildNvvmPipeline(pm, arch);
+  if (failed(pm.run(module))) {
+    error = diagnostics.take("lowering to NVVM and PTX failed");
+    return failure();
+  }
+  return success();
+}
+
+SmallVector<std::string> mlir::stark::collectEmbeddedPtx(ModuleOp module) {
+  SmallVector<std::string> ptx;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    for (Attribute attr : binary.getObjectsAttr()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (object && object.getFormat() == gpu::CompilationTarget::Assembly)
+        ptx.push_back(object.getObject().getValue().str());
+    }
+  }
+  return ptx;
+}
+
+FailureOr<std::string> mlir::stark::compileGpuModuleToPtx(ModuleOp module,
+                                                          const CudaArch &arch,
+                                                          std::string &error) {
+  if (failed(lowerModuleForCuda(module, arch, error)))
+    return failure();
+  SmallVector<std::string> ptx = collectEmbeddedPtx(module);
+  if (ptx.empty()) {
+    error = "the module has no GPU code";
+    return failure();
+  }
+  std::string all;
+  for (const std::string &text : ptx)
+    all += text;
+  return all;
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA C++
+//===----------------------------------------------------------------------===//
+
+bool mlir::stark::hasCudaSource(func::FuncOp func) {
+  return func->hasAttr(kCudaSourceAttrName);
+}
+
+/// Reads up to three positive extents (array<i64: ...> or [i64, ...]).
+static LogicalResult parseDims(Attribute attr, StringRef what,
+                               std::array<int64_t, 3> &dims,
+                               std::string &error) {
+  SmallVector<int64_t> values;
+  if (auto dense = dyn_cast_or_null<DenseI64ArrayAttr>(attr)) {
+    values.assign(dense.asArrayRef().begin(), dense.asArrayRef().end());
+  } else if (auto array = dyn_cast_or_null<ArrayAttr>(attr)) {
+    for (Attribute element : array) {
+      auto integer = dyn_cast<IntegerAttr>(element);
+      if (!integer) {
+        values.clear();
+        break;
+      }
+      values.push_back(integer.getInt());
+    }
+  }
+  if (values.empty() || values.size() > 3 ||
+      llvm::any_of(values, [](int64_t v) { return v <= 0; })) {
+    error = llvm::formatv("'{0}' must be 1 to 3 positive integers "
+                          "(array<i64: x, y, z>)",
+                          what)
+                .str();
+    return failure();
+  }
+  dims = {1, 1, 1};
+  for (auto [i, v] : llvm::enumerate(values))
+    dims[i] = v;
+  return success();
+}
+
+FailureOr<CudaSourceCandidate>
+mlir::stark::parseCudaSource(func::FuncOp func, std::string &error) {
+  auto dict = func->getAttrOfType<DictionaryAttr>(kCudaSourceAttrName);
+  if (!dict) {
+    error = llvm::formatv("'{0}' on @{1} must be a dictionary",
+                          kCudaSourceAttrName, func.getSymName())
+                .str();
+    return failure();
+  }
+  CudaSourceCandidate candidate;
+  auto source = dict.getAs<StringAttr>("source");
+  if (!source || source.getValue().empty()) {
+    error = "'stark.cuda' needs a non-empty string 'source'";
+    return failure();
+  }
+  candidate.source = source.getValue().str();
+
+  auto launches = dict.getAs<ArrayAttr>("launches");
+  if (!launches || launches.empty()) {
+    error = "'stark.cuda' needs a non-empty array 'launches'";
+    return failure();
+  }
+  for (auto [i, attr] : llvm::enumerate(launches)) {
+    auto entry = dyn_cast<DictionaryAttr>(attr);
+    auto kernel = entry ? entry.getAs<StringAttr>("kernel") : StringAttr();
+    if (!kernel || kernel.getValue().empty()) {
+      error = llvm::formatv("launch #{0} needs a string 'kernel'", i).str();
+      return failure();
+    }
+    CudaLaunch launch;
+    launch.kernel = kernel.getValue().str();
+    std::string dimError;
+    if (failed(parseDims(entry.get("grid"), "grid", launch.grid, dimError)) ||
+        failed(
+            parseDims(entry.get("block"), "block", launch.block, dimError))) {
+      error =
+          llvm::formatv("launch #{0} ({1}): {2}", i, launch.kernel, dimError)
+              .str();
+      return failure();
+    }
+    if (Attribute shared = entry.get("shared_bytes")) {
+      auto bytes = dyn_cast<IntegerAttr>(shared);
+      if (!bytes || bytes.getInt() < 0) {
+        error = llvm::formatv("launch #{0} ({1}): 'shared_bytes' must be a "
+                              "non-negative integer",
+                              i, launch.kernel)
+                    .str();
+        return failure();
+      }
+      launch.sharedBytes = bytes.getInt();
+    }
+    candidate.launches.push_back(std::move(launch));
+  }
+
+  if (Attribute options = dict.get("options")) {
+    auto array = dyn_cast<ArrayAttr>(options);
+    if (!array) {
+      error = "'stark.cuda' 'options' must be an array of strings";
+      return failure();
+    }
+    for (Attribute option : array) {
+      auto text = dyn_cast<StringAttr>(option);
+      if (!text) {
+        error = "'stark.cuda' 'options' must be an array of strings";
+        return failure();
+      }
+      candidate.options.push_back(text.getValue().str());
+    }
+  }
+  return candidate;
+}
+
+FailureOr<NvrtcOutput> mlir::stark::compileCudaSourceWithNvrtc(
+    StringRef source, ArrayRef<std::string> kernelNames, StringRef chip,
+    ArrayRef<std::string> extraOptions, std::string &error) {
+  std::string reason;
+  const NvrtcApi *api = NvrtcApi::get(reason);
+  if (!api) {
+    error = reason;
+    return failure();
+  }
+  auto check = [&](nvrtcResult result, StringRef what) {
+    if (result == NVRTC_SUCCESS)
+      return true;
+    error = (what + " failed: " + api->nvrtcGetErrorStringFn(result)).str();
+    return false;
+  };
+
+  nvrtcProgram program = nullptr;
+  std::string text = source.str();
+  if (!check(api->nvrtcCreateProgramFn(&program, text.c_str(), "candidate.cu",
+                                       0, nullptr, nullptr),
+             "nvrtcCreateProgram"))
+    return failure();
+  auto destroy =
+      llvm::scope_exit([&] { api->nvrtcDestroyProgramFn(&program); });
+
+  for (const std::string &name : kernelNames)
+    if (!check(api->nvrtcAddNameExpressionFn(program, name.c_str()),
+               "nvrtcAddNameExpression(" + name + ")"))
+      return failure();
+
+  SmallVector<std::string> options = {("--gpu-architecture=" + chip).str(),
+                                      "-std=c++17", "-lineinfo"};
+  std::string toolkit = getCudaToolkitPath();
+  if (!toolkit.empty())
+    options.push_back("--include-path=" + toolkit + "/include");
+  options.append(extraOptions.begin(), extraOptions.end());
+  SmallVector<const char *> optionPtrs;
+  for (const std::string &option : options)
+    optionPtrs.push_back(option.c_str());
+
+  nvrtcResult compiled = api->nvrtcCompileProgramFn(
+      program, int(optionPtrs.size()), optionPtrs.data());
+
+  NvrtcOutput output;
+  size_t logSize = 0;
+  if (api->nvrtcGetProgramLogSizeFn(program, &logSize) == NVRTC_SUCCESS &&
+      logSize > 1) {
+    output.log.resize(logSize);
+    if (api->nvrtcGetProgramLogFn(program, output.log.data()) == NVRTC_SUCCESS)
+      output.log.resize(logSize - 1);
+    else
+      output.log.clear();
+  }
+  if (compiled != NVRTC_SUCCESS) {
+    error = llvm::formatv("NVRTC compilation failed ({0}):\n{1}",
+                          api->nvrtcGetErrorStringFn(compiled), output.log)
+                .str();
+    return failure();
+  }
+
+  size_t size = 0;
+  if (api->nvrtcGetPTXSizeFn(program, &size) == NVRTC_SUCCESS && size > 1) {
+    output.ptx.resize(size);
+    if (!check(api->nvrtcGetPTXFn(program, output.ptx.data()), "nvrtcGetPTX"))
+      return failure();
+    output.ptx.resize(size - 1);
+  }
+  if (chip.starts_with("sm_")) {
+    if (!check(api->nvrtcGetCUBINSizeFn(program, &size), "nvrtcGetCUBINSize"))
+      return failure();
+    output.cubin.resize(size);
+    if (!check(api->nvrtcGetCUBINFn(program, output.cubin.data()),
+               "nvrtcGetCUBIN"))
+      return failure();
+  }
+  if (output.ptx.empty() && output.cubin.empty()) {
+    error = "NVRTC produced neither PTX nor a cubin";
+    return failure();
+  }
+
+  for (const std::string &name : kernelNames) {
+    const char *lowered = nullptr;
+    if (!check(api->nvrtcGetLoweredNameFn(program, name.c_str(), &lowered),
+               "nvrtcGetLoweredName(" + name + ")"))
+      return failure();
+    output.loweredNames[name] = lowered;
+  }
+  return output;
+}

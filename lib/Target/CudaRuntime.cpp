@@ -1,0 +1,363 @@
+//===- CudaRuntime.cpp - The mgpu* functions for JIT-compiled host code ---===//
+//
+// Signatures follow what MLIR 22 emits: gpu-to-llvm (allocation, copies,
+// streams, events) and the gpu.binary / gpu.launch_func translation (module
+// loads, kernel launches).
+//
+//===----------------------------------------------------------------------===//
+
+#include "stark/Target/CudaRuntime.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+static thread_local CudaRuntimeState *activeState = nullptr;
+
+CudaRuntimeState::~CudaRuntimeState() { releaseAll(); }
+
+void CudaRuntimeState::recordError(std::string message) {
+  if (error.empty())
+    error = std::move(message);
+}
+
+bool CudaRuntimeState::check(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  recordError(api.describe(result, what));
+  return false;
+}
+
+void CudaRuntimeState::releaseAllocations() {
+  for (CUdeviceptr ptr : allocations)
+    api.cuMemFreeFn(ptr);
+  allocations.clear();
+}
+
+void CudaRuntimeState::releaseAll() {
+  releaseAllocations();
+  for (CUevent event : events)
+    api.cuEventDestroyFn(event);
+  events.clear();
+  for (CUmodule module : modules)
+    api.cuModuleUnloadFn(module);
+  modules.clear();
+}
+
+CudaRuntimeScope::CudaRuntimeScope(CudaRuntimeState &state)
+    : previous(activeState) {
+  activeState = &state;
+}
+
+CudaRuntimeScope::~CudaRuntimeScope() { activeState = previous; }
+
+/// The state of the running kernel; null only if JIT-compiled code runs
+/// outside a CudaRuntimeScope, which the target never does.
+static CudaRuntimeState *state() { return activeState; }
+
+static CUstream streamOrDefault(CudaRuntimeState *s, void *stream) {
+  return stream ? static_cast<CUstream>(stream) : s->stream;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and launches
+//===----------------------------------------------------------------------===//
+
+static void *loadModule(const void *data, bool jit, int optLevel) {
+  CudaRuntimeState *s = state();
+  if (!s || !data)
+    return nullptr;
+  char log[8192] = {0};
+  SmallVector<CUjit_option> options = {CU_JIT_ERROR_LOG_BUFFER,
+                                       CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  SmallVector<void *> values = {log, reinterpret_cast<void *>(sizeof(log))};
+  if (jit) {
+    options.push_back(CU_JIT_OPTIMIZATION_LEVEL);
+    values.push_back(reinterpret_cast<void *>(
+        static_cast<intptr_t>(std::clamp(optLevel, 0, 4))));
+  }
+  CUmodule module = nullptr;
+  CUresult result = s->api.cuModuleLoadDataExFn(&module, data, options.size(),
+                                                options.data(), values.data());
+  if (result != CUDA_SUCCESS) {
+    std::string message = s->api.describe(result, "cuModuleLoadDataEx");
+    if (log[0])
+      message += llvm::formatv("\nJIT log:\n{0}", log).str();
+    s->recordError(std::move(message));
+    return nullptr;
+  }
+  s->modules.insert(module);
+  return module;
+}
+
+static void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  return loadModule(data, /*jit=*/false, 0);
+}
+
+static void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  return loadModule(data, /*jit=*/true, optLevel);
+}
+
+static void mgpuModuleUnload(void *module) {
+  CudaRuntimeState *s = state();
+  if (!s || !module)
+    return;
+  auto cuModule = static_cast<CUmodule>(module);
+  if (s->modules.erase(cuModule))
+    s->api.cuModuleUnloadFn(cuModule);
+}
+
+static void *mgpuModuleGetFunction(void *module, const char *name) {
+  CudaRuntimeState *s = state();
+  if (!s || !module)
+    return nullptr;
+  CUfunction function = nullptr;
+  std::string what = llvm::formatv("cuModuleGetFunction({0})", name).str();
+  if (!s->check(s->api.cuModuleGetFunctionFn(
+                    &function, static_cast<CUmodule>(module), name),
+                what.c_str()))
+    return nullptr;
+  return function;
+}
+
+/// Raises a kernel's dynamic shared memory limit when it asks for more than
+/// the default 48 KB.
+static bool prepareSharedMemory(CudaRuntimeState *s, CUfunction function,
+                                int32_t sharedBytes) {
+  if (sharedBytes <= 48 * 1024)
+    return true;
+  return s->check(s->api.cuFuncSetAttributeFn(
+                      function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                      sharedBytes),
+                  "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+}
+
+static void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                             intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                             intptr_t blockZ, int32_t sharedBytes, void *stream,
+                             void **params, void **extra,
+                             size_t /*paramsCount*/) {
+  CudaRuntimeState *s = state();
+  // A failed load or lookup was recorded already; launching nothing keeps
+  // the run from touching a null function.
+  if (!s || !function || s->hasError())
+    return;
+  auto cuFunction = static_cast<CUfunction>(function);
+  if (!prepareSharedMemory(s, cuFunction, sharedBytes))
+    return;
+  s->check(s->api.cuLaunchKernelFn(cuFunction, gridX, gridY, gridZ, blockX,
+                                   blockY, blockZ, sharedBytes,
+                                   streamOrDefault(s, stream), params, extra),
+           "cuLaunchKernel");
+}
+
+static void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                                    intptr_t clusterY, intptr_t clusterZ,
+                                    intptr_t gridX, intptr_t gridY,
+                                    intptr_t gridZ, intptr_t blockX,
+                                    intptr_t blockY, intptr_t blockZ,
+                                    int32_t sharedBytes, void *stream,
+                                    void **params, void **extra) {
+  CudaRuntimeState *s = state();
+  if (!s || !function || s->hasError())
+    return;
+  auto cuFunction = static_cast<CUfunction>(function);
+  if (!prepareSharedMemory(s, cuFunction, sharedBytes))
+    return;
+  CUlaunchAttribute attrs[1];
+  attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attrs[0].value.clusterDim.x = clusterX;
+  attrs[0].value.clusterDim.y = clusterY;
+  attrs[0].value.clusterDim.z = clusterZ;
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = gridX;
+  config.gridDimY = gridY;
+  config.gridDimZ = gridZ;
+  config.blockDimX = blockX;
+  config.blockDimY = blockY;
+  config.blockDimZ = blockZ;
+  config.sharedMemBytes = sharedBytes;
+  config.hStream = streamOrDefault(s, stream);
+  config.attrs = attrs;
+  config.numAttrs = 1;
+  s->check(s->api.cuLaunchKernelExFn(&config, cuFunction, params, extra),
+           "cuLaunchKernelEx");
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+static void *mgpuStreamCreate() {
+  CudaRuntimeState *s = state();
+  return s ? s->stream : nullptr;
+}
+
+static void mgpuStreamDestroy(void * /*stream*/) {
+  // The one stream belongs to the target.
+}
+
+static void mgpuStreamSynchronize(void * /*stream*/) {
+  // Deferred: all work is on one stream, which the target synchronises at
+  // the end of every run. Host code cannot observe device memory in
+  // between except through mgpuMemcpy, which waits itself.
+}
+
+static void mgpuStreamWaitEvent(void *stream, void *event) {
+  CudaRuntimeState *s = state();
+  if (!s || !event)
+    return;
+  s->check(s->api.cuStreamWaitEventFn(streamOrDefault(s, stream),
+                                      static_cast<CUevent>(event), 0),
+           "cuStreamWaitEvent");
+}
+
+static void *mgpuEventCreate() {
+  CudaRuntimeState *s = state();
+  if (!s)
+    return nullptr;
+  CUevent event = nullptr;
+  if (!s->check(s->api.cuEventCreateFn(&event, CU_EVENT_DISABLE_TIMING),
+                "cuEventCreate"))
+    return nullptr;
+  s->events.insert(event);
+  return event;
+}
+
+static void mgpuEventDestroy(void *event) {
+  CudaRuntimeState *s = state();
+  if (!s || !event)
+    return;
+  auto cuEvent = static_cast<CUevent>(event);
+  if (s->events.erase(cuEvent))
+    s->api.cuEventDestroyFn(cuEvent);
+}
+
+static void mgpuEventSynchronize(void *event) {
+  CudaRuntimeState *s = state();
+  if (!s || !event)
+    return;
+  s->check(s->api.cuEventSynchronizeFn(static_cast<CUevent>(event)),
+           "cuEventSynchronize");
+}
+
+static void mgpuEventRecord(void *event, void *stream) {
+  CudaRuntimeState *s = state();
+  if (!s || !event)
+    return;
+  s->check(s->api.cuEventRecordFn(static_cast<CUevent>(event),
+                                  streamOrDefault(s, stream)),
+           "cuEventRecord");
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
+                          uint8_t isHostShared) {
+  CudaRuntimeState *s = state();
+  if (!s)
+    return nullptr;
+  if (isHostShared) {
+    s->recordError("gpu.alloc host_shared is not supported by the cuda "
+                   "target");
+    return nullptr;
+  }
+  CUdeviceptr ptr = 0;
+  if (!s->check(s->api.cuMemAllocFn(&ptr, std::max<uint64_t>(sizeBytes, 1)),
+                "cuMemAlloc"))
+    return nullptr;
+  s->allocations.insert(ptr);
+  return reinterpret_cast<void *>(ptr);
+}
+
+static void mgpuMemFree(void *ptr, void *stream) {
+  CudaRuntimeState *s = state();
+  if (!s || !ptr)
+    return;
+  auto cuPtr = reinterpret_cast<CUdeviceptr>(ptr);
+  if (!s->allocations.erase(cuPtr))
+    return;
+  // Kernels still queued may use the buffer.
+  s->check(s->api.cuStreamSynchronizeFn(streamOrDefault(s, stream)),
+           "cuStreamSynchronize");
+  s->check(s->api.cuMemFreeFn(cuPtr), "cuMemFree");
+}
+
+static void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  CudaRuntimeState *s = state();
+  if (!s)
+    return;
+  CUstream cuStream = streamOrDefault(s, stream);
+  // Unified addressing: the driver tells host from device pointers. Waiting
+  // keeps host memory that the host code reads next coherent.
+  if (s->check(s->api.cuMemcpyAsyncFn(reinterpret_cast<CUdeviceptr>(dst),
+                                      reinterpret_cast<CUdeviceptr>(src),
+                                      sizeBytes, cuStream),
+               "cuMemcpyAsync"))
+    s->check(s->api.cuStreamSynchronizeFn(cuStream), "cuStreamSynchronize");
+}
+
+static void mgpuMemset32(void *dst, uint32_t value, size_t count,
+                         void *stream) {
+  CudaRuntimeState *s = state();
+  if (!s)
+    return;
+  s->check(s->api.cuMemsetD32AsyncFn(reinterpret_cast<CUdeviceptr>(dst), value,
+                                     count, streamOrDefault(s, stream)),
+           "cuMemsetD32Async");
+}
+
+static void mgpuMemset16(void *dst, uint16_t value, size_t count,
+                         void *stream) {
+  CudaRuntimeState *s = state();
+  if (!s)
+    return;
+  s->check(s->api.cuMemsetD16AsyncFn(reinterpret_cast<CUdeviceptr>(dst), value,
+                                     count, streamOrDefault(s, stream)),
+           "cuMemsetD16Async");
+}
+
+static void mgpuSetDefaultDevice(int32_t device) {
+  CudaRuntimeState *s = state();
+  if (s && device != 0)
+    s->recordError("the cuda target runs on one device; gpu.set_default_device "
+                   "to another is not supported");
+}
+
+const llvm::StringMap<void *> &mlir::stark::getCudaRuntimeSymbols() {
+  static const llvm::StringMap<void *> symbols = [] {
+    llvm::StringMap<void *> map;
+#define STARK_ADD(fn) map[#fn] = reinterpret_cast<void *>(&fn);
+    STARK_ADD(mgpuModuleLoad)
+    STARK_ADD(mgpuModuleLoadJIT)
+    STARK_ADD(mgpuModuleUnload)
+    STARK_ADD(mgpuModuleGetFunction)
+    STARK_ADD(mgpuLaunchKernel)
+    STARK_ADD(mgpuLaunchClusterKernel)
+    STARK_ADD(mgpuStreamCreate)
+    STARK_ADD(mgpuStreamDestroy)
+    STARK_ADD(mgpuStreamSynchronize)
+    STARK_ADD(mgpuStreamWaitEvent)
+    STARK_ADD(mgpuEventCreate)
+    STARK_ADD(mgpuEventDestroy)
+    STARK_ADD(mgpuEventSynchronize)
+    STARK_ADD(mgpuEventRecord)
+    STARK_ADD(mgpuMemAlloc)
+    STARK_ADD(mgpuMemFree)
+    STARK_ADD(mgpuMemcpy)
+    STARK_ADD(mgpuMemset32)
+    STARK_ADD(mgpuMemset16)
+    STARK_ADD(mgpuSetDefaultDevice)
+#undef STARK_ADD
+    return map;
+  }();
+  return symbols;
+}
