@@ -304,3 +304,52 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
   }
   return candidate;
 }
+
+namespace {
+/// Every enumerated schedule is one point of family "cpu-tile-vectorize".
+class CpuCandidateSpace : public CandidateSpace {
+public:
+  CpuCandidateSpace(ModuleOp problem, std::vector<CpuSchedule> schedules)
+      : problem(problem), schedules(std::move(schedules)) {
+    for (const CpuSchedule &s : this->schedules)
+      points.push_back({"cpu-tile-vectorize", s.toParams(), s.describe()});
+  }
+
+  const std::vector<StrategyPoint> &getPoints() const override {
+    return points;
+  }
+
+  FailureOr<std::string> build(const StrategyPoint &point,
+                               std::string &error) override {
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (points[i].key() != point.key())
+        continue;
+      FailureOr<OwningOpRef<ModuleOp>> candidate =
+          applyCpuSchedule(problem, schedules[i], error);
+      if (failed(candidate))
+        return failure();
+      (*candidate)->getOperation()->removeAttr("stark.problem");
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      (*candidate)->print(os);
+      return text;
+    }
+    error = "not a point of this space: " + point.key();
+    return failure();
+  }
+
+private:
+  ModuleOp problem;
+  std::vector<CpuSchedule> schedules;
+  std::vector<StrategyPoint> points;
+};
+} // namespace
+
+std::unique_ptr<CandidateSpace> mlir::stark::createCpuCandidateSpace(
+    ModuleOp problem, const HardwareProfile &host, std::string &whyNot) {
+  std::vector<CpuSchedule> schedules =
+      enumerateCpuSchedules(problem, host, whyNot);
+  if (schedules.empty())
+    return nullptr;
+  return std::make_unique<CpuCandidateSpace>(problem, std::move(schedules));
+}

@@ -12,6 +12,7 @@
 #ifndef STARK_AGENT_CPUSTRATEGIES_H
 #define STARK_AGENT_CPUSTRATEGIES_H
 
+#include "stark/Agent/Expert.h"
 #include "stark/Analysis/HardwareProfile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -61,6 +62,13 @@ std::string renderCpuTransformScript(const CpuSchedule &schedule,
 FailureOr<OwningOpRef<ModuleOp>> applyCpuSchedule(ModuleOp problem,
                                                   const CpuSchedule &schedule,
                                                   std::string &error);
+
+/// The host's candidate space for `problem` (family "cpu-tile-vectorize"),
+/// or null with the reason when no schedule applies. The problem must stay
+/// alive while the space is used.
+std::unique_ptr<CandidateSpace>
+createCpuCandidateSpace(ModuleOp problem, const HardwareProfile &host,
+                        std::string &whyNot);
 
 } // namespace mlir::stark
 
