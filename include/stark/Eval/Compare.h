@@ -1,0 +1,104 @@
+//===- Compare.h - Tolerances and element-wise output comparison -*- C++
+//-*-===//
+//
+// Decides whether a candidate's output matches the reference, and if not,
+// names the worst element. Tolerances depend on the element type and on the
+// reduction length of the problem; they are never looser than KernelBench's
+// (f32: 1e-4, f16/bf16: 1e-2, atol and rtol).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_EVAL_COMPARE_H
+#define STARK_EVAL_COMPARE_H
+
+#include "stark/Target/Target.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::stark {
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+
+/// The unit roundoff of a float kind (2^-52, 2^-23, 2^-10, 2^-7); 0 for
+/// integers.
+double getMachineEpsilon(ElementKind kind);
+
+/// The loosest tolerance allowed for `kind`: 1e-4 for f32, 1e-2 for f16 and
+/// bf16 (KernelBench), 1e-8 for f64; 0 (exact) for integers.
+double getToleranceCap(ElementKind kind);
+
+/// atol = rtol = min(cap(kind), 64 * eps(kind) * sqrt(max(K, 1))), where K
+/// is the reduction length (product of the reduction loop extents; 1 for
+/// element-wise ops). Short reductions accumulate little rounding error, so
+/// they get a tighter bound; long ones hit the cap, never more.
+Tolerance getTolerance(ElementKind kind, int64_t reductionLength);
+
+/// The element that failed worst (or, when all passed, came closest to the
+/// bound).
+struct WorstElement {
+  unsigned argIndex = 0; // argument number in the signature
+  int64_t flatIndex = 0;
+  SmallVector<int64_t> index; // multi-dimensional, row-major
+  double got = 0;
+  double expected = 0;
+  /// The high-precision reference at this element, when there is one.
+  std::optional<double> expectedHighPrecision;
+  /// Which reference `expected`, the errors and `allowed` refer to:
+  /// "baseline" or "high_precision".
+  std::string reference = "baseline";
+  double absError = 0;
+  double relError = 0; // absError / |expected|; inf when expected is 0
+  double allowed = 0;  // atol_eff + rtol * |expected|
+  /// absError / allowed; inf for non-finite mismatches.
+  double ratio = 0;
+  bool passed = true;
+};
+
+struct CompareOptions {
+  Tolerance tolerance;
+  /// Multiplies atol; the evaluator sets it to max(1, rms(reference)) for
+  /// the Large distribution, where an absolute bound in unit-scale units is
+  /// meaningless, and to 1 otherwise.
+  double atolScale = 1;
+};
+
+struct CompareResult {
+  bool passed = true;
+  int64_t numElements = 0;
+  int64_t numMismatches = 0;
+  /// Elements where the reference itself is NaN or infinite.
+  int64_t numReferenceNonFinite = 0;
+  std::optional<WorstElement> worst;
+};
+
+/// Compares one output. Integers must match exactly. For floats, an element
+/// passes when `|got - exp| <= atol * atolScale + rtol * |exp|`; a NaN or
+/// infinite `got` where `exp` is finite fails; where `exp` is NaN, `got`
+/// must be NaN, and where it is infinite, `got` must be the same infinity.
+/// With `highPrecision` (same shape, any float kind), an element also passes
+/// when it meets the same rule against that reference instead.
+CompareResult compareOutput(unsigned argIndex, const HostBuffer &got,
+                            const HostBuffer &expected,
+                            const HostBuffer *highPrecision,
+                            const CompareOptions &options);
+
+/// Root mean square of the finite elements of `buffer` (0 if none).
+double getRootMeanSquare(const HostBuffer &buffer);
+
+/// Row-major multi-dimensional index of `flat` in `shape`.
+SmallVector<int64_t> delinearize(int64_t flat, ArrayRef<int64_t> shape);
+
+/// One line: "output #2 [3, 4] (flat 31): got 1.5, expected 1.25, abs error
+/// 0.25, rel error 0.2, allowed 0.000126".
+std::string describeWorstElement(const WorstElement &worst);
+
+} // namespace mlir::stark
+
+#endif // STARK_EVAL_COMPARE_H

@@ -1,0 +1,137 @@
+//===- Evaluator.h - Verify and time a candidate against a problem -*- C++
+//-*-===//
+//
+// The target-independent evaluation protocol (docs/evaluation.md): the
+// problem itself, lowered by the plain upstream pipeline, is the reference
+// and the baseline; the candidate must match it on several seeds and input
+// distributions before it is timed, interleaved with the baseline, in the
+// same process. The result is plain data with a JSON form, so a worker
+// process can hand it back and the search can read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_EVAL_EVALUATOR_H
+#define STARK_EVAL_EVALUATOR_H
+
+#include "stark/Eval/Compare.h"
+#include "stark/Eval/Timing.h"
+#include "stark/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::stark {
+
+enum class EvalStatus {
+  Ok,           // verified (and timed, unless timing was off)
+  Wrong,        // ran, but an output (or an input) differs from the reference
+  CompileError, // does not parse, verify, match the signature, lower or JIT
+  Crash,        // the run failed: signal, abort, illegal address, no result
+  Timeout,      // did not finish within the worker's time limit
+  Error,        // could not evaluate at all: bad problem, target unavailable
+};
+StringRef stringifyEvalStatus(EvalStatus status);
+std::optional<EvalStatus> parseEvalStatus(StringRef name);
+
+struct EvalOptions {
+  /// Seed of all generated inputs; trial t uses mixSeed(seed, t).
+  uint64_t seed = 0;
+  /// Correctness trials; trial t uses distribution t mod 5 (uniform,
+  /// normal, large, tiny, negative), each with fresh inputs.
+  unsigned correctnessTrials = 5;
+  /// A speedup above this triggers `extraTrials` more correctness trials
+  /// (new seeds) and the flag "speedup_above_threshold".
+  double suspiciousSpeedup = 10.0;
+  unsigned extraTrials = 10;
+  /// Time the candidate against the baseline after it verifies.
+  bool measureTime = true;
+  TimingOptions timing;
+  /// Called when the evaluator enters a new phase ("compiling candidate",
+  /// "running candidate: trial 2 (large, seed ...)"); the worker prints
+  /// these so a crash or hang can be placed. Not serialised.
+  std::function<void(StringRef)> onPhase;
+};
+
+llvm::json::Value toJSON(const EvalOptions &options);
+bool fromJSON(const llvm::json::Value &value, EvalOptions &options,
+              llvm::json::Path path);
+
+struct EvalResult {
+  EvalStatus status = EvalStatus::Error;
+  std::string message;
+  std::string target;
+  /// The phase the evaluation was in when it stopped (worker failures).
+  std::string phase;
+
+  /// The worst element over all correctness trials, with the trial's
+  /// distribution and seed.
+  std::optional<WorstElement> worst;
+  std::string worstDistribution;
+  uint64_t worstSeed = 0;
+  int64_t mismatches = 0; // in the failing trial
+
+  Tolerance tolerance;
+  std::string toleranceKind; // element kind the tolerance is for
+  int64_t reductionLength = 1;
+
+  unsigned correctnessTrials = 0; // trials that ran and passed or failed
+  std::vector<uint64_t> seeds;
+  std::vector<std::string> distributions;
+  bool highPrecisionReference = false;
+
+  std::optional<TimingStats> baselineTime;
+  std::optional<TimingStats> candidateTime;
+  double speedup = 0; // baseline median / candidate median; 0 if untimed
+
+  /// Notes for the reader and the search: "speedup_above_threshold",
+  /// "extra_trials_passed", "no_high_precision_reference",
+  /// "reference_non_finite", "timing_budget_exhausted", ...
+  std::vector<std::string> flags;
+  /// Sentences for a human reader (why there is no high-precision
+  /// reference, where the reference itself is not finite, ...).
+  std::vector<std::string> notes;
+  /// Last lines of the worker's output, for crashes and timeouts.
+  std::string logTail;
+
+  bool isOk() const { return status == EvalStatus::Ok; }
+  bool hasFlag(StringRef flag) const;
+};
+
+llvm::json::Value toJSON(const EvalResult &result);
+bool fromJSON(const llvm::json::Value &value, EvalResult &result,
+              llvm::json::Path path);
+
+/// Multi-line, human-readable form (what stark-eval prints).
+std::string formatEvalResult(const EvalResult &result);
+
+/// Evaluates `candidate` against `problem` on `target`, in this process.
+/// Both modules must live in the same context; they are cloned, never
+/// changed. A high-precision reference (the problem promoted to f32) runs
+/// on a CPU target the evaluator creates itself.
+EvalResult evaluateCandidate(Target &target, ModuleOp problem,
+                             ModuleOp candidate, const EvalOptions &options);
+
+/// The dialects a problem or candidate may use: func, arith, math, memref,
+/// scf, cf, affine, linalg, vector, index, ub, llvm, gpu, nvgpu, nvvm.
+void registerEvalDialects(DialectRegistry &registry);
+
+/// Parses both sources in a fresh context, creates `targetName` and
+/// evaluates. Parse failures of the candidate are compile errors carrying
+/// the diagnostics; of the problem, errors. `problemName` and
+/// `candidateName` are the buffer names diagnostics mention.
+EvalResult evaluateSources(StringRef problemSource, StringRef problemName,
+                           StringRef candidateSource, StringRef candidateName,
+                           StringRef targetName, const EvalOptions &options);
+
+} // namespace mlir::stark
+
+#endif // STARK_EVAL_EVALUATOR_H

@@ -1,0 +1,76 @@
+//===- Inputs.h - Deterministic kernel inputs and output prefill -*- C++
+//-*-===//
+//
+// Every correctness trial of the evaluator runs the reference and the
+// candidate on freshly generated inputs. The generator is self-contained
+// (splitmix64 and Box-Muller, no <random> distributions) so a seed names the
+// same bytes on every host and standard library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_EVAL_INPUTS_H
+#define STARK_EVAL_INPUTS_H
+
+#include "stark/Target/Target.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir::stark {
+
+/// Value distributions of generated inputs. For floats:
+///  - Uniform:  U[-1, 1]
+///  - Normal:   N(0, 1)
+///  - Large:    +-U[0.5, 1] * L, L = 1e3 (1e2 for f16, whose range ends at
+///              65504, so that one product of two inputs stays finite)
+///  - Tiny:     +-U[0.5, 1] * 1e-3
+///  - Negative: -U[0.05, 1]
+/// Integers use small ranges so sums and products stay exact:
+/// uniform/normal in [-8, 8] (i8: [-4, 4]), large in [-1000, 1000]
+/// (i8: [-100, 100]), tiny in [-1, 1], negative in [-8, -1]; i1 is a coin.
+enum class Distribution { Uniform, Normal, Large, Tiny, Negative };
+
+/// All distributions, in the order the evaluator cycles through them.
+ArrayRef<Distribution> getAllDistributions();
+StringRef stringifyDistribution(Distribution d);
+std::optional<Distribution> parseDistribution(StringRef name);
+
+/// The nominal magnitude of a distribution's values for `kind` (1 for all
+/// but Large and Tiny). The comparison scales its absolute tolerance for
+/// distributions whose magnitude is above 1.
+double getDistributionScale(Distribution d, ElementKind kind);
+
+/// A 64-bit mix of `a` and `b` (splitmix64 finaliser); used to derive the
+/// seed of each trial and argument from the user's seed.
+uint64_t mixSeed(uint64_t a, uint64_t b);
+
+/// Fills `buffer` with values of distribution `d`, rounded to its element
+/// kind. The same (d, seed, spec) always gives the same bytes.
+void fillRandom(HostBuffer &buffer, Distribution d, uint64_t seed);
+
+/// Fills a write-only output before a run: NaN for floats, a fixed sentinel
+/// pattern for integers. A kernel that skips a write leaves it behind.
+void fillPrefill(HostBuffer &buffer);
+
+/// Fills an integer output so that every element differs from the same
+/// element of `reference` (bitwise complement; i1: the other value). Used
+/// for a candidate's write-only integer outputs once the reference has run,
+/// so that a skipped write can never coincide with the correct value.
+void fillDifferentFrom(HostBuffer &buffer, const HostBuffer &reference);
+
+/// True for f64/f32/f16/bf16.
+bool isFloatKind(ElementKind kind);
+
+/// Generates the arguments of one trial: inputs and read outputs from `d`
+/// (each argument with its own seed derived from `seed`), write-only outputs
+/// prefilled. `outputIsRead[i]` says whether argument i, when it is an
+/// output, has its initial value read by the kernel.
+std::vector<HostBuffer> generateArguments(const KernelSignature &signature,
+                                          ArrayRef<bool> outputIsRead,
+                                          Distribution d, uint64_t seed);
+
+} // namespace mlir::stark
+
+#endif // STARK_EVAL_INPUTS_H

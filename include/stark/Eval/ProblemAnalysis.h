@@ -1,0 +1,63 @@
+//===- ProblemAnalysis.h - What the evaluator needs from a problem -*- C++
+//-*-===//
+//
+// Reads a problem module (see docs/evaluation.md): its stark.problem
+// attribute, its calling convention, which outputs the kernel reads before
+// writing (so they get real initial values instead of the NaN prefill) and
+// the reduction length that sets the tolerance. Also builds the f32 copy of
+// an f16/bf16 problem that serves as the high-precision reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_EVAL_PROBLEMANALYSIS_H
+#define STARK_EVAL_PROBLEMANALYSIS_H
+
+#include "stark/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+
+namespace mlir::stark {
+
+struct ProblemAnalysis {
+  std::string entry;
+  unsigned numOutputs = 0;
+  std::string opName; // from stark.problem, e.g. "linalg.matmul"
+  KernelSignature signature;
+  /// One per argument: true for an output whose initial contents the
+  /// problem reads (the init operand of a linalg op whose payload uses it,
+  /// or any use other than a linalg init). False for inputs.
+  SmallVector<bool> outputIsRead;
+  /// Product of the static extents of the reduction loops of the problem's
+  /// linalg ops (the largest over its ops); 1 without reductions.
+  int64_t reductionLength = 1;
+  /// True when an argument is f16 or bf16.
+  bool isLowPrecision = false;
+};
+
+/// Reads `problem`. The module must carry
+/// `stark.problem = {entry = "...", num_outputs = N : i64, ...}`.
+FailureOr<ProblemAnalysis> analyzeProblem(ModuleOp problem, std::string &error);
+
+/// "memref<33x9xf32>"
+std::string formatArgSpec(const ArgSpec &spec);
+
+/// Fails with a message naming the first difference when `candidate` does
+/// not have the calling convention of `problem`.
+LogicalResult checkSameSignature(const KernelSignature &problem,
+                                 const KernelSignature &candidate,
+                                 std::string &error);
+
+/// A copy of `problem` with every f16/bf16 type (scalars, memref, vector and
+/// tensor elements) replaced by f32: named linalg ops are generalized first
+/// so their payload can change type, extf/truncf that become no-ops are
+/// dropped, float constants are widened. Fails, saying which op could not be
+/// promoted, when the result does not verify (e.g. a bitcast of an f16).
+FailureOr<OwningOpRef<ModuleOp>> promoteToF32(ModuleOp problem,
+                                              std::string &error);
+
+} // namespace mlir::stark
+
+#endif // STARK_EVAL_PROBLEMANALYSIS_H

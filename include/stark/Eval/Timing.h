@@ -1,0 +1,79 @@
+//===- Timing.h - Interleaved timing loop and its statistics ----*- C++ -*-===//
+//
+// Kernels are timed in rounds: each round runs every kernel once, in a fixed
+// order (baseline, candidate, baseline, candidate, ...), so slow drifts of
+// the machine (clock boost, other processes) hit all of them alike. The loop
+// stops once every kernel has enough samples and a small spread, or when the
+// time budget is spent.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_EVAL_TIMING_H
+#define STARK_EVAL_TIMING_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::stark {
+
+struct TimingOptions {
+  /// Untimed runs of every kernel before the first timed round.
+  unsigned warmupRuns = 3;
+  /// Rounds always run (unless a run fails).
+  unsigned minTrials = 10;
+  /// Rounds never exceeded.
+  unsigned maxTrials = 1000;
+  /// Stop early once IQR / median of every kernel is at most this.
+  double targetRelativeSpread = 0.02;
+  /// Stop after minTrials once this much wall time has passed (seconds,
+  /// measured around the whole loop, uploads included).
+  double budgetSeconds = 2.0;
+  /// Evict the last-level cache before every timed run.
+  bool flushCache = true;
+};
+
+/// Summary of one kernel's samples (seconds).
+struct TimingStats {
+  unsigned trials = 0;
+  double median = 0, min = 0, max = 0, mean = 0, stdev = 0;
+  double q1 = 0, q3 = 0; // quartiles, linear interpolation
+  double iqr() const { return q3 - q1; }
+  /// IQR / median; 0 when there is no sample.
+  double relativeSpread() const { return median > 0 ? iqr() / median : 0; }
+};
+
+/// Statistics of `samples` (any order).
+TimingStats computeTimingStats(ArrayRef<double> samples);
+
+/// One timed run of one kernel: returns seconds, or failure with `error`.
+using TimedRun = llvm::function_ref<FailureOr<double>(std::string &error)>;
+/// One untimed run (warm-up).
+using UntimedRun = llvm::function_ref<LogicalResult(std::string &error)>;
+
+struct InterleavedTiming {
+  std::vector<TimingStats> stats; // one per kernel, in the order given
+  unsigned rounds = 0;
+  bool budgetExhausted = false; // stopped on time, not on spread
+  bool spreadReached = false;
+  /// On failure: which kernel failed and why.
+  int failedKernel = -1;
+  std::string error;
+};
+
+/// Warms up every kernel, then runs rounds of `timed` in order until the
+/// stopping rule of `options` holds. `warmup[i]` and `timed[i]` belong to
+/// kernel i. Stops at the first failing run and sets `failedKernel`.
+InterleavedTiming timeInterleaved(ArrayRef<UntimedRun> warmup,
+                                  ArrayRef<TimedRun> timed,
+                                  const TimingOptions &options);
+
+/// "1.234 us", "56.7 ms": seconds with an SI unit and 4 significant digits.
+std::string formatSeconds(double seconds);
+
+} // namespace mlir::stark
+
+#endif // STARK_EVAL_TIMING_H

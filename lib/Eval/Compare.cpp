@@ -1,0 +1,195 @@
+//===- Compare.cpp - Tolerances and element-wise output comparison --------===//
+
+#include "stark/Eval/Compare.h"
+#include "stark/Eval/Inputs.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+double mlir::stark::getMachineEpsilon(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F64:
+    return 0x1.0p-52;
+  case ElementKind::F32:
+    return 0x1.0p-23;
+  case ElementKind::F16:
+    return 0x1.0p-10;
+  case ElementKind::BF16:
+    return 0x1.0p-7;
+  default:
+    return 0;
+  }
+}
+
+double mlir::stark::getToleranceCap(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F64:
+    return 1e-8;
+  case ElementKind::F32:
+    return 1e-4;
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 1e-2;
+  default:
+    return 0;
+  }
+}
+
+Tolerance mlir::stark::getTolerance(ElementKind kind, int64_t reductionLength) {
+  double k = double(std::max<int64_t>(reductionLength, 1));
+  // 64 ulps per sqrt(K): room for a different summation order, FMA
+  // contraction or a polynomial approximation of a math function, but
+  // far below the cap for short reductions.
+  double t = std::min(getToleranceCap(kind),
+                      64.0 * getMachineEpsilon(kind) * std::sqrt(k));
+  return {t, t};
+}
+
+SmallVector<int64_t> mlir::stark::delinearize(int64_t flat,
+                                              ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> index(shape.size(), 0);
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] > 0) {
+      index[d] = flat % shape[d];
+      flat /= shape[d];
+    }
+  }
+  return index;
+}
+
+double mlir::stark::getRootMeanSquare(const HostBuffer &buffer) {
+  double sum = 0;
+  int64_t count = 0;
+  for (int64_t i = 0, e = buffer.spec.numElements(); i < e; ++i) {
+    double v = buffer.getAsDouble(i);
+    if (std::isfinite(v)) {
+      sum += v * v;
+      ++count;
+    }
+  }
+  return count ? std::sqrt(sum / double(count)) : 0;
+}
+
+namespace {
+/// The verdict on one element against one reference value.
+struct ElementCheck {
+  bool passed;
+  double absError;
+  double allowed;
+  double ratio;
+};
+} // namespace
+
+static ElementCheck checkFloat(double got, double exp, const Tolerance &tol,
+                               double atolScale) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (std::isnan(exp)) {
+    bool ok = std::isnan(got);
+    return {ok, ok ? 0 : inf, 0, ok ? 0 : inf};
+  }
+  if (std::isinf(exp)) {
+    bool ok = got == exp;
+    return {ok, ok ? 0 : inf, 0, ok ? 0 : inf};
+  }
+  double allowed = tol.atol * atolScale + tol.rtol * std::fabs(exp);
+  if (!std::isfinite(got))
+    return {false, inf, allowed, inf};
+  double err = std::fabs(got - exp);
+  double ratio = allowed > 0 ? err / allowed : (err > 0 ? inf : 0);
+  return {err <= allowed, err, allowed, ratio};
+}
+
+CompareResult mlir::stark::compareOutput(unsigned argIndex,
+                                         const HostBuffer &got,
+                                         const HostBuffer &expected,
+                                         const HostBuffer *highPrecision,
+                                         const CompareOptions &options) {
+  CompareResult result;
+  int64_t n = expected.spec.numElements();
+  result.numElements = n;
+  bool isFloat = isFloatKind(expected.spec.kind);
+  if (highPrecision && highPrecision->spec.numElements() != n)
+    highPrecision = nullptr;
+
+  // The worst element is the one with the largest error relative to what
+  // it was allowed; ties keep the first.
+  int64_t worstIndex = -1;
+  ElementCheck worstCheck{true, 0, 0, -1};
+  bool worstUsedHigh = false;
+  for (int64_t i = 0; i < n; ++i) {
+    double g = got.getAsDouble(i);
+    double e = expected.getAsDouble(i);
+    if (!std::isfinite(e))
+      ++result.numReferenceNonFinite;
+    ElementCheck check;
+    bool usedHigh = false;
+    if (!isFloat) {
+      double err = std::fabs(g - e);
+      check = {g == e, err, 0,
+               g == e ? 0 : std::numeric_limits<double>::infinity()};
+    } else {
+      check = checkFloat(g, e, options.tolerance, options.atolScale);
+      if (!check.passed && highPrecision) {
+        ElementCheck alt = checkFloat(g, highPrecision->getAsDouble(i),
+                                      options.tolerance, options.atolScale);
+        if (alt.passed || alt.ratio < check.ratio) {
+          check = alt;
+          usedHigh = true;
+        }
+      }
+    }
+    if (!check.passed)
+      ++result.numMismatches;
+    if (check.ratio > worstCheck.ratio) {
+      worstCheck = check;
+      worstIndex = i;
+      worstUsedHigh = usedHigh;
+    }
+  }
+  result.passed = result.numMismatches == 0;
+  if (worstIndex < 0)
+    return result;
+
+  WorstElement w;
+  w.argIndex = argIndex;
+  w.flatIndex = worstIndex;
+  w.index = delinearize(worstIndex, expected.spec.shape);
+  w.got = got.getAsDouble(worstIndex);
+  double baselineValue = expected.getAsDouble(worstIndex);
+  if (highPrecision)
+    w.expectedHighPrecision = highPrecision->getAsDouble(worstIndex);
+  w.expected = worstUsedHigh ? *w.expectedHighPrecision : baselineValue;
+  w.reference = worstUsedHigh ? "high_precision" : "baseline";
+  w.absError = worstCheck.absError;
+  w.relError =
+      w.expected != 0
+          ? w.absError / std::fabs(w.expected)
+          : (w.absError == 0 ? 0 : std::numeric_limits<double>::infinity());
+  w.allowed = worstCheck.allowed;
+  w.ratio = worstCheck.ratio;
+  w.passed = worstCheck.passed;
+  result.worst = std::move(w);
+  return result;
+}
+
+std::string mlir::stark::describeWorstElement(const WorstElement &w) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "argument #" << w.argIndex << " [";
+  llvm::interleaveComma(w.index, os);
+  os << "] (flat " << w.flatIndex << "): got " << llvm::format("%.9g", w.got)
+     << ", expected " << llvm::format("%.9g", w.expected);
+  if (w.reference != "baseline")
+    os << " (" << w.reference << " reference)";
+  os << ", abs error " << llvm::format("%.3g", w.absError) << ", rel error "
+     << llvm::format("%.3g", w.relError) << ", allowed "
+     << llvm::format("%.3g", w.allowed);
+  return text;
+}

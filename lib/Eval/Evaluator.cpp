@@ -1,0 +1,553 @@
+//===- Evaluator.cpp - Verify and time a candidate against a problem ------===//
+
+#include "stark/Eval/Evaluator.h"
+#include "stark/Eval/Inputs.h"
+#include "stark/Eval/ProblemAnalysis.h"
+#include "stark/Target/CpuTarget.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+StringRef mlir::stark::stringifyEvalStatus(EvalStatus status) {
+  switch (status) {
+  case EvalStatus::Ok:
+    return "ok";
+  case EvalStatus::Wrong:
+    return "wrong";
+  case EvalStatus::CompileError:
+    return "compile_error";
+  case EvalStatus::Crash:
+    return "crash";
+  case EvalStatus::Timeout:
+    return "timeout";
+  case EvalStatus::Error:
+    return "error";
+  }
+  return "error";
+}
+
+std::optional<EvalStatus> mlir::stark::parseEvalStatus(StringRef name) {
+  for (EvalStatus s :
+       {EvalStatus::Ok, EvalStatus::Wrong, EvalStatus::CompileError,
+        EvalStatus::Crash, EvalStatus::Timeout, EvalStatus::Error})
+    if (stringifyEvalStatus(s) == name)
+      return s;
+  return std::nullopt;
+}
+
+bool EvalResult::hasFlag(StringRef flag) const {
+  return llvm::is_contained(flags, flag);
+}
+
+//===----------------------------------------------------------------------===//
+// The protocol
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A kernel together with the argument storage it runs on.
+struct Runner {
+  Target *target = nullptr;
+  std::unique_ptr<CompiledKernel> kernel;
+  std::unique_ptr<ArgBuffers> args;
+
+  /// Uploads `in`, runs once, downloads every argument into `out`.
+  LogicalResult run(ArrayRef<HostBuffer> in, std::vector<HostBuffer> &out,
+                    std::string &error) {
+    if (failed(args->upload(in, error)) || failed(kernel->run(*args, error)))
+      return failure();
+    out.clear();
+    for (const HostBuffer &b : in)
+      out.emplace_back(b.spec);
+    return args->download(out, error);
+  }
+};
+
+/// Copies `buffers` into f32 buffers of the same shape (exact: every f16
+/// and bf16 value is an f32 value).
+static std::vector<HostBuffer> widenToF32(ArrayRef<HostBuffer> buffers) {
+  std::vector<HostBuffer> wide;
+  for (const HostBuffer &b : buffers) {
+    ArgSpec spec = b.spec;
+    if (spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16)
+      spec.kind = ElementKind::F32;
+    wide.emplace_back(spec);
+    if (spec.kind == b.spec.kind) {
+      wide.back().bytes = b.bytes;
+      continue;
+    }
+    for (int64_t i = 0, e = spec.numElements(); i < e; ++i)
+      wide.back().setFromDouble(i, b.getAsDouble(i));
+  }
+  return wide;
+}
+
+class Evaluation {
+public:
+  Evaluation(Target &target, ModuleOp problem, ModuleOp candidate,
+             const EvalOptions &options, EvalResult &result)
+      : target(target), problem(problem), candidate(candidate),
+        options(options), result(result) {}
+
+  void run();
+
+private:
+  void phase(const std::string &text) {
+    result.phase = text;
+    if (options.onPhase)
+      options.onPhase(text);
+  }
+  void finish(EvalStatus status, std::string message) {
+    result.status = status;
+    result.message = std::move(message);
+  }
+  void addFlag(StringRef flag) {
+    if (!result.hasFlag(flag))
+      result.flags.push_back(flag.str());
+  }
+
+  bool prepare();
+  bool runTrial(unsigned trial);
+  bool timeAndCheck();
+
+  Target &target;
+  ModuleOp problem, candidate;
+  const EvalOptions &options;
+  EvalResult &result;
+
+  ProblemAnalysis analysis;
+  SmallVector<OwningOpRef<ModuleOp>> modules; // lowered clones, kept alive
+  Runner baseline, cand, high;
+  std::unique_ptr<Target> hostTarget; // for the high-precision reference
+  bool haveHigh = false;
+};
+
+} // namespace
+
+bool Evaluation::prepare() {
+  result.target = target.getName().str();
+  std::string reason = target.getUnavailableReason();
+  if (!reason.empty()) {
+    finish(EvalStatus::Error, llvm::formatv("target '{0}' cannot run here: {1}",
+                                            target.getName(), reason)
+                                  .str());
+    return false;
+  }
+
+  std::string error;
+  FailureOr<ProblemAnalysis> a = analyzeProblem(problem, error);
+  if (failed(a)) {
+    finish(EvalStatus::Error, error);
+    return false;
+  }
+  analysis = std::move(*a);
+  result.reductionLength = analysis.reductionLength;
+  for (const ArgSpec &spec : analysis.signature.args) {
+    if (!spec.isOutput)
+      continue;
+    result.tolerance = getTolerance(spec.kind, analysis.reductionLength);
+    result.toleranceKind = stringifyElementKind(spec.kind).str();
+    break;
+  }
+
+  FailureOr<KernelSignature> candSig =
+      getKernelSignature(candidate, analysis.entry, analysis.numOutputs, error);
+  if (failed(candSig)) {
+    finish(EvalStatus::CompileError, "candidate: " + error);
+    return false;
+  }
+  if (failed(checkSameSignature(analysis.signature, *candSig, error))) {
+    finish(EvalStatus::CompileError, error);
+    return false;
+  }
+
+  const KernelSignature &sig = analysis.signature;
+  phase("compiling the baseline");
+  modules.push_back(OwningOpRef<ModuleOp>(problem.clone()));
+  FailureOr<std::unique_ptr<CompiledKernel>> k =
+      target.compile(*modules.back(), sig, error);
+  if (failed(k)) {
+    finish(EvalStatus::Error,
+           "the baseline (the problem itself) does not compile: " + error);
+    return false;
+  }
+  baseline.target = &target;
+  baseline.kernel = std::move(*k);
+
+  phase("compiling the candidate");
+  modules.push_back(OwningOpRef<ModuleOp>(candidate.clone()));
+  k = target.compile(*modules.back(), sig, error);
+  if (failed(k)) {
+    finish(EvalStatus::CompileError, error);
+    return false;
+  }
+  cand.target = &target;
+  cand.kernel = std::move(*k);
+
+  if (analysis.isLowPrecision) {
+    phase("compiling the high-precision reference");
+    Target *host = &target;
+    if (target.getName() != "cpu") {
+      hostTarget = createCpuTarget(*problem->getContext());
+      host = hostTarget.get();
+    }
+    FailureOr<OwningOpRef<ModuleOp>> wide = promoteToF32(problem, error);
+    FailureOr<KernelSignature> wideSig = failure();
+    if (succeeded(wide))
+      wideSig = getKernelSignature(**wide, analysis.entry, analysis.numOutputs,
+                                   error);
+    if (succeeded(wideSig)) {
+      k = host->compile(**wide, *wideSig, error);
+      if (succeeded(k)) {
+        high.target = host;
+        high.kernel = std::move(*k);
+        auto args = host->allocate(*wideSig, error);
+        if (succeeded(args)) {
+          high.args = std::move(*args);
+          haveHigh = true;
+        }
+      }
+      modules.push_back(std::move(*wide));
+    }
+    result.highPrecisionReference = haveHigh;
+    if (!haveHigh) {
+      addFlag("no_high_precision_reference");
+      result.notes.push_back("no high-precision reference: " + error);
+    }
+  }
+
+  auto args = target.allocate(sig, error);
+  if (failed(args)) {
+    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
+    return false;
+  }
+  baseline.args = std::move(*args);
+  args = target.allocate(sig, error);
+  if (failed(args)) {
+    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
+    return false;
+  }
+  cand.args = std::move(*args);
+  return true;
+}
+
+bool Evaluation::runTrial(unsigned trial) {
+  ArrayRef<Distribution> all = getAllDistributions();
+  Distribution dist = all[trial % all.size()];
+  uint64_t seed = mixSeed(options.seed, trial);
+  StringRef distName = stringifyDistribution(dist);
+  std::string where =
+      llvm::formatv("trial {0} ({1}, seed {2})", trial, distName, seed).str();
+  result.seeds.push_back(seed);
+  result.distributions.push_back(distName.str());
+  ++result.correctnessTrials;
+
+  const KernelSignature &sig = analysis.signature;
+  std::vector<HostBuffer> host =
+      generateArguments(sig, analysis.outputIsRead, dist, seed);
+  std::string error;
+
+  phase("running the baseline: " + where);
+  std::vector<HostBuffer> expected;
+  if (failed(baseline.run(host, expected, error))) {
+    finish(EvalStatus::Error, "the baseline failed to run: " + error);
+    return false;
+  }
+
+  // Integer outputs have no NaN: give the candidate a prefill that differs
+  // from the reference everywhere, so an unwritten element always shows.
+  std::vector<HostBuffer> candHost = host;
+  for (auto [i, spec] : llvm::enumerate(sig.args))
+    if (spec.isOutput && !analysis.outputIsRead[i] && !isFloatKind(spec.kind))
+      fillDifferentFrom(candHost[i], expected[i]);
+
+  phase("running the candidate: " + where);
+  std::vector<HostBuffer> got;
+  if (failed(cand.run(candHost, got, error))) {
+    finish(EvalStatus::Crash,
+           "the candidate failed to run (" + where + "): " + error);
+    return false;
+  }
+
+  for (auto [i, spec] : llvm::enumerate(sig.args)) {
+    if (spec.isOutput || got[i].bytes == candHost[i].bytes)
+      continue;
+    finish(EvalStatus::Wrong,
+           llvm::formatv("the candidate wrote to input argument #{0} ({1})", i,
+                         where)
+               .str());
+    return false;
+  }
+
+  std::vector<HostBuffer> highOut;
+  if (haveHigh) {
+    phase("running the high-precision reference: " + where);
+    if (failed(high.run(widenToF32(host), highOut, error))) {
+      finish(EvalStatus::Error,
+             "the high-precision reference failed to run: " + error);
+      return false;
+    }
+  }
+
+  for (auto [i, spec] : llvm::enumerate(sig.args)) {
+    if (!spec.isOutput)
+      continue;
+    CompareOptions compare;
+    compare.tolerance = getTolerance(spec.kind, analysis.reductionLength);
+    // At a 1e3 input scale an absolute bound in unit-scale units only
+    // measures rounding: count it in units of the output's own size.
+    if (getDistributionScale(dist, spec.kind) > 1)
+      compare.atolScale = std::max(1.0, getRootMeanSquare(expected[i]));
+    CompareResult cmp = compareOutput(
+        i, got[i], expected[i], haveHigh ? &highOut[i] : nullptr, compare);
+    if (cmp.numReferenceNonFinite > 0) {
+      addFlag("reference_non_finite");
+      result.notes.push_back(
+          llvm::formatv("the reference has {0} non-finite elements in "
+                        "argument #{1} ({2}); the candidate must match them",
+                        cmp.numReferenceNonFinite, i, where)
+              .str());
+    }
+    bool worse = cmp.worst && (!result.worst || !cmp.passed ||
+                               cmp.worst->ratio > result.worst->ratio);
+    if (worse) {
+      result.worst = cmp.worst;
+      result.worstDistribution = distName.str();
+      result.worstSeed = seed;
+    }
+    if (!cmp.passed) {
+      result.mismatches = cmp.numMismatches;
+      finish(EvalStatus::Wrong,
+             llvm::formatv("argument #{0} differs from the reference in {1} "
+                           "of {2} elements ({3}); worst: {4}",
+                           i, cmp.numMismatches, cmp.numElements, where,
+                           describeWorstElement(*cmp.worst))
+                 .str());
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Evaluation::timeAndCheck() {
+  const KernelSignature &sig = analysis.signature;
+  std::vector<HostBuffer> host =
+      generateArguments(sig, analysis.outputIsRead, Distribution::Uniform,
+                        mixSeed(options.seed, 0x7137));
+  TimingRunOptions runOptions;
+  runOptions.flushCache = options.timing.flushCache;
+
+  // Every run starts from the same uploaded arguments (uploads are outside
+  // the timed region), so accumulating outputs do the same work each time.
+  auto warm = [&](Runner &r) {
+    return [&](std::string &error) -> LogicalResult {
+      if (failed(r.args->upload(host, error)))
+        return failure();
+      return r.kernel->run(*r.args, error);
+    };
+  };
+  auto timed = [&](Runner &r) {
+    return [&](std::string &error) -> FailureOr<double> {
+      if (failed(r.args->upload(host, error)))
+        return failure();
+      return target.timeRun(*r.kernel, *r.args, runOptions, error);
+    };
+  };
+  auto warmBaseline = warm(baseline), warmCandidate = warm(cand);
+  auto timeBaseline = timed(baseline), timeCandidate = timed(cand);
+  UntimedRun warmups[] = {warmBaseline, warmCandidate};
+  TimedRun runs[] = {timeBaseline, timeCandidate};
+
+  phase("timing baseline and candidate");
+  InterleavedTiming timing = timeInterleaved(warmups, runs, options.timing);
+  if (timing.failedKernel == 0) {
+    finish(EvalStatus::Error,
+           "the baseline failed while timing: " + timing.error);
+    return false;
+  }
+  if (timing.failedKernel == 1) {
+    finish(EvalStatus::Crash,
+           "the candidate failed while timing: " + timing.error);
+    return false;
+  }
+  result.baselineTime = timing.stats[0];
+  result.candidateTime = timing.stats[1];
+  if (timing.stats[1].median > 0)
+    result.speedup = timing.stats[0].median / timing.stats[1].median;
+  if (timing.budgetExhausted)
+    addFlag("timing_budget_exhausted");
+
+  // The timed runs must compute the answer too, not only the verified ones.
+  phase("checking the outputs of the timed runs");
+  std::string error;
+  std::vector<HostBuffer> expected, got;
+  for (const HostBuffer &b : host) {
+    expected.emplace_back(b.spec);
+    got.emplace_back(b.spec);
+  }
+  if (failed(baseline.args->download(expected, error)) ||
+      failed(cand.args->download(got, error))) {
+    finish(EvalStatus::Crash,
+           "cannot read the outputs of the timed runs: " + error);
+    return false;
+  }
+  for (auto [i, spec] : llvm::enumerate(sig.args)) {
+    if (!spec.isOutput)
+      continue;
+    CompareOptions compare;
+    compare.tolerance = getTolerance(spec.kind, analysis.reductionLength);
+    CompareResult cmp = compareOutput(i, got[i], expected[i], nullptr, compare);
+    if (cmp.passed)
+      continue;
+    result.mismatches = cmp.numMismatches;
+    result.worst = cmp.worst;
+    result.worstDistribution = "uniform";
+    result.worstSeed = mixSeed(options.seed, 0x7137);
+    finish(EvalStatus::Wrong,
+           llvm::formatv("the timed runs of the candidate give a different "
+                         "argument #{0} ({1} of {2} elements); worst: {3}",
+                         i, cmp.numMismatches, cmp.numElements,
+                         describeWorstElement(*cmp.worst))
+               .str());
+    return false;
+  }
+  return true;
+}
+
+void Evaluation::run() {
+  if (!prepare())
+    return;
+  unsigned trials = std::max(1u, options.correctnessTrials);
+  for (unsigned t = 0; t < trials; ++t)
+    if (!runTrial(t))
+      return;
+
+  if (options.measureTime) {
+    if (!timeAndCheck())
+      return;
+    if (result.speedup > options.suspiciousSpeedup) {
+      addFlag("speedup_above_threshold");
+      for (unsigned e = 0; e < options.extraTrials; ++e) {
+        if (!runTrial(trials + e)) {
+          result.message =
+              llvm::formatv("a speedup of {0:f1}x triggered {1} "
+                            "extra trials, and one failed: {2}",
+                            result.speedup, options.extraTrials, result.message)
+                  .str();
+          return;
+        }
+      }
+      addFlag("extra_trials_passed");
+    }
+  }
+
+  std::string message =
+      llvm::formatv("verified on {0} trials", result.correctnessTrials).str();
+  if (options.measureTime)
+    message += llvm::formatv("; {0:f2}x the baseline", result.speedup).str();
+  finish(EvalStatus::Ok, message);
+  result.phase.clear();
+}
+
+EvalResult mlir::stark::evaluateCandidate(Target &target, ModuleOp problem,
+                                          ModuleOp candidate,
+                                          const EvalOptions &options) {
+  EvalResult result;
+  Evaluation(target, problem, candidate, options, result).run();
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing sources
+//===----------------------------------------------------------------------===//
+
+void mlir::stark::registerEvalDialects(DialectRegistry &registry) {
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
+                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
+                  vector::VectorDialect>();
+}
+
+/// Parses `source`; on failure returns null and the diagnostics, formatted
+/// with file, line and column, in `diagnostics`.
+static OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef name,
+                                         MLIRContext &context,
+                                         std::string &diagnostics) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
+  llvm::raw_string_ostream os(diagnostics);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+EvalResult
+mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
+                             StringRef candidateSource, StringRef candidateName,
+                             StringRef targetName, const EvalOptions &options) {
+  EvalResult result;
+  result.target = targetName.str();
+  DialectRegistry registry;
+  registerEvalDialects(registry);
+  MLIRContext context(registry);
+  context.disableMultithreading();
+
+  std::string diagnostics;
+  OwningOpRef<ModuleOp> problem =
+      parseModule(problemSource, problemName, context, diagnostics);
+  if (!problem) {
+    result.status = EvalStatus::Error;
+    result.message = "cannot parse the problem:\n" + diagnostics;
+    return result;
+  }
+  diagnostics.clear();
+  OwningOpRef<ModuleOp> candidate =
+      parseModule(candidateSource, candidateName, context, diagnostics);
+  if (!candidate) {
+    result.status = EvalStatus::CompileError;
+    result.message = "cannot parse the candidate:\n" + diagnostics;
+    return result;
+  }
+
+  if (options.onPhase)
+    options.onPhase("creating target " + targetName.str());
+  std::string error;
+  std::unique_ptr<Target> target = createTarget(targetName, context, error);
+  if (!target) {
+    result.status = EvalStatus::Error;
+    result.message =
+        llvm::formatv("target '{0}' cannot run here: {1}", targetName,
+                      error.empty() ? "it is not available in this build"
+                                    : error)
+            .str();
+    return result;
+  }
+  return evaluateCandidate(*target, *problem, *candidate, options);
+}

@@ -1,0 +1,197 @@
+//===- Inputs.cpp - Deterministic kernel inputs and output prefill --------===//
+
+#include "stark/Eval/Inputs.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+ArrayRef<Distribution> mlir::stark::getAllDistributions() {
+  static const Distribution all[] = {
+      Distribution::Uniform, Distribution::Normal, Distribution::Large,
+      Distribution::Tiny, Distribution::Negative};
+  return all;
+}
+
+StringRef mlir::stark::stringifyDistribution(Distribution d) {
+  switch (d) {
+  case Distribution::Uniform:
+    return "uniform";
+  case Distribution::Normal:
+    return "normal";
+  case Distribution::Large:
+    return "large";
+  case Distribution::Tiny:
+    return "tiny";
+  case Distribution::Negative:
+    return "negative";
+  }
+  return "?";
+}
+
+std::optional<Distribution> mlir::stark::parseDistribution(StringRef name) {
+  for (Distribution d : getAllDistributions())
+    if (stringifyDistribution(d) == name)
+      return d;
+  return std::nullopt;
+}
+
+bool mlir::stark::isFloatKind(ElementKind kind) {
+  return kind == ElementKind::F64 || kind == ElementKind::F32 ||
+         kind == ElementKind::F16 || kind == ElementKind::BF16;
+}
+
+double mlir::stark::getDistributionScale(Distribution d, ElementKind kind) {
+  switch (d) {
+  case Distribution::Large:
+    if (!isFloatKind(kind))
+      return kind == ElementKind::I8 ? 100 : 1000;
+    return kind == ElementKind::F16 ? 1e2 : 1e3;
+  case Distribution::Tiny:
+    return isFloatKind(kind) ? 1e-3 : 1;
+  default:
+    return 1;
+  }
+}
+
+uint64_t mlir::stark::mixSeed(uint64_t a, uint64_t b) {
+  uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+namespace {
+/// splitmix64: tiny, fast, and identical on every platform.
+class Rng {
+public:
+  explicit Rng(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1) with 53 random bits.
+  double unit() { return double(next() >> 11) * 0x1.0p-53; }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
+  double sign() { return (next() >> 63) ? -1.0 : 1.0; }
+  double normal() {
+    if (haveSpare) {
+      haveSpare = false;
+      return spare;
+    }
+    double u1 = unit();
+    double u2 = unit();
+    // 1 - u1 is in (0, 1], so the log is finite.
+    double r = std::sqrt(-2.0 * std::log(1.0 - u1));
+    double theta = 2.0 * M_PI * u2;
+    spare = r * std::sin(theta);
+    haveSpare = true;
+    return r * std::cos(theta);
+  }
+  int64_t integer(int64_t lo, int64_t hi) {
+    return lo + int64_t(next() % uint64_t(hi - lo + 1));
+  }
+
+private:
+  uint64_t state;
+  double spare = 0;
+  bool haveSpare = false;
+};
+} // namespace
+
+static double drawFloat(Rng &rng, Distribution d, ElementKind kind) {
+  double scale = getDistributionScale(d, kind);
+  switch (d) {
+  case Distribution::Uniform:
+    return rng.uniform(-1, 1);
+  case Distribution::Normal:
+    return rng.normal();
+  case Distribution::Large:
+  case Distribution::Tiny:
+    return rng.sign() * rng.uniform(0.5, 1) * scale;
+  case Distribution::Negative:
+    return -rng.uniform(0.05, 1);
+  }
+  return 0;
+}
+
+static int64_t drawInteger(Rng &rng, Distribution d, ElementKind kind) {
+  if (kind == ElementKind::I1)
+    return int64_t(rng.next() >> 63);
+  int64_t small = kind == ElementKind::I8 ? 4 : 8;
+  switch (d) {
+  case Distribution::Uniform:
+  case Distribution::Normal:
+    return rng.integer(-small, small);
+  case Distribution::Large: {
+    int64_t big = int64_t(getDistributionScale(d, kind));
+    return rng.integer(-big, big);
+  }
+  case Distribution::Tiny:
+    return rng.integer(-1, 1);
+  case Distribution::Negative:
+    return rng.integer(-small, -1);
+  }
+  return 0;
+}
+
+void mlir::stark::fillRandom(HostBuffer &buffer, Distribution d,
+                             uint64_t seed) {
+  Rng rng(seed);
+  ElementKind kind = buffer.spec.kind;
+  int64_t n = buffer.spec.numElements();
+  bool isFloat = isFloatKind(kind);
+  for (int64_t i = 0; i < n; ++i)
+    buffer.setFromDouble(i, isFloat ? drawFloat(rng, d, kind)
+                                    : double(drawInteger(rng, d, kind)));
+}
+
+void mlir::stark::fillPrefill(HostBuffer &buffer) {
+  ElementKind kind = buffer.spec.kind;
+  int64_t n = buffer.spec.numElements();
+  if (isFloatKind(kind)) {
+    double nan = std::numeric_limits<double>::quiet_NaN();
+    for (int64_t i = 0; i < n; ++i)
+      buffer.setFromDouble(i, nan);
+    return;
+  }
+  // A byte pattern no small generated value or plausible result has.
+  std::memset(buffer.bytes.data(), 0x5a, buffer.bytes.size());
+  if (kind == ElementKind::I1)
+    for (int64_t i = 0; i < n; ++i)
+      buffer.bytes[i] = 0; // i1 is stored as one byte holding 0 or 1
+}
+
+void mlir::stark::fillDifferentFrom(HostBuffer &buffer,
+                                    const HostBuffer &reference) {
+  size_t size = std::min(buffer.bytes.size(), reference.bytes.size());
+  if (buffer.spec.kind == ElementKind::I1) {
+    for (size_t i = 0; i < size; ++i)
+      buffer.bytes[i] = (reference.bytes[i] & 1) ^ 1;
+    return;
+  }
+  for (size_t i = 0; i < size; ++i)
+    buffer.bytes[i] = uint8_t(~reference.bytes[i]);
+}
+
+std::vector<HostBuffer>
+mlir::stark::generateArguments(const KernelSignature &signature,
+                               ArrayRef<bool> outputIsRead, Distribution d,
+                               uint64_t seed) {
+  std::vector<HostBuffer> args;
+  args.reserve(signature.args.size());
+  for (auto [i, spec] : llvm::enumerate(signature.args)) {
+    args.emplace_back(spec);
+    bool read = !spec.isOutput || (i < outputIsRead.size() && outputIsRead[i]);
+    if (read)
+      fillRandom(args.back(), d, mixSeed(seed, i));
+    else
+      fillPrefill(args.back());
+  }
+  return args;
+}

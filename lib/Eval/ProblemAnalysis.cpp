@@ -1,0 +1,260 @@
+//===- ProblemAnalysis.cpp - What the evaluator needs from a problem ------===//
+
+#include "stark/Eval/ProblemAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+static bool isOutputRead(BlockArgument arg) {
+  for (OpOperand &use : arg.getUses()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    // A linalg init whose payload never reads the old value (a fill, a
+    // copy, an element-wise op) only writes; anything else may read.
+    if (linalgOp && linalgOp.isDpsInit(&use) &&
+        !linalgOp.payloadUsesValueFromOperand(&use))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+static int64_t getReductionLength(func::FuncOp func) {
+  int64_t longest = 1;
+  func.walk([&](linalg::LinalgOp op) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    int64_t k = 1;
+    for (auto [range, iterator] : llvm::zip(ranges, iterators))
+      if (iterator == utils::IteratorType::reduction && range > 0 &&
+          !ShapedType::isDynamic(range))
+        k *= range;
+    longest = std::max(longest, k);
+  });
+  return longest;
+}
+
+FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
+                                                       std::string &error) {
+  auto attr = problem->getAttrOfType<DictionaryAttr>("stark.problem");
+  if (!attr) {
+    error = "the problem module has no 'stark.problem' attribute "
+            "(expected {entry = \"...\", num_outputs = N : i64, ...})";
+    return failure();
+  }
+  auto entry = attr.getAs<StringAttr>("entry");
+  auto numOutputs = attr.getAs<IntegerAttr>("num_outputs");
+  if (!entry || !numOutputs || numOutputs.getInt() < 1) {
+    error = "'stark.problem' needs a string 'entry' and a positive integer "
+            "'num_outputs'";
+    return failure();
+  }
+  ProblemAnalysis analysis;
+  analysis.entry = entry.getValue().str();
+  analysis.numOutputs = unsigned(numOutputs.getInt());
+  if (auto op = attr.getAs<StringAttr>("op"))
+    analysis.opName = op.getValue().str();
+
+  std::string sigError;
+  FailureOr<KernelSignature> sig = getKernelSignature(
+      problem, analysis.entry, analysis.numOutputs, sigError);
+  if (failed(sig)) {
+    error = "problem: " + sigError;
+    return failure();
+  }
+  analysis.signature = std::move(*sig);
+
+  auto func = problem.lookupSymbol<func::FuncOp>(analysis.entry);
+  if (func.isExternal()) {
+    error = llvm::formatv("problem: '{0}' has no body", analysis.entry).str();
+    return failure();
+  }
+  for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
+    analysis.outputIsRead.push_back(spec.isOutput &&
+                                    isOutputRead(func.getArgument(i)));
+    if (spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16)
+      analysis.isLowPrecision = true;
+  }
+  analysis.reductionLength = getReductionLength(func);
+  return analysis;
+}
+
+std::string mlir::stark::formatArgSpec(const ArgSpec &spec) {
+  std::string text = "memref<";
+  for (int64_t d : spec.shape)
+    text += std::to_string(d) + "x";
+  text += stringifyElementKind(spec.kind).str() + ">";
+  return text;
+}
+
+LogicalResult mlir::stark::checkSameSignature(const KernelSignature &problem,
+                                              const KernelSignature &candidate,
+                                              std::string &error) {
+  if (problem.args.size() != candidate.args.size()) {
+    error =
+        llvm::formatv("candidate signature differs from the problem: "
+                      "'{0}' takes {1} arguments in the problem but {2} "
+                      "in the candidate",
+                      problem.entry, problem.args.size(), candidate.args.size())
+            .str();
+    return failure();
+  }
+  for (auto [i, p, c] : llvm::enumerate(problem.args, candidate.args)) {
+    if (p.shape == c.shape && p.kind == c.kind)
+      continue;
+    error = llvm::formatv("candidate signature differs from the problem: "
+                          "argument #{0} of '{1}' is {2} in the problem but "
+                          "{3} in the candidate",
+                          i, problem.entry, formatArgSpec(p), formatArgSpec(c))
+                .str();
+    return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Promotion to f32
+//===----------------------------------------------------------------------===//
+
+static bool isLowPrecisionFloat(Type t) { return t.isF16() || t.isBF16(); }
+
+static Type promoteType(Type t) {
+  MLIRContext *ctx = t.getContext();
+  if (isLowPrecisionFloat(t))
+    return Float32Type::get(ctx);
+  if (auto memref = dyn_cast<MemRefType>(t)) {
+    Type e = promoteType(memref.getElementType());
+    if (e != memref.getElementType())
+      return MemRefType::get(memref.getShape(), e, memref.getLayout(),
+                             memref.getMemorySpace());
+    return t;
+  }
+  if (auto shaped = dyn_cast<ShapedType>(t)) {
+    if (!isa<VectorType, RankedTensorType, UnrankedTensorType>(t))
+      return t;
+    Type e = promoteType(shaped.getElementType());
+    return e != shaped.getElementType() ? shaped.clone(e) : t;
+  }
+  if (auto fn = dyn_cast<FunctionType>(t)) {
+    SmallVector<Type> ins, outs;
+    for (Type in : fn.getInputs())
+      ins.push_back(promoteType(in));
+    for (Type out : fn.getResults())
+      outs.push_back(promoteType(out));
+    return FunctionType::get(ctx, ins, outs);
+  }
+  return t;
+}
+
+/// Widens an f16/bf16 constant value; null when it is not one.
+static Attribute promoteConstant(Attribute value) {
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    if (!isLowPrecisionFloat(f.getType()))
+      return nullptr;
+    return FloatAttr::get(Float32Type::get(f.getContext()),
+                          f.getValue().convertToDouble());
+  }
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
+    if (!isLowPrecisionFloat(dense.getElementType()))
+      return nullptr;
+    auto type = cast<ShapedType>(promoteType(dense.getType()));
+    SmallVector<float> values;
+    for (APFloat v : dense.getValues<APFloat>())
+      values.push_back(float(v.convertToDouble()));
+    return DenseElementsAttr::get(type, ArrayRef<float>(values));
+  }
+  return nullptr;
+}
+
+FailureOr<OwningOpRef<ModuleOp>> mlir::stark::promoteToF32(ModuleOp problem,
+                                                           std::string &error) {
+  OwningOpRef<ModuleOp> module(problem.clone());
+  MLIRContext *ctx = module->getContext();
+
+  // Named ops carry their payload implicitly, typed by their operands;
+  // only a generic op's payload can be retyped.
+  SmallVector<linalg::LinalgOp> named;
+  module->walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp>(op))
+      named.push_back(op);
+  });
+  IRRewriter rewriter(ctx);
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::generalizeNamedOp(rewriter, op))) {
+      error = llvm::formatv("cannot promote the problem to f32: '{0}' cannot "
+                            "be generalized",
+                            op->getName())
+                  .str();
+      return failure();
+    }
+  }
+
+  std::string unsupported;
+  module->walk([&](Operation *op) {
+    if (isa<memref::GlobalOp>(op) &&
+        promoteType(cast<memref::GlobalOp>(op).getType()) !=
+            cast<memref::GlobalOp>(op).getType()) {
+      unsupported = "memref.global of a 16-bit float type";
+      return WalkResult::interrupt();
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          arg.setType(promoteType(arg.getType()));
+    for (OpResult result : op->getResults())
+      result.setType(promoteType(result.getType()));
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      func.setType(promoteType(func.getFunctionType()));
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (Attribute wide = promoteConstant(constant.getValue()))
+        constant.setValueAttr(cast<TypedAttr>(wide));
+    return WalkResult::advance();
+  });
+  if (!unsupported.empty()) {
+    error = "cannot promote the problem to f32: " + unsupported;
+    return failure();
+  }
+
+  // Casts between the old and the new type are now casts to themselves.
+  SmallVector<Operation *> noops;
+  module->walk([&](Operation *op) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+        op->getOperand(0).getType() == op->getResult(0).getType())
+      noops.push_back(op);
+  });
+  for (Operation *op : noops) {
+    op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+    op->erase();
+  }
+
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      if (!diagnostics.empty())
+        os << "; ";
+      os << diag;
+      return success();
+    });
+    if (failed(verify(*module))) {
+      error = "cannot promote the problem to f32: " +
+              (diagnostics.empty() ? std::string("the result does not verify")
+                                   : diagnostics);
+      return failure();
+    }
+  }
+  return module;
+}

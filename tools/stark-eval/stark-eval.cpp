@@ -1,0 +1,170 @@
+//===- stark-eval.cpp - Verify and time one candidate against a problem ---===//
+//
+// stark-eval --problem P.mlir --candidate C.mlir --target cpu|cuda [--json]
+//
+// Runs the evaluation in a worker process (this same binary with --worker)
+// so a crashing or hanging candidate becomes a reported failure. Exits 0
+// only for a verified candidate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stark/Eval/Evaluator.h"
+#include "stark/Eval/Worker.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::stark;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("stark-eval options");
+
+static cl::opt<std::string> problemPath("problem", cl::desc("Problem module"),
+                                        cl::value_desc("file"),
+                                        cl::cat(category));
+static cl::opt<std::string> candidatePath("candidate",
+                                          cl::desc("Candidate module"),
+                                          cl::value_desc("file"),
+                                          cl::cat(category));
+static cl::opt<std::string> targetName("target", cl::desc("cpu or cuda"),
+                                       cl::init("cpu"), cl::cat(category));
+static cl::opt<bool> printJson("json", cl::desc("Print the result as JSON"),
+                               cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the generated inputs"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<unsigned>
+    correctnessTrials("correctness-trials",
+                      cl::desc("Correctness trials (fresh inputs each; the "
+                               "distribution cycles uniform, normal, large, "
+                               "tiny, negative)"),
+                      cl::init(EvalOptions().correctnessTrials),
+                      cl::cat(category));
+static cl::opt<unsigned>
+    extraTrials("extra-trials",
+                cl::desc("Extra correctness trials when the speedup is "
+                         "suspicious"),
+                cl::init(EvalOptions().extraTrials), cl::cat(category));
+static cl::opt<double> suspiciousSpeedup(
+    "suspicious-speedup",
+    cl::desc("Speedup above which the extra trials run and a flag is set"),
+    cl::init(EvalOptions().suspiciousSpeedup), cl::cat(category));
+static cl::opt<unsigned> trials("trials",
+                                cl::desc("Minimum number of timed trials"),
+                                cl::init(TimingOptions().minTrials),
+                                cl::cat(category));
+static cl::opt<unsigned> maxTrials("max-trials",
+                                   cl::desc("Maximum number of timed trials"),
+                                   cl::init(TimingOptions().maxTrials),
+                                   cl::cat(category));
+static cl::opt<unsigned> warmup("warmup", cl::desc("Untimed warm-up runs"),
+                                cl::init(TimingOptions().warmupRuns),
+                                cl::cat(category));
+static cl::opt<double> timeBudget(
+    "time-budget",
+    cl::desc("Seconds of timing after which to stop once --trials are done"),
+    cl::init(TimingOptions().budgetSeconds), cl::cat(category));
+static cl::opt<double>
+    targetSpread("target-spread",
+                 cl::desc("Stop timing early once IQR/median is at most this"),
+                 cl::init(TimingOptions().targetRelativeSpread),
+                 cl::cat(category));
+static cl::opt<bool> noTiming("no-timing", cl::desc("Verify only, do not time"),
+                              cl::cat(category));
+static cl::opt<bool> noFlush("no-cache-flush",
+                             cl::desc("Do not flush the cache before timed "
+                                      "runs"),
+                             cl::cat(category));
+static cl::opt<double> timeout("timeout",
+                               cl::desc("Seconds the worker may take in all"),
+                               cl::init(WorkerOptions().timeoutSeconds),
+                               cl::cat(category));
+static cl::opt<bool>
+    inProcess("in-process",
+              cl::desc("Evaluate in this process (no isolation; debugging)"),
+              cl::cat(category));
+static cl::opt<bool>
+    keepWorkerFiles("keep-worker-files",
+                    cl::desc("Keep the worker's request directory (debugging)"),
+                    cl::cat(category));
+static cl::opt<std::string>
+    workerDir("worker", cl::desc("Internal: run as the worker on DIR"),
+              cl::value_desc("dir"), cl::Hidden, cl::cat(category));
+
+static std::optional<std::string> readSource(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!buffer) {
+    llvm::errs() << "stark-eval: cannot read '" << path
+                 << "': " << buffer.getError().message() << "\n";
+    return std::nullopt;
+  }
+  return (*buffer)->getBuffer().str();
+}
+
+int main(int argc, char **argv) {
+  // The worker runs untrusted code: its crashes are expected, reported by
+  // the parent, and need no stack dump of the worker.
+  bool isWorker = false;
+  for (int i = 1; i < argc; ++i)
+    if (StringRef(argv[i]).starts_with("--worker"))
+      isWorker = true;
+  std::optional<llvm::InitLLVM> init;
+  if (!isWorker)
+    init.emplace(argc, argv);
+
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "stark-eval: verify a candidate against a kernel problem and time "
+      "both\n");
+
+  if (!workerDir.empty())
+    return runEvalWorker(workerDir);
+
+  if (problemPath.empty() || candidatePath.empty()) {
+    llvm::errs() << "stark-eval: --problem and --candidate are required\n";
+    return 2;
+  }
+  std::optional<std::string> problem = readSource(problemPath);
+  std::optional<std::string> candidate = readSource(candidatePath);
+  if (!problem || !candidate)
+    return 2;
+
+  EvalOptions options;
+  options.seed = seed;
+  options.correctnessTrials = correctnessTrials;
+  options.extraTrials = extraTrials;
+  options.suspiciousSpeedup = suspiciousSpeedup;
+  options.measureTime = !noTiming;
+  options.timing.minTrials = trials;
+  options.timing.maxTrials = maxTrials;
+  options.timing.warmupRuns = warmup;
+  options.timing.budgetSeconds = timeBudget;
+  options.timing.targetRelativeSpread = targetSpread;
+  options.timing.flushCache = !noFlush;
+
+  EvalResult result;
+  if (inProcess) {
+    result = evaluateSources(*problem, problemPath, *candidate, candidatePath,
+                             targetName, options);
+  } else {
+    WorkerOptions worker;
+    worker.targetName = targetName;
+    worker.timeoutSeconds = timeout;
+    worker.keepFiles = keepWorkerFiles;
+    result = evaluateInWorker(*problem, problemPath, *candidate, candidatePath,
+                              options, worker);
+  }
+
+  if (printJson)
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(toJSON(result)))
+                 << "\n";
+  else
+    llvm::outs() << formatEvalResult(result);
+  llvm::outs().flush();
+  return result.isOk() ? 0 : 1;
+}
