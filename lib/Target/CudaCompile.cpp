@@ -157,8 +157,9 @@ static bool touchesMemory(Operation *op) {
 }
 
 /// Loop nests without a parallel loop (a full reduction, a 0-d op) would
-/// stay on the host. They become a one-iteration scf.parallel, i.e. one GPU
-/// thread, which is slow but is what the op asks for.
+/// stay on the host. They move into a gpu.launch of one thread, which is
+/// slow but is what the op asks for. (A one-iteration scf.parallel would be
+/// folded away by the canonicalizer before it is mapped.)
 static void wrapSerialHostCode(func::FuncOp func) {
   if (func.isExternal())
     return;
@@ -176,7 +177,7 @@ static void wrapSerialHostCode(func::FuncOp func) {
     return;
 
   // An op whose results feed later ops cannot move alone: then everything
-  // from the first such op to the end moves into one loop.
+  // from the first such op to the end moves into one launch.
   SmallVector<SmallVector<Operation *>> groups;
   if (hasResults) {
     SmallVector<Operation *> tail;
@@ -192,11 +193,12 @@ static void wrapSerialHostCode(func::FuncOp func) {
   for (ArrayRef<Operation *> group : groups) {
     OpBuilder builder(group.front());
     Location loc = group.front()->getLoc();
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
-                                        ValueRange{one}, ValueRange{one});
-    Operation *terminator = loop.getBody()->getTerminator();
+    auto launch =
+        gpu::LaunchOp::create(builder, loc, one, one, one, one, one, one);
+    Block &launchBody = launch.getBody().front();
+    builder.setInsertionPointToEnd(&launchBody);
+    auto terminator = gpu::TerminatorOp::create(builder, loc);
     for (Operation *op : group)
       op->moveBefore(terminator);
   }
@@ -534,6 +536,10 @@ mlir::stark::parseCudaSource(func::FuncOp func, std::string &error) {
     }
   }
   return candidate;
+}
+
+bool mlir::stark::isNvrtcAvailable(std::string &reason) {
+  return NvrtcApi::get(reason) != nullptr;
 }
 
 FailureOr<NvrtcOutput> mlir::stark::compileCudaSourceWithNvrtc(

@@ -106,6 +106,9 @@ struct NvrtcOutput {
   llvm::StringMap<std::string> loweredNames;
 };
 
+/// True when NVRTC can be loaded; otherwise `reason` says why.
+bool isNvrtcAvailable(std::string &reason);
+
 /// Compiles CUDA C++ with NVRTC for `chip` (-std=c++17, the toolkit's include
 /// directory). Each of `kernelNames` is registered as a name expression, so
 /// that extern "C" kernels, C++ kernels and template instances alike resolve

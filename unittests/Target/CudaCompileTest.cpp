@@ -1,0 +1,358 @@
+//===- CudaCompileTest.cpp - The cuda target's compile half, no GPU -------===//
+
+#include "stark/Target/CudaCompile.h"
+#include "stark/Target/CudaTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <dlfcn.h>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+namespace {
+
+class CudaCompileTest : public ::testing::Test {
+protected:
+  CudaCompileTest() {
+    DialectRegistry registry;
+    registerCudaTargetDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  OwningOpRef<ModuleOp> parse(StringRef ir) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, &context);
+    EXPECT_TRUE(module) << "failed to parse";
+    return module;
+  }
+
+  /// Lowers `ir` for sm_90a and returns the PTX, or "" (with a test
+  /// failure) when lowering fails.
+  std::string ptxOf(StringRef ir) {
+    OwningOpRef<ModuleOp> module = parse(ir);
+    if (!module)
+      return "";
+    std::string error;
+    FailureOr<std::string> ptx =
+        compileGpuModuleToPtx(*module, CudaArch(), error);
+    EXPECT_TRUE(succeeded(ptx)) << error;
+    return succeeded(ptx) ? *ptx : "";
+  }
+
+  MLIRContext context;
+};
+
+// The baseline: a problem is plain linalg on memrefs.
+constexpr StringLiteral kMatmulProblem = R"mlir(
+func.func @matmul(%a: memref<63x33xf32>, %b: memref<33x47xf32>,
+                  %c: memref<63x47xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<63x47xf32>)
+  linalg.matmul ins(%a, %b : memref<63x33xf32>, memref<33x47xf32>)
+                outs(%c : memref<63x47xf32>)
+  return
+}
+)mlir";
+
+TEST_F(CudaCompileTest, LinalgProblemLowersToSm90aPtx) {
+  std::string ptx = ptxOf(kMatmulProblem);
+  EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".version 8.0"), std::string::npos);
+  // fill and matmul are one kernel each.
+  size_t entries = 0;
+  for (size_t at = ptx.find(".entry"); at != std::string::npos;
+       at = ptx.find(".entry", at + 1))
+    ++entries;
+  EXPECT_EQ(entries, 2u);
+}
+
+TEST_F(CudaCompileTest, ProblemHostCodeBecomesLaunchesOnly) {
+  OwningOpRef<ModuleOp> module = parse(kMatmulProblem);
+  ASSERT_TRUE(module);
+  std::string error;
+  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
+      << error;
+  // The host entry takes the expanded descriptors: 3 memrefs of rank 2.
+  auto entry = module->lookupSymbol("matmul");
+  ASSERT_TRUE(entry);
+  EXPECT_EQ(entry->getName().getStringRef(), "llvm.func");
+  EXPECT_EQ(collectEmbeddedPtx(*module).size(), 2u);
+}
+
+TEST_F(CudaCompileTest, ReductionsLowerIncludingAFullReduction) {
+  std::string ptx = ptxOf(R"mlir(
+func.func @rowsum(%a: memref<33x1000xf32>, %b: memref<33xf32>) {
+  linalg.reduce ins(%a : memref<33x1000xf32>) outs(%b : memref<33xf32>)
+    dimensions = [1]
+    (%x: f32, %y: f32) {
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+func.func @total(%a: memref<1000xf32>, %b: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%b : memref<f32>)
+  linalg.reduce ins(%a : memref<1000xf32>) outs(%b : memref<f32>)
+    dimensions = [0]
+    (%x: f32, %y: f32) {
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+)mlir");
+  EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos);
+  EXPECT_NE(ptx.find("rowsum_kernel"), std::string::npos);
+  EXPECT_NE(ptx.find("total_kernel"), std::string::npos);
+}
+
+TEST_F(CudaCompileTest, MathLowersThroughLibdevice) {
+  std::string ptx = ptxOf(R"mlir(
+func.func @expo(%a: memref<1000xf32>, %b: memref<1000xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>,
+                                   affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%a : memref<1000xf32>) outs(%b : memref<1000xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+)mlir");
+  EXPECT_NE(ptx.find(".entry"), std::string::npos);
+  // libdevice's expf is linked in, not left as an external call.
+  EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << ptx;
+}
+
+TEST_F(CudaCompileTest, GpuDialectCandidateWithLaunchLowersToPtx) {
+  std::string ptx = ptxOf(R"mlir(
+func.func @scale(%a: memref<1000xf32>, %b: memref<1000xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c256 = arith.constant 256 : index
+  %n = arith.constant 1000 : index
+  %two = arith.constant 2.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    %base = arith.muli %bx, %c256 : index
+    %i = arith.addi %base, %tx : index
+    %inside = arith.cmpi slt, %i, %n : index
+    scf.if %inside {
+      %v = memref.load %a[%i] : memref<1000xf32>
+      %w = arith.mulf %v, %two : f32
+      memref.store %w, %b[%i] : memref<1000xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+)mlir");
+  EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos);
+  EXPECT_NE(ptx.find(".entry scale_kernel"), std::string::npos) << ptx;
+}
+
+TEST_F(CudaCompileTest, GpuModuleCandidateIsRetargetedToTheDevice) {
+  // A candidate that names another chip still gets code for this one.
+  std::string ptx = ptxOf(R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_80">] {
+    gpu.func @copy(%a: memref<64xf32>, %b: memref<64xf32>) kernel {
+      %t = gpu.thread_id x
+      %v = memref.load %a[%t] : memref<64xf32>
+      memref.store %v, %b[%t] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @copy(%a: memref<64xf32>, %b: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@copy blocks in (%c1, %c1, %c1)
+        threads in (%c64, %c1, %c1) args(%a : memref<64xf32>,
+                                         %b : memref<64xf32>)
+    return
+  }
+}
+)mlir");
+  EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("sm_80"), std::string::npos);
+  EXPECT_NE(ptx.find(".entry copy"), std::string::npos);
+}
+
+TEST_F(CudaCompileTest, UnmappableHostLoopIsRejected) {
+  // A parallel loop with a reduction is not mapped to the GPU; left on the
+  // host it would dereference device pointers.
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+func.func @bad(%a: memref<4xf32>, %b: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%zero) -> f32 {
+    %v = memref.load %a[%i] : memref<4xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.addf %l, %r : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %sum, %b[%c0] : memref<4xf32>
+  return
+}
+)mlir");
+  ASSERT_TRUE(module);
+  std::string error;
+  EXPECT_TRUE(failed(lowerModuleForCuda(*module, CudaArch(), error)));
+  EXPECT_FALSE(error.empty());
+}
+
+TEST_F(CudaCompileTest, ArchFollowsComputeCapability) {
+  CudaArch hopper = CudaArch::forComputeCapability(9, 0);
+  EXPECT_EQ(hopper.chip, "sm_90a");
+  EXPECT_EQ(hopper.features, "+ptx80");
+  CudaArch ampere = CudaArch::forComputeCapability(8, 6);
+  EXPECT_EQ(ampere.chip, "sm_86");
+  EXPECT_EQ(ampere.features, "");
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA C++
+//===----------------------------------------------------------------------===//
+
+constexpr StringLiteral kScaleSource = R"cuda(
+extern "C" __global__ void scale(const float *a, float *b) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < 1000)
+    b[i] = 2.0f * a[i];
+}
+template <int N> __global__ void fill(float *b) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N)
+    b[i] = 1.0f;
+}
+template __global__ void fill<1000>(float *);
+)cuda";
+
+TEST_F(CudaCompileTest, NvrtcCompilesCudaSourceToPtxAndCubin) {
+  std::string reason;
+  if (!isNvrtcAvailable(reason))
+    GTEST_SKIP() << reason;
+  std::string error;
+  FailureOr<NvrtcOutput> out = compileCudaSourceWithNvrtc(
+      kScaleSource, {"scale", "fill<1000>"}, "sm_90a", {}, error);
+  ASSERT_TRUE(succeeded(out)) << error;
+  EXPECT_NE(out->ptx.find(".target sm_90a"), std::string::npos) << out->ptx;
+  EXPECT_NE(out->ptx.find(".entry scale"), std::string::npos);
+  EXPECT_FALSE(out->cubin.empty());
+  EXPECT_EQ(out->loweredNames.lookup("scale"), "scale");
+  // A template instance resolves to its mangled symbol.
+  std::string fill = out->loweredNames.lookup("fill<1000>");
+  EXPECT_NE(fill.find("_Z"), std::string::npos) << fill;
+  EXPECT_NE(out->ptx.find(fill), std::string::npos);
+}
+
+TEST_F(CudaCompileTest, NvrtcReportsCompileErrorsWithTheLog) {
+  std::string reason;
+  if (!isNvrtcAvailable(reason))
+    GTEST_SKIP() << reason;
+  std::string error;
+  FailureOr<NvrtcOutput> out = compileCudaSourceWithNvrtc(
+      R"cuda(extern "C" __global__ void broken(float *b) {
+  b[threadIdx.x] = undeclared_value;
+})cuda",
+      {"broken"}, "sm_90a", {}, error);
+  EXPECT_TRUE(failed(out));
+  EXPECT_NE(error.find("NVRTC compilation failed"), std::string::npos) << error;
+  // The log names the culprit and the line.
+  EXPECT_NE(error.find("undeclared_value"), std::string::npos) << error;
+  EXPECT_NE(error.find("candidate.cu(2)"), std::string::npos) << error;
+}
+
+TEST_F(CudaCompileTest, ParsesTheCudaSourceAttribute) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+func.func @scale(%a: memref<1000xf32>, %b: memref<1000xf32>) attributes {
+  stark.cuda = {source = "extern \"C\" __global__ void k(float*, float*) {}",
+                launches = [{kernel = "k", grid = array<i64: 4>,
+                             block = array<i64: 256, 1, 1>,
+                             shared_bytes = 65536 : i64},
+                            {kernel = "k", grid = array<i64: 1, 2, 3>,
+                             block = array<i64: 32, 4>}],
+                options = ["-use_fast_math"]}} {
+  return
+}
+)mlir");
+  ASSERT_TRUE(module);
+  auto func = module->lookupSymbol<func::FuncOp>("scale");
+  ASSERT_TRUE(func);
+  EXPECT_TRUE(hasCudaSource(func));
+  std::string error;
+  FailureOr<CudaSourceCandidate> source = parseCudaSource(func, error);
+  ASSERT_TRUE(succeeded(source)) << error;
+  ASSERT_EQ(source->launches.size(), 2u);
+  EXPECT_EQ(source->launches[0].grid, (std::array<int64_t, 3>{4, 1, 1}));
+  EXPECT_EQ(source->launches[0].sharedBytes, 65536);
+  EXPECT_EQ(source->launches[1].block, (std::array<int64_t, 3>{32, 4, 1}));
+  EXPECT_EQ(source->launches[1].sharedBytes, 0);
+  ASSERT_EQ(source->options.size(), 1u);
+  EXPECT_EQ(source->options[0], "-use_fast_math");
+}
+
+TEST_F(CudaCompileTest, RejectsMalformedCudaSourceAttributes) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+func.func private @no_launches(%a: memref<4xf32>) attributes {
+  stark.cuda = {source = "__global__ void k() {}", launches = []}}
+func.func private @zero_block(%a: memref<4xf32>) attributes {
+  stark.cuda = {source = "__global__ void k() {}",
+                launches = [{kernel = "k", grid = array<i64: 1>,
+                             block = array<i64: 0>}]}}
+)mlir");
+  ASSERT_TRUE(module);
+  std::string error;
+  EXPECT_TRUE(failed(parseCudaSource(
+      module->lookupSymbol<func::FuncOp>("no_launches"), error)));
+  EXPECT_NE(error.find("launches"), std::string::npos) << error;
+  EXPECT_TRUE(failed(parseCudaSource(
+      module->lookupSymbol<func::FuncOp>("zero_block"), error)));
+  EXPECT_NE(error.find("'block' must be 1 to 3 positive integers"),
+            std::string::npos)
+      << error;
+}
+
+//===----------------------------------------------------------------------===//
+// The target without a driver
+//===----------------------------------------------------------------------===//
+
+TEST_F(CudaCompileTest, TargetWithoutDriverSaysWhy) {
+  std::unique_ptr<Target> target = createCudaTarget(context);
+  ASSERT_TRUE(target);
+  EXPECT_EQ(target->getName(), "cuda");
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (driver) {
+    dlclose(driver);
+    GTEST_SKIP() << "libcuda.so.1 is present here";
+  }
+  std::string reason = target->getUnavailableReason();
+  EXPECT_EQ(reason.rfind("no CUDA device: libcuda.so.1 not found", 0), 0u)
+      << reason;
+  // Every operation fails with the same reason instead of crashing.
+  KernelSignature signature;
+  signature.entry = "f";
+  signature.args.push_back(ArgSpec{{4}, ElementKind::F32, false});
+  std::string error;
+  EXPECT_TRUE(failed(target->allocate(signature, error)));
+  EXPECT_EQ(error, reason);
+  OwningOpRef<ModuleOp> module = parse(kMatmulProblem);
+  error.clear();
+  EXPECT_TRUE(failed(target->compile(*module, signature, error)));
+  EXPECT_EQ(error, reason);
+}
+
+} // namespace
