@@ -134,6 +134,9 @@ private:
   bool prepare();
   bool runTrial(unsigned trial);
   bool timeAndCheck();
+  bool checkOutputs(ArrayRef<HostBuffer> expected, ArrayRef<HostBuffer> got,
+                    const std::vector<HostBuffer> *highOut, Distribution dist,
+                    uint64_t seed, StringRef where);
 
   Target &target;
   ModuleOp problem, candidate;
@@ -314,7 +317,16 @@ bool Evaluation::runTrial(unsigned trial) {
     }
   }
 
-  for (auto [i, spec] : llvm::enumerate(sig.args)) {
+  return checkOutputs(expected, got, haveHigh ? &highOut : nullptr, dist, seed,
+                      where);
+}
+
+bool Evaluation::checkOutputs(ArrayRef<HostBuffer> expected,
+                              ArrayRef<HostBuffer> got,
+                              const std::vector<HostBuffer> *highOut,
+                              Distribution dist, uint64_t seed,
+                              StringRef where) {
+  for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
     if (!spec.isOutput)
       continue;
     CompareOptions compare;
@@ -323,8 +335,9 @@ bool Evaluation::runTrial(unsigned trial) {
     // measures rounding: count it in units of the output's own size.
     if (getDistributionScale(dist, spec.kind) > 1)
       compare.atolScale = std::max(1.0, getRootMeanSquare(expected[i]));
-    CompareResult cmp = compareOutput(
-        i, got[i], expected[i], haveHigh ? &highOut[i] : nullptr, compare);
+    CompareResult cmp = compareOutput(i, got[i], expected[i],
+                                      highOut ? &(*highOut)[i] : nullptr,
+                                      compare);
     if (cmp.numReferenceNonFinite > 0) {
       addFlag("reference_non_finite");
       result.notes.push_back(
@@ -337,7 +350,7 @@ bool Evaluation::runTrial(unsigned trial) {
                                cmp.worst->ratio > result.worst->ratio);
     if (worse) {
       result.worst = cmp.worst;
-      result.worstDistribution = distName.str();
+      result.worstDistribution = stringifyDistribution(dist).str();
       result.worstSeed = seed;
     }
     if (!cmp.passed) {
@@ -356,6 +369,8 @@ bool Evaluation::runTrial(unsigned trial) {
 
 bool Evaluation::timeAndCheck() {
   const KernelSignature &sig = analysis.signature;
+  // The timing inputs are a trial of their own: uniform, a seed no
+  // correctness trial uses.
   std::vector<HostBuffer> host =
       generateArguments(sig, analysis.outputIsRead, Distribution::Uniform,
                         mixSeed(options.seed, 0x7137));
@@ -416,26 +431,18 @@ bool Evaluation::timeAndCheck() {
            "cannot read the outputs of the timed runs: " + error);
     return false;
   }
-  for (auto [i, spec] : llvm::enumerate(sig.args)) {
-    if (!spec.isOutput)
-      continue;
-    CompareOptions compare;
-    compare.tolerance = getTolerance(spec.kind, analysis.reductionLength);
-    CompareResult cmp = compareOutput(i, got[i], expected[i], nullptr, compare);
-    if (cmp.passed)
-      continue;
-    result.mismatches = cmp.numMismatches;
-    result.worst = cmp.worst;
-    result.worstDistribution = "uniform";
-    result.worstSeed = mixSeed(options.seed, 0x7137);
-    finish(EvalStatus::Wrong,
-           llvm::formatv("the timed runs of the candidate give a different "
-                         "argument #{0} ({1} of {2} elements); worst: {3}",
-                         i, cmp.numMismatches, cmp.numElements,
-                         describeWorstElement(*cmp.worst))
-               .str());
+  std::vector<HostBuffer> highOut;
+  if (haveHigh && failed(high.run(widenToF32(host), highOut, error))) {
+    finish(EvalStatus::Error,
+           "the high-precision reference failed to run: " + error);
     return false;
   }
+  uint64_t seed = mixSeed(options.seed, 0x7137);
+  std::string where =
+      llvm::formatv("the last timed run (uniform, seed {0})", seed).str();
+  if (!checkOutputs(expected, got, haveHigh ? &highOut : nullptr,
+                    Distribution::Uniform, seed, where))
+    return false;
   return true;
 }
 

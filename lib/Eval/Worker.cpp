@@ -106,6 +106,16 @@ static std::string lastPhase(StringRef log) {
   return line.take_until([](char c) { return c == '\n'; }).str();
 }
 
+static std::string withoutPhaseLines(StringRef log) {
+  std::string rest;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines)
+    if (!line.starts_with(kWorkerPhasePrefix) && !line.trim().empty())
+      rest += line.str() + "\n";
+  return rest;
+}
+
 static EvalResult makeFailure(EvalStatus status, std::string message,
                               const WorkerOptions &worker) {
   EvalResult result;
@@ -237,8 +247,10 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
                                    llvm::toString(root.getError()),
                                worker));
   }
+  // The evaluation finished: its phase lines say nothing the result does
+  // not, but anything else the worker printed (a backend's complaint) may.
   if (!result.isOk() && result.logTail.empty())
-    result.logTail = tail(log, worker.logTailBytes);
+    result.logTail = tail(withoutPhaseLines(log), worker.logTailBytes);
   return result;
 }
 

@@ -303,6 +303,26 @@ CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
     return failure();
   }
 
+  // Conversions are partial: name what is left instead of letting the LLVM
+  // IR translation fail on it with less context.
+  Operation *leftover = nullptr;
+  module.walk([&](Operation *op) {
+    if (isa<ModuleOp>(op) || isa<LLVM::LLVMDialect>(op->getDialect()))
+      return WalkResult::advance();
+    leftover = op;
+    return WalkResult::interrupt();
+  });
+  if (leftover) {
+    std::string where;
+    llvm::raw_string_ostream(where) << leftover->getLoc();
+    error = llvm::formatv("the cpu lowering cannot convert '{0}' at {1} (it "
+                          "handles linalg, affine, scf, cf, vector, memref, "
+                          "arith, math, index, ub, func and llvm ops)",
+                          leftover->getName(), where)
+                .str();
+    return failure();
+  }
+
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {
     error = "cannot describe the host for the JIT: " +
