@@ -33,6 +33,7 @@ config.environment["FILECHECK_OPTS"] = (
 
 tool_dirs = [config.stark_tools_dir, config.llvm_tools_dir]
 tools = [
+    "stark-eval",
     "stark-opt",
     ToolSubst("mlir-opt", unresolved="ignore"),
 ]
