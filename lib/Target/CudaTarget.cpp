@@ -51,8 +51,9 @@ public:
   LogicalResult initialize(std::string &error);
   /// The context must be current on the calling thread for every call.
   LogicalResult makeCurrent(std::string &error);
-  /// Waits for the stream; reports a kernel fault as such.
-  LogicalResult synchronize(std::string &error);
+  /// Waits for the stream; `what` names the work waited for (a kernel
+  /// fault surfaces at the first wait after it).
+  LogicalResult synchronize(StringRef what, std::string &error);
 
   const CudaDriverApi &api;
   CUdevice device = 0;
@@ -146,13 +147,14 @@ LogicalResult CudaDevice::makeCurrent(std::string &error) {
   return failure();
 }
 
-LogicalResult CudaDevice::synchronize(std::string &error) {
+LogicalResult CudaDevice::synchronize(StringRef what, std::string &error) {
   CUresult result = api.cuStreamSynchronizeFn(stream);
   if (result == CUDA_SUCCESS)
     return success();
   // An illegal address or a trap poisons the context: every later call
   // fails too, which is why candidates run in a worker process.
-  error = "kernel failed: " + api.describe(result, "cuStreamSynchronize");
+  error =
+      (what + " failed: " + api.describe(result, "cuStreamSynchronize")).str();
   return failure();
 }
 
@@ -238,7 +240,7 @@ LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
       return failure();
     }
   }
-  return device->synchronize(error);
+  return device->synchronize("upload", error);
 }
 
 LogicalResult CudaArgBuffers::download(MutableArrayRef<HostBuffer> host,
@@ -264,7 +266,7 @@ LogicalResult CudaArgBuffers::download(MutableArrayRef<HostBuffer> host,
       return failure();
     }
   }
-  return device->synchronize(error);
+  return device->synchronize("download", error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -320,7 +322,7 @@ LogicalResult CudaKernel::run(ArgBuffers &args, std::string &error) {
   // Wait even when queueing failed half way: kernels already queued must
   // not run into the next upload.
   std::string syncError;
-  bool synced = succeeded(device->synchronize(syncError));
+  bool synced = succeeded(device->synchronize("kernel", syncError));
   finishRun();
   if (!enqueued) {
     error = std::move(enqueueError);
@@ -733,7 +735,7 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
   bool recorded =
       check(api.cuEventRecordFn(device->stop, device->stream), "cuEventRecord");
   std::string syncError;
-  bool synced = succeeded(device->synchronize(syncError));
+  bool synced = succeeded(device->synchronize("kernel", syncError));
   cudaKernel.finishRun();
   if (!enqueued) {
     error = std::move(enqueueError);
