@@ -1,6 +1,8 @@
 // The planted bugs the CPU tests catch are caught on the GPU too. Each is a
-// small change of a correct CUDA C++ matmul (Inputs/matmul-naive.cu) on odd
-// sizes; outputs nobody writes keep the generated prefill and differ.
+// small change of a correct CUDA C++ kernel (Inputs/matmul-naive.cu,
+// Inputs/add-grid-stride.cu) on odd sizes. The matmul's output is read (it
+// accumulates), so elements nobody writes keep the generated values; the
+// add's output is write-only and prefilled with NaN.
 
 // WRONG: status: wrong
 // WRONG-NEXT: message: argument #2 differs from the reference
@@ -21,6 +23,11 @@
 // RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-skipped-writes.cu -D M=255 -D K=129 -D N=191 > %t.skip.mlir
 // RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-problem.mlir --candidate %t.skip.mlir | FileCheck %s --check-prefix=WRONG
 
+// RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/add-problem.mlir %S/Inputs/bug-add-skip-last-row.cu -D R=1023 -D C_COLS=517 > %t.addskip.mlir
+// RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/add-problem.mlir --candidate %t.addskip.mlir | FileCheck %s --check-prefix=ADDSKIP
+// ADDSKIP:      status: wrong
+// ADDSKIP-NEXT: message: argument #2 differs from the reference in 517 of 528891 elements (trial 0 {{.*}}); worst: argument #2 [1022, {{[0-9]+}}] {{.*}}got nan
+
 // RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-nan-output.cu -D M=255 -D K=129 -D N=191 > %t.nan.mlir
 // RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-problem.mlir --candidate %t.nan.mlir | FileCheck %s --check-prefixes=WRONG,NAN
 // NAN: worst element: {{.*}}[7, 3]{{.*}}nan
@@ -28,6 +35,17 @@
 // The first trial passes; the second gets the first trial's answer.
 // RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-cached-answer.cu -D M=255 -D K=129 -D N=191 > %t.cache.mlir
 // RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-problem.mlir --candidate %t.cache.mlir | FileCheck %s --check-prefixes=WRONG,CACHE
+
+// Honest during the five correctness trials, not while being timed.
+// RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-wrong-after-5-calls.cu -D M=255 -D K=129 -D N=191 > %t.late.mlir
+// RUN: not stark-eval --target cuda --trials 2 --max-trials 2 --warmup 1 --problem %S/Inputs/matmul-problem.mlir --candidate %t.late.mlir | FileCheck %s --check-prefix=LATE
+// LATE:      status: wrong
+// LATE-NEXT: message: argument #2 differs from the reference {{.*}}(the last timed run (uniform, seed
+
+// RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-writes-input.cu -D M=255 -D K=129 -D N=191 > %t.input.mlir
+// RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-problem.mlir --candidate %t.input.mlir | FileCheck %s --check-prefix=INPUT
+// INPUT:      status: wrong
+// INPUT-NEXT: message: the candidate wrote to input argument #0 (trial 0
 
 // K = 129 is not a multiple of the 16-wide tile.
 // RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-odd-tail.cu -D M=255 -D K=129 -D N=191 > %t.tail.mlir
