@@ -1,0 +1,156 @@
+//===- CompareTest.cpp - Tolerances and output comparison -----------------===//
+
+#include "stark/Eval/Compare.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+static HostBuffer buffer(ElementKind kind, SmallVector<int64_t> shape,
+                         ArrayRef<double> values) {
+  ArgSpec s;
+  s.kind = kind;
+  s.shape = std::move(shape);
+  s.isOutput = true;
+  HostBuffer b(s);
+  for (auto [i, v] : llvm::enumerate(values))
+    b.setFromDouble(i, v);
+  return b;
+}
+
+TEST(CompareTest, TolerancesNeverExceedKernelBench) {
+  for (int64_t k : {1, 2, 17, 100, 1000, 1 << 20}) {
+    Tolerance f32 = getTolerance(ElementKind::F32, k);
+    EXPECT_LE(f32.atol, 1e-4);
+    EXPECT_LE(f32.rtol, 1e-4);
+    EXPECT_LE(getTolerance(ElementKind::F16, k).atol, 1e-2);
+    EXPECT_LE(getTolerance(ElementKind::BF16, k).rtol, 1e-2);
+    EXPECT_LE(getTolerance(ElementKind::F64, k).atol, 1e-8);
+    EXPECT_EQ(getTolerance(ElementKind::I32, k).atol, 0);
+  }
+  EXPECT_DOUBLE_EQ(getTolerance(ElementKind::F32, 1 << 20).atol, 1e-4);
+  EXPECT_DOUBLE_EQ(getTolerance(ElementKind::F16, 1).atol, 1e-2);
+}
+
+TEST(CompareTest, ShortReductionsAreTighter) {
+  double eps = std::ldexp(1.0, -23);
+  EXPECT_DOUBLE_EQ(getTolerance(ElementKind::F32, 1).atol, 64 * eps);
+  EXPECT_DOUBLE_EQ(getTolerance(ElementKind::F32, 16).atol, 64 * eps * 4);
+  EXPECT_DOUBLE_EQ(getTolerance(ElementKind::F32, 0).atol, 64 * eps);
+  double last = 0;
+  for (int64_t k = 1; k < 100000; k *= 3) {
+    double t = getTolerance(ElementKind::F32, k).atol;
+    EXPECT_GE(t, last);
+    last = t;
+  }
+}
+
+TEST(CompareTest, ExactAndWithinTolerancePass) {
+  CompareOptions o;
+  o.tolerance = {1e-4, 1e-4};
+  HostBuffer exp = buffer(ElementKind::F32, {3}, {1.0, -2.0, 0.0});
+  HostBuffer got = buffer(ElementKind::F32, {3}, {1.00019, -2.0002, 9e-5});
+  CompareResult r = compareOutput(2, got, exp, nullptr, o);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.numMismatches, 0);
+  ASSERT_TRUE(r.worst);
+  EXPECT_TRUE(r.worst->passed);
+}
+
+TEST(CompareTest, JustOutsideToleranceFailsWithTheWorstElement) {
+  CompareOptions o;
+  o.tolerance = {1e-4, 1e-4};
+  // allowed(|exp| = 2) = 1e-4 + 2e-4 = 3e-4.
+  HostBuffer exp = buffer(ElementKind::F32, {2, 3}, {0, 0, 0, 0, 2.0, 0});
+  HostBuffer got = buffer(ElementKind::F32, {2, 3}, {0, 0, 0, 0, 2.0004, 5e-5});
+  CompareResult r = compareOutput(3, got, exp, nullptr, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.numMismatches, 1);
+  ASSERT_TRUE(r.worst);
+  EXPECT_EQ(r.worst->argIndex, 3u);
+  EXPECT_EQ(r.worst->flatIndex, 4);
+  EXPECT_EQ(r.worst->index, (SmallVector<int64_t>{1, 1}));
+  EXPECT_NEAR(r.worst->absError, 4e-4, 1e-6);
+  EXPECT_NEAR(r.worst->allowed, 3e-4, 1e-9);
+  EXPECT_NEAR(r.worst->relError, 2e-4, 1e-6);
+  EXPECT_FALSE(r.worst->passed);
+  std::string text = describeWorstElement(*r.worst);
+  EXPECT_NE(text.find("argument #3 [1, 1] (flat 4)"), std::string::npos)
+      << text;
+}
+
+TEST(CompareTest, NonFiniteRules) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  CompareOptions o;
+  o.tolerance = {1e-2, 1e-2};
+  auto passes = [&](double got, double exp) {
+    return compareOutput(0, buffer(ElementKind::F32, {1}, {got}),
+                         buffer(ElementKind::F32, {1}, {exp}), nullptr, o)
+        .passed;
+  };
+  EXPECT_FALSE(passes(nan, 1.0));
+  EXPECT_FALSE(passes(inf, 1.0));
+  EXPECT_FALSE(passes(-inf, 1e30));
+  EXPECT_TRUE(passes(nan, nan));
+  EXPECT_FALSE(passes(1.0, nan));
+  EXPECT_TRUE(passes(inf, inf));
+  EXPECT_FALSE(passes(-inf, inf));
+  EXPECT_FALSE(passes(1e30, inf));
+  CompareResult r =
+      compareOutput(0, buffer(ElementKind::F32, {2}, {nan, 1.0}),
+                    buffer(ElementKind::F32, {2}, {nan, inf}), nullptr, o);
+  EXPECT_EQ(r.numReferenceNonFinite, 2);
+}
+
+TEST(CompareTest, IntegersMustMatchExactly) {
+  CompareOptions o; // the evaluator passes getTolerance(I32, K) = 0
+  HostBuffer exp = buffer(ElementKind::I32, {3}, {1, 2, 3});
+  EXPECT_TRUE(compareOutput(0, buffer(ElementKind::I32, {3}, {1, 2, 3}), exp,
+                            nullptr, o)
+                  .passed);
+  CompareResult r = compareOutput(0, buffer(ElementKind::I32, {3}, {1, 2, 4}),
+                                  exp, nullptr, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.worst->flatIndex, 2);
+}
+
+TEST(CompareTest, HighPrecisionReferenceIsAnAlternative) {
+  CompareOptions o;
+  o.tolerance = {1e-2, 1e-2};
+  // The f16 baseline is off; the candidate is close to the exact value.
+  HostBuffer baseline = buffer(ElementKind::F16, {1}, {1.5});
+  HostBuffer exact = buffer(ElementKind::F32, {1}, {1.25});
+  HostBuffer got = buffer(ElementKind::F16, {1}, {1.25});
+  EXPECT_FALSE(compareOutput(0, got, baseline, nullptr, o).passed);
+  CompareResult r = compareOutput(0, got, baseline, &exact, o);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.worst->reference, "high_precision");
+  ASSERT_TRUE(r.worst->expectedHighPrecision);
+  EXPECT_EQ(*r.worst->expectedHighPrecision, 1.25);
+  // Far from both still fails.
+  HostBuffer bad = buffer(ElementKind::F16, {1}, {2.0});
+  EXPECT_FALSE(compareOutput(0, bad, baseline, &exact, o).passed);
+}
+
+TEST(CompareTest, AtolScaleCountsInUnitsOfTheOutput) {
+  CompareOptions o;
+  o.tolerance = {1e-4, 1e-4};
+  HostBuffer exp = buffer(ElementKind::F32, {2}, {1e6, 10});
+  HostBuffer got = buffer(ElementKind::F32, {2}, {1e6, 10.5});
+  EXPECT_FALSE(compareOutput(0, got, exp, nullptr, o).passed);
+  o.atolScale = getRootMeanSquare(exp);
+  EXPECT_NEAR(o.atolScale, 1e6 / std::sqrt(2.0), 1);
+  EXPECT_TRUE(compareOutput(0, got, exp, nullptr, o).passed);
+}
+
+TEST(CompareTest, Delinearize) {
+  EXPECT_EQ(delinearize(0, {3, 4, 5}), (SmallVector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(delinearize(59, {3, 4, 5}), (SmallVector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(delinearize(27, {3, 4, 5}), (SmallVector<int64_t>{1, 1, 2}));
+  EXPECT_TRUE(delinearize(0, {}).empty());
+}

@@ -1,0 +1,129 @@
+//===- CpuTargetTest.cpp - The host target: buffers, compile, run, time ---===//
+
+#include "stark/Target/CpuTarget.h"
+#include "TestModules.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::test;
+
+namespace {
+class CpuTargetTest : public ::testing::Test {
+protected:
+  std::unique_ptr<MLIRContext> context = makeContext();
+  std::unique_ptr<Target> target = createCpuTarget(*context);
+};
+} // namespace
+
+// Ranks 0, 1 and 3 in one kernel: the descriptors are built per rank.
+static constexpr const char *kRanks = R"mlir(
+module {
+  func.func @kernel(%s: memref<f32>, %v: memref<5xi32>, %t: memref<2x3x4xf64>, %out: memref<2x3x4xf64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %sv = memref.load %s[] : memref<f32>
+    %sd = arith.extf %sv : f32 to f64
+    %vi = memref.load %v[%c4] : memref<5xi32>
+    %vd = arith.sitofp %vi : i32 to f64
+    scf.for %i = %c0 to %c2 step %c1 {
+      scf.for %j = %c0 to %c3 step %c1 {
+        scf.for %k = %c0 to %c4 step %c1 {
+          %x = memref.load %t[%i, %j, %k] : memref<2x3x4xf64>
+          %y = arith.mulf %x, %sd : f64
+          %z = arith.addf %y, %vd : f64
+          memref.store %z, %out[%i, %j, %k] : memref<2x3x4xf64>
+        }
+      }
+    }
+    return
+  }
+}
+)mlir";
+
+TEST_F(CpuTargetTest, RunsKernelsOfAnyRank) {
+  ASSERT_TRUE(target);
+  EXPECT_EQ(target->getName(), "cpu");
+  EXPECT_EQ(target->getUnavailableReason(), "");
+  OwningOpRef<ModuleOp> m = parse(*context, kRanks);
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<KernelSignature> sig = getKernelSignature(*m, "kernel", 1, error);
+  ASSERT_TRUE(succeeded(sig)) << error;
+  auto kernel = target->compile(*m, *sig, error);
+  ASSERT_TRUE(succeeded(kernel)) << error;
+  auto args = target->allocate(*sig, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+
+  std::vector<HostBuffer> host;
+  for (const ArgSpec &spec : sig->args)
+    host.emplace_back(spec);
+  host[0].setFromDouble(0, 2.0);
+  host[1].setFromDouble(4, 7);
+  for (int64_t i = 0; i < 24; ++i)
+    host[2].setFromDouble(i, double(i));
+  ASSERT_TRUE(succeeded((*args)->upload(host, error))) << error;
+  ASSERT_TRUE(succeeded((*kernel)->run(**args, error))) << error;
+  std::vector<HostBuffer> out;
+  for (const ArgSpec &spec : sig->args)
+    out.emplace_back(spec);
+  ASSERT_TRUE(succeeded((*args)->download(out, error))) << error;
+  for (int64_t i = 0; i < 24; ++i)
+    EXPECT_EQ(out[3].getAsDouble(i), 2.0 * i + 7) << i;
+  EXPECT_EQ(out[2].bytes, host[2].bytes); // inputs come back unchanged
+
+  TimingRunOptions timing;
+  timing.flushCache = true;
+  FailureOr<double> seconds = target->timeRun(**kernel, **args, timing, error);
+  ASSERT_TRUE(succeeded(seconds)) << error;
+  EXPECT_GT(*seconds, 0);
+  EXPECT_LT(*seconds, 1.0);
+}
+
+TEST_F(CpuTargetTest, UploadChecksSizes) {
+  KernelSignature sig;
+  sig.entry = "kernel";
+  ArgSpec a;
+  a.shape = {4};
+  sig.args = {a};
+  std::string error;
+  auto args = target->allocate(sig, error);
+  ASSERT_TRUE(succeeded(args));
+  ArgSpec wrong = a;
+  wrong.shape = {5};
+  std::vector<HostBuffer> host = {HostBuffer(wrong)};
+  EXPECT_TRUE(failed((*args)->upload(host, error)));
+  EXPECT_NE(error.find("argument #0 has 20 bytes, expected 16"),
+            std::string::npos)
+      << error;
+  host.clear();
+  EXPECT_TRUE(failed((*args)->upload(host, error)));
+}
+
+TEST_F(CpuTargetTest, CompileErrorsNameTheProblem) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+module {
+  func.func @kernel(%a: memref<4xf32>) {
+    gpu.barrier
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<KernelSignature> sig = getKernelSignature(*m, "kernel", 1, error);
+  ASSERT_TRUE(succeeded(sig)) << error;
+  EXPECT_TRUE(failed(target->compile(*m, *sig, error)));
+  EXPECT_NE(error.find("cannot convert 'gpu.barrier'"), std::string::npos)
+      << error;
+
+  KernelSignature other = *sig;
+  other.entry = "missing";
+  EXPECT_TRUE(failed(target->compile(*m, other, error)));
+  EXPECT_NE(error.find("no function body named 'missing'"), std::string::npos)
+      << error;
+}

@@ -1,0 +1,144 @@
+//===- InputsTest.cpp - Generated inputs and output prefill ---------------===//
+
+#include "stark/Eval/Inputs.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+static ArgSpec spec(ElementKind kind, SmallVector<int64_t> shape = {7, 9},
+                    bool isOutput = false) {
+  ArgSpec s;
+  s.kind = kind;
+  s.shape = std::move(shape);
+  s.isOutput = isOutput;
+  return s;
+}
+
+TEST(InputsTest, SameSeedSameBytesOtherSeedOtherBytes) {
+  for (Distribution d : getAllDistributions()) {
+    HostBuffer a(spec(ElementKind::F32)), b(spec(ElementKind::F32)),
+        c(spec(ElementKind::F32));
+    fillRandom(a, d, 42);
+    fillRandom(b, d, 42);
+    fillRandom(c, d, 43);
+    EXPECT_EQ(a.bytes, b.bytes) << stringifyDistribution(d).str();
+    EXPECT_NE(a.bytes, c.bytes) << stringifyDistribution(d).str();
+  }
+}
+
+TEST(InputsTest, FloatDistributionsHaveTheirRanges) {
+  auto range = [](Distribution d, ElementKind kind, double &lo, double &hi,
+                  double &minAbs, bool &anyPositive, bool &anyNegative) {
+    HostBuffer b(spec(kind, {4096}));
+    fillRandom(b, d, 7);
+    lo = INFINITY, hi = -INFINITY, minAbs = INFINITY;
+    anyPositive = anyNegative = false;
+    for (int64_t i = 0; i < 4096; ++i) {
+      double v = b.getAsDouble(i);
+      EXPECT_TRUE(std::isfinite(v));
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      minAbs = std::min(minAbs, std::fabs(v));
+      anyPositive |= v > 0;
+      anyNegative |= v < 0;
+    }
+  };
+  double lo, hi, minAbs;
+  bool pos, neg;
+  range(Distribution::Uniform, ElementKind::F32, lo, hi, minAbs, pos, neg);
+  EXPECT_GE(lo, -1.0);
+  EXPECT_LE(hi, 1.0);
+  EXPECT_TRUE(pos && neg);
+
+  range(Distribution::Normal, ElementKind::F32, lo, hi, minAbs, pos, neg);
+  EXPECT_LT(lo, -2.0); // 4096 normal samples reach past 2 sigma
+  EXPECT_GT(hi, 2.0);
+
+  range(Distribution::Large, ElementKind::F32, lo, hi, minAbs, pos, neg);
+  EXPECT_GE(minAbs, 500.0);
+  EXPECT_LE(std::max(-lo, hi), 1000.0);
+  EXPECT_TRUE(pos && neg);
+
+  range(Distribution::Large, ElementKind::F16, lo, hi, minAbs, pos, neg);
+  EXPECT_GE(minAbs, 50.0);
+  EXPECT_LE(std::max(-lo, hi), 100.0);
+
+  range(Distribution::Tiny, ElementKind::F32, lo, hi, minAbs, pos, neg);
+  EXPECT_GE(minAbs, 0.5e-3 * (1 - 1e-6));
+  EXPECT_LE(std::max(-lo, hi), 1e-3 * (1 + 1e-6));
+
+  range(Distribution::Negative, ElementKind::BF16, lo, hi, minAbs, pos, neg);
+  EXPECT_LT(hi, 0.0);
+  EXPECT_GE(lo, -1.0);
+  EXPECT_FALSE(pos);
+}
+
+TEST(InputsTest, IntegerDistributionsStaySmall) {
+  HostBuffer b(spec(ElementKind::I8, {1000}));
+  fillRandom(b, Distribution::Large, 3);
+  for (int64_t i = 0; i < 1000; ++i)
+    EXPECT_LE(std::fabs(b.getAsDouble(i)), 100.0);
+  fillRandom(b, Distribution::Negative, 3);
+  for (int64_t i = 0; i < 1000; ++i)
+    EXPECT_LT(b.getAsDouble(i), 0.0);
+  HostBuffer bits(spec(ElementKind::I1, {1000}));
+  fillRandom(bits, Distribution::Uniform, 3);
+  int ones = 0;
+  for (int64_t i = 0; i < 1000; ++i) {
+    ASSERT_LE(bits.bytes[i], 1);
+    ones += bits.bytes[i];
+  }
+  EXPECT_GT(ones, 400);
+  EXPECT_LT(ones, 600);
+}
+
+TEST(InputsTest, PrefillIsNaNForFloatsAndASentinelForIntegers) {
+  for (ElementKind kind : {ElementKind::F64, ElementKind::F32, ElementKind::F16,
+                           ElementKind::BF16}) {
+    HostBuffer b(spec(kind));
+    fillPrefill(b);
+    for (int64_t i = 0; i < b.spec.numElements(); ++i)
+      ASSERT_TRUE(std::isnan(b.getAsDouble(i)));
+  }
+  HostBuffer i32(spec(ElementKind::I32));
+  fillPrefill(i32);
+  EXPECT_EQ(i32.getAsDouble(0), double(0x5a5a5a5a));
+}
+
+TEST(InputsTest, DifferentFromDiffersEverywhere) {
+  for (ElementKind kind :
+       {ElementKind::I64, ElementKind::I32, ElementKind::I8, ElementKind::I1}) {
+    HostBuffer ref(spec(kind)), other(spec(kind));
+    fillRandom(ref, Distribution::Uniform, 11);
+    fillDifferentFrom(other, ref);
+    for (int64_t i = 0; i < ref.spec.numElements(); ++i)
+      ASSERT_NE(ref.getAsDouble(i), other.getAsDouble(i))
+          << stringifyElementKind(kind).str() << " at " << i;
+  }
+}
+
+TEST(InputsTest, GenerateArgumentsPrefillsOnlyWriteOnlyOutputs) {
+  KernelSignature sig;
+  sig.entry = "kernel";
+  sig.args = {spec(ElementKind::F32), spec(ElementKind::F32, {7, 9}, true),
+              spec(ElementKind::F32, {7, 9}, true)};
+  SmallVector<bool> read = {false, true, false};
+  std::vector<HostBuffer> args =
+      generateArguments(sig, read, Distribution::Uniform, 5);
+  ASSERT_EQ(args.size(), 3u);
+  EXPECT_TRUE(std::isfinite(args[0].getAsDouble(0)));
+  EXPECT_TRUE(std::isfinite(args[1].getAsDouble(0))); // read: generated
+  EXPECT_TRUE(std::isnan(args[2].getAsDouble(0)));    // write-only: NaN
+  // Every argument has a seed of its own.
+  EXPECT_NE(args[0].bytes, args[1].bytes);
+}
+
+TEST(InputsTest, DistributionNamesRoundTrip) {
+  for (Distribution d : getAllDistributions())
+    EXPECT_EQ(parseDistribution(stringifyDistribution(d)), d);
+  EXPECT_FALSE(parseDistribution("cauchy"));
+}

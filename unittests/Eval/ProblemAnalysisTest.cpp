@@ -1,0 +1,177 @@
+//===- ProblemAnalysisTest.cpp - Problem reading and f32 promotion --------===//
+
+#include "stark/Eval/ProblemAnalysis.h"
+#include "TestModules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::test;
+
+namespace {
+class ProblemAnalysisTest : public ::testing::Test {
+protected:
+  std::unique_ptr<MLIRContext> context = makeContext();
+};
+} // namespace
+
+TEST_F(ProblemAnalysisTest, MatmulReadsItsOutput) {
+  OwningOpRef<ModuleOp> m = parse(*context, kMatmulProblem);
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<ProblemAnalysis> a = analyzeProblem(*m, error);
+  ASSERT_TRUE(succeeded(a)) << error;
+  EXPECT_EQ(a->entry, "kernel");
+  EXPECT_EQ(a->numOutputs, 1u);
+  EXPECT_EQ(a->opName, "linalg.matmul");
+  EXPECT_EQ(a->outputIsRead, (SmallVector<bool>{false, false, true}));
+  EXPECT_EQ(a->reductionLength, 3);
+  EXPECT_FALSE(a->isLowPrecision);
+}
+
+TEST_F(ProblemAnalysisTest, ElementwiseAndFillOutputsAreWriteOnly) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+module attributes {stark.problem = {entry = "f", num_outputs = 2 : i64}} {
+  func.func @f(%A: memref<4x6xf16>, %B: memref<4x6xf16>, %C: memref<4x6xf16>, %D: memref<4x6xf16>) {
+    linalg.add ins(%A, %B : memref<4x6xf16>, memref<4x6xf16>) outs(%C : memref<4x6xf16>)
+    %z = arith.constant 0.0 : f16
+    linalg.fill ins(%z : f16) outs(%D : memref<4x6xf16>)
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<ProblemAnalysis> a = analyzeProblem(*m, error);
+  ASSERT_TRUE(succeeded(a)) << error;
+  EXPECT_EQ(a->outputIsRead, (SmallVector<bool>{false, false, false, false}));
+  EXPECT_EQ(a->reductionLength, 1);
+  EXPECT_TRUE(a->isLowPrecision);
+  EXPECT_TRUE(a->signature.args[2].isOutput);
+  EXPECT_FALSE(a->signature.args[1].isOutput);
+}
+
+TEST_F(ProblemAnalysisTest, AnyOtherUseCountsAsARead) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+module attributes {stark.problem = {entry = "f", num_outputs = 1 : i64}} {
+  func.func @f(%A: memref<4xf32>, %C: memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %C[%c0] : memref<4xf32>
+    linalg.copy ins(%A : memref<4xf32>) outs(%C : memref<4xf32>)
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<ProblemAnalysis> a = analyzeProblem(*m, error);
+  ASSERT_TRUE(succeeded(a)) << error;
+  EXPECT_EQ(a->outputIsRead, (SmallVector<bool>{false, true}));
+}
+
+TEST_F(ProblemAnalysisTest, MissingOrBadAttribute) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+module {
+  func.func @kernel(%A: memref<4xf32>) { return }
+}
+)mlir");
+  std::string error;
+  EXPECT_TRUE(failed(analyzeProblem(*m, error)));
+  EXPECT_NE(error.find("no 'stark.problem' attribute"), std::string::npos);
+
+  m = parse(*context, R"mlir(
+module attributes {stark.problem = {entry = "other", num_outputs = 1 : i64}} {
+  func.func @kernel(%A: memref<4xf32>) { return }
+}
+)mlir");
+  EXPECT_TRUE(failed(analyzeProblem(*m, error)));
+  EXPECT_NE(error.find("no function named 'other'"), std::string::npos)
+      << error;
+}
+
+TEST_F(ProblemAnalysisTest, SignatureComparison) {
+  KernelSignature p, c;
+  p.entry = c.entry = "kernel";
+  ArgSpec a;
+  a.shape = {4, 8};
+  p.args = {a, a};
+  c.args = {a};
+  std::string error;
+  EXPECT_TRUE(failed(checkSameSignature(p, c, error)));
+  EXPECT_NE(error.find("takes 2 arguments in the problem but 1"),
+            std::string::npos);
+  ArgSpec b = a;
+  b.kind = ElementKind::F16;
+  c.args = {a, b};
+  EXPECT_TRUE(failed(checkSameSignature(p, c, error)));
+  EXPECT_NE(error.find("argument #1 of 'kernel' is memref<4x8xf32> in the "
+                       "problem but memref<4x8xf16> in the candidate"),
+            std::string::npos)
+      << error;
+  c.args = {a, a};
+  EXPECT_TRUE(succeeded(checkSameSignature(p, c, error)));
+}
+
+TEST_F(ProblemAnalysisTest, PromotesF16MatmulWithMixedAccumulation) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  func.func @kernel(%A: memref<4x8xf16>, %B: memref<8x2xbf16>, %C: memref<4x2xf32>) {
+    linalg.matmul ins(%A, %B : memref<4x8xf16>, memref<8x2xbf16>) outs(%C : memref<4x2xf32>)
+    %c0 = arith.constant 0 : index
+    %h = arith.constant 1.5 : f16
+    %w = arith.extf %h : f16 to f32
+    memref.store %w, %C[%c0, %c0] : memref<4x2xf32>
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<OwningOpRef<ModuleOp>> wide = promoteToF32(*m, error);
+  ASSERT_TRUE(succeeded(wide)) << error;
+  FailureOr<KernelSignature> sig =
+      getKernelSignature(**wide, "kernel", 1, error);
+  ASSERT_TRUE(succeeded(sig)) << error;
+  for (const ArgSpec &arg : sig->args)
+    EXPECT_EQ(arg.kind, ElementKind::F32);
+  // No f16/bf16 and no same-type casts remain; the original is untouched.
+  bool lowPrecisionLeft = false, castLeft = false;
+  (*wide)->walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (getElementTypeOrSelf(t).isF16() || getElementTypeOrSelf(t).isBF16())
+        lowPrecisionLeft = true;
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+      castLeft = true;
+  });
+  EXPECT_FALSE(lowPrecisionLeft);
+  EXPECT_FALSE(castLeft);
+  auto original = m->lookupSymbol<func::FuncOp>("kernel");
+  EXPECT_TRUE(cast<MemRefType>(original.getArgumentTypes()[0])
+                  .getElementType()
+                  .isF16());
+}
+
+TEST_F(ProblemAnalysisTest, PromotionSaysWhatItCannotPromote) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  func.func @kernel(%A: memref<4xf16>, %B: memref<4xi16>) {
+    %c0 = arith.constant 0 : index
+    %a = memref.load %A[%c0] : memref<4xf16>
+    %b = arith.bitcast %a : f16 to i16
+    memref.store %b, %B[%c0] : memref<4xi16>
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  EXPECT_TRUE(failed(promoteToF32(*m, error)));
+  EXPECT_NE(error.find("cannot promote the problem to f32"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("bitcast"), std::string::npos) << error;
+}

@@ -1,0 +1,130 @@
+//===- TimingTest.cpp - Interleaved timing loop and statistics ------------===//
+
+#include "stark/Eval/Timing.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+TEST(TimingTest, Statistics) {
+  TimingStats s = computeTimingStats({5, 1, 4, 2, 3});
+  EXPECT_EQ(s.trials, 5u);
+  EXPECT_DOUBLE_EQ(s.median, 3);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 5);
+  EXPECT_DOUBLE_EQ(s.q1, 2);
+  EXPECT_DOUBLE_EQ(s.q3, 4);
+  EXPECT_DOUBLE_EQ(s.iqr(), 2);
+  EXPECT_DOUBLE_EQ(s.relativeSpread(), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(s.mean, 3);
+  EXPECT_NEAR(s.stdev, 1.5811388, 1e-6);
+
+  TimingStats even = computeTimingStats({4, 1, 3, 2});
+  EXPECT_DOUBLE_EQ(even.median, 2.5);
+  EXPECT_DOUBLE_EQ(even.q1, 1.75);
+  EXPECT_DOUBLE_EQ(even.q3, 3.25);
+
+  TimingStats none = computeTimingStats({});
+  EXPECT_EQ(none.trials, 0u);
+  EXPECT_EQ(none.relativeSpread(), 0);
+}
+
+TEST(TimingTest, RunsInterleavedAfterWarmup) {
+  std::string order;
+  auto warmA = [&](std::string &) -> LogicalResult {
+    order += 'a';
+    return success();
+  };
+  auto warmB = [&](std::string &) -> LogicalResult {
+    order += 'b';
+    return success();
+  };
+  auto runA = [&](std::string &) -> FailureOr<double> {
+    order += 'A';
+    return 1.0;
+  };
+  auto runB = [&](std::string &) -> FailureOr<double> {
+    order += 'B';
+    return 2.0;
+  };
+  UntimedRun warm[] = {warmA, warmB};
+  TimedRun runs[] = {runA, runB};
+  TimingOptions o;
+  o.warmupRuns = 2;
+  o.minTrials = 3;
+  o.maxTrials = 100;
+  o.targetRelativeSpread = 0.01; // constant samples: reached at once
+  InterleavedTiming t = timeInterleaved(warm, runs, o);
+  EXPECT_EQ(order, "ababABABAB");
+  EXPECT_EQ(t.failedKernel, -1);
+  EXPECT_EQ(t.rounds, 3u);
+  EXPECT_TRUE(t.spreadReached);
+  EXPECT_FALSE(t.budgetExhausted);
+  ASSERT_EQ(t.stats.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.stats[0].median, 1.0);
+  EXPECT_DOUBLE_EQ(t.stats[1].median, 2.0);
+}
+
+TEST(TimingTest, NoisySamplesStopAtTheBudgetOrTheCap) {
+  unsigned calls = 0;
+  auto noisy = [&](std::string &) -> FailureOr<double> {
+    return (++calls % 2) ? 1.0 : 3.0; // relative IQR stays near 1
+  };
+  auto warm = [&](std::string &) -> LogicalResult { return success(); };
+  UntimedRun warmups[] = {warm};
+  TimedRun runs[] = {noisy};
+  TimingOptions o;
+  o.warmupRuns = 0;
+  o.minTrials = 4;
+  o.maxTrials = 50;
+  o.budgetSeconds = 0; // spent right after the minimum
+  InterleavedTiming t = timeInterleaved(warmups, runs, o);
+  EXPECT_EQ(t.rounds, 4u);
+  EXPECT_TRUE(t.budgetExhausted);
+  EXPECT_FALSE(t.spreadReached);
+
+  calls = 0;
+  o.budgetSeconds = 1e9;
+  t = timeInterleaved(warmups, runs, o);
+  EXPECT_EQ(t.rounds, 50u);
+  EXPECT_FALSE(t.budgetExhausted);
+  EXPECT_EQ(t.stats[0].trials, 50u);
+}
+
+TEST(TimingTest, AFailingRunStopsTheLoopAndNamesTheKernel) {
+  unsigned calls = 0;
+  auto ok = [&](std::string &) -> FailureOr<double> { return 1.0; };
+  auto flaky = [&](std::string &error) -> FailureOr<double> {
+    if (++calls == 3) {
+      error = "illegal address";
+      return failure();
+    }
+    return 1.0;
+  };
+  auto warm = [&](std::string &) -> LogicalResult { return success(); };
+  UntimedRun warmups[] = {warm, warm};
+  TimedRun runs[] = {ok, flaky};
+  TimingOptions o;
+  o.minTrials = 10;
+  InterleavedTiming t = timeInterleaved(warmups, runs, o);
+  EXPECT_EQ(t.failedKernel, 1);
+  EXPECT_EQ(t.error, "illegal address");
+  EXPECT_EQ(t.rounds, 2u);
+
+  auto badWarm = [&](std::string &error) -> LogicalResult {
+    error = "no";
+    return failure();
+  };
+  UntimedRun badWarmups[] = {warm, badWarm};
+  t = timeInterleaved(badWarmups, runs, o);
+  EXPECT_EQ(t.failedKernel, 1);
+  EXPECT_EQ(t.rounds, 0u);
+}
+
+TEST(TimingTest, FormatSeconds) {
+  EXPECT_EQ(formatDuration(1.5e-9), "1.5 ns");
+  EXPECT_EQ(formatDuration(2.25e-6), "2.25 us");
+  EXPECT_EQ(formatDuration(0.0123), "12.3 ms");
+  EXPECT_EQ(formatDuration(3), "3 s");
+}
