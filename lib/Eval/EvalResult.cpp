@@ -298,9 +298,9 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalResult &r,
 
 static void printTiming(llvm::raw_ostream &os, StringRef name,
                         const TimingStats &s) {
-  os << name << "median " << formatSeconds(s.median) << " (min "
-     << formatSeconds(s.min) << ", max " << formatSeconds(s.max) << ", IQR "
-     << formatSeconds(s.iqr()) << " = "
+  os << name << "median " << formatDuration(s.median) << " (min "
+     << formatDuration(s.min) << ", max " << formatDuration(s.max) << ", IQR "
+     << formatDuration(s.iqr()) << " = "
      << llvm::format("%.1f", 100 * s.relativeSpread()) << "% of the median, "
      << s.trials << " trials)\n";
 }

@@ -103,7 +103,7 @@ InterleavedTiming mlir::stark::timeInterleaved(ArrayRef<UntimedRun> warmup,
   return result;
 }
 
-std::string mlir::stark::formatSeconds(double seconds) {
+std::string mlir::stark::formatDuration(double seconds) {
   std::string text;
   llvm::raw_string_ostream os(text);
   double a = std::fabs(seconds);

@@ -72,7 +72,7 @@ InterleavedTiming timeInterleaved(ArrayRef<UntimedRun> warmup,
                                   const TimingOptions &options);
 
 /// "1.234 us", "56.7 ms": seconds with an SI unit and 4 significant digits.
-std::string formatSeconds(double seconds);
+std::string formatDuration(double seconds);
 
 } // namespace mlir::stark
 
