@@ -36,8 +36,14 @@ tools = [
     "stark-eval",
     "stark-opt",
     ToolSubst("mlir-opt", unresolved="ignore"),
+    ToolSubst("mlir-runner", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Upstream tools exist where LLVM is installed, not in the GPU bundle.
+if lit.util.which("mlir-opt", config.llvm_tools_dir) and lit.util.which(
+        "mlir-runner", config.llvm_tools_dir):
+    config.available_features.add("mlir-runner")
 
 if not config.stark_static_llvm:
     config.available_features.add("stark-plugin")

@@ -119,8 +119,10 @@ std::optional<Proposal> ExpertAgents::buildFirst(ArrayRef<size_t> order,
       continue;
     std::string error;
     FailureOr<std::string> text = space.build(p, error);
-    if (failed(text))
-      continue; // the coder could not realise it: the next one
+    if (failed(text)) {
+      lastBuildError = error; // the coder could not realise it: the next
+      continue;
+    }
     Proposal proposal;
     proposal.node.strategy = p.family;
     proposal.node.params = p.params;

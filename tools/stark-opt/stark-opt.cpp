@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Eval/Evaluator.h"
 #include "stark/Transforms/Passes.h"
+#include "stark/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -25,9 +27,12 @@ int main(int argc, char **argv) {
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+  // Candidates and winners may use any dialect a candidate may use.
+  mlir::stark::registerEvalDialects(registry);
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::stark::registerStarkPasses();
+  mlir::stark::registerStarkPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "stark optimizer driver\n", registry));
 }

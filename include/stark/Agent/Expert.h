@@ -60,6 +60,8 @@ public:
   explicit ExpertAgents(CandidateSpace &space);
   std::optional<Proposal> propose(const RoleContext &ctx) override;
   std::optional<Proposal> repair(const RoleContext &ctx) override;
+  /// Why the last point that failed to build did not build.
+  const std::string &getLastBuildError() const { return lastBuildError; }
 
 private:
   /// Builds the first of `order` (indices into the space) that builds,
@@ -74,6 +76,7 @@ private:
 
   CandidateSpace &space;
   std::set<std::string> tried;
+  std::string lastBuildError;
 };
 
 } // namespace mlir::stark

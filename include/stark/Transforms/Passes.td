@@ -93,4 +93,77 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
   ];
 }
 
+def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
+  let summary = "Search verified, faster lowerings for each kernel problem";
+  let description = [{
+    For every kernel problem in the module (the nested `@stark_problem_<n>`
+    modules of `--stark-outline`), runs the strategic search: the agent team
+    proposes candidates, the evaluator verifies each against the problem and
+    times it against the baseline in a worker process, until the budget is
+    spent. The fastest verified candidate that beats the baseline is kept
+    inside the problem module as `module @winner`, and the problem gets
+    `stark.winner = {baseline_us, candidate, params, speedup, strategy,
+    winner_us}`. A remark on each op of the problem says what was found, or
+    why nothing was. `--stark-substitute` puts winners into the program.
+
+    Progress goes to stderr while it runs; `report=FILE` writes every node
+    of every search as JSON.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"auto\"",
+           "Where candidates run: cpu, cuda, or auto (cuda when a device "
+           "is usable, else cpu)">,
+    Option<"agent", "agent", "std::string", /*default=*/"\"expert\"",
+           "Agent team: expert (built in, offline)">,
+    Option<"budget", "budget", "unsigned", /*default=*/"12",
+           "Candidates per problem">,
+    Option<"seconds", "seconds", "double", /*default=*/"120",
+           "Wall-clock budget per problem, in seconds">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"0",
+           "Seed of the search and of the generated inputs">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the search trees as JSON to this file">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+           "Hardware profile the strategies are grounded in (default: host "
+           "for cpu, h200 for cuda)">,
+    Option<"timeout", "timeout", "double", /*default=*/"60",
+           "Seconds one candidate's evaluation may take">,
+    Option<"trials", "trials", "unsigned", /*default=*/"5",
+           "Correctness trials per candidate (seeds x input distributions)">,
+    Option<"progress", "progress", "bool", /*default=*/"true",
+           "Print progress to stderr">,
+  ];
+  let statistics = [
+    Statistic<"numProblems", "num-problems", "Problems searched">,
+    Statistic<"numCandidates", "num-candidates", "Candidates evaluated">,
+    Statistic<"numWinners", "num-winners", "Problems with a verified winner">,
+  ];
+}
+
+def StarkSubstitutePass : Pass<"stark-substitute", "ModuleOp"> {
+  let summary = "Replace ops by the verified winners of their problems";
+  let description = [{
+    Every op tagged `stark.problem = @P` whose problem `P` has a winner is
+    replaced by a call of the winner's function, copied into the module as
+    a private function `@stark_kernel_<signature>`. Memref ops become the
+    call; tensor ops get their operands as buffers
+    (`bufferization.to_buffer`), a fresh output buffer (initialised from the
+    init operand when the op reads it), the call, and
+    `bufferization.to_tensor` of the outputs. The call carries
+    `stark.winner = {candidate, signature, speedup, strategy}` and a remark
+    reports the substitution. Ops whose problem has no winner are left
+    untouched. Problem modules are removed afterwards unless
+    `keep-problems`.
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect",
+                           "func::FuncDialect", "memref::MemRefDialect"];
+  let options = [
+    Option<"keepProblems", "keep-problems", "bool", /*default=*/"false",
+           "Keep the problem modules in the output">,
+  ];
+  let statistics = [
+    Statistic<"numSubstituted", "num-substituted", "Ops replaced">,
+  ];
+}
+
 #endif // STARK_TRANSFORMS_PASSES

@@ -1,0 +1,158 @@
+//===- Substitute.cpp - Replace ops by their problems' verified winners ---===//
+
+#include "stark/Problem/KernelProblem.h"
+#include "stark/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::stark {
+#define GEN_PASS_DEF_STARKSUBSTITUTEPASS
+#include "stark/Transforms/Passes.h.inc"
+} // namespace mlir::stark
+
+using namespace mlir;
+using namespace mlir::stark;
+
+namespace {
+
+/// Copies the winner's entry into `module` as a private function (once per
+/// signature) and returns it.
+func::FuncOp importWinner(ModuleOp module, ModuleOp winner,
+                          const KernelProblemInfo &info) {
+  std::string name = "stark_kernel_" + info.signature.substr(0, 16);
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  auto entry = winner.lookupSymbol<func::FuncOp>(info.entry);
+  if (!entry)
+    return {};
+  // Helpers the entry calls (and globals it uses) come along, renamed
+  // with the same prefix so they cannot clash with the program's symbols.
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  func::FuncOp copy;
+  for (Operation &op : winner.getBody()->getOperations()) {
+    Operation *clone = b.clone(op);
+    if (auto f = dyn_cast<func::FuncOp>(clone); f && f.getName() == info.entry)
+      copy = f;
+  }
+  SymbolTable table(module);
+  (void)table.rename(copy, name);
+  copy.setPrivate();
+  return copy;
+}
+
+/// Replaces `op` by a call of `kernel`, bridging tensors to buffers.
+LogicalResult replaceWithCall(linalg::LinalgOp op, func::FuncOp kernel,
+                              DictionaryAttr provenance) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  SmallVector<Value> args;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    if (!isa<ShapedType>(v.getType()))
+      continue; // scalars were cloned into the problem as constants
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      v = bufferization::ToBufferOp::create(
+          b, loc, MemRefType::get(t.getShape(), t.getElementType()), v,
+          /*readOnly=*/true);
+    args.push_back(v);
+  }
+  SmallVector<Value> outBuffers;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Value v = init.get();
+    if (auto t = dyn_cast<RankedTensorType>(v.getType())) {
+      auto type = MemRefType::get(t.getShape(), t.getElementType());
+      Value buffer = memref::AllocOp::create(b, loc, type);
+      if (op.payloadUsesValueFromOperand(&init)) {
+        Value initBuffer = bufferization::ToBufferOp::create(b, loc, type, v,
+                                                             /*readOnly=*/true);
+        memref::CopyOp::create(b, loc, initBuffer, buffer);
+      }
+      outBuffers.push_back(buffer);
+      args.push_back(buffer);
+    } else {
+      args.push_back(v);
+    }
+  }
+  if (TypeRange(ValueRange(args)) != kernel.getFunctionType().getInputs())
+    return op->emitError("stark-substitute: the winner's arguments do not "
+                         "match the op's operands");
+  auto call = func::CallOp::create(b, loc, kernel, args);
+  call->setAttr("stark.winner", provenance);
+  SmallVector<Value> results;
+  for (auto [result, buffer] : llvm::zip(op->getResults(), outBuffers))
+    results.push_back(bufferization::ToTensorOp::create(
+        b, loc, result.getType(), buffer, /*restrict=*/true,
+        /*writable=*/true));
+  op->replaceAllUsesWith(results);
+  op->erase();
+  return success();
+}
+
+struct StarkSubstitutePass
+    : public stark::impl::StarkSubstitutePassBase<StarkSubstitutePass> {
+  using StarkSubstitutePassBase::StarkSubstitutePassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> tagged;
+    module->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttrOfType<FlatSymbolRefAttr>(kProblemAttrName))
+        tagged.push_back(op);
+    });
+    for (linalg::LinalgOp op : tagged) {
+      auto ref = op->getAttrOfType<FlatSymbolRefAttr>(kProblemAttrName);
+      auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
+      if (!problem)
+        continue;
+      auto winnerAttr = problem->getAttrOfType<DictionaryAttr>("stark.winner");
+      auto winner = problem.lookupSymbol<ModuleOp>("winner");
+      if (!winnerAttr || !winner) {
+        op->removeAttr(kProblemAttrName);
+        continue;
+      }
+      std::string error;
+      FailureOr<KernelProblemInfo> info = getKernelProblemInfo(problem, error);
+      if (failed(info)) {
+        op->emitError() << "stark-substitute: " << error;
+        return signalPassFailure();
+      }
+      func::FuncOp kernel = importWinner(module, winner, *info);
+      if (!kernel) {
+        op->emitError() << "stark-substitute: the winner of " << ref.getValue()
+                        << " has no @" << info->entry;
+        return signalPassFailure();
+      }
+      Builder b(&getContext());
+      DictionaryAttr provenance = b.getDictionaryAttr({
+          b.getNamedAttr("candidate", winnerAttr.get("candidate")),
+          b.getNamedAttr("signature", b.getStringAttr(info->signature)),
+          b.getNamedAttr("speedup", winnerAttr.get("speedup")),
+          b.getNamedAttr("strategy", winnerAttr.get("strategy")),
+      });
+      double speedup = 0;
+      if (auto s = winnerAttr.getAs<FloatAttr>("speedup"))
+        speedup = s.getValueAsDouble();
+      InFlightDiagnostic remark = op->emitRemark();
+      remark << "stark-substitute: replaced by @" << kernel.getName() << " ("
+             << winnerAttr.getAs<StringAttr>("strategy").getValue() << ", "
+             << llvm::formatv("{0:f2}", speedup).str() << "x, verified)";
+      remark.report();
+      if (failed(replaceWithCall(op, kernel, provenance)))
+        return signalPassFailure();
+      ++numSubstituted;
+    }
+    if (!keepProblems)
+      for (auto nested : llvm::make_early_inc_range(module.getOps<ModuleOp>()))
+        if (nested->hasAttr(kProblemAttrName))
+          nested->erase();
+  }
+};
+
+} // namespace
