@@ -27,6 +27,12 @@ DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16",
           "i32": "int32", "i64": "int64", "i8": "int8"}
 
 
+def report(line):
+    """To stdout for FileCheck, and to stderr so that lit shows it."""
+    print(line, flush=True)
+    print(line, file=sys.stderr, flush=True)
+
+
 def problem_shapes(path):
     """The (shape, dtype) of each memref argument of the problem's entry."""
     _, args = cuda_candidate.problem_entry(path)
@@ -96,8 +102,8 @@ def main():
     with open(args.stark_json) as f:
         result = json.load(f)
     if result.get("status") != "ok" or "timing" not in result:
-        print(f"stark-eval did not time the candidate: {result.get('status')}: "
-              f"{result.get('message')}")
+        report(f"stark-eval did not time the candidate: {result.get('status')}: "
+               f"{result.get('message')}")
         return 1
     stark = result["timing"]["candidate"]
     ours, n, device, l2 = time_independently(
@@ -105,15 +111,15 @@ def main():
         args.warmup, args.trials)
     diff = abs(stark["median_s"] - ours) / ours
     name = os.path.basename(args.kernel)
-    print(f"{name}: stark-eval candidate median {stark['median_s'] * 1e6:.2f} us "
+    report(f"{name}: stark-eval candidate median {stark['median_s'] * 1e6:.2f} us "
           f"({stark['trials']} trials, IQR/median {stark['relative_iqr']:.3f}); "
           f"independent CuPy median {ours * 1e6:.2f} us ({n} trials, CUDA events, "
           f"{2 * l2 >> 20} MiB L2 flush, device {device}); "
           f"difference {100 * diff:.1f}% (tolerance {100 * args.tolerance:.0f}%)")
     if diff > args.tolerance:
-        print("timings disagree")
+        report("timings disagree")
         return 1
-    print("timings agree")
+    report("timings agree")
     return 0
 
 
