@@ -178,9 +178,16 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
 
+  // Only the end of the log matters, and a candidate may print a lot.
   std::string log;
-  if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
-    log = (*buffer)->getBuffer().str();
+  uint64_t logSize = 0;
+  if (!llvm::sys::fs::file_size(logPath, logSize) && logSize > 0) {
+    uint64_t keep = std::min<uint64_t>(
+        logSize, std::max<uint64_t>(64 * 1024, worker.logTailBytes));
+    if (auto buffer =
+            llvm::MemoryBuffer::getFileSlice(logPath, keep, logSize - keep))
+      log = (*buffer)->getBuffer().str();
+  }
   std::string phase = lastPhase(log);
   std::string where = phase.empty() ? "" : " while " + phase;
 

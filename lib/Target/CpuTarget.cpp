@@ -23,9 +23,11 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -33,7 +35,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -260,11 +264,75 @@ private:
 
 } // namespace
 
+/// `memref.copy` between non-contiguous memrefs lowers to a call of
+/// `memrefCopy(elemSize, UnrankedMemRef *src, UnrankedMemRef *dst)`, which
+/// upstream lives in libmlir_c_runner_utils. A static stark has no such
+/// library to load, so the target provides the function itself. Both
+/// descriptors are {allocated, aligned, offset, sizes[rank], strides[rank]}.
+namespace {
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+} // namespace
+
+static void starkMemrefCopy(int64_t elemSize, UnrankedDescriptor *src,
+                            UnrankedDescriptor *dst) {
+  int64_t rank = src->rank;
+  auto field = [](void *d, int64_t i) {
+    int64_t v;
+    std::memcpy(&v, static_cast<char *>(d) + 8 * i, 8);
+    return v;
+  };
+  auto *srcBase = reinterpret_cast<char *>(field(src->descriptor, 1)) +
+                  field(src->descriptor, 2) * elemSize;
+  auto *dstBase = reinterpret_cast<char *>(field(dst->descriptor, 1)) +
+                  field(dst->descriptor, 2) * elemSize;
+  SmallVector<int64_t> sizes, srcStrides, dstStrides;
+  for (int64_t d = 0; d < rank; ++d) {
+    sizes.push_back(field(src->descriptor, 3 + d));
+    srcStrides.push_back(field(src->descriptor, 3 + rank + d));
+    dstStrides.push_back(field(dst->descriptor, 3 + rank + d));
+    if (sizes.back() == 0)
+      return;
+  }
+  // Odometer over every element, last dimension fastest.
+  SmallVector<int64_t> index(rank, 0);
+  int64_t srcOffset = 0, dstOffset = 0;
+  while (true) {
+    std::memcpy(dstBase + dstOffset * elemSize, srcBase + srcOffset * elemSize,
+                elemSize);
+    int64_t d = rank - 1;
+    for (; d >= 0; --d) {
+      ++index[d];
+      srcOffset += srcStrides[d];
+      dstOffset += dstStrides[d];
+      if (index[d] < sizes[d])
+        break;
+      srcOffset -= srcStrides[d] * sizes[d];
+      dstOffset -= dstStrides[d] * sizes[d];
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
 /// The plain upstream lowering to the LLVM dialect; mirrors mlir-opt's
-/// `test-lower-to-llvm` so what a candidate gains is its own IR.
-static void buildCpuLoweringPipeline(OpPassManager &pm) {
+/// `test-lower-to-llvm` so what a candidate gains is its own IR. Split in
+/// two around the bf16 expansion (see lowerModuleForCpu).
+static void buildCpuPreLowering(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+  // Math on anything narrower than f32 is computed in f32 and rounded.
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions bf16;
+  bf16.sourceTypeStrs = {"bf16"};
+  bf16.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(bf16));
+}
+
+static void buildCpuLowering(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
@@ -281,27 +349,39 @@ static void buildCpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-FailureOr<std::unique_ptr<CompiledKernel>>
-CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
-                   std::string &error) {
-  auto func = module.lookupSymbol<func::FuncOp>(signature.entry);
+LogicalResult mlir::stark::lowerModuleForCpu(ModuleOp module, StringRef entry,
+                                             std::string &error) {
+  MLIRContext &context = *module.getContext();
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
-    error =
-        llvm::formatv("no function body named '{0}'", signature.entry).str();
+    error = llvm::formatv("no function body named '{0}'", entry).str();
     return failure();
   }
   func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                 UnitAttr::get(&context));
 
   DiagnosticCollector diagnostics(context);
-  PassManager pm(&context);
-  buildCpuLoweringPipeline(pm);
-  if (failed(pm.run(module))) {
-    error = "lowering to the LLVM dialect failed";
+  auto fail = [&](StringRef what) {
+    error = what.str();
     if (!diagnostics.text.empty())
       error += ":\n" + diagnostics.text;
     return failure();
-  }
+  };
+  PassManager pre(&context);
+  buildCpuPreLowering(pre);
+  if (failed(pre.run(module)))
+    return fail("lowering to the LLVM dialect failed");
+  // bf16 arithmetic is now f32 between extf/truncf. Expanding those two into
+  // integer code keeps LLVM from calling __truncsfbf2, which hosts without
+  // AVX512-BF16 only find in a libgcc newer than GCC 12's.
+  RewritePatternSet bf16(&context);
+  arith::populateExpandBFloat16Patterns(bf16);
+  if (failed(applyPatternsGreedily(module, std::move(bf16))))
+    return fail("expanding bf16 conversions did not converge");
+  PassManager pm(&context);
+  buildCpuLowering(pm);
+  if (failed(pm.run(module)))
+    return fail("lowering to the LLVM dialect failed");
 
   // Conversions are partial: name what is left instead of letting the LLVM
   // IR translation fail on it with less context.
@@ -322,6 +402,15 @@ CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
                 .str();
     return failure();
   }
+  return success();
+}
+
+FailureOr<std::unique_ptr<CompiledKernel>>
+CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
+                   std::string &error) {
+  if (failed(lowerModuleForCpu(module, signature.entry, error)))
+    return failure();
+  DiagnosticCollector diagnostics(context);
 
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {
@@ -352,6 +441,12 @@ CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
       error += "\n" + diagnostics.text;
     return failure();
   }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("memrefCopy")] =
+        llvm::orc::ExecutorSymbolDef::fromPtr(&starkMemrefCopy);
+    return symbols;
+  });
   std::string wrapper = "_mlir_ciface_" + signature.entry;
   auto fn = (*engine)->lookupPacked(wrapper);
   if (!fn) {

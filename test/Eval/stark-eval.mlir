@@ -20,6 +20,7 @@
 // RUN: %{eval} --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ksplit.mlir | FileCheck %s --check-prefix=OK
 // RUN: %{eval} --problem %S/Inputs/rowsum-problem.mlir --candidate %S/Inputs/rowsum-tiled4.mlir | FileCheck %s --check-prefix=OK
 // RUN: %{eval} --problem %S/Inputs/add-problem.mlir --candidate %S/Inputs/add-vector.mlir | FileCheck %s --check-prefix=OK
+// RUN: %{eval} --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-tile-copy.mlir | FileCheck %s --check-prefix=OK
 // OK: status: ok
 
 // The problem against itself, with more seeds and the cache flush on.

@@ -2,6 +2,7 @@
 
 #include "stark/Target/CpuTarget.h"
 #include "TestModules.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "gtest/gtest.h"
 
@@ -126,4 +127,37 @@ module {
   EXPECT_TRUE(failed(target->compile(*m, other, error)));
   EXPECT_NE(error.find("no function body named 'missing'"), std::string::npos)
       << error;
+}
+
+TEST_F(CpuTargetTest, Bf16ArithmeticNeedsNoRuntimeConversions) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+module {
+  func.func @kernel(%A: memref<4x8xbf16>, %B: memref<8x2xbf16>, %C: memref<4x2xbf16>) {
+    linalg.matmul ins(%A, %B : memref<4x8xbf16>, memref<8x2xbf16>) outs(%C : memref<4x2xbf16>)
+    %c0 = arith.constant 0 : index
+    %x = memref.load %C[%c0, %c0] : memref<4x2xbf16>
+    %e = math.exp %x : bf16
+    memref.store %e, %C[%c0, %c0] : memref<4x2xbf16>
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  ASSERT_TRUE(succeeded(lowerModuleForCpu(*m, "kernel", error))) << error;
+  // LLVM would turn any of these on bf16 into a call of __truncsfbf2.
+  SmallVector<std::string> offenders;
+  m->walk([&](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    if (!llvm::is_contained({"llvm.fptrunc", "llvm.fadd", "llvm.fmul",
+                             "llvm.fsub", "llvm.fdiv", "llvm.intr.exp"},
+                            name))
+      return;
+    for (Type t :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (getElementTypeOrSelf(t).isBF16())
+        offenders.push_back(name.str());
+  });
+  EXPECT_TRUE(offenders.empty()) << (offenders.empty() ? "" : offenders[0]);
+  EXPECT_TRUE(m->lookupSymbol("_mlir_ciface_kernel"));
 }
