@@ -35,6 +35,7 @@ tool_dirs = [config.stark_tools_dir, config.llvm_tools_dir]
 tools = [
     "stark-eval",
     "stark-opt",
+    "stark-template",
     ToolSubst("mlir-opt", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="ignore"),
 ]
