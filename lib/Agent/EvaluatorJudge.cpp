@@ -18,9 +18,7 @@ std::string mlir::stark::describeFailure(const EvalResult &result) {
   std::string text = stringifyEvalStatus(result.status).str();
   if (!result.message.empty())
     text += ": " + result.message;
-  if (result.worst && !result.worst->passed)
-    text += "\nworst element: " + describeWorstElement(*result.worst) + " (" +
-            result.worstDistribution + " inputs)";
+  // The message already names the worst element of a wrong result.
   if (!result.phase.empty())
     text += "\nphase: " + result.phase;
   if (!result.logTail.empty())

@@ -9,6 +9,7 @@
 #include "stark/Agent/CandidateSpaces.h"
 #include "stark/Agent/CpuStrategies.h"
 #include "stark/Agent/EvaluatorJudge.h"
+#include "stark/Agent/Replay.h"
 #include "stark/Eval/Evaluator.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Target/Target.h"
@@ -84,10 +85,13 @@ struct StarkSearchPass
     if (target != "auto" && target != "cpu" && target != "cuda")
       return module.emitError() << "stark-search: unknown target '" << target
                                 << "'; expected cpu, cuda or auto";
-    if (agent != "expert")
+    if (agent != "expert" && agent != "replay")
       return module.emitError()
              << "stark-search: agent '" << agent
-             << "' is not available in this build; expected expert";
+             << "' is not available in this build; expected expert or replay";
+    if (agent == "replay" && transcript.empty())
+      return module.emitError()
+             << "stark-search: agent replay needs transcript=FILE";
     if (budget == 0)
       return module.emitError() << "stark-search: budget must be at least 1";
     if (!(seconds > 0) || !(timeout > 0))
@@ -129,10 +133,13 @@ struct StarkSearchPass
         problems.push_back(nested);
 
     llvm::json::Array reports;
+    failedHard = false;
     for (auto [index, problem] : llvm::enumerate(problems)) {
       llvm::json::Object report = searchOne(
           module, problem, index, problems.size(), resolvedTarget, *hw);
       reports.push_back(std::move(report));
+      if (failedHard)
+        return signalPassFailure();
     }
 
     if (!report.empty()) {
@@ -156,6 +163,9 @@ struct StarkSearchPass
       file->keep();
     }
   }
+
+  /// Set by searchOne on errors that must fail the pass (not the search).
+  bool failedHard = false;
 
   llvm::json::Object searchOne(ModuleOp module, ModuleOp problem, size_t index,
                                size_t count, StringRef resolvedTarget,
@@ -186,14 +196,30 @@ struct StarkSearchPass
       standalone->print(os);
     }
 
+    // The agent team: the expert policy over the target's candidate space,
+    // or a replayed transcript.
     std::string whyNot;
-    std::unique_ptr<CandidateSpace> space =
-        createCandidateSpace(resolvedTarget, *standalone, hw, whyNot);
-    if (!space) {
-      remarkAll("stark-search: left as is: no strategy applies (" + whyNot +
-                ")");
-      report["skipped"] = whyNot;
-      return report;
+    std::unique_ptr<CandidateSpace> space;
+    std::unique_ptr<AgentTeam> agents;
+    ExpertAgents *expert = nullptr;
+    if (agent == "replay") {
+      agents = ReplayAgents::load(transcript, whyNot);
+      if (!agents) {
+        problem.emitError() << "stark-search: " << whyNot;
+        failedHard = true;
+        return report;
+      }
+    } else {
+      space = createCandidateSpace(resolvedTarget, *standalone, hw, whyNot);
+      if (!space) {
+        remarkAll("stark-search: left as is: no strategy applies (" + whyNot +
+                  ")");
+        report["skipped"] = whyNot;
+        return report;
+      }
+      auto owned = std::make_unique<ExpertAgents>(*space);
+      expert = owned.get();
+      agents = std::move(owned);
     }
 
     EvalOptions evalOptions;
@@ -211,7 +237,6 @@ struct StarkSearchPass
       return report;
     }
 
-    ExpertAgents agents(*space);
     SearchTreeOptions treeOptions;
     SearchBudget searchBudget;
     searchBudget.maxCandidates = budget;
@@ -230,7 +255,7 @@ struct StarkSearchPass
           index + 1, count, label, p.candidatesTried, int64_t(budget),
           p.bestSpeedup);
     };
-    SearchResult result = runSearch(*baseline, agents, judge, treeOptions,
+    SearchResult result = runSearch(*baseline, *agents, judge, treeOptions,
                                     searchBudget, seed, clock, onProgress);
     numCandidates += result.candidatesTried;
 
@@ -251,8 +276,9 @@ struct StarkSearchPass
                         "tried, {1} failed, stopped on {2})",
                         result.candidatesTried, failedCount, result.stopReason)
               .str();
-      if (result.candidatesTried == 0 && !agents.getLastBuildError().empty())
-        why += "; no candidate could be built: " + agents.getLastBuildError();
+      if (result.candidatesTried == 0 && expert &&
+          !expert->getLastBuildError().empty())
+        why += "; no candidate could be built: " + expert->getLastBuildError();
       remarkAll("stark-search: left as is: " + why);
       report["winner"] = nullptr;
       return report;

@@ -114,7 +114,10 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "Where candidates run: cpu, cuda, or auto (cuda when a device "
            "is usable, else cpu)">,
     Option<"agent", "agent", "std::string", /*default=*/"\"expert\"",
-           "Agent team: expert (built in, offline)">,
+           "Agent team: expert (built in, offline) or replay (a recorded "
+           "transcript, see `transcript`)">,
+    Option<"transcript", "transcript", "std::string", /*default=*/"\"\"",
+           "Transcript the replay agents read (JSON)">,
     Option<"budget", "budget", "unsigned", /*default=*/"12",
            "Candidates per problem">,
     Option<"seconds", "seconds", "double", /*default=*/"120",
