@@ -441,10 +441,8 @@ LogicalResult SourceCudaKernel::enqueue(CudaArgBuffers &args,
 
 class CudaTarget : public Target {
 public:
-  CudaTarget(MLIRContext &context, std::shared_ptr<CudaDevice> device,
-             std::string reason)
-      : context(context), device(std::move(device)), reason(std::move(reason)) {
-  }
+  CudaTarget(std::shared_ptr<CudaDevice> device, std::string reason)
+      : device(std::move(device)), reason(std::move(reason)) {}
 
   StringRef getName() const override { return "cuda"; }
   std::string getUnavailableReason() const override { return reason; }
@@ -461,13 +459,12 @@ public:
 private:
   LogicalResult checkUsable(std::string &error) const;
   FailureOr<std::unique_ptr<CompiledKernel>>
-  compileMlir(ModuleOp module, func::FuncOp entry,
-              const KernelSignature &signature, std::string &error);
+  compileMlir(ModuleOp module, const KernelSignature &signature,
+              std::string &error);
   FailureOr<std::unique_ptr<CompiledKernel>>
   compileSource(func::FuncOp entry, const KernelSignature &signature,
                 std::string &error);
 
-  MLIRContext &context;
   std::shared_ptr<CudaDevice> device;
   std::string reason;
 };
@@ -508,7 +505,7 @@ CudaTarget::compile(ModuleOp module, const KernelSignature &signature,
   }
   if (hasCudaSource(entry))
     return compileSource(entry, signature, error);
-  return compileMlir(module, entry, signature, error);
+  return compileMlir(module, signature, error);
 }
 
 /// Translates the lowered module to LLVM IR, refusing calls to functions
@@ -540,8 +537,8 @@ buildHostModule(Operation *op, llvm::LLVMContext &llvmContext,
 }
 
 FailureOr<std::unique_ptr<CompiledKernel>>
-CudaTarget::compileMlir(ModuleOp module, func::FuncOp entry,
-                        const KernelSignature &signature, std::string &error) {
+CudaTarget::compileMlir(ModuleOp module, const KernelSignature &signature,
+                        std::string &error) {
   std::string entryName = signature.entry;
   if (failed(lowerModuleForCuda(module, device->arch, error)))
     return failure();
@@ -768,9 +765,9 @@ std::unique_ptr<Target> mlir::stark::createCudaTarget(MLIRContext &context) {
   std::string reason;
   const CudaDriverApi *api = CudaDriverApi::get(reason);
   if (!api)
-    return std::make_unique<CudaTarget>(context, nullptr, reason);
+    return std::make_unique<CudaTarget>(nullptr, reason);
   auto device = std::make_shared<CudaDevice>(*api);
   if (failed(device->initialize(reason)))
-    return std::make_unique<CudaTarget>(context, nullptr, reason);
-  return std::make_unique<CudaTarget>(context, std::move(device), "");
+    return std::make_unique<CudaTarget>(nullptr, reason);
+  return std::make_unique<CudaTarget>(std::move(device), "");
 }
