@@ -68,26 +68,6 @@ bool EvalResult::hasFlag(StringRef flag) const {
 // The protocol
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// A kernel together with the argument storage it runs on.
-struct Runner {
-  Target *target = nullptr;
-  std::unique_ptr<CompiledKernel> kernel;
-  std::unique_ptr<ArgBuffers> args;
-
-  /// Uploads `in`, runs once, downloads every argument into `out`.
-  LogicalResult run(ArrayRef<HostBuffer> in, std::vector<HostBuffer> &out,
-                    std::string &error) {
-    if (failed(args->upload(in, error)) || failed(kernel->run(*args, error)))
-      return failure();
-    out.clear();
-    for (const HostBuffer &b : in)
-      out.emplace_back(b.spec);
-    return args->download(out, error);
-  }
-};
-
 /// Copies `buffers` into f32 buffers of the same shape (exact: every f16
 /// and bf16 value is an f32 value).
 static std::vector<HostBuffer> widenToF32(ArrayRef<HostBuffer> buffers) {
@@ -106,6 +86,25 @@ static std::vector<HostBuffer> widenToF32(ArrayRef<HostBuffer> buffers) {
   }
   return wide;
 }
+
+namespace {
+
+/// A kernel together with the argument storage it runs on.
+struct Runner {
+  std::unique_ptr<CompiledKernel> kernel;
+  std::unique_ptr<ArgBuffers> args;
+
+  /// Uploads `in`, runs once, downloads every argument into `out`.
+  LogicalResult run(ArrayRef<HostBuffer> in, std::vector<HostBuffer> &out,
+                    std::string &error) {
+    if (failed(args->upload(in, error)) || failed(kernel->run(*args, error)))
+      return failure();
+    out.clear();
+    for (const HostBuffer &b : in)
+      out.emplace_back(b.spec);
+    return args->download(out, error);
+  }
+};
 
 class Evaluation {
 public:
@@ -199,7 +198,6 @@ bool Evaluation::prepare() {
            "the baseline (the problem itself) does not compile: " + error);
     return false;
   }
-  baseline.target = &target;
   baseline.kernel = std::move(*k);
 
   phase("compiling the candidate");
@@ -209,7 +207,6 @@ bool Evaluation::prepare() {
     finish(EvalStatus::CompileError, error);
     return false;
   }
-  cand.target = &target;
   cand.kernel = std::move(*k);
 
   if (analysis.isLowPrecision) {
@@ -227,7 +224,6 @@ bool Evaluation::prepare() {
     if (succeeded(wideSig)) {
       k = host->compile(**wide, *wideSig, error);
       if (succeeded(k)) {
-        high.target = host;
         high.kernel = std::move(*k);
         auto args = host->allocate(*wideSig, error);
         if (succeeded(args)) {
@@ -335,9 +331,8 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> expected,
     // measures rounding: count it in units of the output's own size.
     if (getDistributionScale(dist, spec.kind) > 1)
       compare.atolScale = std::max(1.0, getRootMeanSquare(expected[i]));
-    CompareResult cmp = compareOutput(i, got[i], expected[i],
-                                      highOut ? &(*highOut)[i] : nullptr,
-                                      compare);
+    CompareResult cmp = compareOutput(
+        i, got[i], expected[i], highOut ? &(*highOut)[i] : nullptr, compare);
     if (cmp.numReferenceNonFinite > 0) {
       addFlag("reference_non_finite");
       result.notes.push_back(

@@ -107,3 +107,59 @@ TEST_F(EvaluatorTest, SourcesThatDoNotParse) {
   EXPECT_EQ(r.status, EvalStatus::Error);
   EXPECT_NE(r.message.find("unknown target 'tpu'"), std::string::npos);
 }
+
+TEST_F(EvaluatorTest, UnpromotableProblemIsJudgedWithoutHighPrecision) {
+  // Bit-level code has no f32 counterpart: say so and use the baseline.
+  const char *problem = R"mlir(
+module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  func.func @kernel(%A: memref<4xf16>, %B: memref<4xf16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    scf.for %i = %c0 to %c4 step %c1 {
+      %a = memref.load %A[%i] : memref<4xf16>
+      %bits = arith.bitcast %a : f16 to i16
+      %back = arith.bitcast %bits : i16 to f16
+      memref.store %back, %B[%i] : memref<4xf16>
+    }
+    return
+  }
+}
+)mlir";
+  OwningOpRef<ModuleOp> p = parse(*context, problem);
+  OwningOpRef<ModuleOp> c = parse(*context, problem);
+  ASSERT_TRUE(p && c);
+  options.measureTime = false;
+  EvalResult r = evaluateCandidate(*target, *p, *c, options);
+  EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
+  EXPECT_FALSE(r.highPrecisionReference);
+  EXPECT_TRUE(r.hasFlag("no_high_precision_reference"));
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("cannot promote the problem to f32"),
+            std::string::npos)
+      << r.notes[0];
+}
+
+TEST_F(EvaluatorTest, NonFiniteReferenceIsFlagged) {
+  // log of the all-negative distribution is NaN everywhere.
+  const char *problem = R"mlir(
+module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  func.func @kernel(%A: memref<6xf32>, %B: memref<6xf32>) {
+    linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+        ins(%A : memref<6xf32>) outs(%B : memref<6xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %l = math.log %a : f32
+      linalg.yield %l : f32
+    }
+    return
+  }
+}
+)mlir";
+  OwningOpRef<ModuleOp> p = parse(*context, problem);
+  OwningOpRef<ModuleOp> c = parse(*context, problem);
+  ASSERT_TRUE(p && c);
+  options.measureTime = false;
+  EvalResult r = evaluateCandidate(*target, *p, *c, options);
+  EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
+  EXPECT_TRUE(r.hasFlag("reference_non_finite"));
+}
