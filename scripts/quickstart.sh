@@ -56,11 +56,14 @@ build() {
 
 run_demo() {
   local example="$ROOT/examples/mlp.mlir"
-  build stark-opt
-  log "ranking the ops of examples/mlp.mlir on this machine's CPU"
-  "$BUILD/bin/stark-opt" "$example" --stark-hot-ops="profile=host top-k=3" \
-    -o "$BUILD/mlp.hot.mlir" --mlir-print-op-on-diagnostic=false
-  log "annotated IR: $BUILD/mlp.hot.mlir"
+  local report="$BUILD/mlp.report.json"
+  build stark-opt stark-eval
+  log "optimising the hot ops of examples/mlp.mlir (target ${STARK_TARGET:-cpu}, offline expert agents)"
+  "$BUILD/bin/stark-opt" "$example" \
+    --stark-pipeline="target=${STARK_TARGET:-cpu} top-k=3 budget=${STARK_BUDGET:-4} seed=0 report=$report" \
+    -o "$BUILD/mlp.optimized.mlir" --mlir-print-op-on-diagnostic=false
+  python3 "$ROOT/scripts/report-table.py" "$report"
+  log "optimised IR: $BUILD/mlp.optimized.mlir; every candidate: $report"
 }
 
 run_tests() {

@@ -96,7 +96,7 @@ llvm::SmallVector<int64_t> SearchTree::leaderboard() const {
 
 std::optional<int64_t> SearchTree::best() const {
   llvm::SmallVector<int64_t> board = leaderboard();
-  if (board.empty() || nodes[board.front()].seconds >= nodes[0].seconds)
+  if (board.empty() || nodes[board.front()].speedup < options.minSpeedup)
     return std::nullopt;
   return board.front();
 }

@@ -97,6 +97,9 @@ struct StarkSearchPass
     if (!(seconds > 0) || !(timeout > 0))
       return module.emitError()
              << "stark-search: seconds and timeout must be positive";
+    if (!(minSpeedup >= 1.0))
+      return module.emitError()
+             << "stark-search: min-speedup must be at least 1";
     if (trials == 0)
       return module.emitError() << "stark-search: trials must be at least 1";
     resolvedTarget = target;
@@ -238,6 +241,7 @@ struct StarkSearchPass
     }
 
     SearchTreeOptions treeOptions;
+    treeOptions.minSpeedup = minSpeedup;
     SearchBudget searchBudget;
     searchBudget.maxCandidates = budget;
     searchBudget.maxSeconds = seconds;
@@ -272,9 +276,10 @@ struct StarkSearchPass
       for (int64_t id = 1; id < result.tree.size(); ++id)
         failedCount += result.tree.node(id).state == NodeState::Failed;
       std::string why =
-          llvm::formatv("no verified candidate beat the baseline ({0} "
-                        "tried, {1} failed, stopped on {2})",
-                        result.candidatesTried, failedCount, result.stopReason)
+          llvm::formatv("no verified candidate beat the baseline by "
+                        "{3:f2}x ({0} tried, {1} failed, stopped on {2})",
+                        result.candidatesTried, failedCount, result.stopReason,
+                        double(minSpeedup))
               .str();
       if (result.candidatesTried == 0 && expert &&
           !expert->getLastBuildError().empty())

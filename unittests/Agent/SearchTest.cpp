@@ -80,6 +80,19 @@ TEST(SearchTreeTest, NoWinnerUnlessFasterThanBaseline) {
   EXPECT_FALSE(tree.best());
 }
 
+TEST(SearchTreeTest, GainsBelowTheMinimumSpeedupDoNotWin) {
+  SearchTreeOptions opts;
+  opts.minSpeedup = 1.10;
+  SearchTree tree(opts, 1);
+  tree.addRoot(1.0);
+  int64_t small = tree.addChild(0, SearchNode());
+  tree.recordPassed(small, 1.0 / 1.08);
+  EXPECT_FALSE(tree.best());
+  int64_t large = tree.addChild(0, SearchNode());
+  tree.recordPassed(large, 1.0 / 1.2);
+  EXPECT_EQ(tree.best(), large);
+}
+
 TEST(SearchTreeTest, RootChildrenAreCapped) {
   SearchTreeOptions opts;
   opts.maxRootChildren = 2;

@@ -66,6 +66,9 @@ struct SearchTreeOptions {
   /// Repairs the debugger may try on one failed node, and the longest
   /// chain of repairs of failed repairs.
   int64_t maxRepairAttempts = 2;
+  /// A winner must be at least this much faster than the baseline; smaller
+  /// gains are within the noise of a timing and not worth a substitution.
+  double minSpeedup = 1.05;
 };
 
 class SearchTree {
@@ -92,7 +95,8 @@ public:
 
   /// Passed nodes other than the root, fastest first; ties by id.
   llvm::SmallVector<int64_t> leaderboard() const;
-  /// The fastest passed candidate that beats the baseline, if any.
+  /// The fastest passed candidate at least minSpeedup times faster than
+  /// the baseline, if any.
   std::optional<int64_t> best() const;
 
   const SearchNode &node(int64_t id) const { return nodes[id]; }

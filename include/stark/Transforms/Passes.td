@@ -131,6 +131,8 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "for cpu, h200 for cuda)">,
     Option<"timeout", "timeout", "double", /*default=*/"60",
            "Seconds one candidate's evaluation may take">,
+    Option<"minSpeedup", "min-speedup", "double", /*default=*/"1.05",
+           "A winner must be at least this much faster than the baseline">,
     Option<"trials", "trials", "unsigned", /*default=*/"5",
            "Correctness trials per candidate (seeds x input distributions)">,
     Option<"progress", "progress", "bool", /*default=*/"true",
