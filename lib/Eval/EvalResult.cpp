@@ -78,6 +78,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"correctness_trials", o.correctnessTrials},
       {"suspicious_speedup", o.suspiciousSpeedup},
       {"extra_trials", o.extraTrials},
+      {"max_high_precision_iterations", o.maxHighPrecisionIterations},
       {"measure_time", o.measureTime},
       {"timing",
        json::Object{
@@ -108,6 +109,9 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
   readInt(*obj, "correctness_trials", o.correctnessTrials);
   readNumber(*obj, "suspicious_speedup", o.suspiciousSpeedup);
   readInt(*obj, "extra_trials", o.extraTrials);
+  if (const json::Value *v = obj->get("max_high_precision_iterations"))
+    if (std::optional<uint64_t> n = v->getAsUINT64())
+      o.maxHighPrecisionIterations = *n;
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
   if (const json::Object *t = obj->getObject("timing")) {

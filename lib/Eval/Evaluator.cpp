@@ -209,7 +209,16 @@ bool Evaluation::prepare() {
   }
   cand.kernel = std::move(*k);
 
-  if (analysis.isLowPrecision) {
+  if (analysis.isLowPrecision &&
+      uint64_t(analysis.iterations) > options.maxHighPrecisionIterations) {
+    addFlag("no_high_precision_reference");
+    result.notes.push_back(
+        llvm::formatv("no high-precision reference: the problem runs {0} "
+                      "loop iterations, more than the host reference may "
+                      "take ({1}); judged by the baseline alone",
+                      analysis.iterations, options.maxHighPrecisionIterations)
+            .str());
+  } else if (analysis.isLowPrecision) {
     phase("compiling the high-precision reference");
     Target *host = &target;
     if (target.getName() != "cpu") {

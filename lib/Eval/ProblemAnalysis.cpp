@@ -31,6 +31,18 @@ static bool isOutputRead(BlockArgument arg) {
   return false;
 }
 
+static int64_t getIterations(func::FuncOp func) {
+  int64_t total = 0;
+  func.walk([&](linalg::LinalgOp op) {
+    int64_t n = 1;
+    for (int64_t range : op.getStaticLoopRanges())
+      if (range > 0 && !ShapedType::isDynamic(range))
+        n = n > INT64_MAX / range ? INT64_MAX : n * range;
+    total = total > INT64_MAX - n ? INT64_MAX : total + n;
+  });
+  return total;
+}
+
 static int64_t getReductionLength(func::FuncOp func) {
   int64_t longest = 1;
   func.walk([&](linalg::LinalgOp op) {
@@ -88,6 +100,7 @@ FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
       analysis.isLowPrecision = true;
   }
   analysis.reductionLength = getReductionLength(func);
+  analysis.iterations = getIterations(func);
   return analysis;
 }
 

@@ -53,6 +53,11 @@ static cl::opt<double> suspiciousSpeedup(
     "suspicious-speedup",
     cl::desc("Speedup above which the extra trials run and a flag is set"),
     cl::init(EvalOptions().suspiciousSpeedup), cl::cat(category));
+static cl::opt<uint64_t> maxHighPrecisionIterations(
+    "max-high-precision-iterations",
+    cl::desc("Largest f16/bf16 problem (loop iterations) that also gets the "
+             "f32 reference on the host"),
+    cl::init(EvalOptions().maxHighPrecisionIterations), cl::cat(category));
 static cl::opt<unsigned> trials("trials",
                                 cl::desc("Minimum number of timed trials"),
                                 cl::init(TimingOptions().minTrials),
@@ -139,6 +144,7 @@ int main(int argc, char **argv) {
   options.correctnessTrials = correctnessTrials;
   options.extraTrials = extraTrials;
   options.suspiciousSpeedup = suspiciousSpeedup;
+  options.maxHighPrecisionIterations = maxHighPrecisionIterations;
   options.measureTime = !noTiming;
   options.timing.minTrials = trials;
   options.timing.maxTrials = maxTrials;

@@ -118,6 +118,7 @@ TEST(EvalResultTest, OptionsRoundTrip) {
   o.extraTrials = 4;
   o.suspiciousSpeedup = 7.5;
   o.measureTime = false;
+  o.maxHighPrecisionIterations = 1234;
   o.timing.warmupRuns = 1;
   o.timing.minTrials = 3;
   o.timing.maxTrials = 4;
@@ -136,6 +137,7 @@ TEST(EvalResultTest, OptionsRoundTrip) {
   EXPECT_EQ(back.extraTrials, 4u);
   EXPECT_EQ(back.suspiciousSpeedup, 7.5);
   EXPECT_FALSE(back.measureTime);
+  EXPECT_EQ(back.maxHighPrecisionIterations, 1234u);
   EXPECT_EQ(back.timing.warmupRuns, 1u);
   EXPECT_EQ(back.timing.minTrials, 3u);
   EXPECT_EQ(back.timing.maxTrials, 4u);

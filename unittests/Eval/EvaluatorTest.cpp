@@ -163,3 +163,30 @@ module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
   EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
   EXPECT_TRUE(r.hasFlag("reference_non_finite"));
 }
+
+TEST_F(EvaluatorTest, LargeLowPrecisionProblemSkipsTheHostReference) {
+  const char *problem = R"mlir(
+module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  func.func @kernel(%A: memref<4x8xf16>, %B: memref<8x2xf16>, %C: memref<4x2xf16>) {
+    linalg.matmul ins(%A, %B : memref<4x8xf16>, memref<8x2xf16>) outs(%C : memref<4x2xf16>)
+    return
+  }
+}
+)mlir";
+  OwningOpRef<ModuleOp> p = parse(*context, problem);
+  OwningOpRef<ModuleOp> c = parse(*context, problem);
+  ASSERT_TRUE(p && c);
+  options.measureTime = false;
+  EvalResult r = evaluateCandidate(*target, *p, *c, options);
+  EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
+  EXPECT_TRUE(r.highPrecisionReference);
+
+  options.maxHighPrecisionIterations = 63; // the matmul runs 4*2*8 = 64
+  r = evaluateCandidate(*target, *p, *c, options);
+  EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
+  EXPECT_FALSE(r.highPrecisionReference);
+  EXPECT_TRUE(r.hasFlag("no_high_precision_reference"));
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("runs 64 loop iterations"), std::string::npos)
+      << r.notes[0];
+}

@@ -31,6 +31,7 @@ TEST_F(ProblemAnalysisTest, MatmulReadsItsOutput) {
   EXPECT_EQ(a->opName, "linalg.matmul");
   EXPECT_EQ(a->outputIsRead, (SmallVector<bool>{false, false, true}));
   EXPECT_EQ(a->reductionLength, 3);
+  EXPECT_EQ(a->iterations, 5 * 4 * 3);
   EXPECT_FALSE(a->isLowPrecision);
 }
 

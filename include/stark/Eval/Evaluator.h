@@ -52,6 +52,11 @@ struct EvalOptions {
   /// (new seeds) and the flag "speedup_above_threshold".
   double suspiciousSpeedup = 10.0;
   unsigned extraTrials = 10;
+  /// The high-precision reference of an f16/bf16 problem runs on the host
+  /// with naive loops; above this many loop iterations it would take longer
+  /// than the evaluation, so the problem is judged by its baseline alone
+  /// (flag "no_high_precision_reference", with a note).
+  uint64_t maxHighPrecisionIterations = uint64_t(1) << 28;
   /// Time the candidate against the baseline after it verifies.
   bool measureTime = true;
   TimingOptions timing;

@@ -33,6 +33,9 @@ struct ProblemAnalysis {
   /// Product of the static extents of the reduction loops of the problem's
   /// linalg ops (the largest over its ops); 1 without reductions.
   int64_t reductionLength = 1;
+  /// Loop iterations of the problem's linalg ops (product of the static
+  /// loop extents, summed over its ops): what the host reference costs.
+  int64_t iterations = 0;
   /// True when an argument is f16 or bf16.
   bool isLowPrecision = false;
 };
