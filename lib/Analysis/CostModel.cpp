@@ -191,6 +191,26 @@ FailureOr<OpCost> mlir::stark::computeOpCost(linalg::LinalgOp op,
   return cost;
 }
 
+FailureOr<OpCost> mlir::stark::computeSoftmaxCost(linalg::SoftmaxOp op,
+                                                  std::string &whyUnknown) {
+  OpCost cost;
+  auto in = cast<ShapedType>(op.getInput().getType());
+  FailureOr<int64_t> inBytes = operandBytes(op.getInput(), whyUnknown);
+  if (failed(inBytes))
+    return failure();
+  FailureOr<int64_t> outBytes = operandBytes(op.getOutput(), whyUnknown);
+  if (failed(outBytes))
+    return failure();
+  cost.iterationPoints = in.getNumElements();
+  cost.opsPerPoint = 5;
+  cost.flops = 5 * cost.iterationPoints;
+  cost.bytesRead = *inBytes;
+  cost.bytesWritten = *outBytes;
+  cost.computeType = classifyComputeType(in.getElementType());
+  cost.opClass = OpClass::Reduction;
+  return cost;
+}
+
 RooflineEstimate mlir::stark::estimateRoofline(const OpCost &cost,
                                                const HardwareProfile &profile) {
   RooflineEstimate e;

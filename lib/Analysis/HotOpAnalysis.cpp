@@ -27,7 +27,18 @@ HotOpRanking mlir::stark::rankHotOps(Operation *root,
       ranking.ranked.push_back(r);
       return;
     }
-    // linalg.softmax and friends compute, but have no indexing maps.
+    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+      std::string why;
+      FailureOr<OpCost> cost = computeSoftmaxCost(softmax, why);
+      if (failed(cost)) {
+        ranking.unknown.push_back({op, why});
+        return;
+      }
+      ranking.ranked.push_back(
+          {op, *cost, estimateRoofline(*cost, profile), 0, 0});
+      return;
+    }
+    // Other aggregated ops compute, but have no indexing maps.
     if (isa<linalg::AggregatedOpInterface>(op))
       ranking.unknown.push_back(
           {op, "not a structured op: decompose it into linalg.generic ops "

@@ -32,17 +32,25 @@ static MemRefType getArgumentType(ShapedType t) {
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-mlir::stark::outlineKernelProblem(linalg::LinalgOp op, std::string &whyNot) {
-  if (op.hasDynamicShape()) {
-    whyNot = "dynamic shape";
+mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot) {
+  auto op = dyn_cast<DestinationStyleOpInterface>(operation);
+  if (!op || !(isa<linalg::LinalgOp>(operation) ||
+               isa<linalg::SoftmaxOp>(operation))) {
+    whyNot = "only linalg structured ops and linalg.softmax are outlined";
     return failure();
   }
+  for (Type t : operation->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        shaped && !shaped.hasStaticShape()) {
+      whyNot = "dynamic shape";
+      return failure();
+    }
   // Everything the op reads from outside must be a shaped operand or a
   // constant we can clone into the problem.
   SetVector<Value> captured;
-  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  getUsedValuesDefinedAbove(operation->getRegions(), captured);
   SmallVector<Value> scalarOperands;
-  for (OpOperand &operand : op->getOpOperands())
+  for (OpOperand &operand : operation->getOpOperands())
     if (!isa<ShapedType>(operand.get().getType()))
       captured.insert(operand.get());
   for (Value v : captured) {
@@ -53,8 +61,8 @@ mlir::stark::outlineKernelProblem(linalg::LinalgOp op, std::string &whyNot) {
     }
   }
 
-  Location loc = op->getLoc();
-  MLIRContext *ctx = op->getContext();
+  Location loc = operation->getLoc();
+  MLIRContext *ctx = operation->getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder b = OpBuilder::atBlockBegin(module->getBody());
 
@@ -85,11 +93,13 @@ mlir::stark::outlineKernelProblem(linalg::LinalgOp op, std::string &whyNot) {
     mapping.map(v, b.clone(*v.getDefiningOp())->getResult(0));
 
   SmallVector<Value> newOperands;
-  for (OpOperand &operand : op->getOpOperands())
+  for (OpOperand &operand : operation->getOpOperands())
     newOperands.push_back(mapping.lookup(operand.get()));
-  Operation *clone = mlir::clone(b, op, /*newResultTypes=*/{}, newOperands);
+  Operation *clone =
+      mlir::clone(b, operation, /*newResultTypes=*/{}, newOperands);
   for (Value v : captured)
-    replaceAllUsesInRegionWith(v, mapping.lookup(v), clone->getRegion(0));
+    for (Region &region : clone->getRegions())
+      replaceAllUsesInRegionWith(v, mapping.lookup(v), region);
   // Discardable attributes (stark.cost, markers of other passes) say
   // nothing about what the op computes and must not change the signature.
   clone->setDiscardableAttrs(DictionaryAttr::get(ctx));

@@ -47,8 +47,10 @@ struct StarkOutlinePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::LinalgOp> ops;
-    module->walk([&](linalg::LinalgOp op) {
+    SmallVector<Operation *> ops;
+    module->walk([&](Operation *op) {
+      if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op))
+        return;
       // Problems outlined by an earlier run are not outlined again.
       if (auto parent = op->getParentOfType<ModuleOp>();
           parent && parent->hasAttr(kProblemAttrName))
@@ -70,7 +72,7 @@ struct StarkOutlinePass
     }
 
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    for (linalg::LinalgOp op : ops) {
+    for (Operation *op : ops) {
       std::string why;
       FailureOr<OwningOpRef<ModuleOp>> problem = outlineKernelProblem(op, why);
       if (failed(problem)) {

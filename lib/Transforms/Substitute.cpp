@@ -48,8 +48,9 @@ func::FuncOp importWinner(ModuleOp module, ModuleOp winner,
 }
 
 /// Replaces `op` by a call of `kernel`, bridging tensors to buffers.
-LogicalResult replaceWithCall(linalg::LinalgOp op, func::FuncOp kernel,
-                              DictionaryAttr provenance) {
+LogicalResult replaceWithCall(DestinationStyleOpInterface op,
+                              func::FuncOp kernel, DictionaryAttr provenance) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
   OpBuilder b(op);
   Location loc = op->getLoc();
   SmallVector<Value> args;
@@ -69,7 +70,8 @@ LogicalResult replaceWithCall(linalg::LinalgOp op, func::FuncOp kernel,
     if (auto t = dyn_cast<RankedTensorType>(v.getType())) {
       auto type = MemRefType::get(t.getShape(), t.getElementType());
       Value buffer = memref::AllocOp::create(b, loc, type);
-      if (op.payloadUsesValueFromOperand(&init)) {
+      // Structured ops may accumulate into their init; softmax does not.
+      if (linalgOp && linalgOp.payloadUsesValueFromOperand(&init)) {
         Value initBuffer = bufferization::ToBufferOp::create(b, loc, type, v,
                                                              /*readOnly=*/true);
         memref::CopyOp::create(b, loc, initBuffer, buffer);
@@ -101,12 +103,12 @@ struct StarkSubstitutePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::LinalgOp> tagged;
-    module->walk([&](linalg::LinalgOp op) {
+    SmallVector<DestinationStyleOpInterface> tagged;
+    module->walk([&](DestinationStyleOpInterface op) {
       if (op->hasAttrOfType<FlatSymbolRefAttr>(kProblemAttrName))
         tagged.push_back(op);
     });
-    for (linalg::LinalgOp op : tagged) {
+    for (DestinationStyleOpInterface op : tagged) {
       auto ref = op->getAttrOfType<FlatSymbolRefAttr>(kProblemAttrName);
       auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
       if (!problem)

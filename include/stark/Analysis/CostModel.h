@@ -76,6 +76,12 @@ FailureOr<int64_t> countBodyArithmetic(linalg::LinalgOp op,
 /// unknown element types, unknown body ops and sizes that overflow int64.
 FailureOr<OpCost> computeOpCost(linalg::LinalgOp op, std::string &whyUnknown);
 
+/// The cost of linalg.softmax along one dimension: max, subtract, exp,
+/// add and divide per element (5 operations), the input read once and the
+/// output written once (what a single-pass kernel must move).
+FailureOr<OpCost> computeSoftmaxCost(linalg::SoftmaxOp op,
+                                     std::string &whyUnknown);
+
 /// The roofline time of `cost` on `profile`.
 RooflineEstimate estimateRoofline(const OpCost &cost,
                                   const HardwareProfile &profile);

@@ -36,11 +36,12 @@ struct KernelProblemInfo {
   std::string signature;
 };
 
-/// Builds the problem module of `op` (tensors become memref arguments,
-/// constants the body or a fill captures are cloned in). Fails, with the
-/// reason in `whyNot`, for dynamic shapes and for operands that are neither
-/// shaped nor constants.
-FailureOr<OwningOpRef<ModuleOp>> outlineKernelProblem(linalg::LinalgOp op,
+/// Builds the problem module of `op`, a linalg structured op or
+/// linalg.softmax (tensors become memref arguments, constants the body or a
+/// fill captures are cloned in). Fails, with the reason in `whyNot`, for
+/// other ops, dynamic shapes and operands that are neither shaped nor
+/// constants.
+FailureOr<OwningOpRef<ModuleOp>> outlineKernelProblem(Operation *op,
                                                       std::string &whyNot);
 
 /// Reads the stark.problem attribute of `module`.
