@@ -1193,10 +1193,13 @@ std::string cudatpl::getIndexType(const ProblemView &view) {
       n *= d;
     largest = std::max(largest, n);
   }
-  int64_t points = 1;
-  for (int64_t r : view.loopRanges)
-    points *= r;
-  largest = std::max(largest, points);
+  // Kernels index operands, parallel points and reduced points, never the
+  // product of both kinds of loops.
+  int64_t parallel = 1, reduced = 1;
+  for (auto [range, reduction] :
+       llvm::zip(view.loopRanges, view.reductionLoops))
+    (reduction ? reduced : parallel) *= range;
+  largest = std::max({largest, parallel, reduced});
   // Headroom for the one-past-the-end values of loops and tiles.
   return largest < (int64_t(1) << 30) ? "int" : "long long";
 }
@@ -1387,8 +1390,11 @@ mlir::stark::getApplicableFamilies(const ProblemView &view, bool allowTf32) {
     consider("softmax");
     return order;
   }
-  if (view.convolution && view.convolution->depthwise) {
-    // Batched over channels with n = 1: a GEMM tile would be mostly waste.
+  if (view.opClass == OpClass::Pooling ||
+      (view.convolution && view.convolution->depthwise)) {
+    // A window per output and no reuse across outputs: depthwise is a
+    // contraction batched over channels with n = 1, where a GEMM tile would
+    // be mostly waste.
     consider("direct");
     consider("reduce_col");
     return order;

@@ -560,14 +560,15 @@ std::vector<GemmParams> cudatpl::enumerateGemm(const ProblemView &view,
           continue;
         double reuse = double(p.tm * p.tn) / double(p.tm + p.tn) / 4.0;
         double score = tileScore(c, p.bm, p.bn, reuse, profile);
-        // Single buffering only as a fallback (fewer registers); the
-        // register cap of two blocks per SM right after its uncapped twin.
+        // Single buffering only as a fallback (fewer registers). Two blocks
+        // per SM hide latency better when their registers fit, so that cap
+        // goes right before its uncapped twin.
         if (!db)
           score *= 0.5;
         if (minBlocks > 1) {
           if (2 * l->threads > 2048 || l->registers > 65536 / (2 * l->threads))
             continue;
-          score *= 0.99;
+          score *= 1.01;
         }
         scored.push_back({p, score});
       }
@@ -721,7 +722,10 @@ __device__ __forceinline__ void stark_cp_async_commit() { asm volatile("cp.async
 template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
 )cuda";
-  os << "extern \"C\" __global__ void __launch_bounds__(THREADS) stark_gemm_tc("
+  // An explicit minimum of one block: without it ptxas was seen to cap the
+  // registers of some instances low enough to spill.
+  os << "extern \"C\" __global__ void __launch_bounds__(THREADS, 1) "
+        "stark_gemm_tc("
      << getKernelParameters(view) << ") {\n";
   os << "  const TIn* __restrict__ A = " << argName(view.inputs[0].argNumber)
      << ";\n";

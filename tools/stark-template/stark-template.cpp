@@ -115,8 +115,14 @@ int main(int argc, char **argv) {
   std::string chosen = family;
   if (chosen.empty()) {
     SmallVector<std::string> families = getApplicableFamilies(*view, allowTf32);
-    if (families.empty())
-      return fail("no template family applies to " + view->opName);
+    if (families.empty()) {
+      // The direct family takes any linalg op; its reason is the one that
+      // matters.
+      (void)checkFamilyApplies(view->isSoftmax ? "softmax" : "direct", *view,
+                               error);
+      return fail("no template family applies to " + view->opName + ": " +
+                  error);
+    }
     chosen = families.front();
   }
   if (failed(checkFamilyApplies(chosen, *view, error)))

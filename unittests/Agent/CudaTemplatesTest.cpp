@@ -503,6 +503,8 @@ TEST_F(CudaTemplatesTest, GemmPlanLaunch) {
   EXPECT_EQ(sets.front().at("bn"), 128);
   EXPECT_EQ(sets.front().at("tm"), 8);
   EXPECT_EQ(sets.front().at("double_buffer"), 1);
+  // Its registers fit two blocks per SM.
+  EXPECT_EQ(sets.front().at("min_blocks"), 2);
   FailureOr<CudaKernelPlan> plan =
       generateCudaKernel("gemm", v, sets.front(), error);
   ASSERT_TRUE(succeeded(plan)) << error;
@@ -610,6 +612,8 @@ struct PtxasReport {
   int64_t registers = -1, sharedBytes = 0, spillStores = 0;
 };
 
+/// nvcc from STARK_NVCC (set but empty: use NVRTC instead), the toolkit or
+/// PATH.
 std::string findNvcc() {
   if (const char *env = std::getenv("STARK_NVCC"))
     return env;
@@ -722,35 +726,45 @@ void compileJobs(std::vector<Job> &jobs) {
     return rc;
   };
 
-  SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, jobs.size()));
-  std::string log;
-  if (runNvcc(all, log) != 0) {
-    // Say which sources fail.
-    for (size_t i : all) {
-      std::string one;
-      EXPECT_EQ(runNvcc({i}, one), 0) << jobs[i].name << "\n" << one;
+  // Batches keep one translation unit from growing without bound.
+  const size_t batch = 48;
+  for (size_t first = 0; first < jobs.size(); first += batch) {
+    SmallVector<size_t> which = llvm::to_vector(
+        llvm::seq<size_t>(first, std::min(jobs.size(), first + batch)));
+    std::string log;
+    if (runNvcc(which, log) != 0) {
+      // Say which sources fail.
+      for (size_t i : which) {
+        std::string one;
+        EXPECT_EQ(runNvcc({i}, one), 0) << jobs[i].name << "\n" << one;
+      }
+      continue;
     }
-    llvm::sys::fs::remove_directories(root);
-    return;
-  }
-  llvm::StringMap<PtxasReport> reports = parsePtxas(log);
-  for (size_t i : all) {
-    const Job &job = jobs[i];
-    for (const CudaKernelPlan::Launch &l : job.plan.launches) {
-      auto it = reports.find(kernelName(i, l.kernel));
-      ASSERT_NE(it, reports.end())
-          << job.name << ": no ptxas report for " << l.kernel << "\n"
-          << log;
-      const PtxasReport &r = it->second;
-      EXPECT_GT(r.registers, 0) << job.name;
-      EXPECT_LE(r.registers, 255) << job.name;
-      // Register spills would put the tiles in local memory.
-      EXPECT_EQ(r.spillStores, 0) << job.name;
-      EXPECT_LE(r.sharedBytes + l.sharedBytes, h200.sharedMemoryPerBlock)
-          << job.name;
-      EXPECT_LE(r.sharedBytes, 48 * 1024) << job.name;
-      int64_t threads = l.block[0] * l.block[1] * l.block[2];
-      EXPECT_LE(r.registers * threads, h200.registersPerUnit) << job.name;
+    llvm::StringMap<PtxasReport> reports = parsePtxas(log);
+    for (size_t i : which) {
+      const Job &job = jobs[i];
+      // Capping registers for two blocks per SM may spill a little; the
+      // search measures whether it pays.
+      auto minBlocks = job.plan.params.find("min_blocks");
+      bool maySpill =
+          minBlocks != job.plan.params.end() && minBlocks->second != "1";
+      for (const CudaKernelPlan::Launch &l : job.plan.launches) {
+        auto it = reports.find(kernelName(i, l.kernel));
+        ASSERT_NE(it, reports.end())
+            << job.name << ": no ptxas report for " << l.kernel << "\n"
+            << log;
+        const PtxasReport &r = it->second;
+        EXPECT_GT(r.registers, 0) << job.name;
+        EXPECT_LE(r.registers, 255) << job.name;
+        // Register spills would put the tiles in local memory.
+        if (!maySpill)
+          EXPECT_EQ(r.spillStores, 0) << job.name;
+        EXPECT_LE(r.sharedBytes + l.sharedBytes, h200.sharedMemoryPerBlock)
+            << job.name;
+        EXPECT_LE(r.sharedBytes, 48 * 1024) << job.name;
+        int64_t threads = l.block[0] * l.block[1] * l.block[2];
+        EXPECT_LE(r.registers * threads, h200.registersPerUnit) << job.name;
+      }
     }
   }
   llvm::sys::fs::remove_directories(root);

@@ -1,0 +1,127 @@
+// stark-template turns a problem into the CUDA C++ candidate of one template
+// family and parameter set (no GPU needed).
+
+// RUN: stark-template --problem %s --family gemm --params bm=128,bn=128,bk=8,tm=8,tn=8 | FileCheck %s --check-prefix=GEMM
+// RUN: stark-template --problem %s --family gemm --params bm=128,bn=128,bk=8,tm=8,tn=8 --source | FileCheck %s --check-prefix=GEMM-SRC
+// RUN: stark-template --problem %s --list | FileCheck %s --check-prefix=LIST
+// RUN: stark-template --problem %s --family gemm_tc --allow-tf32 --source | FileCheck %s --check-prefix=TF32
+// RUN: stark-template --problem %S/Inputs/templates/matmul-odd.mlir --family gemm --params bm=32,bn=32,bk=8,tm=4,tn=4,double_buffer=0 | FileCheck %s --check-prefix=ODD
+// RUN: stark-template --problem %S/Inputs/templates/matmul-transpose-b-f16.mlir --source | FileCheck %s --check-prefix=TC
+// RUN: stark-template --problem %S/Inputs/templates/conv-nhwc.mlir --family gemm --source | FileCheck %s --check-prefix=CONV
+// RUN: stark-template --problem %S/Inputs/templates/bias-gelu.mlir --params block=128,vec=4,per_thread=2 | FileCheck %s --check-prefix=EW
+// RUN: stark-template --problem %S/Inputs/templates/bias-gelu.mlir --params block=128,vec=4,per_thread=2 --source | FileCheck %s --check-prefix=EW-SRC
+// RUN: stark-template --problem %S/Inputs/templates/sum-squares.mlir --family reduce_row --params threads=256,rows=1,vec=4,split=8 | FileCheck %s --check-prefix=SPLIT
+// RUN: stark-template --problem %S/Inputs/templates/col-max-f16.mlir --source | FileCheck %s --check-prefix=COL
+// RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4 | FileCheck %s --check-prefix=SOFTMAX
+// RUN: stark-template --problem %S/Inputs/templates/depthwise.mlir --source | FileCheck %s --check-prefix=DW
+// RUN: not stark-template --problem %S/Inputs/templates/bias-gelu.mlir --family gemm 2>&1 | FileCheck %s --check-prefix=NOGEMM
+// RUN: not stark-template --problem %S/Inputs/templates/ctlz.mlir 2>&1 | FileCheck %s --check-prefix=NOBODY
+// RUN: not stark-template --problem %s --family gemm --params bm=128,bogus=1 2>&1 | FileCheck %s --check-prefix=BADPARAM
+// RUN: not stark-template --problem %s --family gemm_tc 2>&1 | FileCheck %s --check-prefix=NOTF32
+// RUN: not stark-template --problem %s --family softmax 2>&1 | FileCheck %s --check-prefix=NOSOFTMAX
+
+// The candidate keeps the problem's entry and signature, drops the body and
+// carries the source, the launches and where they came from.
+// GEMM-LABEL: func.func @kernel(
+// GEMM-SAME: %{{.+}}: memref<4096x4096xf32>, %{{.+}}: memref<4096x4096xf32>, %{{.+}}: memref<4096x4096xf32>)
+// GEMM-SAME: stark.cuda = {launches = [{block = array<i64: 256, 1, 1>, grid = array<i64: 1024, 1, 1>, kernel = "stark_gemm", shared_bytes = 0 : i64}], source = "{{.*}}extern \22C\22 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) stark_gemm(const float* __restrict__ arg0, const float* __restrict__ arg1, float* __restrict__ arg2)
+// GEMM-SAME: stark.template = {family = "gemm", params = {bk = "8", bm = "128", bn = "128", double_buffer = "1", group_m = "8", min_blocks = "1", tm = "8", tn = "8"}}
+// GEMM-NEXT: return
+// GEMM-NEXT: }
+
+// Row-major A and B: 16-byte loads of both, C updated 4 elements at a time.
+// GEMM-SRC: constexpr long long M = 4096, N = 4096, K = 4096, BATCH = 1;
+// GEMM-SRC: constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8, GROUP_M = 8;
+// GEMM-SRC: constexpr int A_AXIS = 0, VA = 4, B_AXIS = 0, VB = 4, VC = 4;
+// GEMM-SRC: typedef int idx_t;
+// GEMM-SRC: return (4096) * l0 + l2;
+// GEMM-SRC: __shared__ __align__(16) float As[STAGES][BK][LDA];
+// GEMM-SRC: acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+// GEMM-SRC: v.v[j] = stark_cast<TC>((float)stark_widen(v.v[j]) + acc[i][c * VN + j]);
+
+// Without tf32 an f32 matmul has no tensor-core family.
+// LIST-NOT: gemm_tc
+// LIST: gemm: {{[0-9]+}} parameter sets
+// LIST-NEXT: bk=8,bm=128,bn=128,double_buffer=1,group_m=8,min_blocks=2,tm=8,tn=8
+// LIST: reduce_row:
+// LIST: reduce_col:
+// LIST: direct:
+
+// TF32: wmma::precision::tf32
+// TF32: af[i].x[t] = wmma::__float_to_tf32(af[i].x[t]);
+
+// Sizes that divide nothing: guarded scalar loads, single buffer.
+// ODD-LABEL: func.func @kernel(
+// ODD-SAME: launches = [{block = array<i64: 64, 1, 1>, grid = array<i64: 2, 1, 1>, kernel = "stark_gemm", shared_bytes = 0 : i64}]
+// ODD-SAME: constexpr bool DOUBLE_BUFFER = false;
+// ODD-SAME: constexpr int A_AXIS = 0, VA = 1, B_AXIS = 0, VB = 1, VC = 1;
+
+// f16 A B^T through WMMA: B is k-contiguous, so its tile is [BN][BK] and its
+// fragments column-major; both copied with 16-byte cp.async.
+// TC: constexpr int A_AXIS = 0, VA = 8, B_AXIS = 1, VB = 8;
+// TC: typedef float TC;
+// TC: typedef wmma::fragment<wmma::matrix_a, 16, 16, FK, __half, wmma::row_major> FragA;
+// TC: typedef wmma::fragment<wmma::matrix_b, 16, 16, FK, __half, wmma::col_major> FragB;
+// TC: cp.async.cg.shared.global
+
+// A convolution as an implicit matrix product: m decodes into (n, oh, ow),
+// k into (kh, kw, c); the input is read 4 channels at a time.
+// CONV: constexpr long long M = 512, N = 32, K = 144, BATCH = 1;
+// CONV: constexpr int A_AXIS = 0, VA = 4
+// CONV: a_off(idx_t b, idx_t m, idx_t k)
+// CONV-NEXT: const idx_t l0 = (m / 256);
+// CONV-NEXT: const idx_t l1 = ((m / 16) % 16);
+// CONV-NEXT: const idx_t l2 = (m % 16);
+// CONV-NEXT: const idx_t l4 = (k / 48);
+// CONV-NEXT: const idx_t l5 = ((k / 16) % 3);
+// CONV-NEXT: const idx_t l6 = (k % 16);
+// CONV-NEXT: return (5184) * l0 + (288) * l1 + (16) * l2 + (288) * l4 + (16) * l5 + l6;
+
+// EW-LABEL: func.func @kernel(
+// EW-SAME: launches = [{block = array<i64: 128, 1, 1>, grid = array<i64: 32, 1, 1>, kernel = "stark_elementwise", shared_bytes = 0 : i64}]
+// EW-SAME: stark.template = {family = "elementwise", params = {block = "128", per_thread = "2", vec = "4"}}
+
+// The bias is the same for the 4 points of a vector along j only if j is
+// not the vector's loop: here it is, so it is loaded as a vector too.
+// EW-SRC: constexpr long long CHUNKS = 8192LL;
+// EW-SRC: const StarkVec<float, VEC> x0 = *reinterpret_cast<const StarkVec<float, VEC>*>(arg0 + p);
+// EW-SRC: const StarkVec<float, VEC> x1 = *reinterpret_cast<const StarkVec<float, VEC>*>(arg1 + i1);
+// EW-SRC: const float v3 = (stark_widen(x0.v[j]) + stark_widen(x1.v[j]));
+// EW-SRC: const float v6 = erff(v5);
+// EW-SRC: r0[j] = stark_cast<float>(v11);
+// EW-SRC: *reinterpret_cast<StarkVec<float, VEC>*>(arg2 + p) = y;
+
+// A single row split over 8 blocks, then a second launch combines them.
+// SPLIT: launches = [{block = array<i64: 256, 1, 1>, grid = array<i64: 1, 8, 1>, kernel = "stark_reduce_row", shared_bytes = 0 : i64}, {block = array<i64: 256, 1, 1>, grid = array<i64: 1, 1, 1>, kernel = "stark_reduce_row_finish", shared_bytes = 0 : i64}]
+
+// Max over rows of an f16 matrix: one thread per column, f32 accumulator,
+// NaN-propagating max, combined with the initial output.
+// COL: typedef float acc_t;
+// COL: return stark_maximumf(a, b);
+// COL: #define STARK_IDENTITY (__int_as_float(0xff800000))
+// COL: stark_cast<__half>(stark_combine((acc_t)stark_widen(arg1[o]), acc));
+
+// SOFTMAX: launches = [{block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax", shared_bytes = 0 : i64}]
+
+// Depthwise: one thread per output, the 3x3 window unrolled.
+// DW: extern "C" __global__ void __launch_bounds__(BLOCK) stark_direct(
+// DW: float acc0 = stark_widen(arg2[o0]);
+// DW: #pragma unroll
+// DW-NEXT: for (idx_t i4 = 0; i4 < 3; ++i4) {
+// DW: const float x0 = stark_widen(arg0[b0 + (80) * i4 + (8) * i5]);
+// DW-NEXT: const float x1 = stark_widen(arg1[b1 + (24) * i4 + (8) * i5]);
+// DW-NEXT: const float v3 = (x0 * x1);
+// DW-NEXT: const float v4 = (acc0 + v3);
+
+// NOGEMM: stark-template: family 'gemm' does not apply to linalg.generic: the problem is not a contraction (out += a * b over linear maps)
+// NOBODY: stark-template: no template family applies to linalg.generic: payload op 'math.ctlz' has no CUDA translation
+// BADPARAM: stark-template: family 'gemm' cannot generate a kernel for linalg.matmul: family 'gemm' has no parameter 'bogus'
+// NOTF32: stark-template: family 'gemm_tc' cannot generate a kernel for linalg.matmul: f32 inputs use tensor cores only as tf32, which needs allow_tf32=1
+// NOSOFTMAX: stark-template: family 'softmax' does not apply to linalg.matmul: the problem is not linalg.softmax
+
+module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", shapes = "4096x4096xf32,4096x4096xf32->4096x4096xf32", signature = "0"}} {
+  func.func @kernel(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>) {
+    linalg.matmul ins(%a, %b : memref<4096x4096xf32>, memref<4096x4096xf32>) outs(%c : memref<4096x4096xf32>)
+    return
+  }
+}
