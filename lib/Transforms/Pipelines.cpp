@@ -31,6 +31,8 @@ void mlir::stark::buildStarkPipeline(OpPassManager &pm,
   search.profile = options.profile;
   search.timeout = options.timeout;
   search.progress = options.progress;
+  search.trials = options.trials;
+  search.timingTrials = options.timingTrials;
   pm.addPass(createStarkSearchPass(search));
 
   pm.addPass(createStarkSubstitutePass());

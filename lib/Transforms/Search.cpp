@@ -100,6 +100,9 @@ struct StarkSearchPass
     if (!(minSpeedup >= 1.0))
       return module.emitError()
              << "stark-search: min-speedup must be at least 1";
+    if (timingTrials == 0)
+      return module.emitError()
+             << "stark-search: timing-trials must be at least 1";
     if (trials == 0)
       return module.emitError() << "stark-search: trials must be at least 1";
     resolvedTarget = target;
@@ -228,6 +231,7 @@ struct StarkSearchPass
     EvalOptions evalOptions;
     evalOptions.seed = seed;
     evalOptions.correctnessTrials = trials;
+    evalOptions.timing.minTrials = timingTrials;
     WorkerOptions worker;
     worker.targetName = resolvedTarget.str();
     worker.timeoutSeconds = timeout;

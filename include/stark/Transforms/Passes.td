@@ -133,6 +133,9 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "Seconds one candidate's evaluation may take">,
     Option<"minSpeedup", "min-speedup", "double", /*default=*/"1.05",
            "A winner must be at least this much faster than the baseline">,
+    Option<"timingTrials", "timing-trials", "unsigned", /*default=*/"10",
+           "Timed runs of baseline and candidate at least (more until the "
+           "spread settles or the timing budget ends)">,
     Option<"trials", "trials", "unsigned", /*default=*/"5",
            "Correctness trials per candidate (seeds x input distributions)">,
     Option<"progress", "progress", "bool", /*default=*/"true",

@@ -37,6 +37,13 @@ struct StarkPipelineOptions : public PassPipelineOptions<StarkPipelineOptions> {
   Option<double> timeout{*this, "timeout",
                          llvm::cl::desc("Seconds per candidate evaluation"),
                          llvm::cl::init(60)};
+  Option<unsigned> trials{*this, "trials",
+                          llvm::cl::desc("Correctness trials per candidate"),
+                          llvm::cl::init(5)};
+  Option<unsigned> timingTrials{
+      *this, "timing-trials",
+      llvm::cl::desc("Timed runs of baseline and candidate at least"),
+      llvm::cl::init(10)};
   Option<bool> progress{*this, "progress", llvm::cl::desc("Progress on stderr"),
                         llvm::cl::init(true)};
 };
