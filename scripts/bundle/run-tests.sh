@@ -17,10 +17,9 @@ if [ ! -f "$STARK_SRC_ROOT/test/lit.cfg.py" ]; then
   exit 2
 fi
 
-# FileCheck, count and not need libz3.so.4, which the bundle carries; lit
-# passes LD_LIBRARY_PATH on to the tests.
-LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export LD_LIBRARY_PATH
+# FileCheck & co. find the bundle's lib/libz3.so.4 through their RUNPATH
+# ($ORIGIN/../lib); no LD_LIBRARY_PATH, which would reach every program the
+# tests start.
 if ! "$bundle/bin/FileCheck" --version >/dev/null 2>&1; then
   echo "run-tests.sh: $bundle/bin/FileCheck does not start here:" >&2
   ldd "$bundle/bin/FileCheck" >&2 || true
