@@ -22,16 +22,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # name -> (file, stark-pipeline options, torch builder)
 PROBLEMS = {
     "matmul_4096_f32": ("matmul_4096_f32.mlir",
-                        "budget=4 trials=2 timing-trials=3 timeout=240",
+                        "budget=4 seconds=150 trials=2 timing-trials=3 timeout=150",
                         "matmul"),
     "row_sum_16384x2048_f32": ("row_sum_16384x2048_f32.mlir",
-                               "budget=6 trials=3 timing-trials=10 timeout=120",
+                               "budget=6 seconds=60 trials=3 timing-trials=10 timeout=60",
                                "row_sum"),
     "swish_bias_8192_f32": ("swish_bias_8192_f32.mlir",
-                            "budget=6 trials=3 timing-trials=10 timeout=120",
+                            "budget=6 seconds=60 trials=3 timing-trials=10 timeout=60",
                             "swish_bias"),
     "softmax_8192_f32": ("softmax_8192_f32.mlir",
-                         "budget=6 trials=3 timing-trials=10 timeout=120",
+                         "budget=4 seconds=40 trials=3 timing-trials=10 timeout=60",
                          "softmax"),
 }
 
