@@ -1542,6 +1542,9 @@ mlir::stark::enumerateParams(StringRef family, const ProblemView &view,
                              const HardwareProfile &profile,
                              const EnumerateOptions &options) {
   std::vector<TemplateParams> out;
+  // Every kernel assumes 32-lane warps (shuffle widths, warp tiles).
+  if (profile.warpSize > 0 && profile.warpSize != 32)
+    return out;
   std::string ignored;
   if (family == "gemm_tc") {
     if (failed(checkGemmTcApplies(view, options.allowTf32, ignored)))

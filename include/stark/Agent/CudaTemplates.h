@@ -325,7 +325,7 @@ struct EnumerateOptions {
 /// The parameter sets of `family` worth trying on `view`, the best guess
 /// first. Every set fits the profile: threads per block, shared memory per
 /// block, registers (estimated), grid limits. Empty when the family does
-/// not apply.
+/// not apply or the profile's warps are not 32 lanes wide.
 std::vector<TemplateParams>
 enumerateParams(StringRef family, const ProblemView &view,
                 const HardwareProfile &profile,

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Runs the CUDA template library's kernels on the CPU and compares them with
+hand-written references, without a GPU.
+
+    scripts/cuda-emu/check_templates.py [--build-dir build] [-j 2] [FILTER]
+
+The cases are the RUN lines of test/Integration/CUDA/templates/*.mlir (the
+GPU tests: problem, family, parameters) plus tf32 cases those tests leave
+out. For each, stark-template writes the source and the launches, g++
+compiles the source with cuda_emu.h in place of CUDA, and the program runs
+the launches on random inputs (outputs the problem does not read are
+prefilled with NaN) and compares the output with a reference written here,
+independently of the templates, as plain loops in double precision.
+Needs g++ with C++20 (<barrier>). Takes minutes: each CUDA thread is a host
+thread.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TESTS = os.path.join(ROOT, "test", "Integration", "CUDA", "templates")
+INPUTS = os.path.join(TESTS, "Inputs")
+
+CTYPE = {"f32": "float", "f16": "__half", "bf16": "__nv_bfloat16",
+         "f64": "double"}
+
+# Per problem in Inputs/: the loops (name, extent) in linalg order, the flat
+# offset of each operand (inputs, then the output) and the new output value
+# from a0, a1, ... and out. `read`: whether the problem reads its output.
+MATMUL = "out + a0*a1"
+REFERENCES = {
+    "matmul-255x129x191": dict(loops=[("m", 255), ("n", 191), ("k", 129)], offs=["m*129+k", "k*191+n", "m*191+n"], body=MATMUL, read=True),
+    "matmul-300x260x132": dict(loops=[("m", 300), ("n", 260), ("k", 132)], offs=["m*132+k", "k*260+n", "m*260+n"], body=MATMUL, read=True),
+    "matmul-ta-f32": dict(loops=[("m", 200), ("n", 72), ("k", 132)], offs=["k*200+m", "k*72+n", "m*72+n"], body=MATMUL, read=True),
+    "matmul-tb-f16": dict(loops=[("m", 200), ("n", 120), ("k", 136)], offs=["m*136+k", "n*136+k", "m*120+n"], body=MATMUL, read=True),
+    "matmul-f16-odd": dict(loops=[("m", 97), ("n", 83), ("k", 75)], offs=["m*75+k", "k*83+n", "m*83+n"], body=MATMUL, read=True),
+    "batch-matmul-f32": dict(loops=[("b", 5), ("m", 33), ("n", 48), ("k", 40)], offs=["b*33*40+m*40+k", "b*40*48+k*48+n", "b*33*48+m*48+n"], body=MATMUL, read=True),
+    "batch-matmul-bf16": dict(loops=[("b", 3), ("m", 70), ("n", 96), ("k", 64)], offs=["b*70*64+m*64+k", "b*64*96+k*96+n", "b*70*96+m*96+n"], body=MATMUL, read=True),
+    "matvec": dict(loops=[("m", 300), ("k", 1000)], offs=["m*1000+k", "k", "m"], body=MATMUL, read=True),
+    "vecmat": dict(loops=[("n", 517), ("k", 301)], offs=["k", "k*517+n", "n"], body=MATMUL, read=True),
+    "dot": dict(loops=[("k", 100003)], offs=["k", "k", "0"], body=MATMUL, read=True),
+    "conv-nhwc": dict(loops=[("n", 2), ("oh", 16), ("ow", 16), ("f", 32), ("kh", 3), ("kw", 3), ("c", 16)],
+                      offs=["((n*18+oh+kh)*18+ow+kw)*16+c", "((kh*3+kw)*16+c)*32+f", "((n*16+oh)*16+ow)*32+f"], body=MATMUL, read=True),
+    "conv-nhwc-f16": dict(loops=[("n", 1), ("oh", 7), ("ow", 7), ("f", 40), ("kh", 3), ("kw", 3), ("c", 24)],
+                          offs=["((n*15+oh*2+kh)*15+ow*2+kw)*24+c", "((kh*3+kw)*24+c)*40+f", "((n*7+oh)*7+ow)*40+f"], body=MATMUL, read=True),
+    "conv-nchw-strided": dict(loops=[("n", 1), ("f", 8), ("oh", 8), ("ow", 8), ("c", 3), ("kh", 3), ("kw", 3)],
+                              offs=["((n*3+c)*17+oh*2+kh)*17+ow*2+kw", "((f*3+c)*3+kh)*3+kw", "((n*8+f)*8+oh)*8+ow"], body=MATMUL, read=True),
+    "conv1d-nwc": dict(loops=[("n", 2), ("ow", 18), ("f", 10), ("kw", 5), ("c", 6)],
+                       offs=["(n*43+ow*2+kw*2)*6+c", "(kw*6+c)*10+f", "(n*18+ow)*10+f"], body=MATMUL, read=True),
+    "depthwise": dict(loops=[("n", 2), ("oh", 10), ("ow", 10), ("c", 24), ("kh", 3), ("kw", 3)],
+                      offs=["((n*12+oh+kh)*12+ow+kw)*24+c", "(kh*3+kw)*24+c", "((n*10+oh)*10+ow)*24+c"], body=MATMUL, read=True),
+    "maxpool": dict(loops=[("n", 1), ("oh", 4), ("ow", 4), ("c", 4), ("kh", 2), ("kw", 2)],
+                    offs=["((n*9+oh*2+kh)*9+ow*2+kw)*4+c", "kh*2+kw", "((n*4+oh)*4+ow)*4+c"], body="std::max(out, a0)", read=True),
+    "sumpool": dict(loops=[("n", 2), ("oh", 9), ("ow", 9), ("c", 6), ("kh", 3), ("kw", 3)],
+                    offs=["((n*11+oh+kh)*11+ow+kw)*6+c", "kh*3+kw", "((n*9+oh)*9+ow)*6+c"], body="out + a0", read=True),
+    "row-sum": dict(loops=[("i", 300), ("j", 1001)], offs=["i*1001+j", "i"], body="out + a0", read=True),
+    "row-max-f16": dict(loops=[("i", 64), ("j", 4096)], offs=["i*4096+j", "i"], body="std::max(out, a0)", read=True),
+    "col-min": dict(loops=[("i", 513), ("j", 130)], offs=["i*130+j", "j"], body="std::min(out, a0)", read=True),
+    "middle-sum": dict(loops=[("a", 6), ("b", 77), ("c", 50)], offs=["(a*77+b)*50+c", "a*50+c"], body="out + a0", read=True),
+    "sum-squares": dict(loops=[("i", 512), ("j", 1000)], offs=["i*1000+j", "0"], body="out + a0*a0", read=True),
+    "mean-rows": dict(loops=[("i", 128), ("j", 300)], offs=["i*300+j", "i"], body="out + a0*(double)0.00333333341f", read=True),
+    "bias-gelu": dict(loops=[("i", 130), ("j", 256)], offs=["i*256+j", "j", "i*256+j"],
+                      body="0.5*(a0+a1)*(1+std::erf((a0+a1)*(double)0.707106769f))", read=False),
+    "relu-transpose-f16": dict(loops=[("i", 65), ("j", 33)], offs=["j*65+i", "i*33+j"], body="(a0 > 0 ? a0 : 0.0)", read=False),
+    "add-relu-bf16": dict(loops=[("i", 96), ("j", 640)], offs=["i*640+j", "i*640+j", "i*640+j"], body="std::max(a0+a1, 0.0)", read=False),
+    "accumulate-scaled": dict(loops=[("i", 1000), ("j", 3)], offs=["i*3+j", "i*3+j"], body="out + std::tanh(a0)*-1.5", read=True),
+    "fill": dict(loops=[("i", 1001)], offs=["i"], body="2.5", read=False, inputs=0),
+    # softmax: rows, row length, stride between row elements
+    "softmax": dict(softmax=(33, 1000, 1)),
+    "softmax-long": dict(softmax=(8, 30000, 1)),
+    "softmax-strided-f16": dict(softmax=(4 * 50, 77, 50)),
+}
+
+# tf32 is not held to the f32 tolerance by the evaluator, so the GPU tests
+# leave it out; here it gets a tf32-sized one.
+EXTRA_CASES = [
+    ("matmul-255x129x191", "gemm_tc", "allow_tf32=1,bm=64,bn=64,bk=16,wm=32,wn=32,stages=3"),
+    ("matmul-300x260x132", "gemm_tc", "allow_tf32=1,bm=128,bn=128,bk=32,wm=64,wn=32,stages=2"),
+    ("matmul-ta-f32", "gemm_tc", "allow_tf32=1,bm=64,bn=64,bk=16,wm=32,wn=32,stages=4"),
+    ("batch-matmul-f32", "gemm_tc", "allow_tf32=1"),
+]
+
+
+def gpu_test_cases():
+    run = re.compile(r"Inputs/([\w.-]+)\.mlir --family (\w+)(?: --params (\S+))?")
+    cases = []
+    for name in sorted(os.listdir(TESTS)):
+        if not name.endswith(".mlir"):
+            continue
+        for line in open(os.path.join(TESTS, name)):
+            if line.startswith("// RUN:"):
+                m = run.search(line)
+                if m:
+                    cases.append((m.group(1), m.group(2), m.group(3)))
+    return cases
+
+
+def signature(path):
+    text = open(path).read()
+    params = re.search(r"func\.func @kernel\((.*?)\)\s*\{", text, re.S).group(1)
+    args = []
+    for t in re.findall(r"memref<([^>]*)>", params):
+        parts = t.split("x")
+        n = 1
+        for d in parts[:-1]:
+            n *= int(d)
+        args.append((parts[-1], n))
+    return args
+
+
+def launches(module):
+    pattern = (r"\{block = array<i64: (\d+), (\d+), (\d+)>, grid = array<i64: "
+               r"(\d+), (\d+), (\d+)>, kernel = \"(\w+)\", shared_bytes")
+    return [(m.group(7), m.group(4, 5, 6), m.group(1, 2, 3))
+            for m in re.finditer(pattern, module)]
+
+
+def emulated_source(source):
+    """cp.async becomes a synchronous copy, dynamic shared memory a buffer."""
+    source = re.sub(
+        r"__device__ __forceinline__ void stark_cp_async16\(.*?\n\}\n",
+        "__device__ __forceinline__ void stark_cp_async16(void* smem, const void* gmem, bool full) "
+        "{ if (full) std::memcpy(smem, gmem, 16); else std::memset(smem, 0, 16); }\n",
+        source, flags=re.S)
+    source = re.sub(r"__device__ __forceinline__ void stark_cp_async_commit\(\).*?\n",
+                    "__device__ __forceinline__ void stark_cp_async_commit() {}\n", source)
+    source = re.sub(r"template <int N> __device__ __forceinline__ void stark_cp_async_wait\(\).*?\n",
+                    "template <int N> __device__ __forceinline__ void stark_cp_async_wait() {}\n", source)
+    return source.replace(
+        "extern __shared__ __align__(128) unsigned char stark_smem[];",
+        "unsigned char* stark_smem = g_dyn_smem;")
+
+
+def driver(ref, args, kernel_launches, tolerance):
+    out = len(args) - 1
+    inputs = 1 if "softmax" in ref else ref.get("inputs", out)
+    lines = ['#include "cuda_emu.h"', '#include "kernel.cu"', "#include <random>",
+             "template <class T> double to_d(T v) { return (double)stark_widen(v); }",
+             "int main() {",
+             "  std::mt19937 rng(7);",
+             "  std::uniform_real_distribution<float> U(-1.f, 1.f);"]
+    for i, (elem, n) in enumerate(args):
+        t = CTYPE[elem]
+        init = "U(rng)" if i < inputs or ref.get("read") else "NAN"
+        lines.append(f"  std::vector<{t}> arg{i}({n});")
+        lines.append(f"  for (auto& v : arg{i}) v = stark_cast<{t}>({init});")
+    lines.append(f"  std::vector<double> ref(arg{out}.size());")
+    lines.append(f"  for (size_t i = 0; i < ref.size(); ++i) ref[i] = to_d(arg{out}[i]);")
+    if "softmax" in ref:
+        rows, length, inner = ref["softmax"]
+        lines.append(f"""  for (long r = 0; r < {rows}; ++r) {{
+    long base = (r / {inner}) * {length} * {inner} + r % {inner};
+    double mx = -INFINITY, s = 0;
+    for (long j = 0; j < {length}; ++j) mx = std::max(mx, to_d(arg0[base + j * {inner}]));
+    for (long j = 0; j < {length}; ++j) s += std::exp(to_d(arg0[base + j * {inner}]) - mx);
+    for (long j = 0; j < {length}; ++j) ref[base + j * {inner}] = std::exp(to_d(arg0[base + j * {inner}]) - mx) / s;
+  }}""")
+    else:
+        for name, extent in ref["loops"]:
+            lines.append(f"  for (long {name} = 0; {name} < {extent}; ++{name})")
+        body = [f"double a{i} = to_d(arg{i}[{ref['offs'][i]}]);" for i in range(inputs)]
+        body.append(f"double out = ref[{ref['offs'][-1]}];")
+        body.append(f"ref[{ref['offs'][-1]}] = {ref['body']};")
+        lines.append("  { " + " ".join(body) + " }")
+    pointers = ", ".join(f"arg{i}.data()" for i in range(len(args)))
+    for kernel, grid, block in kernel_launches:
+        lines.append(f"  emu_launch({kernel}, dim3{{{grid[0]}u, {grid[1]}u, {grid[2]}u}}, "
+                     f"dim3{{{block[0]}u, {block[1]}u, {block[2]}u}}, {pointers});")
+    lines.append(f"""  double worst = 0; long at = -1;
+  for (size_t i = 0; i < ref.size(); ++i) {{
+    double err = std::fabs(to_d(arg{out}[i]) - ref[i]) / (1.0 + std::fabs(ref[i]));
+    if (!(err <= worst)) {{ worst = err; at = (long)i; if (std::isnan(err)) break; }}
+  }}
+  bool ok = worst <= {tolerance};
+  std::printf("%s worst error %.3g at %ld", ok ? "PASS" : "FAIL", worst, at);
+  if (at >= 0) std::printf(" (got %.6g, want %.6g)", to_d(arg{out}[at]), ref[at]);
+  std::printf("\\n");
+  return ok ? 0 : 1;
+}}""")
+    return "\n".join(lines) + "\n"
+
+
+def check(case, tool, workdir):
+    problem, family, params = case
+    label = f"{problem} {family} {params or '(first set)'}"
+    path = os.path.join(INPUTS, problem + ".mlir")
+    cmd = [tool, "--problem", path, "--family", family]
+    if params:
+        cmd += ["--params", params]
+    module = subprocess.run(cmd, capture_output=True, text=True)
+    if module.returncode:
+        return False, f"FAIL (stark-template: {module.stderr.strip()}) | {label}"
+    source = subprocess.run(cmd + ["--source"], capture_output=True, text=True).stdout
+    with open(os.path.join(workdir, "kernel.cu"), "w") as f:
+        f.write(emulated_source(source))
+    args = signature(path)
+    tolerance = {"f32": 2e-4, "f64": 1e-9, "f16": 2e-2, "bf16": 3e-2}[args[-1][0]]
+    if params and "allow_tf32=1" in params:
+        tolerance = 2e-2
+    with open(os.path.join(workdir, "main.cpp"), "w") as f:
+        f.write(driver(REFERENCES[problem], args, launches(module.stdout), tolerance))
+    binary = os.path.join(workdir, "a.out")
+    build = subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-pthread", "-I" + HERE,
+                            "-I" + os.path.join(HERE, "stub"), "-I" + workdir, "-o", binary,
+                            os.path.join(workdir, "main.cpp")], capture_output=True, text=True)
+    if build.returncode:
+        return False, f"FAIL (g++: {build.stderr[:2000]}) | {label}"
+    run = subprocess.run([binary], capture_output=True, text=True)
+    return run.returncode == 0, f"{run.stdout.strip()} | {label}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    parser.add_argument("-j", type=int, default=2)
+    parser.add_argument("filter", nargs="?", default="")
+    options = parser.parse_args()
+    tool = os.path.join(options.build_dir, "bin", "stark-template")
+    cases = [c for c in gpu_test_cases() + EXTRA_CASES
+             if options.filter in " ".join(x or "" for x in c)]
+    with tempfile.TemporaryDirectory(prefix="stark-cuda-emu-") as root:
+        dirs = []
+        for i in range(len(cases)):
+            dirs.append(os.path.join(root, str(i)))
+            os.makedirs(dirs[-1])
+        with concurrent.futures.ThreadPoolExecutor(options.j) as pool:
+            results = list(pool.map(lambda i: check(cases[i], tool, dirs[i]), range(len(cases))))
+    failures = 0
+    for ok, text in results:
+        print(text)
+        failures += not ok
+    print(f"{len(cases) - failures} of {len(cases)} passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
