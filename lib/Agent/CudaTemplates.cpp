@@ -1519,11 +1519,15 @@ mlir::stark::generateCudaKernel(StringRef family, const ProblemView &view,
   }
   if (family == "softmax") {
     SoftmaxParams p;
-    if (failed(takeParams(
-            params,
-            {{"threads", &p.threads}, {"rows", &p.rows}, {"vec", &p.vec}},
-            family, whyNot)))
+    int64_t cache = p.cache;
+    if (failed(takeParams(params,
+                          {{"threads", &p.threads},
+                           {"rows", &p.rows},
+                           {"vec", &p.vec},
+                           {"cache", &cache}},
+                          family, whyNot)))
       return failure();
+    p.cache = cache != 0;
     return generateSoftmaxKernel(view, p, whyNot);
   }
   if (family == "direct") {
@@ -1588,7 +1592,10 @@ mlir::stark::enumerateParams(StringRef family, const ProblemView &view,
       out.push_back({{"block_x", p.blockX}, {"split_y", p.splitY}});
   if (family == "softmax")
     for (const SoftmaxParams &p : enumerateSoftmax(view, profile))
-      out.push_back({{"threads", p.threads}, {"rows", p.rows}, {"vec", p.vec}});
+      out.push_back({{"threads", p.threads},
+                     {"rows", p.rows},
+                     {"vec", p.vec},
+                     {"cache", p.cache}});
   if (family == "direct")
     for (const DirectParams &p : enumerateDirect(view, profile))
       out.push_back({{"block", p.block}});

@@ -569,6 +569,12 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
              "vec a power of two";
     return failure();
   }
+  if (p.cache && ceilDiv(sv.length, p.threads * p.vec) * p.vec > 32) {
+    whyNot = llvm::formatv("cache=1 keeps {0} elements per lane in registers "
+                           "(at most 32)",
+                           ceilDiv(sv.length, p.threads * p.vec) * p.vec);
+    return failure();
+  }
   if (p.vec > maxSoftmaxVector(sv)) {
     whyNot = llvm::formatv("vec={0} exceeds the widest aligned access along "
                            "the rows ({1})",
@@ -593,6 +599,10 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
      << ", INNER = " << sv.inner << ";\n";
   os << "constexpr int TPR = " << p.threads << ", RPB = " << p.rows
      << ", VEC = " << p.vec << ";\n";
+  os << "// Each lane's part of a row stays in registers between the passes.\n";
+  os << "constexpr bool CACHE = " << (p.cache ? "true" : "false") << ";\n";
+  os << "constexpr int PER_LANE = (int)((LEN + TPR * VEC - 1) / (TPR * "
+        "VEC));\n";
   os << "__device__ __forceinline__ ct_t stark_exp(ct_t x) { return "
      << (dbl ? "exp(x)" : "expf(x)") << "; }\n";
   os << "#define STARK_NEG_INF ("
@@ -622,14 +632,33 @@ __device__ __forceinline__ void stark_merge(ct_t& m, ct_t& s, ct_t m2, ct_t s2) 
   const idx_t row = (idx_t)blockIdx.x * RPB + threadIdx.y;
   const idx_t base = (row / INNER) * (LEN * INNER) + row % INNER;
   ct_t m = STARK_NEG_INF, s = 0;
+  // Lane-interleaved vectors: part i of a lane starts at (i * TPR + lane) * VEC.
+  auto load = [&](idx_t j) {
+    if constexpr (VEC > 1) {
+      return *reinterpret_cast<const StarkVec<TIn, VEC>*>(in + base + j);
+    } else {
+      StarkVec<TIn, VEC> x;
+      x.v[0] = in[base + j * INNER];
+      return x;
+    }
+  };
+  StarkVec<TIn, VEC> cached[CACHE ? PER_LANE : 1];
   if (row < ROWS) {
-    for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) {
-      if constexpr (VEC > 1) {
-        const StarkVec<TIn, VEC> x = *reinterpret_cast<const StarkVec<TIn, VEC>*>(in + base + j);
+    if constexpr (CACHE) {
+#pragma unroll
+      for (int i = 0; i < PER_LANE; ++i) {
+        const idx_t j = ((idx_t)i * TPR + lane) * VEC;
+        if (j < LEN) {
+          cached[i] = load(j);
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) stark_online((ct_t)stark_widen(cached[i].v[v]), m, s);
+        }
+      }
+    } else {
+      for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) {
+        const StarkVec<TIn, VEC> x = load(j);
 #pragma unroll
         for (int v = 0; v < VEC; ++v) stark_online((ct_t)stark_widen(x.v[v]), m, s);
-      } else {
-        stark_online((ct_t)stark_widen(in[base + j * INNER]), m, s);
       }
     }
   }
@@ -654,16 +683,21 @@ __device__ __forceinline__ void stark_merge(ct_t& m, ct_t& s, ct_t m2, ct_t s2) 
   }
   if (row >= ROWS) return;
   const ct_t inv = (ct_t)1 / s;
-  for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) {
-    if constexpr (VEC > 1) {
-      const StarkVec<TIn, VEC> x = *reinterpret_cast<const StarkVec<TIn, VEC>*>(in + base + j);
-      StarkVec<TOut, VEC> y;
+  auto store = [&](idx_t j, const StarkVec<TIn, VEC>& x) {
+    StarkVec<TOut, VEC> y;
 #pragma unroll
-      for (int v = 0; v < VEC; ++v) y.v[v] = stark_cast<TOut>(stark_exp((ct_t)stark_widen(x.v[v]) - m) * inv);
-      *reinterpret_cast<StarkVec<TOut, VEC>*>(out + base + j) = y;
-    } else {
-      out[base + j * INNER] = stark_cast<TOut>(stark_exp((ct_t)stark_widen(in[base + j * INNER]) - m) * inv);
+    for (int v = 0; v < VEC; ++v) y.v[v] = stark_cast<TOut>(stark_exp((ct_t)stark_widen(x.v[v]) - m) * inv);
+    if constexpr (VEC > 1) *reinterpret_cast<StarkVec<TOut, VEC>*>(out + base + j) = y;
+    else out[base + j * INNER] = y.v[0];
+  };
+  if constexpr (CACHE) {
+#pragma unroll
+    for (int i = 0; i < PER_LANE; ++i) {
+      const idx_t j = ((idx_t)i * TPR + lane) * VEC;
+      if (j < LEN) store(j, cached[i]);
     }
+  } else {
+    for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) store(j, load(j));
   }
 }
 )cuda";
@@ -682,6 +716,7 @@ __device__ __forceinline__ void stark_merge(ct_t& m, ct_t& s, ct_t m2, ct_t s2) 
   setParam(plan, "threads", p.threads);
   setParam(plan, "rows", p.rows);
   setParam(plan, "vec", p.vec);
+  setParam(plan, "cache", p.cache);
   return plan;
 }
 
@@ -700,7 +735,11 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
     for (const SoftmaxParams &q : out)
       if (q.threads == threads && q.rows == rows && q.vec == vec)
         return;
-    out.push_back({threads, rows, vec});
+    // A row that fits in the lanes' registers is read once: that variant
+    // goes first.
+    if (ceilDiv(sv.length, threads * vec) * vec <= 32)
+      out.push_back({threads, rows, vec, /*cache=*/true});
+    out.push_back({threads, rows, vec, /*cache=*/false});
   };
   SmallVector<int64_t> vecs = {maxVec};
   if (maxVec > 1)

@@ -271,9 +271,12 @@ struct ReduceColParams {
   int64_t blockX = 128, splitY = 1;
 };
 
-/// Online softmax, `threads` lanes per row, `rows` rows per block.
+/// Online softmax, `threads` lanes per row, `rows` rows per block; with
+/// `cache` each lane keeps its part of the row in registers, so the input is
+/// read once instead of twice (rows of at most 32 elements per lane).
 struct SoftmaxParams {
   int64_t threads = 32, rows = 4, vec = 4;
+  bool cache = false;
 };
 
 /// One thread per output point, the reductions as sequential loops.
