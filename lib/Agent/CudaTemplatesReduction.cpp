@@ -206,6 +206,8 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
   }
   os << "    const idx_t begin = (idx_t)part * CHUNK;\n";
   os << "    const idx_t end = begin + CHUNK < LEN ? begin + CHUNK : LEN;\n";
+  // Unrolled so that several loads are in flight before the first use.
+  os << "#pragma unroll 4\n";
   os << "    for (idx_t e = begin + (idx_t)lane * VEC; e < end; e += TPR * "
         "VEC) {\n";
   for (auto [k, in] : llvm::enumerate(view.inputs)) {
@@ -434,6 +436,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
     os << "    const idx_t b" << k << " = "
        << emitLinearOffset(in.access, order, names, true) << ";\n";
   }
+  os << "#pragma unroll 4\n";
   os << "    for (idx_t r = threadIdx.y; r < LEN; r += SY) {\n";
   os << emitDecode("      ", "idx_t", "r", rv.reducedLoops, view.loopRanges,
                    names);
@@ -655,6 +658,7 @@ __device__ __forceinline__ void stark_merge(ct_t& m, ct_t& s, ct_t m2, ct_t s2) 
         }
       }
     } else {
+#pragma unroll 4
       for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) {
         const StarkVec<TIn, VEC> x = load(j);
 #pragma unroll
@@ -697,6 +701,7 @@ __device__ __forceinline__ void stark_merge(ct_t& m, ct_t& s, ct_t m2, ct_t s2) 
       if (j < LEN) store(j, cached[i]);
     }
   } else {
+#pragma unroll 4
     for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) store(j, load(j));
   }
 }
