@@ -28,7 +28,7 @@ PROBLEMS = {
                                "budget=6 seconds=60 trials=3 timing-trials=10 timeout=60",
                                "row_sum"),
     "swish_bias_8192_f32": ("swish_bias_8192_f32.mlir",
-                            "budget=6 seconds=60 trials=3 timing-trials=10 timeout=60",
+                            "budget=4 seconds=240 trials=3 timing-trials=10 timeout=200",
                             "swish_bias"),
     "softmax_8192_f32": ("softmax_8192_f32.mlir",
                          "budget=4 seconds=40 trials=3 timing-trials=10 timeout=60",
