@@ -125,6 +125,19 @@ struct StarkSubstitutePass
         op->emitError() << "stark-substitute: " << error;
         return signalPassFailure();
       }
+      // A CUDA C++ winner lives in an attribute of a body-less function;
+      // the standard pipeline would lower that to a function that does
+      // nothing. Until it is emitted as gpu.binary + gpu.launch_func it must
+      // not replace the op.
+      if (auto entry = winner.lookupSymbol<func::FuncOp>(info->entry);
+          entry && entry->hasAttr("stark.cuda")) {
+        op->emitRemark()
+            << "stark-substitute: left as is: the winner of @" << ref.getValue()
+            << " is CUDA C++, which is not yet emitted as gpu.binary + "
+               "gpu.launch_func; its source is kept in the search report";
+        op->removeAttr(kProblemAttrName);
+        continue;
+      }
       func::FuncOp kernel = importWinner(module, winner, *info);
       if (!kernel) {
         op->emitError() << "stark-substitute: the winner of " << ref.getValue()
