@@ -40,6 +40,7 @@ REFERENCES = {
     "matmul-300x260x132": dict(loops=[("m", 300), ("n", 260), ("k", 132)], offs=["m*132+k", "k*260+n", "m*260+n"], body=MATMUL, read=True),
     "matmul-ta-f32": dict(loops=[("m", 200), ("n", 72), ("k", 132)], offs=["k*200+m", "k*72+n", "m*72+n"], body=MATMUL, read=True),
     "matmul-tb-f16": dict(loops=[("m", 200), ("n", 120), ("k", 136)], offs=["m*136+k", "n*136+k", "m*120+n"], body=MATMUL, read=True),
+    "matmul-f16-out": dict(loops=[("m", 70), ("n", 90), ("k", 6)], offs=["m*6+k", "k*90+n", "m*90+n"], body=MATMUL, read=True),
     "matmul-f16-odd": dict(loops=[("m", 97), ("n", 83), ("k", 75)], offs=["m*75+k", "k*83+n", "m*83+n"], body=MATMUL, read=True),
     "batch-matmul-f32": dict(loops=[("b", 5), ("m", 33), ("n", 48), ("k", 40)], offs=["b*33*40+m*40+k", "b*40*48+k*48+n", "b*33*48+m*48+n"], body=MATMUL, read=True),
     "batch-matmul-bf16": dict(loops=[("b", 3), ("m", 70), ("n", 96), ("k", 64)], offs=["b*70*64+m*64+k", "b*64*96+k*96+n", "b*70*96+m*96+n"], body=MATMUL, read=True),

@@ -13,6 +13,7 @@
 // RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm --params bm=64,bn=32,bk=8,tm=4,tn=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/matmul-tb-f16.mlir --family gemm | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-tb-f16.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-f16-out.mlir --family gemm | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-f16-out.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/batch-matmul-bf16.mlir --family gemm --params bm=32,bn=64,bk=8,tm=4,tn=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-bf16.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/matvec.mlir --family gemm --params bm=64,bn=16,bk=8,tm=4,tn=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/matvec.mlir --candidate - | FileCheck %s
