@@ -62,7 +62,7 @@ run_demo() {
   "$BUILD/bin/stark-opt" "$example" \
     --stark-pipeline="target=${STARK_TARGET:-cpu} top-k=3 budget=${STARK_BUDGET:-4} seed=0 report=$report" \
     -o "$BUILD/mlp.optimized.mlir" --mlir-print-op-on-diagnostic=false
-  python3 "$ROOT/scripts/report-table.py" "$report"
+  PYTHONPATH="$ROOT/python" python3 -m stark.report "$report"
   log "optimised IR: $BUILD/mlp.optimized.mlir; every candidate: $report"
 }
 
