@@ -1,5 +1,4 @@
-//===- CudaTemplates.h - Parameterised CUDA C++ kernel generators -*- C++
-//-*-===//
+//===- CudaTemplates.h - Parameterised CUDA C++ kernels ---------*- C++ -*-===//
 //
 // The CUDA C++ candidate space of the expert policy. A kernel problem is read
 // into a ProblemView (plain data: loop ranges, the linear address of every
