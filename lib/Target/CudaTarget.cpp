@@ -180,7 +180,8 @@ public:
   SmallVector<CUdeviceptr> pointers;
 
 private:
-  LogicalResult checkHost(size_t count, std::string &error) const;
+  /// One host buffer per argument, each of the argument's size.
+  LogicalResult checkHost(ArrayRef<HostBuffer> host, std::string &error) const;
 };
 
 CudaArgBuffers::~CudaArgBuffers() {
@@ -208,21 +209,14 @@ LogicalResult CudaArgBuffers::allocate(std::string &error) {
   return success();
 }
 
-LogicalResult CudaArgBuffers::checkHost(size_t count,
+LogicalResult CudaArgBuffers::checkHost(ArrayRef<HostBuffer> host,
                                         std::string &error) const {
-  if (count == specs.size())
-    return success();
-  error =
-      llvm::formatv("{0} host buffers for {1} arguments", count, specs.size())
-          .str();
-  return failure();
-}
-
-LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
-                                     std::string &error) {
-  if (failed(checkHost(host.size(), error)) ||
-      failed(device->makeCurrent(error)))
+  if (host.size() != specs.size()) {
+    error = llvm::formatv("{0} host buffers for {1} arguments", host.size(),
+                          specs.size())
+                .str();
     return failure();
+  }
   for (auto [i, buffer] : llvm::enumerate(host)) {
     if (int64_t(buffer.bytes.size()) != specs[i].sizeInBytes()) {
       error = llvm::formatv("host buffer #{0} has {1} bytes, the argument "
@@ -231,6 +225,15 @@ LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
                   .str();
       return failure();
     }
+  }
+  return success();
+}
+
+LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
+                                     std::string &error) {
+  if (failed(checkHost(host, error)) || failed(device->makeCurrent(error)))
+    return failure();
+  for (auto [i, buffer] : llvm::enumerate(host)) {
     if (buffer.bytes.empty())
       continue;
     CUresult result = device->api.cuMemcpyHtoDAsyncFn(
@@ -245,17 +248,9 @@ LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
 
 LogicalResult CudaArgBuffers::download(MutableArrayRef<HostBuffer> host,
                                        std::string &error) {
-  if (failed(checkHost(host.size(), error)) ||
-      failed(device->makeCurrent(error)))
+  if (failed(checkHost(host, error)) || failed(device->makeCurrent(error)))
     return failure();
   for (auto [i, buffer] : llvm::enumerate(host)) {
-    if (int64_t(buffer.bytes.size()) != specs[i].sizeInBytes()) {
-      error = llvm::formatv("host buffer #{0} has {1} bytes, the argument "
-                            "{2}",
-                            i, buffer.bytes.size(), specs[i].sizeInBytes())
-                  .str();
-      return failure();
-    }
     if (buffer.bytes.empty())
       continue;
     // Queued on the kernels' stream, so it reads what they wrote.
