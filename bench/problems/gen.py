@@ -1,0 +1,1011 @@
+#!/usr/bin/env python3
+"""Writes the benchmark problems bench/problems/<name>.mlir from one table.
+
+Every problem is a function of its dimensions, so the same definition gives
+the benchmark file (KernelBench's shapes, or scaled down) and small variants
+for checks. Each file starts with a `// stark-bench: {json}` line that the
+driver (python/stark/bench.py) reads: name, category, twin, arguments,
+result, dims, params, the KernelBench problem and shapes it follows and the
+scale-down factor.
+
+  python3 bench/problems/gen.py            # rewrite the .mlir files here
+  python3 bench/problems/gen.py --check    # exit 1 if a file is stale
+  python3 bench/problems/gen.py --small DIR  # small variants into DIR
+  python3 bench/problems/gen.py --lint STARK_OPT  # what the lit test runs
+"""
+
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Largest tensor a benchmark problem may hold (elements) and the most
+# arithmetic a contraction may do: the evaluator generates and compares
+# every input and output on the host for each trial, and the upstream
+# baseline lowering of a contraction runs at tens of GFLOP/s, so the whole
+# suite fits one device call only below these.
+MAX_ELEMENTS = 1 << 23
+MAX_FLOP = 2.5e9
+
+
+def ty(shape, dt="f32"):
+    return "tensor<" + "x".join(str(d) for d in shape) + "x" + dt + ">"
+
+
+def amap(n, res):
+    dims = ", ".join(f"d{i}" for i in range(n))
+    return f"affine_map<({dims}) -> ({', '.join(res)})>"
+
+
+class Fn:
+    """Builds the body of @main: SSA values on tensors."""
+
+    def __init__(self, args):
+        self.args = args  # [(name, shape, dtype)]
+        self.lines = []
+        self.n = 0
+        self.types = {f"%{a}": (s, d) for a, s, d in args}
+
+    def fresh(self):
+        self.n += 1
+        return f"%t{self.n}"
+
+    def const(self, value, dt="f32"):
+        v = self.fresh()
+        if isinstance(value, str):
+            lit = value
+        elif dt.startswith("i"):
+            lit = str(int(value))
+        else:
+            lit = repr(float(value))
+            if "e" in lit or "inf" in lit or "nan" in lit:
+                lit = {"inf": "0x7F800000", "-inf": "0xFF800000"}.get(
+                    lit, f"{float(value):e}")
+        self.lines.append(f"{v} = arith.constant {lit} : {dt}")
+        return v
+
+    def empty(self, shape, dt="f32"):
+        v = self.fresh()
+        self.lines.append(f"{v} = tensor.empty() : {ty(shape, dt)}")
+        self.types[v] = (shape, dt)
+        return v
+
+    def filled(self, shape, value, dt="f32"):
+        c = self.const(value, dt)
+        e = self.empty(shape, dt)
+        v = self.fresh()
+        self.lines.append(f"{v} = linalg.fill ins({c} : {dt}) outs({e} : "
+                          f"{ty(shape, dt)}) -> {ty(shape, dt)}")
+        self.types[v] = (shape, dt)
+        return v
+
+    def t(self, v):
+        return ty(*self.types[v])
+
+    def named(self, op, ins, out, attrs=""):
+        v = self.fresh()
+        a = f" {attrs}" if attrs else ""
+        self.lines.append(
+            f"{v} = {op}{a} ins({', '.join(ins)} : "
+            f"{', '.join(self.t(i) for i in ins)}) outs({out} : {self.t(out)})"
+            f" -> {self.t(out)}")
+        self.types[v] = self.types[out]
+        return v
+
+    def generic(self, rank, ins, outs, iters, body, yields):
+        """ins/outs: [(value, map results)]; body: lines using the block
+        arguments %a0.. (ins) and %o0.. (outs); yields: values."""
+        maps = [amap(rank, m) for _, m in ins + outs]
+        it = ", ".join(f'"{i}"' for i in iters)
+        bargs = [f"%a{i}: {self.types[v][1]}" for i, (v, _) in enumerate(ins)]
+        bargs += [f"%o{i}: {self.types[v][1]}" for i, (v, _) in enumerate(outs)]
+        res = [self.fresh() for _ in outs]
+        lhs = res[0] if len(res) == 1 else f"{res[0]}:{len(res)}"
+        head = (f"{lhs} = linalg.generic {{indexing_maps = [{', '.join(maps)}],"
+                f" iterator_types = [{it}]}}")
+        ins_s = (f" ins({', '.join(v for v, _ in ins)} : "
+                 f"{', '.join(self.t(v) for v, _ in ins)})") if ins else ""
+        outs_s = (f" outs({', '.join(v for v, _ in outs)} : "
+                  f"{', '.join(self.t(v) for v, _ in outs)})")
+        rtypes = ", ".join(self.t(v) for v, _ in outs)
+        self.lines.append(head + ins_s + outs_s + " {")
+        self.lines.append(f"^bb0({', '.join(bargs)}):")
+        self.lines += ["  " + b for b in body]
+        ytypes = ", ".join(self.types[v][1] for v, _ in outs)
+        self.lines.append(f"  linalg.yield {', '.join(yields)} : {ytypes}")
+        self.lines.append(f"}} -> {rtypes}" if len(outs) == 1 else
+                          f"}} -> ({rtypes})")
+        if len(res) == 1:
+            self.types[res[0]] = self.types[outs[0][0]]
+            return res[0]
+        base = res[0]
+        vals = []
+        for i, (v, _) in enumerate(outs):
+            self.types[f"{base}#{i}"] = self.types[v]
+            vals.append(f"{base}#{i}")
+        return vals
+
+    def text(self, result):
+        params = ", ".join(f"%{a}: {ty(s, d)}" for a, s, d in self.args)
+        rt = self.t(result)
+        body = "\n".join("  " + l for l in self.lines)
+        return (f"func.func @main({params}) -> {rt} {{\n{body}\n"
+                f"  return {result} : {rt}\n}}\n")
+
+
+def idmap(rank):
+    return [f"d{i}" for i in range(rank)]
+
+
+# ---------------------------------------------------------------------------
+# Payloads: scalar code over %x (f32) that leaves the result in %r.
+# ---------------------------------------------------------------------------
+
+def sigmoid(x, r, p="s"):
+    return [f"%{p}one = arith.constant 1.0 : f32",
+            f"%{p}n = arith.negf {x} : f32",
+            f"%{p}e = math.exp %{p}n : f32",
+            f"%{p}d = arith.addf %{p}one, %{p}e : f32",
+            f"{r} = arith.divf %{p}one, %{p}d : f32"]
+
+
+def gelu(x, r, p="g"):
+    return [f"%{p}half = arith.constant 0.5 : f32",
+            f"%{p}one = arith.constant 1.0 : f32",
+            f"%{p}rs2 = arith.constant 0.707106769 : f32",
+            f"%{p}a = arith.mulf {x}, %{p}rs2 : f32",
+            f"%{p}e = math.erf %{p}a : f32",
+            f"%{p}b = arith.addf %{p}one, %{p}e : f32",
+            f"%{p}c = arith.mulf {x}, %{p}half : f32",
+            f"{r} = arith.mulf %{p}c, %{p}b : f32"]
+
+
+def silu(x, r, p="q"):
+    return sigmoid(x, f"%{p}sig", p + "s") + [
+        f"{r} = arith.mulf {x}, %{p}sig : f32"]
+
+
+def relu(x, r, p="r"):
+    return [f"%{p}z = arith.constant 0.0 : f32",
+            f"{r} = arith.maximumf {x}, %{p}z : f32"]
+
+
+ACTIVATIONS = {
+    "relu": relu,
+    "leaky_relu": lambda x, r: [
+        "%k = arith.constant 0.00999999977 : f32",
+        "%z = arith.constant 0.0 : f32",
+        f"%n = arith.mulf {x}, %k : f32",
+        f"%c = arith.cmpf ogt, {x}, %z : f32",
+        f"{r} = arith.select %c, {x}, %n : f32"],
+    "sigmoid": sigmoid,
+    "tanh": lambda x, r: [f"{r} = math.tanh {x} : f32"],
+    "silu": silu,
+    "gelu": gelu,
+    "softplus": lambda x, r: [
+        "%th = arith.constant 20.0 : f32",
+        f"%e = math.exp {x} : f32",
+        "%l = math.log1p %e : f32",
+        f"%c = arith.cmpf ogt, {x}, %th : f32",
+        f"{r} = arith.select %c, {x}, %l : f32"],
+    "elu": lambda x, r: [
+        "%z = arith.constant 0.0 : f32",
+        f"%m = math.expm1 {x} : f32",
+        f"%c = arith.cmpf ogt, {x}, %z : f32",
+        f"{r} = arith.select %c, {x}, %m : f32"],
+    "hardtanh": lambda x, r: [
+        "%lo = arith.constant -1.0 : f32",
+        "%hi = arith.constant 1.0 : f32",
+        f"%a = arith.maximumf {x}, %lo : f32",
+        f"{r} = arith.minimumf %a, %hi : f32"],
+    "new_gelu": lambda x, r: [
+        "%half = arith.constant 0.5 : f32",
+        "%one = arith.constant 1.0 : f32",
+        "%k = arith.constant 0.797884583 : f32",
+        "%c3 = arith.constant 0.0447150017 : f32",
+        f"%x2 = arith.mulf {x}, {x} : f32",
+        f"%x3 = arith.mulf %x2, {x} : f32",
+        "%a = arith.mulf %x3, %c3 : f32",
+        f"%b = arith.addf {x}, %a : f32",
+        "%c = arith.mulf %b, %k : f32",
+        "%t = math.tanh %c : f32",
+        "%u = arith.addf %one, %t : f32",
+        f"%h = arith.mulf {x}, %half : f32",
+        f"{r} = arith.mulf %h, %u : f32"],
+}
+
+
+def unary(f, x, payload):
+    shape = f.types[x][0]
+    rank = len(shape)
+    out = f.empty(shape)
+    return f.generic(rank, [(x, idmap(rank))], [(out, idmap(rank))],
+                     ["parallel"] * rank, payload("%a0", "%r"), ["%r"])
+
+
+# ---------------------------------------------------------------------------
+# Problem builders: each takes dims (and params) and returns (args, Fn, result)
+# ---------------------------------------------------------------------------
+
+def b_activation(d, p):
+    f = Fn([("x", [d["B"], d["D"]], "f32")])
+    return f, unary(f, "%x", ACTIVATIONS[p["act"]])
+
+
+def b_scalar_mul(d, p):
+    f = Fn([("A", [d["M"], d["N"]], "f32")])
+    s = p["s"]
+    return f, unary(f, "%A", lambda x, r: [
+        f"%s = arith.constant {s!r} : f32", f"{r} = arith.mulf {x}, %s : f32"])
+
+
+def matmul_maps(ta, tb):
+    a = ["d2", "d0"] if ta else ["d0", "d2"]
+    b = ["d1", "d2"] if tb else ["d2", "d1"]
+    return a, b
+
+
+def b_matmul(d, p):
+    ta, tb = p.get("ta", False), p.get("tb", False)
+    M, N, K = d["M"], d["N"], d["K"]
+    f = Fn([("A", [K, M] if ta else [M, K], "f32"),
+            ("B", [N, K] if tb else [K, N], "f32")])
+    acc = f.filled([M, N], 0.0)
+    if ta or tb:
+        a, b = matmul_maps(ta, tb)
+        attrs = ("indexing_maps = [" + ", ".join(
+            [amap(3, a), amap(3, b), amap(3, ["d0", "d1"])]) + "]")
+        return f, f.named("linalg.matmul", ["%A", "%B"], acc, attrs)
+    return f, f.named("linalg.matmul", ["%A", "%B"], acc)
+
+
+def b_bmm(d, p):
+    Bt, M, N, K = d["BATCH"], d["M"], d["N"], d["K"]
+    f = Fn([("A", [Bt, M, K], "f32"), ("B", [Bt, K, N], "f32")])
+    acc = f.filled([Bt, M, N], 0.0)
+    return f, f.named("linalg.batch_matmul", ["%A", "%B"], acc)
+
+
+def b_matvec(d, p):
+    f = Fn([("A", [d["M"], d["K"]], "f32"), ("x", [d["K"]], "f32")])
+    acc = f.filled([d["M"]], 0.0)
+    return f, f.named("linalg.matvec", ["%A", "%x"], acc)
+
+
+def b_tensor3_matmul(d, p):
+    N, M, K, L = d["N"], d["M"], d["K"], d["L"]
+    f = Fn([("A", [N, M, K], "f32"), ("B", [K, L], "f32")])
+    acc = f.filled([N, M, L], 0.0)
+    # (n, m, l, k)
+    return f, f.generic(4, [("%A", ["d0", "d1", "d3"]), ("%B", ["d3", "d2"])],
+                        [(acc, ["d0", "d1", "d2"])],
+                        ["parallel", "parallel", "parallel", "reduction"],
+                        ["%m = arith.mulf %a0, %a1 : f32",
+                         "%s = arith.addf %o0, %m : f32"], ["%s"])
+
+
+def b_diag_matmul(d, p):
+    N, M = d["N"], d["M"]
+    f = Fn([("a", [N], "f32"), ("B", [N, M], "f32")])
+    out = f.empty([N, M])
+    return f, f.generic(2, [("%a", ["d0"]), ("%B", ["d0", "d1"])],
+                        [(out, ["d0", "d1"])], ["parallel", "parallel"],
+                        ["%r = arith.mulf %a0, %a1 : f32"], ["%r"])
+
+
+def row_reduce_generic(f, x, rank, red_dims, init, body, dt="f32", pre=None):
+    """Reduces x over red_dims with a generic; body(%v, %acc) -> %r lines."""
+    shape = f.types[x][0]
+    out_shape = [s for i, s in enumerate(shape) if i not in red_dims]
+    acc = f.filled(out_shape, init, dt)
+    outmap = [f"d{i}" for i in range(rank) if i not in red_dims]
+    iters = ["reduction" if i in red_dims else "parallel" for i in range(rank)]
+    ins = [(x, idmap(rank))] + (pre or [])
+    return f.generic(rank, ins, [(acc, outmap)], iters, body, ["%r"])
+
+
+def b_reduce(d, p):
+    B, D1, D2 = d["B"], d["D1"], d["D2"]
+    f = Fn([("x", [B, D1, D2], "f32")])
+    kind = p["kind"]
+    if kind in ("sum", "mean"):
+        init, comb = 0.0, "arith.addf"
+    else:
+        init, comb = float("-inf"), "arith.maximumf"
+    acc = f.filled([B, D2], init)
+    v = f.fresh()
+    f.lines.append(f"{v} = linalg.reduce ins(%x : {f.t('%x')}) outs({acc} : "
+                   f"{f.t(acc)}) dimensions = [1]")
+    f.lines.append("  (%in: f32, %init: f32) {")
+    f.lines.append(f"    %r = {comb} %in, %init : f32")
+    f.lines.append("    linalg.yield %r : f32")
+    f.lines.append("  }")
+    f.types[v] = f.types[acc]
+    if kind == "mean":
+        out = f.empty([B, D2])
+        v = f.generic(2, [(v, ["d0", "d1"])], [(out, ["d0", "d1"])],
+                      ["parallel", "parallel"],
+                      [f"%n = arith.constant {float(D1)!r} : f32",
+                       "%r = arith.divf %a0, %n : f32"], ["%r"])
+    return f, v
+
+
+def b_argmax(d, p):
+    B, D1, D2 = d["B"], d["D1"], d["D2"]
+    f = Fn([("x", [B, D1, D2], "f32")])
+    m = f.filled([B, D2], float("-inf"))
+    i = f.filled([B, D2], 0, "i64")
+    vals = f.generic(3, [("%x", ["d0", "d1", "d2"])],
+                     [(m, ["d0", "d2"]), (i, ["d0", "d2"])],
+                     ["parallel", "reduction", "parallel"],
+                     ["%k = linalg.index 1 : index",
+                      "%ki = arith.index_cast %k : index to i64",
+                      "%gt = arith.cmpf ogt, %a0, %o0 : f32",
+                      "%m = arith.select %gt, %a0, %o0 : f32",
+                      "%r = arith.select %gt, %ki, %o1 : i64"], ["%m", "%r"])
+    return f, vals[1]
+
+
+def b_softmax(d, p):
+    f = Fn([("x", [d["B"], d["D"]], "f32")])
+    out = f.empty([d["B"], d["D"]])
+    return f, f.named("linalg.softmax", ["%x"], out, "dimension(1)")
+
+
+def b_log_softmax(d, p):
+    B, D = d["B"], d["D"]
+    f = Fn([("x", [B, D], "f32")])
+    m = row_reduce_generic(f, "%x", 2, [1], float("-inf"),
+                           ["%r = arith.maximumf %a0, %o0 : f32"])
+    s = row_reduce_generic(f, "%x", 2, [1], 0.0,
+                           ["%d = arith.subf %a0, %a1 : f32",
+                            "%e = math.exp %d : f32",
+                            "%r = arith.addf %e, %o0 : f32"],
+                           pre=[(m, ["d0"])])
+    out = f.empty([B, D])
+    return f, f.generic(2, [("%x", ["d0", "d1"]), (m, ["d0"]), (s, ["d0"])],
+                        [(out, ["d0", "d1"])], ["parallel", "parallel"],
+                        ["%l = math.log %a2 : f32",
+                         "%d = arith.subf %a0, %a1 : f32",
+                         "%r = arith.subf %d, %l : f32"], ["%r"])
+
+
+def layer_norm(f, x, rank, red, gamma, gmap, beta, eps, act=None):
+    """Two-pass layer norm of x over the loop dims `red`, affine, optional
+    activation payload fused into the normalisation."""
+    shape = f.types[x][0]
+    n = 1
+    for i in red:
+        n *= shape[i]
+    s = row_reduce_generic(f, x, rank, red, 0.0,
+                           ["%r = arith.addf %a0, %o0 : f32"])
+    keep = [f"d{i}" for i in range(rank) if i not in red]
+    v = row_reduce_generic(f, x, rank, red, 0.0,
+                           [f"%n = arith.constant {float(n)!r} : f32",
+                            "%mu = arith.divf %a1, %n : f32",
+                            "%d = arith.subf %a0, %mu : f32",
+                            "%q = arith.mulf %d, %d : f32",
+                            "%r = arith.addf %q, %o0 : f32"],
+                           pre=[(s, keep)])
+    out = f.empty(shape)
+    body = [f"%n = arith.constant {float(n)!r} : f32",
+            f"%eps = arith.constant {eps:e} : f32",
+            "%mu = arith.divf %a1, %n : f32",
+            "%var = arith.divf %a2, %n : f32",
+            "%ve = arith.addf %var, %eps : f32",
+            "%rs = math.rsqrt %ve : f32",
+            "%d = arith.subf %a0, %mu : f32",
+            "%y = arith.mulf %d, %rs : f32",
+            "%yg = arith.mulf %y, %a3 : f32",
+            ("%r" if act is None else "%yb") + " = arith.addf %yg, %a4 : f32"]
+    if act is not None:
+        body += act("%yb", "%r")
+    return f.generic(rank, [(x, idmap(rank)), (s, keep), (v, keep),
+                            (gamma, gmap), (beta, gmap)],
+                     [(out, idmap(rank))], ["parallel"] * rank, body, ["%r"])
+
+
+def b_layer_norm(d, p):
+    B, C, H, W = d["B"], d["C"], d["H"], d["W"]
+    f = Fn([("x", [B, C, H, W], "f32"), ("gamma", [C, H, W], "f32"),
+            ("beta", [C, H, W], "f32")])
+    return f, layer_norm(f, "%x", 4, [1, 2, 3], "%gamma", ["d1", "d2", "d3"],
+                         "%beta", 1e-5)
+
+
+def b_rms_norm(d, p):
+    B, C, H, W = d["B"], d["C"], d["H"], d["W"]
+    f = Fn([("x", [B, C, H, W], "f32")])
+    ss = row_reduce_generic(f, "%x", 4, [1], 0.0,
+                            ["%q = arith.mulf %a0, %a0 : f32",
+                             "%r = arith.addf %q, %o0 : f32"])
+    out = f.empty([B, C, H, W])
+    return f, f.generic(4, [("%x", idmap(4)), (ss, ["d0", "d2", "d3"])],
+                        [(out, idmap(4))], ["parallel"] * 4,
+                        [f"%n = arith.constant {float(C)!r} : f32",
+                         "%eps = arith.constant 9.99999974E-6 : f32",
+                         "%m = arith.divf %a1, %n : f32",
+                         "%me = arith.addf %m, %eps : f32",
+                         "%rms = math.sqrt %me : f32",
+                         "%r = arith.divf %a0, %rms : f32"], ["%r"])
+
+
+def b_lp_norm(d, p):
+    B, D = d["B"], d["D"]
+    f = Fn([("x", [B, D], "f32")])
+    if p["p"] == 2:
+        pre = ["%q = arith.mulf %a0, %a0 : f32"]
+        fin = ["%nrm = math.sqrt %a1 : f32", "%r = arith.divf %a0, %nrm : f32"]
+    else:
+        pre = ["%q = math.absf %a0 : f32"]
+        fin = ["%r = arith.divf %a0, %a1 : f32"]
+    ss = row_reduce_generic(f, "%x", 2, [1], 0.0,
+                            pre + ["%r = arith.addf %q, %o0 : f32"])
+    out = f.empty([B, D])
+    return f, f.generic(2, [("%x", ["d0", "d1"]), (ss, ["d0"])],
+                        [(out, ["d0", "d1"])], ["parallel", "parallel"], fin,
+                        ["%r"])
+
+
+def conv_attrs(rank, stride=1, dil=1):
+    return (f"{{dilations = dense<{dil}> : tensor<{rank}xi64>, "
+            f"strides = dense<{stride}> : tensor<{rank}xi64>}}")
+
+
+def conv2d(f, x, w, N, F, OH, OW):
+    acc = f.filled([N, F, OH, OW], 0.0)
+    return f.named("linalg.conv_2d_nchw_fchw", [x, w], acc, conv_attrs(2))
+
+
+def b_conv2d(d, p):
+    N, C, H, W, F, KH, KW = (d[k] for k in ("N", "C", "H", "W", "F", "KH",
+                                            "KW"))
+    f = Fn([("x", [N, C, H, W], "f32"), ("w", [F, C, KH, KW], "f32")])
+    return f, conv2d(f, "%x", "%w", N, F, H - KH + 1, W - KW + 1)
+
+
+def b_depthwise(d, p):
+    N, C, H, W, K = d["N"], d["C"], d["H"], d["W"], d["K"]
+    f = Fn([("x", [N, C, H, W], "f32"), ("w", [C, K, K], "f32")])
+    acc = f.filled([N, C, H - K + 1, W - K + 1], 0.0)
+    return f, f.named("linalg.depthwise_conv_2d_nchw_chw", ["%x", "%w"], acc,
+                      conv_attrs(2))
+
+
+def conv1d(f, x, w, N, F, OL):
+    acc = f.filled([N, F, OL], 0.0)
+    return f.named("linalg.conv_1d_ncw_fcw", [x, w], acc, conv_attrs(1))
+
+
+def b_conv1d(d, p):
+    N, C, L, F, K = d["N"], d["C"], d["L"], d["F"], d["K"]
+    f = Fn([("x", [N, C, L], "f32"), ("w", [F, C, K], "f32")])
+    return f, conv1d(f, "%x", "%w", N, F, L - K + 1)
+
+
+def b_pool2d(d, p):
+    N, C, H, W, K, S = d["N"], d["C"], d["H"], d["W"], d["K"], d["S"]
+    f = Fn([("x", [N, C, H, W], "f32")])
+    OH, OW = (H - K) // S + 1, (W - K) // S + 1
+    win = f.empty([K, K])
+    if p["kind"] == "max":
+        acc = f.filled([N, C, OH, OW], float("-inf"))
+        return f, f.named("linalg.pooling_nchw_max", ["%x", win], acc,
+                          conv_attrs(2, S))
+    acc = f.filled([N, C, OH, OW], 0.0)
+    s = f.named("linalg.pooling_nchw_sum", ["%x", win], acc, conv_attrs(2, S))
+    out = f.empty([N, C, OH, OW])
+    return f, f.generic(4, [(s, idmap(4))], [(out, idmap(4))],
+                        ["parallel"] * 4,
+                        [f"%n = arith.constant {float(K * K)!r} : f32",
+                         "%r = arith.divf %a0, %n : f32"], ["%r"])
+
+
+def b_cumsum(d, p):
+    B, L = d["B"], d["L"]
+    f = Fn([("x", [B, L], "f32")])
+    acc = f.filled([B, L], 0.0)
+    # (b, j, k): out[b, j] += k <= j ? x[b, k] : 0
+    return f, f.generic(3, [("%x", ["d0", "d2"])], [(acc, ["d0", "d1"])],
+                        ["parallel", "parallel", "reduction"],
+                        ["%j = linalg.index 1 : index",
+                         "%k = linalg.index 2 : index",
+                         "%z = arith.constant 0.0 : f32",
+                         "%le = arith.cmpi ule, %k, %j : index",
+                         "%v = arith.select %le, %a0, %z : f32",
+                         "%r = arith.addf %o0, %v : f32"], ["%r"])
+
+
+# --- fused chains (one linalg op per framework op, as an importer writes
+# them; fusing them is the compiler's job) ----------------------------------
+
+def linear(f, x, w, M, N):
+    acc = f.filled([M, N], 0.0)
+    a, b = matmul_maps(False, True)
+    attrs = ("indexing_maps = [" + ", ".join(
+        [amap(3, a), amap(3, b), amap(3, ["d0", "d1"])]) + "]")
+    return f.named("linalg.matmul", [x, w], acc, attrs)
+
+
+def add_bias(f, y, b, bmap):
+    shape = f.types[y][0]
+    rank = len(shape)
+    out = f.empty(shape)
+    return f.generic(rank, [(y, idmap(rank)), (b, bmap)], [(out, idmap(rank))],
+                     ["parallel"] * rank, ["%r = arith.addf %a0, %a1 : f32"],
+                     ["%r"])
+
+
+def b_gemm_bias_act(d, p):
+    M, K, N = d["M"], d["K"], d["N"]
+    f = Fn([("x", [M, K], "f32"), ("w", [N, K], "f32"), ("b", [N], "f32")])
+    y = add_bias(f, linear(f, "%x", "%w", M, N), "%b", ["d1"])
+    return f, unary(f, y, ACTIVATIONS[p["act"]])
+
+
+def b_gemm_scale_residual(d, p):
+    M, K, N = d["M"], d["K"], d["N"]
+    f = Fn([("x", [M, K], "f32"), ("w", [N, K], "f32"), ("b", [N], "f32"),
+            ("res", [M, N], "f32")])
+    y = add_bias(f, linear(f, "%x", "%w", M, N), "%b", ["d1"])
+    s = p["scale"]
+    y = unary(f, y, lambda x, r: [f"%s = arith.constant {s!r} : f32",
+                                  f"{r} = arith.mulf {x}, %s : f32"])
+    out = f.empty([M, N])
+    return f, f.generic(2, [(y, ["d0", "d1"]), ("%res", ["d0", "d1"])],
+                        [(out, ["d0", "d1"])], ["parallel", "parallel"],
+                        ["%r = arith.addf %a0, %a1 : f32"], ["%r"])
+
+
+def b_gemm_sigmoid_sum(d, p):
+    M, K, N = d["M"], d["K"], d["N"]
+    f = Fn([("x", [M, K], "f32"), ("w", [N, K], "f32"), ("b", [N], "f32")])
+    y = add_bias(f, linear(f, "%x", "%w", M, N), "%b", ["d1"])
+    y = unary(f, y, sigmoid)
+    return f, row_reduce_generic(f, y, 2, [1], 0.0,
+                                 ["%r = arith.addf %a0, %o0 : f32"])
+
+
+def b_conv2d_bias_relu(d, p):
+    N, C, H, W, F, K = (d[k] for k in ("N", "C", "H", "W", "F", "K"))
+    f = Fn([("x", [N, C, H, W], "f32"), ("w", [F, C, K, K], "f32"),
+            ("b", [F], "f32")])
+    y = conv2d(f, "%x", "%w", N, F, H - K + 1, W - K + 1)
+    y = add_bias(f, y, "%b", ["d1"])
+    return f, unary(f, y, relu)
+
+
+def b_conv2d_affine_relu(d, p):
+    N, C, H, W, F, K = (d[k] for k in ("N", "C", "H", "W", "F", "K"))
+    f = Fn([("x", [N, C, H, W], "f32"), ("w", [F, C, K, K], "f32"),
+            ("scale", [F], "f32"), ("shift", [F], "f32")])
+    y = conv2d(f, "%x", "%w", N, F, H - K + 1, W - K + 1)
+    out = f.empty(f.types[y][0])
+    y = f.generic(4, [(y, idmap(4)), ("%scale", ["d1"])], [(out, idmap(4))],
+                  ["parallel"] * 4, ["%r = arith.mulf %a0, %a1 : f32"], ["%r"])
+    y = add_bias(f, y, "%shift", ["d1"])
+    return f, unary(f, y, relu)
+
+
+def b_conv1d_bias_relu(d, p):
+    N, C, L, F, K = d["N"], d["C"], d["L"], d["F"], d["K"]
+    f = Fn([("x", [N, C, L], "f32"), ("w", [F, C, K], "f32"),
+            ("b", [F], "f32")])
+    y = conv1d(f, "%x", "%w", N, F, L - K + 1)
+    y = add_bias(f, y, "%b", ["d1"])
+    return f, unary(f, y, relu)
+
+
+def b_layernorm_act(d, p):
+    M, D = d["M"], d["D"]
+    f = Fn([("x", [M, D], "f32"), ("gamma", [D], "f32"), ("beta", [D], "f32")])
+    y = layer_norm(f, "%x", 2, [1], "%gamma", ["d1"], "%beta", 1e-5)
+    return f, unary(f, y, ACTIVATIONS[p["act"]])
+
+
+def b_rmsnorm_act(d, p):
+    M, D = d["M"], d["D"]
+    f = Fn([("x", [M, D], "f32"), ("w", [D], "f32")])
+    ss = row_reduce_generic(f, "%x", 2, [1], 0.0,
+                            ["%q = arith.mulf %a0, %a0 : f32",
+                             "%r = arith.addf %q, %o0 : f32"])
+    out = f.empty([M, D])
+    y = f.generic(2, [("%x", ["d0", "d1"]), (ss, ["d0"]), ("%w", ["d1"])],
+                  [(out, ["d0", "d1"])], ["parallel", "parallel"],
+                  [f"%n = arith.constant {float(D)!r} : f32",
+                   "%eps = arith.constant 9.99999997E-7 : f32",
+                   "%m = arith.divf %a1, %n : f32",
+                   "%me = arith.addf %m, %eps : f32",
+                   "%rs = math.rsqrt %me : f32",
+                   "%y = arith.mulf %a0, %rs : f32",
+                   "%r = arith.mulf %y, %a2 : f32"], ["%r"])
+    return f, unary(f, y, ACTIVATIONS[p["act"]])
+
+
+def b_swish_scale_bias(d, p):
+    M, N = d["M"], d["N"]
+    f = Fn([("x", [M, N], "f32"), ("b", [N], "f32")])
+    y = unary(f, "%x", silu)
+    y = unary(f, y, lambda x, r: ["%s = arith.constant 1.702 : f32",
+                                  f"{r} = arith.mulf {x}, %s : f32"])
+    return f, add_bias(f, y, "%b", ["d1"])
+
+
+def b_bmm_scale_tanh(d, p):
+    Bt, M, N, K = d["BATCH"], d["M"], d["N"], d["K"]
+    f = Fn([("A", [Bt, M, K], "f32"), ("B", [Bt, K, N], "f32")])
+    acc = f.filled([Bt, M, N], 0.0)
+    y = f.named("linalg.batch_matmul", ["%A", "%B"], acc)
+    s = p["scale"]
+    y = unary(f, y, lambda x, r: [f"%s = arith.constant {s!r} : f32",
+                                  f"{r} = arith.mulf {x}, %s : f32"])
+    return f, unary(f, y, ACTIVATIONS["tanh"])
+
+
+# ---------------------------------------------------------------------------
+# The table. dims: benchmark shapes; small: shapes for checks. kb: the
+# KernelBench level-1 problem followed and its shapes; scale: the factor
+# every dimension (but kernel sizes) was divided by (1: KernelBench's own).
+# ---------------------------------------------------------------------------
+
+ACT_KB = {"relu": "19_ReLU", "leaky_relu": "20_LeakyReLU",
+          "sigmoid": "21_Sigmoid", "tanh": "22_Tanh", "silu": "25_Swish",
+          "gelu": "26_GELU_", "softplus": "29_Softplus", "elu": "31_ELU",
+          "hardtanh": "32_HardTanh"}
+ACT_SMALL = {"B": 3, "D": 37}
+
+PROBLEMS = []
+
+
+def P(name, category, builder, twin, dims, small, params=None, kb=None,
+      kb_shapes=None, scale=1, note=""):
+    PROBLEMS.append(dict(name=name, category=category, builder=builder,
+                         twin=twin, dims=dims, small=small,
+                         params=params or {}, kb=kb, kb_shapes=kb_shapes,
+                         scale=scale, note=note))
+
+
+# matmul family
+P("matmul_square", "level1", b_matmul, "matmul", dict(M=1024, N=1024, K=1024),
+  dict(M=7, N=9, K=5), kb="1_Square_matrix_multiplication_",
+  kb_shapes="N = 4096", scale=4)
+P("matmul_rect", "level1", b_matmul, "matmul", dict(M=512, N=1024, K=2048),
+  dict(M=6, N=10, K=7), kb="2_Standard_matrix_multiplication_",
+  kb_shapes="M = 2048, K = 8192, N = 4096", scale=4)
+P("matmul_batched", "level1", b_bmm, "bmm",
+  dict(BATCH=32, M=128, N=512, K=256), dict(BATCH=2, M=5, N=6, K=7),
+  kb="3_Batched_matrix_multiplication",
+  kb_shapes="batch_size = 128, m = 512, k = 1024, n = 2048", scale=4)
+P("matvec", "level1", b_matvec, "matvec", dict(M=128, K=65536),
+  dict(M=5, K=33), kb="4_Matrix_vector_multiplication_",
+  kb_shapes="M = 2048, K = 1048576 (B: K x 1)", scale=16,
+  note="the vector is rank 1 (KernelBench: K x 1)")
+P("matrix_scalar", "level1", b_scalar_mul, "scalar_mul",
+  dict(M=4096, N=1024), dict(M=4, N=9), params=dict(s=3.14),
+  kb="5_Matrix_scalar_multiplication", kb_shapes="M = 65536, N = 16384",
+  scale=16, note="the scalar 3.14 is a constant of the function")
+P("matmul_large_k", "level1", b_matmul, "matmul",
+  dict(M=64, N=64, K=131072), dict(M=3, N=4, K=300),
+  kb="6_Matmul_with_large_K_dimension_",
+  kb_shapes="M = 256, N = 256, K = 524288", scale=4)
+P("matmul_small_k", "level1", b_matmul, "matmul",
+  dict(M=2048, N=2048, K=4), dict(M=9, N=8, K=2),
+  kb="7_Matmul_with_small_K_dimension_",
+  kb_shapes="M = 32768, N = 32768, K = 64", scale=16)
+P("matmul_irregular", "level1", b_matmul, "matmul",
+  dict(M=1025, N=740, K=368), dict(M=7, N=5, K=3),
+  kb="8_Matmul_with_irregular_shapes_",
+  kb_shapes="M = 8205, K = 2949, N = 5921", scale=8,
+  note="each dimension divided by 8, rounded down")
+P("matmul_tall_skinny", "level1", b_matmul, "matmul",
+  dict(M=2048, N=2048, K=2), dict(M=8, N=8, K=2),
+  kb="9_Tall_skinny_matrix_multiplication_",
+  kb_shapes="M = 32768, N = 32 (A: M x N, B: N x M)", scale=16)
+P("matmul_3d_tensor", "level1", b_tensor3_matmul, "tensor3_matmul",
+  dict(N=4, M=256, K=512, L=192), dict(N=2, M=3, K=4, L=5),
+  kb="10_3D_tensor_matrix_multiplication",
+  kb_shapes="N = 16, M = 1024, K = 2048, L = 768", scale=4)
+P("matmul_diag", "level1", b_diag_matmul, "diag_matmul",
+  dict(N=2048, M=2048), dict(N=5, M=6), kb="12_Matmul_with_diagonal_matrices_",
+  kb_shapes="M = 4096, N = 4096", scale=2,
+  note="diag(a) @ B written as the row scaling it is")
+for tag, ta, tb, kbn in (("a", True, False, "16_Matmul_with_transposed_A"),
+                         ("b", False, True, "17_Matmul_with_transposed_B"),
+                         ("both", True, True,
+                          "18_Matmul_with_transposed_both")):
+    P(f"matmul_transposed_{tag}", "level1", b_matmul, "matmul_t",
+      dict(M=512, N=1024, K=2048), dict(M=4, N=6, K=5),
+      params=dict(ta=ta, tb=tb), kb=kbn,
+      kb_shapes="M = 2048, K = 8192, N = 4096", scale=4)
+
+# element-wise activations
+for act in ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu",
+            "softplus", "elu", "hardtanh"):
+    P(act, "level1", b_activation, act, dict(B=256, D=24576), ACT_SMALL,
+      params=dict(act=act), kb=ACT_KB[act],
+      kb_shapes="batch_size = 4096, dim = 393216", scale=16)
+P("new_gelu", "level1", b_activation, "new_gelu", dict(B=2048, D=2048),
+  ACT_SMALL, params=dict(act="new_gelu"), kb="88_MinGPTNewGelu",
+  kb_shapes="batch_size = 8192, dim = 8192", scale=4)
+
+# softmax family
+P("softmax", "level1", b_softmax, "softmax", dict(B=256, D=24576), ACT_SMALL,
+  kb="23_Softmax", kb_shapes="batch_size = 4096, dim = 393216", scale=16,
+  note="linalg.softmax")
+P("log_softmax", "level1", b_log_softmax, "log_softmax", dict(B=256, D=24576),
+  ACT_SMALL, kb="24_LogSoftmax",
+  kb_shapes="batch_size = 4096, dim = 393216", scale=16,
+  note="row max, sum of exp(x - max), x - max - log(sum)")
+
+# norms
+P("layer_norm", "level1", b_layer_norm, "layer_norm",
+  dict(B=8, C=32, H=128, W=128), dict(B=2, C=3, H=4, W=5),
+  kb="40_LayerNorm",
+  kb_shapes="batch_size = 16, features = 64, dim1 = 256, dim2 = 256",
+  scale=2, note="normalised over (C, H, W), eps 1e-5, weight and bias inputs")
+P("rms_norm", "level1", b_rms_norm, "rms_norm",
+  dict(B=28, C=16, H=128, W=128), dict(B=2, C=3, H=4, W=5), kb="36_RMSNorm_",
+  kb_shapes="batch_size = 112, features = 64, dim1 = 512, dim2 = 512",
+  scale=4, note="over the feature dim, eps 1e-5")
+P("l2_norm", "level1", b_lp_norm, "l2_norm", dict(B=2048, D=4095),
+  dict(B=3, D=11), params=dict(p=2), kb="39_L2Norm_",
+  kb_shapes="batch_size = 32768, dim = 65535", scale=16)
+P("l1_norm", "level1", b_lp_norm, "l1_norm", dict(B=2048, D=4095),
+  dict(B=3, D=11), params=dict(p=1), kb="38_L1Norm_",
+  kb_shapes="batch_size = 32768, dim = 65535", scale=16)
+
+# reductions over dim 1 of (B, D1, D2)
+for kind, kbn in (("sum", "47_Sum_reduction_over_a_dimension"),
+                  ("mean", "48_Mean_reduction_over_a_dimension"),
+                  ("max", "49_Max_reduction_over_a_dimension")):
+    P(f"{kind}_dim1", "level1", b_reduce, f"{kind}_dim1",
+      dict(B=16, D1=512, D2=511), dict(B=2, D1=5, D2=3),
+      params=dict(kind=kind), kb=kbn,
+      kb_shapes="batch_size = 128, dim1 = 4096, dim2 = 4095", scale=8,
+      note="keepdim dropped" if kind == "sum" else "")
+P("argmax_dim1", "level1", b_argmax, "argmax_dim1",
+  dict(B=16, D1=512, D2=511), dict(B=2, D1=5, D2=3),
+  kb="51_Argmax_over_a_dimension",
+  kb_shapes="batch_size = 128, dim1 = 4096, dim2 = 4095", scale=8,
+  note="i64 indices; a generic with a value and an index output")
+
+# convolutions (no bias, stride 1, no padding)
+P("conv2d_square", "level1", b_conv2d, "conv2d",
+  dict(N=4, C=4, H=256, W=256, F=32, KH=3, KW=3),
+  dict(N=2, C=3, H=6, W=5, F=4, KH=3, KW=3),
+  kb="63_conv_standard_2D__square_input__square_kernel",
+  kb_shapes="batch_size = 16, in_channels = 16, out_channels = 128, "
+  "kernel_size = 3, 1024 x 1024", scale=4)
+P("conv2d_asym", "level1", b_conv2d, "conv2d",
+  dict(N=2, C=16, H=128, W=256, F=32, KH=3, KW=3),
+  dict(N=1, C=2, H=5, W=7, F=3, KH=3, KW=3),
+  kb="55_conv_standard_2D__asymmetric_input__square_kernel",
+  kb_shapes="batch_size = 8, in_channels = 64, out_channels = 128, "
+  "kernel_size = 3, 512 x 1024", scale=4)
+P("conv2d_depthwise", "level1", b_depthwise, "conv2d_depthwise",
+  dict(N=16, C=32, H=64, W=128, K=3), dict(N=2, C=3, H=5, W=6, K=3),
+  kb="84_conv_depthwise_2D_asymmetric_input_square_kernel",
+  kb_shapes="batch_size = 64, in_channels = 128, kernel_size = 3, "
+  "256 x 512", scale=4)
+P("conv2d_pointwise", "level1", b_conv2d, "conv2d",
+  dict(N=4, C=16, H=256, W=256, F=32, KH=1, KW=1),
+  dict(N=2, C=3, H=4, W=5, F=4, KH=1, KW=1), kb="87_conv_pointwise_2D",
+  kb_shapes="batch_size = 16, in_channels = 64, out_channels = 128, "
+  "1024 x 1024", scale=4)
+P("conv1d", "level1", b_conv1d, "conv1d",
+  dict(N=8, C=16, L=32768, F=32, K=3), dict(N=2, C=3, L=9, F=4, K=3),
+  kb="67_conv_standard_1D",
+  kb_shapes="batch_size = 32, in_channels = 64, out_channels = 128, "
+  "kernel_size = 3, length = 131072", scale=4)
+
+# pooling (no padding: linalg pooling has none, and a tensor.pad is not a
+# linalg op stark would time)
+P("maxpool2d", "level1", b_pool2d, "maxpool2d",
+  dict(N=8, C=16, H=128, W=128, K=4, S=1), dict(N=1, C=2, H=7, W=6, K=4, S=1),
+  params=dict(kind="max"), kb="42_Max_Pooling_2D",
+  kb_shapes="batch_size = 32, channels = 64, 512 x 512, kernel_size = 4, "
+  "stride = 1, padding = 1", scale=4, note="padding 0 instead of 1")
+P("avgpool2d", "level1", b_pool2d, "avgpool2d",
+  dict(N=2, C=8, H=256, W=256, K=11, S=11),
+  dict(N=1, C=2, H=23, W=13, K=11, S=11), params=dict(kind="avg"),
+  kb="45_Average_Pooling_2D",
+  kb_shapes="batch_size = 16, channels = 64, 2048 x 2048, kernel_size = 11",
+  scale=8, note="window sum, then divided by 121")
+
+P("cumsum", "level1", b_cumsum, "cumsum", dict(B=2048, L=2048),
+  dict(B=3, L=7), kb="89_cumsum", kb_shapes="batch_size = 32768, "
+  "input_shape = (32768,), dim = 1", scale=16,
+  note="linalg has no scan: a masked reduction, O(L^2) work per row")
+
+# fused chains, level-2 style
+P("gemm_bias_relu", "fused", b_gemm_bias_act, "gemm_bias_relu",
+  dict(M=1024, K=1024, N=1024), dict(M=5, K=6, N=7), params=dict(act="relu"))
+P("gemm_bias_gelu", "fused", b_gemm_bias_act, "gemm_bias_gelu",
+  dict(M=1024, K=1024, N=1024), dict(M=5, K=6, N=7), params=dict(act="gelu"))
+P("gemm_scale_residual", "fused", b_gemm_scale_residual,
+  "gemm_scale_residual", dict(M=1024, K=1024, N=1024), dict(M=5, K=6, N=7),
+  params=dict(scale=0.5))
+P("gemm_sigmoid_sum", "fused", b_gemm_sigmoid_sum, "gemm_sigmoid_sum",
+  dict(M=1024, K=1024, N=1024), dict(M=5, K=6, N=7))
+P("bmm_scale_tanh", "fused", b_bmm_scale_tanh, "bmm_scale_tanh",
+  dict(BATCH=16, M=256, N=256, K=256), dict(BATCH=2, M=3, N=4, K=5),
+  params=dict(scale=0.125))
+P("conv2d_bias_relu", "fused", b_conv2d_bias_relu, "conv2d_bias_relu",
+  dict(N=8, C=16, H=128, W=128, F=32, K=3), dict(N=1, C=2, H=5, W=6, F=3, K=3))
+P("conv2d_affine_relu", "fused", b_conv2d_affine_relu, "conv2d_affine_relu",
+  dict(N=8, C=16, H=128, W=128, F=32, K=3), dict(N=1, C=2, H=5, W=6, F=3, K=3),
+  note="convolution, inference batch norm folded to scale and shift, ReLU")
+P("conv1d_bias_relu", "fused", b_conv1d_bias_relu, "conv1d_bias_relu",
+  dict(N=8, C=16, L=32768, F=32, K=3), dict(N=2, C=3, L=9, F=4, K=3))
+P("layernorm_gelu", "fused", b_layernorm_act, "layernorm_gelu",
+  dict(M=4096, D=1024), dict(M=3, D=11), params=dict(act="gelu"))
+P("rmsnorm_silu", "fused", b_rmsnorm_act, "rmsnorm_silu",
+  dict(M=4096, D=1024), dict(M=3, D=11), params=dict(act="silu"),
+  note="eps 1e-6, weight input")
+P("swish_scale_bias", "fused", b_swish_scale_bias, "swish_scale_bias",
+  dict(M=2048, N=4096), dict(M=3, N=7),
+  note="x * sigmoid(x) * 1.702 + b[col]: three framework ops")
+
+
+def check_size(spec, fn):
+    for a, s, _ in fn.args:
+        n = 1
+        for x in s:
+            n *= x
+        if n > MAX_ELEMENTS:
+            raise SystemExit(f"{spec['name']}: argument {a} has {n} elements, "
+                             f"above the cap {MAX_ELEMENTS}")
+
+
+def render(spec, small=False):
+    dims = spec["small"] if small else spec["dims"]
+    fn, result = spec["builder"](dims, spec["params"])
+    if not small:
+        check_size(spec, fn)
+    rshape, rdt = fn.types[result]
+    sfn, sres = spec["builder"](spec["small"], spec["params"])
+    meta = {
+        "check": {"dims": spec["small"],
+                  "args": [s for _, s, _ in sfn.args],
+                  "result": sfn.types[sres][0]},
+        "name": spec["name"],
+        "category": spec["category"],
+        "twin": spec["twin"],
+        "dtype": "f32",
+        "args": [{"name": a, "shape": s, "dtype": d} for a, s, d in fn.args],
+        "result": {"shape": rshape, "dtype": rdt},
+        "dims": dims,
+        "params": spec["params"],
+        "kernelbench": spec["kb"],
+        "kernelbench_shapes": spec["kb_shapes"],
+        "scaled_down": spec["scale"] if spec["scale"] != 1 else None,
+    }
+    lines = [f"// stark-bench: {json.dumps(meta, sort_keys=True)}"]
+    title = spec["name"].replace("_", " ")
+    lines.append(f"// {title} ({spec['category']}), f32, generated by "
+                 "bench/problems/gen.py: edit the table there.")
+    if spec["kb"]:
+        lines.append(f"// KernelBench level 1 {spec['kb']}: "
+                     f"{spec['kb_shapes']}.")
+    if spec["scale"] != 1:
+        lines.append(f"// Scaled down: every dimension but kernel sizes "
+                     f"divided by {spec['scale']} to fit the suite's size "
+                     "caps.")
+    if spec["category"] == "fused":
+        lines.append("// Level-2 style chain, one linalg op per framework op;"
+                     " shapes chosen for the suite's time budget.")
+    if spec["note"]:
+        lines.append(f"// Note: {spec['note']}.")
+    if small:
+        lines.append("// Small variant for checks, not for timing.")
+    return "\n".join(lines) + "\n" + fn.text(result)
+
+
+def lint(stark_opt, folder):
+    """Every problem file: header complete, twin and reference known, the
+    reference runs on the check shapes, and stark-opt parses the file and
+    finds at least one hot op in it."""
+    import subprocess
+    sys.path.insert(0, HERE)
+    import twins
+    bad = 0
+    files = sorted(f for f in os.listdir(folder) if f.endswith(".mlir"))
+    for fname in files:
+        path = os.path.join(folder, fname)
+        with open(path) as f:
+            first = f.readline()
+        why = []
+        if not first.startswith("// stark-bench: "):
+            why.append("no '// stark-bench:' header")
+        else:
+            meta = json.loads(first[len("// stark-bench: "):])
+            for key in ("name", "category", "twin", "args", "result", "dims",
+                        "params", "check", "scaled_down"):
+                if key not in meta:
+                    why.append(f"header lacks '{key}'")
+            if meta.get("name") + ".mlir" != fname:
+                why.append("header name differs from the file name")
+            if meta.get("category") not in ("level1", "fused"):
+                why.append(f"unknown category {meta.get('category')!r}")
+            tw = meta.get("twin")
+            if tw not in twins.TWINS or tw not in twins.REFS:
+                why.append(f"twin {tw!r} missing from twins.py")
+            elif "check" in meta:
+                ref = twins.REFS[tw](*twins.check_inputs(meta),
+                                     d=meta["check"]["dims"], p=meta["params"])
+                if ref.shape != meta["check"]["result"]:
+                    why.append(f"reference shape {ref.shape} != "
+                               f"{meta['check']['result']}")
+        proc = subprocess.run(
+            [stark_opt, path, "--stark-hot-ops=profile=h200 top-k=0",
+             "--mlir-print-op-on-diagnostic=false", "-o", os.devnull],
+            capture_output=True, text=True)
+        hot = proc.stderr.count("remark: hot op #")
+        if proc.returncode != 0:
+            why.append("stark-opt failed: " + proc.stderr.strip()[:300])
+        elif hot == 0:
+            why.append("no hot op")
+        if why:
+            bad += 1
+            print(f"FAIL {fname}: " + "; ".join(why))
+        else:
+            print(f"ok {fname}: {hot} hot ops")
+    counts = {}
+    for fname in files:
+        with open(os.path.join(folder, fname)) as f:
+            line = f.readline()
+        if line.startswith("// stark-bench: "):
+            c = json.loads(line[len("// stark-bench: "):]).get("category")
+            counts[c] = counts.get(c, 0) + 1
+    print(f"problems: {len(files)}, " + ", ".join(
+        f"{k} {v}" for k, v in sorted(counts.items())) + f", failing: {bad}")
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lint", metavar="STARK_OPT")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--small", metavar="DIR")
+    ap.add_argument("--dir", default=HERE)
+    args = ap.parse_args()
+    if args.lint:
+        return lint(args.lint, args.dir)
+    names = [p["name"] for p in PROBLEMS]
+    assert len(names) == len(set(names)), "duplicate problem names"
+    stale = []
+    for spec in PROBLEMS:
+        if args.small:
+            os.makedirs(args.small, exist_ok=True)
+            with open(os.path.join(args.small, spec["name"] + ".mlir"),
+                      "w") as f:
+                f.write(render(spec, small=True))
+            continue
+        text = render(spec)
+        path = os.path.join(args.dir, spec["name"] + ".mlir")
+        if args.check:
+            try:
+                with open(path) as f:
+                    if f.read() != text:
+                        stale.append(path)
+            except OSError:
+                stale.append(path)
+        else:
+            with open(path, "w") as f:
+                f.write(text)
+    if args.check:
+        known = {n + ".mlir" for n in names}
+        extra = [f for f in os.listdir(args.dir)
+                 if f.endswith(".mlir") and f not in known]
+        for p in stale:
+            print(f"stale: {p} (run bench/problems/gen.py)")
+        for f in extra:
+            print(f"not in the table: {f}")
+        return 1 if stale or extra else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

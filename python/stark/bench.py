@@ -1,0 +1,980 @@
+"""The benchmark suite: stark against the upstream lowering, PyTorch eager,
+torch.compile and the roofline, on the problems of bench/problems/.
+
+  PYTHONPATH=python python3 -m stark.bench --stark-bin /tmp/stark/bin \\
+      --out $OUT/bench [--only REGEX] [--budget N] [--seconds S] [--jobs J]
+
+One run, four phases (docs/benchmarks.md):
+
+1. search (parallel, --jobs processes): per problem file, stark-opt runs the
+   passes of --stark-pipeline (hot ops with top-k=0, outline into a folder,
+   search with the expert agents) and writes its report and IR. Meanwhile
+   this process checks every torch twin against its plain-Python reference
+   on small shapes, and a helper process compiles the twins with
+   torch.compile (CPU work that fills the inductor cache).
+2. torch (serial, the GPU to itself): eager and torch.compile with
+   stark-eval's protocol (warm-up, a 256 MB buffer written before each run,
+   CUDA events, median, interleaved), and the copy bandwidth.
+3. re-time (serial): every problem stark searched is timed again with
+   stark-eval, the winner against the baseline (or the baseline against
+   itself where there is no winner): verified first, then timed,
+   interleaved, L2 flushed, median.
+4. results: <out>/<date>-<label>.json, .md, .png (chart, when matplotlib
+   imports).
+
+Standard library only, plus torch (optional) and matplotlib (optional).
+"""
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+DEFAULT_PROBLEMS = os.path.join(REPO, "bench", "problems")
+HEADER = "// stark-bench: "
+
+# Goals of the suite (the issue that asked for it), checked against results.
+GOAL_FAST1 = {"level1": 0.60, "fused": 0.80}
+GOAL_GEOMEAN = {"level1": 1.0, "fused": 1.5}
+GOAL_GEMM_VS_CUBLAS = 0.80
+GOAL_COPY_BW = 0.80
+GEMM_TWINS = {"matmul", "matmul_t", "bmm", "tensor3_matmul"}
+
+FLUSH_BYTES = 256 << 20  # >= 2x the H200's 60 MB L2
+
+
+# ---------------------------------------------------------------------------
+# Problems
+# ---------------------------------------------------------------------------
+
+def load_problems(folder, only=None):
+    rx = re.compile(only) if only else None
+    out = []
+    for fname in sorted(os.listdir(folder)):
+        if not fname.endswith(".mlir"):
+            continue
+        path = os.path.join(folder, fname)
+        with open(path) as f:
+            first = f.readline()
+        if not first.startswith(HEADER):
+            raise SystemExit(f"{path}: no '{HEADER.strip()}' header line")
+        meta = json.loads(first[len(HEADER):])
+        if rx and not rx.search(meta["name"]):
+            continue
+        meta["path"] = path
+        out.append(meta)
+    return out
+
+
+def load_twins(folder):
+    if not os.path.exists(os.path.join(folder, "twins.py")):
+        folder = DEFAULT_PROBLEMS
+    sys.path.insert(0, folder)
+    try:
+        import twins  # bench/problems/twins.py
+    finally:
+        sys.path.pop(0)
+    return twins
+
+
+# ---------------------------------------------------------------------------
+# Reading stark-opt's output
+# ---------------------------------------------------------------------------
+
+_ATTR_RE = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|[^,{}]+?)(?: : \w+)?(?=, |$)')
+
+
+def parse_dict(text):
+    """The flat part of an MLIR dictionary attribute body, as Python."""
+    out = {}
+    for key, val in _ATTR_RE.findall(text):
+        val = val.strip()
+        if val.startswith('"'):
+            out[key] = val[1:-1]
+        else:
+            try:
+                out[key] = float(val) if any(c in val for c in ".eE") \
+                    else int(val)
+            except ValueError:
+                out[key] = val
+    return out
+
+
+def braced(text, start):
+    """End (exclusive) of the {...} opening at text[start], skipping strings."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError("unbalanced braces")
+
+
+def parse_output_ir(text):
+    """Ops with their cost and problem, and the problem modules (with the
+    winner module's text where there is one)."""
+    ops = []
+    first = re.search(r"^\s*module @stark_problem_", text, re.M)
+    program = text[:first.start()] if first else text
+    for line in program.splitlines():
+        m = re.search(r"stark\.cost = \{([^{}]*)\}", line)
+        if not m or line.lstrip().startswith("module"):
+            continue
+        op = re.search(r"(?:=\s*)?([a-z_]+\.[a-z_0-9.]+)", line)
+        p = re.search(r"stark\.problem = @(\w+)", line)
+        cost = parse_dict(m.group(1))
+        ops.append({"op": op.group(1) if op else "?",
+                    "problem": p.group(1) if p else None, "cost": cost})
+    problems = {}
+    for m in re.finditer(r"module @(stark_problem_\d+) attributes \{", text):
+        sym = m.group(1)
+        attr_end = braced(text, m.end() - 1)
+        attrs = text[m.end() - 1:attr_end]
+        pm = re.search(r"stark\.problem = \{([^{}]*)\}", attrs)
+        info = parse_dict(pm.group(1)) if pm else {}
+        body_start = text.index("{", attr_end)
+        body_end = braced(text, body_start)
+        body = text[body_start:body_end]
+        winner = None
+        w = re.search(r"module @winner\b", body)
+        if w and "stark.winner" in attrs:
+            s = text.index("{", body_start + w.end())
+            if text[body_start + w.end():s].strip() == "attributes":
+                s = text.index("{", braced(text, s))
+            winner = "module " + text[s:braced(text, s)] + "\n"
+        problems[sym] = {"info": info, "winner_ir": winner}
+    return ops, problems
+
+
+# ---------------------------------------------------------------------------
+# Phase 1: searches
+# ---------------------------------------------------------------------------
+
+def search_command(args, meta, work):
+    tgt = args.target
+    search = (f"target={tgt} agent=expert budget={args.budget} "
+              f"seconds={args.seconds} seed={args.seed} "
+              f"timeout={args.timeout} trials={args.trials} "
+              f"timing-trials={args.timing_trials} progress=0 "
+              f"report={os.path.join(work, 'report.json')}")
+    return [os.path.join(args.stark_bin, "stark-opt"), meta["path"],
+            f"--stark-hot-ops=profile={args.profile} top-k=0",
+            f"--stark-outline=dir={os.path.join(work, 'problems')}",
+            f"--stark-search={search}",
+            "-o", os.path.join(work, "out.mlir"),
+            "--mlir-print-op-on-diagnostic=false"]
+
+
+def run_search(args, meta, deadline):
+    work = os.path.join(args.out, "work", meta["name"])
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(os.path.join(work, "problems"))
+    cmd = search_command(args, meta, work)
+    entry = {"command": " ".join(shlex.quote(c) for c in cmd), "work": work}
+    limit = max(10.0, min(args.search_limit, deadline - time.monotonic()))
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=limit)
+        entry["rc"] = proc.returncode
+        stderr = proc.stderr
+    except subprocess.TimeoutExpired as e:
+        entry["rc"] = None
+        entry["error"] = f"stark-opt killed after {limit:.0f} s"
+        stderr = (e.stderr or b"").decode(errors="replace") \
+            if isinstance(e.stderr, bytes) else (e.stderr or "")
+    entry["seconds"] = time.monotonic() - t0
+    with open(os.path.join(work, "stderr.txt"), "w") as f:
+        f.write(stderr)
+    entry["remarks"] = [l for l in stderr.splitlines()
+                        if "remark:" in l or "error:" in l][:40]
+    try:
+        with open(os.path.join(work, "report.json")) as f:
+            entry["report"] = json.load(f)
+    except (OSError, ValueError) as e:
+        entry.setdefault("error", f"no search report: {e}")
+        entry["report"] = None
+    try:
+        with open(os.path.join(work, "out.mlir")) as f:
+            ops, problems = parse_output_ir(f.read())
+    except (OSError, ValueError) as e:
+        entry.setdefault("error", f"no output IR: {e}")
+        ops, problems = [], {}
+    entry["ops"] = ops
+    entry["problems"] = {}
+    reports = {p["problem"]: p for p in
+               (entry["report"] or {}).get("problems", [])}
+    for sym, pm in problems.items():
+        rep = reports.get(sym, {})
+        sig = pm["info"].get("signature") or rep.get("signature")
+        item = {"signature": sig, "op": rep.get("op", pm["info"].get("op")),
+                "shapes": rep.get("shapes"),
+                "fused_ops": int(pm["info"].get("fused_ops", 1) or 1),
+                "problem_file": os.path.join(work, "problems", f"{sig}.mlir"),
+                "baseline_seconds": rep.get("baseline_seconds"),
+                "candidates": rep.get("candidates"),
+                "stop_reason": rep.get("stop_reason"),
+                "skipped": rep.get("skipped")}
+        nodes = {n["id"]: n for n in rep.get("nodes", [])}
+        win = nodes.get(rep.get("winner"))
+        if win and pm["winner_ir"]:
+            path = os.path.join(work, f"winner-{sig}.mlir")
+            with open(path, "w") as f:
+                f.write(pm["winner_ir"])
+            item["winner"] = {"strategy": win.get("strategy"),
+                              "params": win.get("params"),
+                              "seconds": win.get("seconds"),
+                              "speedup": win.get("speedup"), "file": path}
+        item["nodes"] = [{k: n.get(k) for k in
+                          ("id", "parent", "strategy", "params", "status",
+                           "seconds", "speedup", "failure")}
+                         for n in rep.get("nodes", [])]
+        entry["problems"][sym] = item
+    return entry
+
+
+# ---------------------------------------------------------------------------
+# Phase 2: re-timing with stark-eval
+# ---------------------------------------------------------------------------
+
+def retime(args, item):
+    cand = item.get("winner", {}).get("file") or item["problem_file"]
+    cmd = [os.path.join(args.stark_bin, "stark-eval"),
+           "--problem", item["problem_file"], "--candidate", cand,
+           "--target", args.target, "--json", f"--seed={args.seed}",
+           f"--correctness-trials={args.retime_correctness_trials}",
+           "--extra-trials=2", f"--trials={args.timing_trials}",
+           "--max-trials=100", "--warmup=3"]
+    res = {"command": " ".join(shlex.quote(c) for c in cmd),
+           "of": "winner" if "winner" in item else "baseline"}
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=args.timeout + 30)
+        out = json.loads(proc.stdout)
+    except (subprocess.TimeoutExpired, ValueError) as e:
+        res.update(status="error", message=f"stark-eval: {e!r}")
+        return res
+    finally:
+        res["seconds"] = time.monotonic() - t0
+    res["status"] = out.get("status")
+    res["message"] = out.get("message")
+    timing = out.get("timing") or {}
+    b, c = timing.get("baseline") or {}, timing.get("candidate") or {}
+    res["baseline_s"] = b.get("median_s")
+    res["candidate_s"] = c.get("median_s")
+    res["baseline_spread"] = b.get("relative_iqr")
+    res["candidate_spread"] = c.get("relative_iqr")
+    res["trials"] = c.get("trials")
+    res["flags"] = out.get("flags")
+    return res
+
+
+def stark_totals(entry):
+    """The program's time as stark leaves it: each outlined op by its
+    winner, else by its baseline. Problems shared by several ops (same
+    signature) count once per op, a fused problem once per group."""
+    ops = entry["ops"]
+    missing = [o["op"] for o in ops if not o["problem"]]
+    counts = {}
+    for o in ops:
+        if o["problem"]:
+            counts[o["problem"]] = counts.get(o["problem"], 0) + 1
+    total = base = search_total = search_base = 0.0
+    complete, retimed, winners = not missing, True, 0
+    for sym, n in counts.items():
+        item = entry["problems"].get(sym)
+        if not item:
+            complete = False
+            continue
+        occ = n / max(1, item["fused_ops"])
+        rt = item.get("retime") or {}
+        if rt.get("status") == "ok" and rt.get("candidate_s"):
+            t = rt["candidate_s"] if "winner" in item else rt["baseline_s"]
+            b = rt["baseline_s"]
+        else:
+            retimed = False
+            b = item.get("baseline_seconds")
+            t = item["winner"]["seconds"] if "winner" in item else b
+        if t is None or b is None:
+            complete = False
+            continue
+        winners += "winner" in item
+        total += occ * t
+        base += occ * b
+    roof = sum(o["cost"].get("time_us", 0.0) for o in ops) * 1e-6
+    nbytes = sum(o["cost"].get("bytes", 0) for o in ops)
+    flops = sum(o["cost"].get("flops", 0) for o in ops)
+    bound = sorted({o["cost"].get("bound") for o in ops})
+    return {"time_s": total if complete else None,
+            "baseline_s": base if complete else None,
+            "complete": complete, "retimed": retimed,
+            "not_outlined": missing, "ops": len(ops),
+            "problems": len(counts), "winners": winners,
+            "roofline_s": roof or None, "bytes": nbytes, "flops": flops,
+            "bound": bound}
+
+
+# ---------------------------------------------------------------------------
+# torch: twin checks, timing
+# ---------------------------------------------------------------------------
+
+def import_torch():
+    try:
+        import torch
+        return torch
+    except Exception:  # absent or broken: the suite runs without it
+        return None
+
+
+def twin_check(twins, meta):
+    """The torch twin against the plain-Python reference, float64 on the
+    CPU, on the problem's small check shapes."""
+    import torch
+    refs = twins.check_inputs(meta)
+    d, p = meta["check"]["dims"], meta["params"]
+    got = twins.TWINS[meta["twin"]](
+        *[torch.tensor(r.data, dtype=torch.float64).reshape(r.shape)
+          for r in refs], d=d, p=p)
+    exp = twins.REFS[meta["twin"]](*refs, d=d, p=p)
+    got_list = got.reshape(-1).tolist()
+    if list(got.shape) != exp.shape:
+        return {"status": "wrong",
+                "message": f"shape {list(got.shape)} != {exp.shape}"}
+    worst = 0.0
+    for g, e in zip(got_list, exp.data):
+        err = abs(g - e) / (1e-9 + 1e-9 * abs(e))
+        worst = max(worst, err)
+    return {"status": "ok" if worst <= 1.0 else "wrong",
+            "worst_over_allowed": worst, "elements": len(exp.data),
+            "tolerance": "1e-9 abs + 1e-9 rel, float64"}
+
+
+def torch_setup(torch):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+
+
+def torch_inputs(torch, meta, seed=0):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return [torch.rand(a["shape"], device="cuda", generator=g,
+                       dtype=torch.float32) for a in meta["args"]]
+
+
+def time_interleaved(torch, fns, min_runs=10, max_runs=100, budget_s=2.0,
+                     spread=0.02, warmup=3):
+    """stark-eval's protocol for torch callables: warm-up, then rounds of
+    one timed run of each, the L2 flushed (a 256 MB buffer written) before
+    every run, CUDA events around the call only; at least min_runs, stop
+    once every IQR/median <= spread or budget_s is spent."""
+    flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    for fn in fns:
+        for _ in range(warmup):
+            fn()
+    torch.cuda.synchronize()
+    samples = [[] for _ in fns]
+    t0 = time.monotonic()
+    while True:
+        for i, fn in enumerate(fns):
+            flush.zero_()
+            a = torch.cuda.Event(enable_timing=True)
+            b = torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            samples[i].append(a.elapsed_time(b) * 1e-3)
+        n = len(samples[0])
+        if n >= max_runs:
+            break
+        if n >= min_runs:
+            if all(stats(s)["relative_iqr"] <= spread for s in samples):
+                break
+            if time.monotonic() - t0 >= budget_s:
+                break
+    return [stats(s) for s in samples]
+
+
+def stats(s):
+    s = sorted(s)
+    n = len(s)
+    med = statistics.median(s)
+    q1, q3 = s[n // 4], s[(3 * n) // 4]
+    return {"median_s": med, "min_s": s[0], "max_s": s[-1], "q1_s": q1,
+            "q3_s": q3, "relative_iqr": (q3 - q1) / med if med else 0.0,
+            "trials": n}
+
+
+def compiled_twin(torch, twins, meta):
+    fn = twins.TWINS[meta["twin"]]
+    d, p = meta["dims"], meta["params"]
+
+    def call(*xs):
+        return fn(*xs, d=d, p=p)
+    return call, torch.compile(call)
+
+
+def torch_time(torch, twins, meta, with_compile):
+    res = {}
+    xs = torch_inputs(torch, meta)
+    eager, comp = compiled_twin(torch, twins, meta)
+    fns = [lambda: eager(*xs)]
+    if with_compile:
+        t0 = time.monotonic()
+        try:
+            comp(*xs)
+            torch.cuda.synchronize()
+            fns.append(lambda: comp(*xs))
+        except Exception as e:
+            res["compile_error"] = repr(e)[:500]
+        res["compile_seconds"] = time.monotonic() - t0
+    timings = time_interleaved(torch, fns)
+    res["eager"] = timings[0]
+    if len(timings) > 1:
+        res["compile"] = timings[1]
+    return res
+
+
+def copy_bandwidth(torch):
+    n = 1 << 30
+    src = torch.empty(n, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    t = time_interleaved(torch, [lambda: dst.copy_(src)])[0]
+    return {"bytes": 2 * n, "median_s": t["median_s"],
+            "bytes_per_s": 2 * n / t["median_s"]}
+
+
+def warm_compile_main(args):
+    """Helper process of phase 1: torch.compile every twin once, so the
+    serial phase finds the inductor cache warm."""
+    torch = import_torch()
+    if torch is None or not torch.cuda.is_available():
+        return 0
+    torch_setup(torch)
+    twins = load_twins(args.problems)
+    for meta in load_problems(args.problems, args.only):
+        try:
+            xs = torch_inputs(torch, meta)
+            _, comp = compiled_twin(torch, twins, meta)
+            comp(*xs)
+            torch.cuda.synchronize()
+            print(f"warm: {meta['name']}", flush=True)
+        except Exception as e:
+            print(f"warm: {meta['name']}: {e!r}", flush=True)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Summary and goals
+# ---------------------------------------------------------------------------
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def summarize(results, copy_bw):
+    summary, goals = {}, []
+    for cat in ("level1", "fused"):
+        rows = [r for r in results if r["category"] == cat]
+        if not rows:
+            continue
+        vs_eager = [r["speedup_vs_eager"] for r in rows
+                    if r.get("speedup_vs_eager")]
+        vs_comp = [r["speedup_vs_compile"] for r in rows
+                   if r.get("speedup_vs_compile")]
+        fast1 = sum(1 for r in rows if (r.get("speedup_vs_eager") or 0) > 1.0)
+        roof = [r["roofline_fraction"] for r in rows
+                if r.get("roofline_fraction")]
+        search = [r["search_seconds"] for r in rows
+                  if r.get("search_seconds") is not None]
+        s = {"problems": len(rows),
+             "with_stark_time": sum(1 for r in rows if r.get("stark_s")),
+             "with_eager_time": len(vs_eager),
+             "fast_1_vs_eager": fast1 / len(rows),
+             "fast_1_vs_compile": sum(
+                 1 for r in rows if (r.get("speedup_vs_compile") or 0) > 1.0)
+             / len(rows),
+             "geomean_vs_eager": geomean(vs_eager),
+             "geomean_vs_compile": geomean(vs_comp),
+             "geomean_vs_upstream": geomean(
+                 [r.get("speedup_vs_upstream") for r in rows]),
+             "median_roofline_fraction":
+                 statistics.median(roof) if roof else None,
+             "mean_search_seconds":
+                 statistics.mean(search) if search else None,
+             "total_search_seconds": sum(search)}
+        summary[cat] = s
+        if vs_eager:
+            goals.append(goal(f"fast_1 vs eager, {cat}", s["fast_1_vs_eager"],
+                              GOAL_FAST1[cat], pct=True))
+            goals.append(goal(f"geomean speedup vs eager, {cat}",
+                              s["geomean_vs_eager"], GOAL_GEOMEAN[cat]))
+    gemm = [r for r in results if r["twin"] in GEMM_TWINS and
+            r.get("speedup_vs_eager")]
+    if gemm:
+        g = geomean([r["speedup_vs_eager"] for r in gemm])
+        goals.append(goal(
+            f"fp32 GEMM vs cuBLAS (torch eager), geomean of {len(gemm)}", g,
+            GOAL_GEMM_VS_CUBLAS, pct=True,
+            detail=", ".join(f"{r['name']} {r['speedup_vs_eager']:.0%}"
+                             for r in gemm)))
+    if copy_bw:
+        mem = [r for r in results if r.get("bound") == ["memory"] and
+               r.get("stark_s")]
+        fr = [r["bytes"] / r["stark_s"] / copy_bw["bytes_per_s"] for r in mem]
+        for r, f in zip(mem, fr):
+            r["copy_bandwidth_fraction"] = f
+        if fr:
+            goals.append(goal(
+                f"memory-bound problems vs copy bandwidth, geomean of "
+                f"{len(fr)}", geomean(fr), GOAL_COPY_BW, pct=True,
+                detail=f"{sum(f >= GOAL_COPY_BW for f in fr)} of {len(fr)} "
+                f"at or above {GOAL_COPY_BW:.0%}"))
+    return summary, goals
+
+
+def goal(name, value, target, pct=False, detail=None):
+    fmt = (lambda v: f"{v:.0%}") if pct else (lambda v: f"{v:.2f}x")
+    return {"goal": name, "value": value, "target": target,
+            "met": value is not None and value >= target,
+            "text": f"{name}: {fmt(value) if value is not None else '-'} "
+                    f"(goal {'>=' } {fmt(target)})",
+            "detail": detail}
+
+
+# ---------------------------------------------------------------------------
+# Output
+# ---------------------------------------------------------------------------
+
+def fmt_s(s):
+    if s is None:
+        return "-"
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s * 1e6:.3g} us"
+
+
+def fmt_x(x):
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def write_markdown(path, doc):
+    L = []
+    L.append(f"# stark benchmark suite, {doc['label']} ({doc['date']})\n")
+    L.append("Command (on the GPU machine, bundle unpacked to /tmp/stark):\n")
+    L.append("```sh\n" + doc["command"] + "\n```\n")
+    v = doc["versions"]
+    L.append("Versions: " + "; ".join(f"{k}: {v[k]}" for k in sorted(v)) +
+             "\n")
+    st = doc["settings"]
+    L.append("Settings: " + ", ".join(f"{k}={st[k]}" for k in sorted(st)) +
+             "\n")
+    if doc.get("copy_bandwidth"):
+        L.append(f"Measured copy bandwidth: "
+                 f"{doc['copy_bandwidth']['bytes_per_s'] / 1e12:.2f} TB/s "
+                 "(torch copy of 1 GiB, same protocol).\n")
+    L.append("Phases (wall seconds): " + ", ".join(
+        f"{k} {v:.0f}" for k, v in doc["phases"].items()) + "\n")
+    L.append("## Goals\n")
+    for g in doc["goals"]:
+        L.append(f"- **{'met' if g['met'] else 'missed'}**: {g['text']}" +
+                 (f" ({g['detail']})" if g.get("detail") else ""))
+    L.append("")
+    L.append("## Summary\n")
+    L.append("| set | problems | stark time | fast_1 vs eager | fast_1 vs "
+             "compile | geomean vs eager | geomean vs compile | geomean vs "
+             "upstream | median % of roofline | search s (mean / total) |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    for cat, s in doc["summary"].items():
+        roof = s["median_roofline_fraction"]
+        L.append(
+            f"| {cat} | {s['problems']} | {s['with_stark_time']} | "
+            f"{s['fast_1_vs_eager']:.0%} | {s['fast_1_vs_compile']:.0%} | "
+            f"{fmt_x(s['geomean_vs_eager'])} | "
+            f"{fmt_x(s['geomean_vs_compile'])} | "
+            f"{fmt_x(s['geomean_vs_upstream'])} | "
+            f"{'-' if roof is None else f'{roof:.0%}'} | "
+            f"{(s['mean_search_seconds'] or 0):.0f} / "
+            f"{s['total_search_seconds']:.0f} |")
+    L.append("")
+    L.append("## Problems\n")
+    L.append("Times are medians. *stark*: the program as stark leaves it "
+             "(each op by its verified winner, else the upstream lowering), "
+             "re-timed serially with stark-eval unless marked `*` (search "
+             "timing, taken in parallel). *roofline*: the sum of the ops' "
+             f"roofline times on the {st['profile']} profile; "
+             "% = roofline / stark.\n")
+    L.append("| problem | set | upstream | stark | eager | compile | vs "
+             "eager | vs compile | vs upstream | % roofline | winners / "
+             "problems | search s | twin check | notes |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in doc["problems"]:
+        roof = r.get("roofline_fraction")
+        star = "" if r.get("retimed", True) else "*"
+        L.append(
+            f"| {r['name']} | {r['category']} | {fmt_s(r.get('upstream_s'))}"
+            f" | {fmt_s(r.get('stark_s'))}{star} | {fmt_s(r.get('eager_s'))}"
+            f" | {fmt_s(r.get('compile_s'))} | "
+            f"{fmt_x(r.get('speedup_vs_eager'))} | "
+            f"{fmt_x(r.get('speedup_vs_compile'))} | "
+            f"{fmt_x(r.get('speedup_vs_upstream'))} | "
+            f"{'-' if roof is None else f'{roof:.0%}'} | "
+            f"{r.get('winners', 0)} / {r.get('stark_problems', 0)} | "
+            f"{(r.get('search_seconds') or 0):.0f} | "
+            f"{(r.get('twin_check') or {}).get('status', '-')} | "
+            f"{'; '.join(r.get('notes', []))} |")
+    L.append("")
+    L.append("## Winners\n")
+    for r in doc["problems"]:
+        for w in r.get("winner_list", []):
+            L.append(f"- {r['name']}: {w}")
+    L.append("")
+    if doc.get("chart_note"):
+        L.append(doc["chart_note"] + "\n")
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
+def write_chart(path, results):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as e:
+        return f"No chart: matplotlib does not import ({e!r})."
+    rows = [r for r in results if r.get("speedup_vs_eager") or
+            r.get("speedup_vs_compile")]
+    if not rows:
+        return "No chart: no problem has both a stark and a torch time."
+    names = [r["name"] for r in rows]
+    fig, ax = plt.subplots(figsize=(9, 0.28 * len(rows) + 1.5))
+    y = list(range(len(rows)))
+    ax.barh([i - 0.2 for i in y], [r.get("speedup_vs_eager") or 0
+                                   for r in rows], height=0.4,
+            label="vs torch eager")
+    ax.barh([i + 0.2 for i in y], [r.get("speedup_vs_compile") or 0
+                                   for r in rows], height=0.4,
+            label="vs torch.compile")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_yticks(y)
+    ax.set_yticklabels(names, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("speedup of stark (higher is better, log scale)")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return None
+
+
+def versions(args, torch):
+    v = {"python": platform.python_version()}
+    try:
+        v["stark-opt"] = subprocess.run(
+            [os.path.join(args.stark_bin, "stark-opt"), "--version"],
+            capture_output=True, text=True, timeout=30).stdout.strip(
+        ).replace("\n", " ")
+    except Exception as e:
+        v["stark-opt"] = repr(e)
+    info = os.path.join(os.path.dirname(os.path.abspath(args.stark_bin)),
+                        "BUILD-INFO")
+    if os.path.exists(info):
+        with open(info) as f:
+            v["bundle"] = " / ".join(l.strip() for l in f.readlines()[:3])
+    try:
+        v["git"] = subprocess.run(["git", "-C", REPO, "describe", "--always",
+                                   "--dirty"], capture_output=True, text=True,
+                                  timeout=10).stdout.strip() or "-"
+    except Exception:
+        v["git"] = "-"
+    if shutil.which("nvidia-smi"):
+        v["gpu"] = subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                                  text=True).stdout.strip()
+    if torch is not None:
+        v["torch"] = torch.__version__
+        try:
+            import triton
+            v["triton"] = triton.__version__
+        except Exception:
+            pass
+    return v
+
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog="python3 -m stark.bench",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--stark-bin", help="folder with stark-opt and stark-eval")
+    ap.add_argument("--problems", default=DEFAULT_PROBLEMS)
+    ap.add_argument("--only", help="regular expression on problem names")
+    ap.add_argument("--out", help="output folder")
+    ap.add_argument("--label", default=None,
+                    help="results file name suffix (default: h200 on cuda, "
+                    "cpu otherwise)")
+    ap.add_argument("--date", default=datetime.date.today().isoformat())
+    ap.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
+    ap.add_argument("--profile", default=None,
+                    help="hardware profile (default h200 on cuda, host on cpu)")
+    ap.add_argument("--budget", type=int, default=3,
+                    help="candidates per searched problem")
+    ap.add_argument("--seconds", type=float, default=30,
+                    help="search wall-clock budget per searched problem")
+    ap.add_argument("--timeout", type=float, default=60,
+                    help="seconds one candidate evaluation may take")
+    ap.add_argument("--trials", type=int, default=5,
+                    help="correctness trials per candidate in the search")
+    ap.add_argument("--timing-trials", type=int, default=10)
+    ap.add_argument("--retime-correctness-trials", type=int, default=1,
+                    help="correctness trials when re-timing (the search "
+                    "already verified the winner on --trials)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int,
+                    default=max(1, min(12, (os.cpu_count() or 2) - 2)),
+                    help="searches in parallel")
+    ap.add_argument("--search-limit", type=float, default=240,
+                    help="kill one problem's stark-opt after this many s")
+    ap.add_argument("--deadline", type=float, default=540,
+                    help="seconds from the start after which no new work "
+                    "starts (results are still written)")
+    ap.add_argument("--no-retime", action="store_true",
+                    help="report the searches' own timings")
+    ap.add_argument("--no-torch", action="store_true")
+    ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--warm-compile", action="store_true",
+                    help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.warm_compile:
+        return args
+    if not args.stark_bin or not args.out:
+        ap.error("--stark-bin and --out are required")
+    args.profile = args.profile or ("h200" if args.target == "cuda"
+                                    else "host")
+    args.label = args.label or ("h200" if args.target == "cuda" else "cpu")
+    return args
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    if args.warm_compile:
+        return warm_compile_main(args)
+    start = time.monotonic()
+    deadline = start + args.deadline
+    os.makedirs(args.out, exist_ok=True)
+    problems = load_problems(args.problems, args.only)
+    if not problems:
+        raise SystemExit("no problem matches")
+    twins = load_twins(args.problems)
+    torch = None if args.no_torch else import_torch()
+    use_cuda_torch = bool(torch is not None and args.target == "cuda" and
+                          torch.cuda.is_available())
+    phases = {}
+    log = lambda m: print(f"[{time.monotonic() - start:6.1f} s] {m}",
+                          flush=True)
+    log(f"{len(problems)} problems, {args.jobs} parallel searches, "
+        f"torch {'on ' + ('cuda' if use_cuda_torch else 'cpu (checks only)') if torch else 'off'}")
+
+    # Phase 1: searches in parallel; twin checks and compile warm-up beside.
+    warm = None
+    if use_cuda_torch and not args.no_compile:
+        warm_cmd = [sys.executable, "-m", "stark.bench", "--warm-compile",
+                    "--problems", args.problems] + (
+                        ["--only", args.only] if args.only else [])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [os.path.join(REPO, "python")] +
+            ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        warm = subprocess.Popen(warm_cmd, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, env=env)
+    searches = {}
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futs = {pool.submit(run_search, args, m, deadline): m
+                for m in problems}
+        checks = {}
+        for m in problems:
+            if torch is None:
+                checks[m["name"]] = {"status": "skipped",
+                                     "message": "torch not available"}
+                continue
+            try:
+                checks[m["name"]] = twin_check(twins, m)
+            except Exception as e:
+                checks[m["name"]] = {"status": "error", "message": repr(e)}
+        log("twin checks: " + ", ".join(
+            f"{k} {sum(1 for c in checks.values() if c['status'] == k)}"
+            for k in ("ok", "wrong", "error", "skipped")))
+        for fut in concurrent.futures.as_completed(futs):
+            m = futs[fut]
+            try:
+                searches[m["name"]] = fut.result()
+            except Exception:
+                searches[m["name"]] = {"error": traceback.format_exc(),
+                                       "ops": [], "problems": {}}
+            e = searches[m["name"]]
+            log(f"searched {m['name']}: rc={e.get('rc')} "
+                f"{e.get('seconds', 0):.0f} s, {len(e['problems'])} "
+                f"problems, {sum('winner' in p for p in e['problems'].values())}"
+                f" winners{' ' + e['error'] if e.get('error') else ''}")
+    warm_log = None
+    if warm is not None:
+        try:
+            warm_log, _ = warm.communicate(
+                timeout=max(1, deadline - time.monotonic() - 120))
+        except subprocess.TimeoutExpired:
+            warm.kill()
+            warm_log = "killed: the deadline came first"
+    phases["search"] = time.monotonic() - t0
+
+    # Phase 2: torch, serially (its numbers matter most: first).
+    t0 = time.monotonic()
+    tres, copy_bw = {}, None
+    if use_cuda_torch:
+        torch_setup(torch)
+        try:
+            copy_bw = copy_bandwidth(torch)
+        except Exception as e:
+            log(f"copy bandwidth: {e!r}")
+        for m in problems:
+            if time.monotonic() > deadline:
+                tres[m["name"]] = {"error": "deadline"}
+                continue
+            try:
+                tres[m["name"]] = torch_time(torch, twins, m,
+                                             not args.no_compile)
+            except Exception as e:
+                tres[m["name"]] = {"error": repr(e)[:500]}
+            torch.cuda.empty_cache()
+        log("torch timed")
+    phases["torch"] = time.monotonic() - t0
+
+    # Phase 3: re-time serially; past the deadline the search timings stand.
+    t0 = time.monotonic()
+    if not args.no_retime:
+        for m in problems:
+            for sym, item in searches[m["name"]]["problems"].items():
+                if time.monotonic() > deadline - 20:
+                    item["retime"] = {"status": "skipped",
+                                      "message": "deadline"}
+                    continue
+                if not os.path.exists(item["problem_file"]):
+                    continue
+                item["retime"] = retime(args, item)
+        log("re-timed")
+    phases["retime"] = time.monotonic() - t0
+
+    # Phase 4: results.
+    results = []
+    for m in problems:
+        e = searches[m["name"]]
+        tot = stark_totals(e)
+        t = tres.get(m["name"], {})
+        eager = (t.get("eager") or {}).get("median_s")
+        comp = (t.get("compile") or {}).get("median_s")
+        s = tot["time_s"]
+        notes = []
+        if e.get("error"):
+            notes.append(e["error"].splitlines()[-1][:120])
+        if tot["not_outlined"]:
+            notes.append("not outlined: " + ", ".join(tot["not_outlined"]))
+        for sym, item in e["problems"].items():
+            rt = item.get("retime") or {}
+            if item.get("skipped"):
+                notes.append(f"{item['op']}: {item['skipped'][:100]}")
+            elif rt and rt.get("status") not in ("ok", None):
+                notes.append(f"{item['op']} re-time {rt.get('status')}: "
+                             f"{(rt.get('message') or '')[:100]}")
+        if t.get("error"):
+            notes.append(f"torch: {t['error'][:100]}")
+        if t.get("compile_error"):
+            notes.append(f"torch.compile: {t['compile_error'][:100]}")
+        winners = []
+        for sym, item in e["problems"].items():
+            w = item.get("winner")
+            if w:
+                rt = item.get("retime") or {}
+                sp = (rt["baseline_s"] / rt["candidate_s"]
+                      if rt.get("status") == "ok" and rt.get("candidate_s")
+                      else w.get("speedup"))
+                winners.append(
+                    f"{item['op']} {item.get('shapes')}: {w['strategy']} " +
+                    " ".join(f"{k}={v}" for k, v in
+                             (w.get("params") or {}).items()) +
+                    f" ({fmt_x(sp)} over upstream)")
+        results.append({
+            "name": m["name"], "category": m["category"], "twin": m["twin"],
+            "file": os.path.relpath(m["path"], REPO),
+            "args": m["args"], "dims": m["dims"],
+            "kernelbench": m.get("kernelbench"),
+            "scaled_down": m.get("scaled_down"),
+            "upstream_s": tot["baseline_s"], "stark_s": s,
+            "eager_s": eager, "compile_s": comp,
+            "speedup_vs_eager": eager / s if s and eager else None,
+            "speedup_vs_compile": comp / s if s and comp else None,
+            "speedup_vs_upstream":
+                tot["baseline_s"] / s if s and tot["baseline_s"] else None,
+            "roofline_s": tot["roofline_s"],
+            "roofline_fraction":
+                tot["roofline_s"] / s if s and tot["roofline_s"] else None,
+            "bytes": tot["bytes"], "flops": tot["flops"],
+            "bound": tot["bound"], "retimed": tot["retimed"],
+            "winners": tot["winners"], "stark_problems": tot["problems"],
+            "ops": tot["ops"], "search_seconds": e.get("seconds"),
+            "search": e, "torch": t, "twin_check": checks.get(m["name"]),
+            "winner_list": winners, "notes": notes})
+    summary, goals = summarize(results, copy_bw)
+    stem = os.path.join(args.out, f"{args.date}-{args.label}")
+    chart_note = write_chart(stem + ".png", results)
+    phases["total"] = time.monotonic() - start
+    doc = {"date": args.date, "label": args.label,
+           "command": "PYTHONPATH=python python3 -m stark.bench " +
+                      " ".join(shlex.quote(a) for a in argv),
+           "versions": versions(args, torch),
+           "settings": {k: getattr(args, k) for k in (
+               "target", "profile", "budget", "seconds", "timeout", "trials",
+               "timing_trials", "retime_correctness_trials", "seed", "jobs",
+               "no_retime", "no_compile")},
+           "copy_bandwidth": copy_bw, "phases": phases, "summary": summary,
+           "goals": goals, "problems": results, "chart_note": chart_note,
+           "warm_compile_log": (warm_log or "")[-4000:]}
+    with open(stem + ".json", "w") as f:
+        json.dump(doc, f, indent=1, default=str)
+    write_markdown(stem + ".md", doc)
+    log(f"wrote {stem}.json, .md" + ("" if chart_note else ", .png"))
+    for g in goals:
+        print(("met:    " if g["met"] else "missed: ") + g["text"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
