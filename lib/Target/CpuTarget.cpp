@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Target/CpuTarget.h"
+#include "stark/Target/BufferLowering.h"
 #include "stark/Analysis/HardwareProfile.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -359,6 +360,9 @@ LogicalResult mlir::stark::lowerModuleForCpu(ModuleOp module, StringRef entry,
   }
   func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                 UnitAttr::get(&context));
+
+  if (failed(decomposeSoftmaxOnBuffers(module, error)))
+    return failure();
 
   DiagnosticCollector diagnostics(context);
   auto fail = [&](StringRef what) {

@@ -2,6 +2,7 @@
 
 #include "stark/Target/CudaCompile.h"
 #include "stark/Target/CudaDriver.h"
+#include "stark/Target/BufferLowering.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -36,6 +37,7 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -204,6 +206,78 @@ static void wrapSerialHostCode(func::FuncOp func) {
   }
 }
 
+/// Serial loops outside parallel ones cannot be mapped: a reduction over
+/// an outer dimension (a column sum) would become a host loop around a
+/// kernel launch. The baseline puts the parallel dimensions of each generic
+/// first, which changes no result (every point is still visited once, and
+/// each output element sees its reduction in the same order).
+static void interchangeParallelFirst(func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](linalg::LinalgOp op) {
+    SmallVector<utils::IteratorType> its = op.getIteratorTypesArray();
+    bool seenReduction = false;
+    for (utils::IteratorType it : its) {
+      if (it == utils::IteratorType::reduction)
+        seenReduction = true;
+      else if (seenReduction) {
+        ops.push_back(op);
+        return;
+      }
+    }
+  });
+  IRRewriter rewriter(func.getContext());
+  for (linalg::LinalgOp op : ops) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generic =
+        isa<linalg::GenericOp>(op) ? cast<linalg::GenericOp>(op.getOperation())
+                                   : linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      continue;
+    SmallVector<unsigned> order;
+    SmallVector<utils::IteratorType> its = generic->getIteratorTypesArray();
+    for (auto [i, it] : llvm::enumerate(its))
+      if (it == utils::IteratorType::parallel)
+        order.push_back(i);
+    for (auto [i, it] : llvm::enumerate(its))
+      if (it != utils::IteratorType::parallel)
+        order.push_back(i);
+    (void)linalg::interchangeGenericOp(rewriter, *generic, order);
+  }
+}
+
+/// Temporaries a problem allocates on the host live on the device: kernels
+/// read and write them.
+static void moveAllocationsToDevice(func::FuncOp func) {
+  SmallVector<Operation *> allocs;
+  for (Operation &op : func.getBody().front())
+    if (isa<memref::AllocOp, memref::DeallocOp>(op))
+      allocs.push_back(&op);
+  // gpu-to-llvm lowers only the asynchronous forms: each runs on a stream
+  // of its own that is waited for at once.
+  for (Operation *op : allocs) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type tokenType = gpu::AsyncTokenType::get(b.getContext());
+    Value start = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
+                      .getAsyncToken();
+    Value done;
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      auto gpuAlloc = gpu::AllocOp::create(
+          b, loc, alloc.getType(), tokenType, ValueRange{start},
+          alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+          /*hostShared=*/false);
+      alloc.getResult().replaceAllUsesWith(gpuAlloc.getMemref());
+      done = gpuAlloc.getAsyncToken();
+    } else {
+      done = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{start},
+                                    cast<memref::DeallocOp>(op).getMemref())
+                 .getAsyncToken();
+    }
+    gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
+    op->erase();
+  }
+}
+
 /// Tile sizes that give each block 256 threads: 256 along a single dimension,
 /// else 32 along the innermost (coalesced) and 8 along the next; never more
 /// than a dimension's static trip count.
@@ -356,7 +430,21 @@ LogicalResult mlir::stark::lowerModuleForCuda(ModuleOp module,
   registerCudaTargetDialects(registry);
   context->appendDialectRegistry(registry);
   initializeNvptxBackend();
+  // The rewrites below create ops of these dialects before any pass has
+  // loaded them.
+  context->loadDialect<arith::ArithDialect, gpu::GPUDialect,
+                       linalg::LinalgDialect, math::MathDialect,
+                       memref::MemRefDialect, scf::SCFDialect>();
   DiagnosticCollector diagnostics(context);
+
+  if (failed(decomposeSoftmaxOnBuffers(module, error)))
+    return failure();
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    interchangeParallelFirst(func);
+    moveAllocationsToDevice(func);
+  }
 
   // Host linalg to parallel loops; serial nests become one-thread loops.
   {

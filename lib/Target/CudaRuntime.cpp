@@ -34,13 +34,16 @@ bool CudaRuntimeState::check(CUresult result, const char *what) {
 }
 
 void CudaRuntimeState::releaseAllocations() {
-  for (CUdeviceptr ptr : allocations)
-    api.cuMemFreeFn(ptr);
+  for (auto [ptr, size] : allocations)
+    pool.emplace(size, ptr);
   allocations.clear();
 }
 
 void CudaRuntimeState::releaseAll() {
   releaseAllocations();
+  for (auto [size, ptr] : pool)
+    api.cuMemFreeFn(ptr);
+  pool.clear();
   for (CUevent event : events)
     api.cuEventDestroyFn(event);
   events.clear();
@@ -270,25 +273,29 @@ static void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
                    "target");
     return nullptr;
   }
+  uint64_t size = std::max<uint64_t>(sizeBytes, 1);
   CUdeviceptr ptr = 0;
-  if (!s->check(s->api.cuMemAllocFn(&ptr, std::max<uint64_t>(sizeBytes, 1)),
-                "cuMemAlloc"))
+  if (auto it = s->pool.find(size); it != s->pool.end()) {
+    ptr = it->second;
+    s->pool.erase(it);
+  } else if (!s->check(s->api.cuMemAllocFn(&ptr, size), "cuMemAlloc")) {
     return nullptr;
-  s->allocations.insert(ptr);
+  }
+  s->allocations[ptr] = size;
   return reinterpret_cast<void *>(ptr);
 }
 
-static void mgpuMemFree(void *ptr, void *stream) {
+static void mgpuMemFree(void *ptr, void * /*stream*/) {
   CudaRuntimeState *s = state();
   if (!s || !ptr)
     return;
-  auto cuPtr = reinterpret_cast<CUdeviceptr>(ptr);
-  if (!s->allocations.erase(cuPtr))
+  auto it = s->allocations.find(reinterpret_cast<CUdeviceptr>(ptr));
+  if (it == s->allocations.end())
     return;
-  // Kernels still queued may use the buffer.
-  s->check(s->api.cuStreamSynchronizeFn(streamOrDefault(s, stream)),
-           "cuStreamSynchronize");
-  s->check(s->api.cuMemFreeFn(cuPtr), "cuMemFree");
+  // Kernels still queued may use the buffer: it goes back to the pool, and
+  // only work queued after them on the one stream can get it again.
+  s->pool.emplace(it->second, it->first);
+  s->allocations.erase(it);
 }
 
 static void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {

@@ -4,10 +4,17 @@
 #include "stark/Target/CudaTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 
 #include "gtest/gtest.h"
 
@@ -112,6 +119,96 @@ func.func @total(%a: memref<1000xf32>, %b: memref<f32>) {
   EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos);
   EXPECT_NE(ptx.find("rowsum_kernel"), std::string::npos);
   EXPECT_NE(ptx.find("total_kernel"), std::string::npos);
+}
+
+// Regression: creating the one-thread launch of a serial nest used to crash
+// when nothing had loaded the GPU dialect yet (a fresh context, as in the
+// evaluator's worker).
+TEST(CudaCompileFreshContextTest, SerialReductionInAFreshContext) {
+  MLIRContext fresh;
+  DialectRegistry registry;
+  registerCudaTargetDialects(registry);
+  fresh.appendDialectRegistry(registry);
+  fresh.loadDialect<func::FuncDialect, linalg::LinalgDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+func.func @dot(%a: memref<1003xf32>, %b: memref<1003xf32>, %y: memref<f32>) {
+  linalg.dot ins(%a, %b : memref<1003xf32>, memref<1003xf32>)
+             outs(%y : memref<f32>)
+  return
+}
+)mlir",
+                                                             &fresh);
+  ASSERT_TRUE(module);
+  std::string error;
+  FailureOr<std::string> ptx =
+      compileGpuModuleToPtx(*module, CudaArch(), error);
+  ASSERT_TRUE(succeeded(ptx)) << error;
+  EXPECT_NE(ptx->find(".entry"), std::string::npos);
+}
+
+// A column reduction (reduction dimension outermost) becomes one kernel over
+// the columns, not a host loop of launches.
+TEST_F(CudaCompileTest, ColumnReductionIsOneKernelOverTheColumns) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+func.func @colmin(%x: memref<513x130xf32>, %y: memref<130xf32>) {
+  linalg.reduce ins(%x : memref<513x130xf32>) outs(%y : memref<130xf32>)
+    dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.minimumf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+)mlir");
+  ASSERT_TRUE(module);
+  std::string error;
+  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
+      << error;
+  SmallVector<std::string> ptx = collectEmbeddedPtx(*module);
+  ASSERT_EQ(ptx.size(), 1u);
+  EXPECT_NE(ptx[0].find("min.NaN.f32"), std::string::npos) << ptx[0];
+  // The host entry launches once: no loop around the launch.
+  unsigned launches = 0;
+  module->walk([&](gpu::LaunchFuncOp) { ++launches; });
+  EXPECT_EQ(launches, 1u);
+  module->walk([&](LLVM::LLVMFuncOp f) {
+    if (f.getName() == "colmin")
+      EXPECT_EQ(f.getBody().getBlocks().size(), 1u)
+          << "a loop on the host around the launch";
+  });
+}
+
+// linalg.softmax on buffers lowers through its decomposition, with the
+// temporaries on the device.
+TEST_F(CudaCompileTest, SoftmaxOnBuffersLowersWithDeviceTemporaries) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+func.func @softmax(%x: memref<33x1000xf32>, %y: memref<33x1000xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<33x1000xf32>)
+                              outs(%y : memref<33x1000xf32>)
+  return
+}
+)mlir");
+  ASSERT_TRUE(module);
+  std::string error;
+  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
+      << error;
+  // fill, max, exp, fill, sum, divide.
+  SmallVector<std::string> ptx = collectEmbeddedPtx(*module);
+  size_t entries = 0;
+  for (const std::string &text : ptx)
+    for (size_t at = text.find(".entry"); at != std::string::npos;
+         at = text.find(".entry", at + 1))
+      ++entries;
+  EXPECT_EQ(entries, 6u);
+  unsigned allocs = 0, frees = 0;
+  module->walk([&](LLVM::CallOp call) {
+    if (!call.getCallee())
+      return;
+    allocs += *call.getCallee() == "mgpuMemAlloc";
+    frees += *call.getCallee() == "mgpuMemFree";
+  });
+  EXPECT_EQ(allocs, 2u);
+  EXPECT_EQ(frees, 2u);
 }
 
 TEST_F(CudaCompileTest, MathLowersThroughLibdevice) {
@@ -324,6 +421,84 @@ func.func private @zero_block(%a: memref<4xf32>) attributes {
   EXPECT_NE(error.find("'block' must be 1 to 3 positive integers"),
             std::string::npos)
       << error;
+}
+
+//===----------------------------------------------------------------------===//
+// Substituted CUDA C++: gpu.binary + gpu.launch_func
+//===----------------------------------------------------------------------===//
+
+// What stark-substitute makes of a CUDA C++ winner, in a program that also
+// has host linalg: the cuda target lowers it like any GPU-dialect candidate,
+// keeps the winner's binary exactly as it is (its chip included), and the
+// host code loads it and launches its kernel with the aligned pointers.
+TEST_F(CudaCompileTest, SubstitutedCudaWinnerLowersWithItsBinaryKept) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+module attributes {gpu.container_module} {
+  func.func @kernel(%x: memref<1000xf32>, %y: memref<1000xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%y : memref<1000xf32>)
+    call @stark_kernel_00000000000000cc(%x, %y)
+        : (memref<1000xf32>, memref<1000xf32>) -> ()
+    return
+  }
+  gpu.binary @stark_kernel_00000000000000cc_bin [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, bin = "\7FELF winner">]
+  func.func private @stark_kernel_00000000000000cc(%x: memref<1000xf32>,
+                                                   %y: memref<1000xf32>) {
+    %xi = memref.extract_aligned_pointer_as_index %x : memref<1000xf32> -> index
+    %xw = arith.index_cast %xi : index to i64
+    %xp = llvm.inttoptr %xw : i64 to !llvm.ptr
+    %yi = memref.extract_aligned_pointer_as_index %y : memref<1000xf32> -> index
+    %yw = arith.index_cast %yi : index to i64
+    %yp = llvm.inttoptr %yw : i64 to !llvm.ptr
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c256 = arith.constant 256 : index
+    %shared = arith.constant 1024 : i32
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @stark_kernel_00000000000000cc_bin::@scale
+        blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1)
+        dynamic_shared_memory_size %shared
+        args(%xp : !llvm.ptr, %yp : !llvm.ptr)
+    gpu.wait [%t1]
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(module);
+  auto before = module->lookupSymbol<gpu::BinaryOp>(
+      "stark_kernel_00000000000000cc_bin");
+  ASSERT_TRUE(before);
+  ArrayAttr objects = before.getObjectsAttr();
+
+  std::string error;
+  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
+      << error;
+  auto after = module->lookupSymbol<gpu::BinaryOp>(
+      "stark_kernel_00000000000000cc_bin");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after.getObjectsAttr(), objects);
+  // The fill became a kernel of its own, built for the device.
+  SmallVector<std::string> ptx = collectEmbeddedPtx(*module);
+  ASSERT_EQ(ptx.size(), 1u);
+  EXPECT_NE(ptx.front().find(".target sm_90a"), std::string::npos);
+  EXPECT_TRUE(module->getOps<func::FuncOp>().empty());
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext);
+  ASSERT_TRUE(llvmModule);
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  llvmModule->print(os, nullptr);
+  EXPECT_NE(ir.find("c\"\\7FELF winner\""), std::string::npos) << ir;
+  EXPECT_NE(ir.find("call ptr @mgpuModuleLoad(ptr "
+                    "@stark_kernel_00000000000000cc_bin_binary"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("c\"scale\\00\""), std::string::npos) << ir;
+  EXPECT_NE(ir.find("i64 4, i64 1, i64 1, i64 256, i64 1, i64 1, i32 1024"),
+            std::string::npos)
+      << ir;
 }
 
 //===----------------------------------------------------------------------===//

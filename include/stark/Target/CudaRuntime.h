@@ -18,9 +18,11 @@
 
 #include "stark/Target/CudaDriver.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <string>
 
 namespace mlir::stark {
@@ -43,14 +45,20 @@ public:
   bool hasError() const { return !error.empty(); }
   std::string takeError() { return std::exchange(error, std::string()); }
 
-  /// Frees the device memory the host code allocated and did not free (the
-  /// stream must be idle).
+  /// Returns the device memory the host code allocated and did not free to
+  /// the pool (the stream must be idle).
   void releaseAllocations();
-  /// Also unloads modules and destroys events.
+  /// Frees all device memory, unloads modules and destroys events.
   void releaseAll();
 
   llvm::DenseSet<CUmodule> modules;
-  llvm::DenseSet<CUdeviceptr> allocations;
+  /// Live allocations of the host code, with their sizes.
+  llvm::DenseMap<CUdeviceptr, uint64_t> allocations;
+  /// Freed allocations kept for reuse, by size: a temporary allocated and
+  /// freed in every run costs cuMemAlloc/cuMemFree (and a synchronisation)
+  /// only once, not inside every timed run. All work is on one stream, so a
+  /// block freed there may be handed out again at once.
+  std::multimap<uint64_t, CUdeviceptr> pool;
   llvm::DenseSet<CUevent> events;
 
 private:
