@@ -79,6 +79,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"suspicious_speedup", o.suspiciousSpeedup},
       {"extra_trials", o.extraTrials},
       {"max_high_precision_iterations", o.maxHighPrecisionIterations},
+      {"f64_reference", o.f64Reference},
       {"measure_time", o.measureTime},
       {"timing",
        json::Object{
@@ -112,6 +113,8 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
   if (const json::Value *v = obj->get("max_high_precision_iterations"))
     if (std::optional<uint64_t> n = v->getAsUINT64())
       o.maxHighPrecisionIterations = *n;
+  if (std::optional<bool> b = obj->getBoolean("f64_reference"))
+    o.f64Reference = *b;
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
   if (const json::Object *t = obj->getObject("timing")) {

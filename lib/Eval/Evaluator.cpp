@@ -70,21 +70,37 @@ bool EvalResult::hasFlag(StringRef flag) const {
 
 /// Copies `buffers` into f32 buffers of the same shape (exact: every f16
 /// and bf16 value is an f32 value).
-static std::vector<HostBuffer> widenToF32(ArrayRef<HostBuffer> buffers) {
-  std::vector<HostBuffer> wide;
+/// `buffers` with every float element kind narrower than `wide` converted
+/// to `wide` (exactly: every narrower float is representable).
+static std::vector<HostBuffer> widenFloats(ArrayRef<HostBuffer> buffers,
+                                           ElementKind wide) {
+  auto width = [](ElementKind k) {
+    switch (k) {
+    case ElementKind::F16:
+    case ElementKind::BF16:
+      return 16;
+    case ElementKind::F32:
+      return 32;
+    case ElementKind::F64:
+      return 64;
+    default:
+      return 0;
+    }
+  };
+  std::vector<HostBuffer> widened;
   for (const HostBuffer &b : buffers) {
     ArgSpec spec = b.spec;
-    if (spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16)
-      spec.kind = ElementKind::F32;
-    wide.emplace_back(spec);
+    if (isFloatKind(spec.kind) && width(spec.kind) < width(wide))
+      spec.kind = wide;
+    widened.emplace_back(spec);
     if (spec.kind == b.spec.kind) {
-      wide.back().bytes = b.bytes;
+      widened.back().bytes = b.bytes;
       continue;
     }
     for (int64_t i = 0, e = spec.numElements(); i < e; ++i)
-      wide.back().setFromDouble(i, b.getAsDouble(i));
+      widened.back().setFromDouble(i, b.getAsDouble(i));
   }
-  return wide;
+  return widened;
 }
 
 namespace {
@@ -147,6 +163,8 @@ private:
   Runner baseline, cand, high;
   std::unique_ptr<Target> hostTarget; // for the high-precision reference
   bool haveHigh = false;
+  /// The element kind the high-precision reference computes in.
+  ElementKind highKind = ElementKind::F32;
 };
 
 } // namespace
@@ -209,6 +227,13 @@ bool Evaluation::prepare() {
   }
   cand.kernel = std::move(*k);
 
+  // f16/bf16: the problem in f32 on the host (naive loops, so capped).
+  // f32 with a reduction: the problem in f64 on the same target, as costly
+  // as the baseline. A blocked or split reduction is often more accurate
+  // than the baseline's sequential one and may then differ from it by more
+  // than the f32 bound while being closer to the exact result.
+  bool f64Reference = options.f64Reference && analysis.isSinglePrecision &&
+                      analysis.reductionLength > 1;
   if (analysis.isLowPrecision &&
       uint64_t(analysis.iterations) > options.maxHighPrecisionIterations) {
     addFlag("no_high_precision_reference");
@@ -218,29 +243,38 @@ bool Evaluation::prepare() {
                       "take ({1}); judged by the baseline alone",
                       analysis.iterations, options.maxHighPrecisionIterations)
             .str());
-  } else if (analysis.isLowPrecision) {
-    phase("compiling the high-precision reference");
-    Target *host = &target;
-    if (target.getName() != "cpu") {
-      hostTarget = createCpuTarget(*problem->getContext());
-      host = hostTarget.get();
+  } else if (analysis.isLowPrecision || f64Reference) {
+    Target *where = &target;
+    MLIRContext *ctx = problem->getContext();
+    FloatType wide = Float32Type::get(ctx);
+    if (f64Reference) {
+      highKind = ElementKind::F64;
+      wide = Float64Type::get(ctx);
+      phase("compiling the high-precision reference (f64)");
+    } else {
+      phase("compiling the high-precision reference (f32, on the host)");
+      if (target.getName() != "cpu") {
+        hostTarget = createCpuTarget(*ctx);
+        where = hostTarget.get();
+      }
     }
-    FailureOr<OwningOpRef<ModuleOp>> wide = promoteToF32(problem, error);
+    FailureOr<OwningOpRef<ModuleOp>> wideModule =
+        promoteFloats(problem, wide, error);
     FailureOr<KernelSignature> wideSig = failure();
-    if (succeeded(wide))
-      wideSig = getKernelSignature(**wide, analysis.entry, analysis.numOutputs,
-                                   error);
+    if (succeeded(wideModule))
+      wideSig = getKernelSignature(**wideModule, analysis.entry,
+                                   analysis.numOutputs, error);
     if (succeeded(wideSig)) {
-      k = host->compile(**wide, *wideSig, error);
+      k = where->compile(**wideModule, *wideSig, error);
       if (succeeded(k)) {
         high.kernel = std::move(*k);
-        auto args = host->allocate(*wideSig, error);
+        auto args = where->allocate(*wideSig, error);
         if (succeeded(args)) {
           high.args = std::move(*args);
           haveHigh = true;
         }
       }
-      modules.push_back(std::move(*wide));
+      modules.push_back(std::move(*wideModule));
     }
     result.highPrecisionReference = haveHigh;
     if (!haveHigh) {
@@ -315,7 +349,7 @@ bool Evaluation::runTrial(unsigned trial) {
   std::vector<HostBuffer> highOut;
   if (haveHigh) {
     phase("running the high-precision reference: " + where);
-    if (failed(high.run(widenToF32(host), highOut, error))) {
+    if (failed(high.run(widenFloats(host, highKind), highOut, error))) {
       finish(EvalStatus::Error,
              "the high-precision reference failed to run: " + error);
       return false;
@@ -436,7 +470,8 @@ bool Evaluation::timeAndCheck() {
     return false;
   }
   std::vector<HostBuffer> highOut;
-  if (haveHigh && failed(high.run(widenToF32(host), highOut, error))) {
+  if (haveHigh &&
+      failed(high.run(widenFloats(host, highKind), highOut, error))) {
     finish(EvalStatus::Error,
            "the high-precision reference failed to run: " + error);
     return false;

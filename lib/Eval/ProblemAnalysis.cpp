@@ -1,6 +1,7 @@
 //===- ProblemAnalysis.cpp - What the evaluator needs from a problem ------===//
 
 #include "stark/Eval/ProblemAnalysis.h"
+#include "stark/Eval/Inputs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -99,6 +100,13 @@ FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
     if (spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16)
       analysis.isLowPrecision = true;
   }
+  bool anyF32 = false, onlyF32 = true;
+  for (const ArgSpec &spec : analysis.signature.args) {
+    anyF32 |= spec.kind == ElementKind::F32;
+    if (isFloatKind(spec.kind) && spec.kind != ElementKind::F32)
+      onlyF32 = false;
+  }
+  analysis.isSinglePrecision = anyF32 && onlyF32;
   analysis.reductionLength = getReductionLength(func);
   analysis.iterations = getIterations(func);
   return analysis;
@@ -141,14 +149,13 @@ LogicalResult mlir::stark::checkSameSignature(const KernelSignature &problem,
 // Promotion to f32
 //===----------------------------------------------------------------------===//
 
-static bool isLowPrecisionFloat(Type t) { return t.isF16() || t.isBF16(); }
-
-static Type promoteType(Type t) {
+/// `t` with every float narrower than `wide` replaced by `wide`.
+static Type promoteType(Type t, FloatType wide) {
   MLIRContext *ctx = t.getContext();
-  if (isLowPrecisionFloat(t))
-    return Float32Type::get(ctx);
+  if (auto f = dyn_cast<FloatType>(t))
+    return f.getWidth() < wide.getWidth() ? wide : t;
   if (auto memref = dyn_cast<MemRefType>(t)) {
-    Type e = promoteType(memref.getElementType());
+    Type e = promoteType(memref.getElementType(), wide);
     if (e != memref.getElementType())
       return MemRefType::get(memref.getShape(), e, memref.getLayout(),
                              memref.getMemorySpace());
@@ -157,42 +164,53 @@ static Type promoteType(Type t) {
   if (auto shaped = dyn_cast<ShapedType>(t)) {
     if (!isa<VectorType, RankedTensorType, UnrankedTensorType>(t))
       return t;
-    Type e = promoteType(shaped.getElementType());
+    Type e = promoteType(shaped.getElementType(), wide);
     return e != shaped.getElementType() ? shaped.clone(e) : t;
   }
   if (auto fn = dyn_cast<FunctionType>(t)) {
     SmallVector<Type> ins, outs;
     for (Type in : fn.getInputs())
-      ins.push_back(promoteType(in));
+      ins.push_back(promoteType(in, wide));
     for (Type out : fn.getResults())
-      outs.push_back(promoteType(out));
+      outs.push_back(promoteType(out, wide));
     return FunctionType::get(ctx, ins, outs);
   }
   return t;
 }
 
-/// Widens an f16/bf16 constant value; null when it is not one.
-static Attribute promoteConstant(Attribute value) {
+/// Widens a float constant value narrower than `wide`; null when it is not
+/// one. Every narrower float is exactly representable in the wider type.
+static Attribute promoteConstant(Attribute value, FloatType wide) {
   if (auto f = dyn_cast<FloatAttr>(value)) {
-    if (!isLowPrecisionFloat(f.getType()))
+    if (promoteType(f.getType(), wide) == f.getType())
       return nullptr;
-    return FloatAttr::get(Float32Type::get(f.getContext()),
-                          f.getValue().convertToDouble());
+    return FloatAttr::get(wide, f.getValue().convertToDouble());
   }
   if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
-    if (!isLowPrecisionFloat(dense.getElementType()))
+    if (promoteType(dense.getElementType(), wide) == dense.getElementType())
       return nullptr;
-    auto type = cast<ShapedType>(promoteType(dense.getType()));
-    SmallVector<float> values;
-    for (APFloat v : dense.getValues<APFloat>())
-      values.push_back(float(v.convertToDouble()));
-    return DenseElementsAttr::get(type, ArrayRef<float>(values));
+    auto type = cast<ShapedType>(promoteType(dense.getType(), wide));
+    SmallVector<APFloat> values;
+    for (APFloat v : dense.getValues<APFloat>()) {
+      bool lost = false;
+      v.convert(wide.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(v);
+    }
+    return DenseElementsAttr::get(type, values);
   }
   return nullptr;
 }
 
 FailureOr<OwningOpRef<ModuleOp>> mlir::stark::promoteToF32(ModuleOp problem,
                                                            std::string &error) {
+  return promoteFloats(problem, Float32Type::get(problem->getContext()), error);
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::stark::promoteFloats(ModuleOp problem, FloatType wide,
+                           std::string &error) {
+  std::string what = "cannot promote the problem to " +
+                     llvm::formatv("f{0}", wide.getWidth()).str() + ": ";
   OwningOpRef<ModuleOp> module(problem.clone());
   MLIRContext *ctx = module->getContext();
 
@@ -207,10 +225,8 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::stark::promoteToF32(ModuleOp problem,
   for (linalg::LinalgOp op : named) {
     rewriter.setInsertionPoint(op);
     if (failed(linalg::generalizeNamedOp(rewriter, op))) {
-      error = llvm::formatv("cannot promote the problem to f32: '{0}' cannot "
-                            "be generalized",
-                            op->getName())
-                  .str();
+      error = what +
+              llvm::formatv("'{0}' cannot be generalized", op->getName()).str();
       return failure();
     }
   }
@@ -218,26 +234,26 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::stark::promoteToF32(ModuleOp problem,
   std::string unsupported;
   module->walk([&](Operation *op) {
     if (isa<memref::GlobalOp>(op) &&
-        promoteType(cast<memref::GlobalOp>(op).getType()) !=
+        promoteType(cast<memref::GlobalOp>(op).getType(), wide) !=
             cast<memref::GlobalOp>(op).getType()) {
-      unsupported = "memref.global of a 16-bit float type";
+      unsupported = "memref.global of a narrower float type";
       return WalkResult::interrupt();
     }
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          arg.setType(promoteType(arg.getType()));
+          arg.setType(promoteType(arg.getType(), wide));
     for (OpResult result : op->getResults())
-      result.setType(promoteType(result.getType()));
+      result.setType(promoteType(result.getType(), wide));
     if (auto func = dyn_cast<FunctionOpInterface>(op))
-      func.setType(promoteType(func.getFunctionType()));
+      func.setType(promoteType(func.getFunctionType(), wide));
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      if (Attribute wide = promoteConstant(constant.getValue()))
-        constant.setValueAttr(cast<TypedAttr>(wide));
+      if (Attribute widened = promoteConstant(constant.getValue(), wide))
+        constant.setValueAttr(cast<TypedAttr>(widened));
     return WalkResult::advance();
   });
   if (!unsupported.empty()) {
-    error = "cannot promote the problem to f32: " + unsupported;
+    error = what + unsupported;
     return failure();
   }
 
@@ -263,9 +279,9 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::stark::promoteToF32(ModuleOp problem,
       return success();
     });
     if (failed(verify(*module))) {
-      error = "cannot promote the problem to f32: " +
-              (diagnostics.empty() ? std::string("the result does not verify")
-                                   : diagnostics);
+      error = what + (diagnostics.empty()
+                          ? std::string("the result does not verify")
+                          : diagnostics);
       return failure();
     }
   }

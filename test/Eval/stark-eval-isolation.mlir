@@ -12,9 +12,9 @@
 // CRASH:      worker log (tail):
 // CRASH:        | stark-eval worker: phase: running the candidate: trial 0
 
-// RUN: not %{eval} --timeout 1 %{matmul} --candidate %S/Inputs/hang-while.mlir | FileCheck %s --check-prefix=HANG
+// RUN: not %{eval} --timeout 5 %{matmul} --candidate %S/Inputs/hang-while.mlir | FileCheck %s --check-prefix=HANG
 // HANG:      status: timeout
-// HANG-NEXT: message: the worker did not finish within 1 s and was killed while running the candidate: trial 0
+// HANG-NEXT: message: the worker did not finish within 5 s and was killed while running the candidate: trial 0
 
 // RUN: not %{eval} --json %{matmul} --candidate %S/Inputs/crash-null-store.mlir | FileCheck %s --check-prefix=JSON
 // JSON:      "log_tail": "{{.*}}stark-eval worker: phase: running the candidate: trial 0

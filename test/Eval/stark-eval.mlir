@@ -10,7 +10,7 @@
 // IKJ-NEXT: target: cpu
 // IKJ-NEXT: worst element: argument #2 [{{[0-9]+}}, {{[0-9]+}}] (flat {{[0-9]+}}): got {{.*}}, expected {{.*}}, abs error {{.*}}, rel error {{.*}}, allowed {{.*}} ({{uniform|normal|large|tiny|negative}}, seed {{[0-9]+}})
 // IKJ-NEXT: tolerance: f32 atol 3.15e-05, rtol 3.15e-05 (reduction length 17)
-// IKJ-NEXT: correctness: 5 trials (uniform, normal, large, tiny, negative), high-precision reference: no
+// IKJ-NEXT: correctness: 5 trials (uniform, normal, large, tiny, negative), high-precision reference: yes
 // IKJ-NEXT: baseline:  median {{[0-9.]+ [num]?s}} (min {{.*}}, max {{.*}}, IQR {{.*}} = {{[0-9.]+}}% of the median, 2 trials)
 // IKJ-NEXT: candidate: median {{[0-9.]+ [num]?s}} (min {{.*}}, max {{.*}}, IQR {{.*}} = {{[0-9.]+}}% of the median, 2 trials)
 // IKJ-NEXT: speedup: {{[0-9.]+}}x
@@ -46,7 +46,7 @@
 // JSON:      "correctness": {
 // JSON-NEXT:   "distributions": [
 // JSON-NEXT:     "uniform",
-// JSON:        "high_precision_reference": false,
+// JSON:        "high_precision_reference": true,
 // JSON-NEXT:   "seeds": [
 // JSON:        "trials": 5
 // JSON:      "flags": [],

@@ -58,6 +58,11 @@ static cl::opt<uint64_t> maxHighPrecisionIterations(
     cl::desc("Largest f16/bf16 problem (loop iterations) that also gets the "
              "f32 reference on the host"),
     cl::init(EvalOptions().maxHighPrecisionIterations), cl::cat(category));
+static cl::opt<bool> noF64Reference(
+    "no-f64-reference",
+    cl::desc("Judge f32 problems by their baseline alone (no f64 "
+             "reference run on the target)"),
+    cl::cat(category));
 static cl::opt<unsigned> trials("trials",
                                 cl::desc("Minimum number of timed trials"),
                                 cl::init(TimingOptions().minTrials),
@@ -145,6 +150,7 @@ int main(int argc, char **argv) {
   options.extraTrials = extraTrials;
   options.suspiciousSpeedup = suspiciousSpeedup;
   options.maxHighPrecisionIterations = maxHighPrecisionIterations;
+  options.f64Reference = !noF64Reference;
   options.measureTime = !noTiming;
   options.timing.minTrials = trials;
   options.timing.maxTrials = maxTrials;

@@ -57,6 +57,11 @@ struct EvalOptions {
   /// than the evaluation, so the problem is judged by its baseline alone
   /// (flag "no_high_precision_reference", with a note).
   uint64_t maxHighPrecisionIterations = uint64_t(1) << 28;
+  /// An f32 problem with a reduction also gets a high-precision reference:
+  /// the problem promoted to f64, run on the evaluation's own target (as
+  /// costly as the baseline). An output element passes when it is within
+  /// the f32 bound of the baseline or of this reference.
+  bool f64Reference = true;
   /// Time the candidate against the baseline after it verifies.
   bool measureTime = true;
   TimingOptions timing;

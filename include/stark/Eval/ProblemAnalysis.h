@@ -38,6 +38,8 @@ struct ProblemAnalysis {
   int64_t iterations = 0;
   /// True when an argument is f16 or bf16.
   bool isLowPrecision = false;
+  /// True when the float arguments are all f32 (and there is one).
+  bool isSinglePrecision = false;
 };
 
 /// Reads `problem`. The module must carry
@@ -53,11 +55,16 @@ LogicalResult checkSameSignature(const KernelSignature &problem,
                                  const KernelSignature &candidate,
                                  std::string &error);
 
-/// A copy of `problem` with every f16/bf16 type (scalars, memref, vector and
-/// tensor elements) replaced by f32: named linalg ops are generalized first
-/// so their payload can change type, extf/truncf that become no-ops are
-/// dropped, float constants are widened. Fails, saying which op could not be
-/// promoted, when the result does not verify (e.g. a bitcast of an f16).
+/// A copy of `problem` with every float type narrower than `wide` (scalars,
+/// memref, vector and tensor elements) replaced by `wide`: named linalg ops
+/// are generalized first so their payload can change type, extf/truncf that
+/// become no-ops are dropped, float constants are widened. Fails, saying
+/// which op could not be promoted, when the result does not verify (e.g. a
+/// bitcast of an f16).
+FailureOr<OwningOpRef<ModuleOp>> promoteFloats(ModuleOp problem, FloatType wide,
+                                               std::string &error);
+
+/// promoteFloats to f32: the reference of f16/bf16 problems.
 FailureOr<OwningOpRef<ModuleOp>> promoteToF32(ModuleOp problem,
                                               std::string &error);
 
