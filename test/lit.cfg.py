@@ -65,7 +65,30 @@ def cuda_device_usable():
     return out.returncode == 0 and "GPU" in out.stdout
 
 
+def nvrtc_loadable():
+    """True when NVRTC loads the way lib/Target/CudaDriver.cpp loads it."""
+    import ctypes
+    names = ["libnvrtc.so.13", "libnvrtc.so"]
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.path.isdir(os.environ.get(var, "")):
+            toolkit = os.environ[var]
+            break
+    else:
+        toolkit = "/usr/local/cuda" if os.path.isdir("/usr/local/cuda") else ""
+    if toolkit:
+        names += [os.path.join(toolkit, "lib64", n) for n in names[:2]]
+    for name in names:
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            pass
+    return False
+
+
 if config.stark_enable_cuda:
     config.available_features.add("cuda-target")
+    if nvrtc_loadable():
+        config.available_features.add("nvrtc")
     if cuda_device_usable():
         config.available_features.add("cuda-device")

@@ -103,33 +103,3 @@ module @stark_problem_1 attributes {stark.problem = {entry = "kernel", num_outpu
     return
   }
 }
-
-// -----
-
-// A CUDA C++ winner is not substituted: its function has no body the
-// standard pipeline could lower.
-// CHECK-LABEL: func.func @cuda_winner
-// CHECK: linalg.generic
-// CHECK-NOT: call @stark_kernel
-// CHECK-NOT: stark.problem
-func.func @cuda_winner(%x: memref<16xf32>, %y: memref<16xf32>) {
-  // expected-remark @+1 {{stark-substitute: left as is: the winner of @stark_problem_0 is CUDA C++, which is not yet emitted as gpu.binary + gpu.launch_func}}
-  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
-      {stark.problem = @stark_problem_0}
-      ins(%x : memref<16xf32>) outs(%y : memref<16xf32>) {
-  ^bb0(%v: f32, %o: f32):
-    %e = math.exp %v : f32
-    linalg.yield %e : f32
-  }
-  return
-}
-module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "16xf32->16xf32", signature = "00000000000000cc00000000000000cc"}, stark.winner = {baseline_us = 1.0 : f64, candidate = 1 : i64, params = {}, speedup = 3.0 : f64, strategy = "elementwise", target = "cuda", winner_us = 0.3 : f64}} {
-  func.func @kernel(%x: memref<16xf32>, %y: memref<16xf32>) {
-    return
-  }
-  module @winner {
-    func.func @kernel(%x: memref<16xf32>, %y: memref<16xf32>) attributes {stark.cuda = {launches = [{block = array<i64: 16, 1, 1>, grid = array<i64: 1, 1, 1>, kernel = "k", shared_bytes = 0 : i64}], source = "extern \"C\" __global__ void k(const float *x, float *y) { y[threadIdx.x] = expf(x[threadIdx.x]); }"}} {
-      return
-    }
-  }
-}

@@ -162,12 +162,48 @@ def StarkSubstitutePass : Pass<"stark-substitute", "ModuleOp"> {
     reports the substitution. Ops whose problem has no winner are left
     untouched. Problem modules are removed afterwards unless
     `keep-problems`.
+
+    A CUDA C++ winner (a function with `stark.cuda`) is compiled with NVRTC
+    for `cuda-chip` and becomes `gpu.binary @stark_kernel_<signature>_bin`
+    (NVRTC's cubin, or its PTX with `cuda-format=ptx`) plus the host
+    function `@stark_kernel_<signature>`, which passes the aligned pointer
+    of each memref argument to one `gpu.launch_func` per launch, in order,
+    on one stream; the module becomes a `gpu.container_module`:
+
+    ```mlir
+    gpu.binary @stark_kernel_0123456789abcdef_bin
+        [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, bin = "...">]
+    func.func private @stark_kernel_0123456789abcdef(%x: memref<16xf32>, %y: memref<16xf32>) {
+      %px = memref.extract_aligned_pointer_as_index %x : memref<16xf32> -> index
+      ...
+      %t0 = gpu.wait async
+      %t1 = gpu.launch_func async [%t0] @stark_kernel_0123456789abcdef_bin::@k
+          blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1)
+          args(%ptr_x : !llvm.ptr, %ptr_y : !llvm.ptr)
+      gpu.wait [%t1]
+      return
+    }
+    ```
+
+    `gpu-to-llvm` lowers it with its default options. When NVRTC cannot
+    be loaded or the source does not compile, the op is left as it is,
+    with a remark saying why; a malformed `stark.cuda` is an error.
   }];
-  let dependentDialects = ["bufferization::BufferizationDialect",
-                           "func::FuncDialect", "memref::MemRefDialect"];
+  let dependentDialects = ["arith::ArithDialect",
+                           "bufferization::BufferizationDialect",
+                           "func::FuncDialect", "gpu::GPUDialect",
+                           "LLVM::LLVMDialect", "memref::MemRefDialect",
+                           "NVVM::NVVMDialect"];
   let options = [
     Option<"keepProblems", "keep-problems", "bool", /*default=*/"false",
            "Keep the problem modules in the output">,
+    Option<"cudaChip", "cuda-chip", "std::string", /*default=*/"\"\"",
+           "Chip CUDA C++ winners are compiled for (default: the winner's "
+           "recorded `chip`, else sm_90a)">,
+    Option<"cudaFormat", "cuda-format", "std::string",
+           /*default=*/"\"cubin\"",
+           "What the gpu.binary of a CUDA C++ winner holds: cubin (the code "
+           "that was verified) or ptx (compiled by the driver on load)">,
   ];
   let statistics = [
     Statistic<"numSubstituted", "num-substituted", "Ops replaced">,
