@@ -186,5 +186,7 @@ mlir::stark::getKernelProblemInfo(ModuleOp module, std::string &error) {
     info.shapes = s.str();
   if (auto s = dict.getAs<StringAttr>("signature"))
     info.signature = s.str();
+  if (auto n = dict.getAs<IntegerAttr>("fused_ops"))
+    info.fusedOps = n.getInt();
   return info;
 }

@@ -1,5 +1,6 @@
 //===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
 
+#include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Transforms/Passes.h"
 
@@ -72,9 +73,43 @@ struct StarkOutlinePass
     }
 
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    // Fills go last: one that only initialises ops of a fused chain is part
+    // of the chain's problem, not a problem of its own.
+    std::stable_partition(ops.begin(), ops.end(), [](Operation *op) {
+      return !isa<linalg::FillOp>(op);
+    });
+    // Ops outlined with the chain of an earlier hot op, and ops of chains
+    // that could not be fused (so the reason is given once).
+    llvm::SmallPtrSet<Operation *, 16> grouped, fused, unfusable;
     for (Operation *op : ops) {
+      if (grouped.contains(op))
+        continue;
+      if (isa<linalg::FillOp>(op) && !op->use_empty() &&
+          llvm::all_of(op->getUsers(),
+                       [&](Operation *user) { return fused.contains(user); }))
+        continue;
+      SmallVector<Operation *> members = {op};
       std::string why;
-      FailureOr<OwningOpRef<ModuleOp>> problem = outlineKernelProblem(op, why);
+      FailureOr<OwningOpRef<ModuleOp>> problem = failure();
+      if (fuse && isFusableOp(op) && !unfusable.contains(op)) {
+        FusionGroup group;
+        if (failed(growFusionGroup(op, group, why))) {
+          unfusable.insert(group.ops.begin(), group.ops.end());
+          op->emitRemark() << "not fused with its producers and consumers: "
+                           << why;
+        } else if (group.ops.size() > 1) {
+          problem = outlineFusionGroup(group, why);
+          if (succeeded(problem)) {
+            members = group.ops;
+          } else {
+            unfusable.insert(group.ops.begin(), group.ops.end());
+            op->emitRemark()
+                << "not fused with its producers and consumers: " << why;
+          }
+        }
+      }
+      if (failed(problem))
+        problem = outlineKernelProblem(op, why);
       if (failed(problem)) {
         ++numSkipped;
         op->emitRemark() << "not outlined: " << why;
@@ -92,10 +127,22 @@ struct StarkOutlinePass
         b.insert(problem->release());
         ++numProblems;
       }
-      op->setAttr(kProblemAttrName, FlatSymbolRefAttr::get(name));
-      op->emitRemark() << "outlined as @" << name.getValue() << " ("
-                       << info.opName << " " << info.shapes << ", signature "
-                       << info.signature << ")";
+      for (Operation *member : members) {
+        grouped.insert(member);
+        member->setAttr(kProblemAttrName, FlatSymbolRefAttr::get(name));
+      }
+      if (members.size() > 1) {
+        fused.insert(members.begin(), members.end());
+        numFused += members.size();
+        op->emitRemark() << "outlined with " << (members.size() - 1)
+                         << " producer/consumer op(s) as @" << name.getValue()
+                         << " (" << info.opName << " " << info.shapes
+                         << ", signature " << info.signature << ")";
+      } else {
+        op->emitRemark() << "outlined as @" << name.getValue() << " ("
+                         << info.opName << " " << info.shapes << ", signature "
+                         << info.signature << ")";
+      }
       ++numOutlined;
     }
   }

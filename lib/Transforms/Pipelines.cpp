@@ -19,7 +19,9 @@ void mlir::stark::buildStarkPipeline(OpPassManager &pm,
   hot.topK = options.topK;
   pm.addPass(createStarkHotOpsPass(hot));
 
-  pm.addPass(createStarkOutlinePass());
+  StarkOutlinePassOptions outline;
+  outline.fuse = options.fuse;
+  pm.addPass(createStarkOutlinePass(outline));
 
   StarkSearchPassOptions search;
   search.target = options.target;

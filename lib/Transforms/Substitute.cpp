@@ -1,5 +1,6 @@
 //===- Substitute.cpp - Replace ops by their problems' verified winners ---===//
 
+#include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Transforms/Passes.h"
 #ifdef STARK_ENABLE_CUDA
@@ -292,7 +293,11 @@ struct StarkSubstitutePass
       if (op->hasAttrOfType<FlatSymbolRefAttr>(kProblemAttrName))
         tagged.push_back(op);
     });
+    // Ops of fused chains already replaced (erased: compared, never used).
+    llvm::SmallPtrSet<Operation *, 16> replaced;
     for (DestinationStyleOpInterface op : tagged) {
+      if (replaced.contains(op.getOperation()))
+        continue;
       auto ref = op->getAttrOfType<FlatSymbolRefAttr>(kProblemAttrName);
       auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
       if (!problem)
@@ -360,13 +365,26 @@ struct StarkSubstitutePass
       double speedup = 0;
       if (auto s = winnerAttr.getAs<FloatAttr>("speedup"))
         speedup = s.getValueAsDouble();
+      // A fused problem replaces its whole chain (FusionGroup.h).
+      FailureOr<FusionGroup> group = failure();
+      if (info->fusedOps > 1) {
+        group = findOutlinedFusionGroup(op, info->fusedOps, error);
+        if (failed(group)) {
+          op->emitRemark() << "stark-substitute: left as is: " << error;
+          op->removeAttr(kProblemAttrName);
+          continue;
+        }
+        replaced.insert(group->ops.begin(), group->ops.end());
+      }
       InFlightDiagnostic remark = op->emitRemark();
       remark << "stark-substitute: replaced by @" << kernel.getName() << " ("
              << winnerAttr.getAs<StringAttr>("strategy").getValue() << ", "
              << llvm::formatv("{0:f2}", speedup).str() << "x, verified)"
              << cudaNote;
       remark.report();
-      if (failed(replaceWithCall(op, kernel, provenance)))
+      if (failed(succeeded(group)
+                     ? replaceFusionGroupWithCall(*group, kernel, provenance)
+                     : replaceWithCall(op, kernel, provenance)))
         return signalPassFailure();
       ++numSubstituted;
     }

@@ -34,6 +34,9 @@ struct KernelProblemInfo {
   std::string shapes;
   /// Hex digest of the canonical problem module.
   std::string signature;
+  /// Linalg ops the problem holds: more than one for a fused chain (see
+  /// FusionGroup.h).
+  int64_t fusedOps = 1;
 };
 
 /// Builds the problem module of `op`, a linalg structured op or

@@ -75,6 +75,20 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     gets `stark.problem = @stark_problem_<n>`. With `dir`, each problem is
     also written to `<dir>/<signature>.mlir`, ready for `stark-eval`.
 
+    With `fuse` (the default), a hot op on tensors is outlined together
+    with its *fusion group*: the connected chain of element-wise, broadcast
+    and reduction linalg ops of its block whose intermediate results are
+    used only inside the chain (a layer norm written as two reductions and
+    an element-wise normalisation). The group is one problem: `@kernel`
+    takes the chain's inputs, then its outputs; intermediates are
+    `memref.alloc` temporaries; constant fills the ops accumulate into are
+    cloned in; the problem's `stark.problem` says `fused_ops = N`. Every op
+    of the group is tagged with the problem, and `--stark-substitute`
+    replaces the whole group by one call. A chain that cannot be one
+    problem (an intermediate also used elsewhere, an op outside the chain
+    between two of its ops, more than 16 ops) gets a remark saying why, and
+    the hot op is outlined alone.
+
     Ops that cannot be outlined (dynamic shapes, values captured from the
     surrounding code) keep their place and get a remark saying why.
   }];
@@ -85,9 +99,13 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
            "Outline every linalg op, not only those marked stark.cost">,
     Option<"dir", "dir", "std::string", /*default=*/"\"\"",
            "Also write each problem to <dir>/<signature>.mlir">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Outline a hot op together with its chain of element-wise and "
+           "reduction producers and consumers">,
   ];
   let statistics = [
     Statistic<"numOutlined", "num-outlined", "Ops outlined">,
+    Statistic<"numFused", "num-fused", "Ops outlined as part of a fused chain">,
     Statistic<"numProblems", "num-problems", "Distinct problems created">,
     Statistic<"numSkipped", "num-skipped", "Ops that could not be outlined">,
   ];

@@ -34,6 +34,10 @@ struct StarkPipelineOptions : public PassPipelineOptions<StarkPipelineOptions> {
       llvm::cl::init("")};
   Option<unsigned> topK{*this, "top-k", llvm::cl::desc("Hot ops to optimise"),
                         llvm::cl::init(3)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Outline hot ops with their element-wise "
+                                   "and reduction chains as one problem"),
+                    llvm::cl::init(true)};
   Option<double> timeout{*this, "timeout",
                          llvm::cl::desc("Seconds per candidate evaluation"),
                          llvm::cl::init(60)};

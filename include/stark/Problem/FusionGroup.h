@@ -1,0 +1,84 @@
+//===- FusionGroup.h - Op chains outlined as one problem -------*- C++ -*-===//
+//
+// A fusion group is a connected chain of linalg ops on tensors in one block
+// (element-wise ops, broadcasts and reductions; never contractions,
+// convolutions or fills) whose intermediate results are used only inside
+// the chain: a layer norm written as reductions and element-wise ops is one
+// group. The group becomes ONE kernel problem: @kernel takes the group's
+// inputs, then its outputs, as memrefs; each intermediate lives in a
+// memref.alloc temporary (freed before the return); fills of constants that
+// initialise a member's output are cloned in. The problem's stark.problem
+// attribute says how many linalg ops it fuses (`fused_ops`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_PROBLEM_FUSIONGROUP_H
+#define STARK_PROBLEM_FUSIONGROUP_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::stark {
+
+/// Key of the stark.problem dictionary that holds the number of linalg ops
+/// a fused problem holds (absent for single-op problems).
+inline constexpr StringLiteral kFusedOpsKey = "fused_ops";
+
+/// Largest number of linalg ops fused into one problem.
+inline constexpr unsigned kMaxFusedOps = 16;
+
+struct FusionGroup {
+  /// The linalg ops of the group, in program order.
+  SmallVector<Operation *> ops;
+  /// Values from outside the group the ops read (tensors), in order of first
+  /// use: the problem's input arguments.
+  SmallVector<Value> inputs;
+  /// Results of group ops used outside the group, in program order: the
+  /// problem's output arguments.
+  SmallVector<Value> outputs;
+};
+
+/// Whether `op` may belong to a fusion group: a linalg op on statically
+/// shaped tensors whose maps are projected permutations, that is neither a
+/// contraction, a convolution, a fill nor linalg.softmax.
+bool isFusableOp(Operation *op);
+
+/// Grows the fusion group of `op` into `group`: every fusable op of its
+/// block connected to it through tensor values (just `op` when it is not
+/// fusable). Fails, saying why in `whyNot`, when the chain cannot be one
+/// problem: an intermediate result is also used outside the chain, an op
+/// outside the chain sits between two of its ops in the data flow, a member
+/// accumulates into a value other than a constant fill, a value is captured
+/// that is not a constant, or the chain has more than kMaxFusedOps ops;
+/// `group.ops` then still lists the chain's ops (as far as grown). A group
+/// of one op is not an error (the op is not fused with anything).
+LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
+                              std::string &whyNot);
+
+/// Builds the kernel problem of `group` (two or more ops).
+FailureOr<OwningOpRef<ModuleOp>> outlineFusionGroup(const FusionGroup &group,
+                                                    std::string &whyNot);
+
+/// The group `member` was outlined in, as --stark-outline left it: grown
+/// again from `member`, it must have `fusedOps` ops, each tagged with the
+/// same problem as `member`. Fails, saying why, when the program changed.
+FailureOr<FusionGroup> findOutlinedFusionGroup(Operation *member,
+                                               int64_t fusedOps,
+                                               std::string &whyNot);
+
+/// Replaces `group` by a call of `kernel` (the group's problem calling
+/// convention): inputs are passed as read-only buffers, each output gets a
+/// fresh buffer whose tensor replaces the output, the group's ops are
+/// erased, and fills and empty tensors left without users go too. The call
+/// carries `stark.winner = provenance`.
+LogicalResult replaceFusionGroupWithCall(const FusionGroup &group,
+                                         func::FuncOp kernel,
+                                         DictionaryAttr provenance);
+
+} // namespace mlir::stark
+
+#endif // STARK_PROBLEM_FUSIONGROUP_H

@@ -1,0 +1,413 @@
+//===- FusionGroup.cpp - Producer/consumer chains outlined as one problem -===//
+
+#include "stark/Problem/FusionGroup.h"
+#include "stark/Problem/KernelProblem.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+bool mlir::stark::isFusableOp(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || isa<linalg::FillOp>(op) || op->getNumResults() == 0 ||
+      !linalgOp.hasPureTensorSemantics())
+    return false;
+  for (Type t : op->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        shaped && !shaped.hasStaticShape())
+      return false;
+  if (!llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return false;
+  // Contractions and convolutions are problems of their own: their
+  // templates would not apply to a group.
+  return !linalg::isaContractionOpInterface(linalgOp) &&
+         !linalg::isaConvolutionOpInterface(linalgOp);
+}
+
+static std::string describe(Operation *op) {
+  return llvm::formatv("'{0}'", op->getName()).str();
+}
+
+/// Whether the payload of `op` reads the initial value of `init`.
+static bool readsInit(Operation *op, OpOperand &init) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  return linalgOp.payloadUsesValueFromOperand(&init);
+}
+
+/// A linalg.fill of a constant (the usual init of a reduction).
+static linalg::FillOp getConstantFill(Value v) {
+  auto fill = v.getDefiningOp<linalg::FillOp>();
+  if (!fill || fill.getInputs().size() != 1 ||
+      !matchPattern(fill.getInputs()[0], m_Constant()))
+    return {};
+  return fill;
+}
+
+LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
+                                           std::string &whyNot) {
+  group = FusionGroup();
+  if (!isFusableOp(start)) {
+    group.ops.push_back(start);
+    return success();
+  }
+  Block *block = start->getBlock();
+  llvm::SetVector<Operation *> members;
+  SmallVector<Operation *> worklist = {start};
+  members.insert(start);
+  auto consider = [&](Operation *op) {
+    if (op && op->getBlock() == block && isFusableOp(op) && members.insert(op))
+      worklist.push_back(op);
+  };
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        consider(operand.getDefiningOp());
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        consider(block->findAncestorOpInBlock(*user));
+    if (members.size() > kMaxFusedOps) {
+      group.ops = members.takeVector();
+      whyNot = llvm::formatv("the chain has more than {0} ops", kMaxFusedOps);
+      return failure();
+    }
+  }
+  group.ops = members.takeVector();
+  llvm::sort(group.ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  if (group.ops.size() == 1)
+    return success();
+  llvm::SmallPtrSet<Operation *, 16> isMember(group.ops.begin(),
+                                              group.ops.end());
+  auto inGroup = [&](Operation *user) {
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    return ancestor && isMember.contains(ancestor);
+  };
+
+  // Results: used inside the group (intermediates) or outside it (outputs),
+  // never both.
+  Operation *last = group.ops.back();
+  for (Operation *op : group.ops) {
+    for (OpResult result : op->getResults()) {
+      bool inside = false, outside = false;
+      for (Operation *user : result.getUsers())
+        (inGroup(user) ? inside : outside) = true;
+      if (inside && outside) {
+        whyNot = llvm::formatv("result #{0} of {1} is used both inside and "
+                               "outside the chain",
+                               result.getResultNumber(), describe(op));
+        return failure();
+      }
+      if (!outside)
+        continue;
+      for (Operation *user : result.getUsers()) {
+        Operation *ancestor = block->findAncestorOpInBlock(*user);
+        if (!ancestor || !last->isBeforeInBlock(ancestor)) {
+          whyNot = llvm::formatv("result #{0} of {1} is used before the "
+                                 "chain ends",
+                                 result.getResultNumber(), describe(op));
+          return failure();
+        }
+      }
+      group.outputs.push_back(result);
+    }
+  }
+  if (group.outputs.empty()) {
+    whyNot = "no result of the chain is used";
+    return failure();
+  }
+
+  // Inputs, and what the problem must be able to rebuild: constants, and
+  // the fills of constants that members accumulate into.
+  llvm::SetVector<Value> inputs;
+  for (Operation *op : group.ops) {
+    auto dps = cast<DestinationStyleOpInterface>(op);
+    for (OpOperand *in : dps.getDpsInputOperands()) {
+      Value v = in->get();
+      if (!isa<ShapedType>(v.getType())) {
+        if (!matchPattern(v, m_Constant())) {
+          whyNot = llvm::formatv("{0} reads a scalar that is not a constant",
+                                 describe(op));
+          return failure();
+        }
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!def || !isMember.contains(def))
+        inputs.insert(v);
+    }
+    for (OpOperand &init : dps.getDpsInitsMutable()) {
+      if (!readsInit(op, init))
+        continue;
+      if (!getConstantFill(init.get())) {
+        whyNot = llvm::formatv("{0} accumulates into a value that is not a "
+                               "fill of a constant",
+                               describe(op));
+        return failure();
+      }
+    }
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value v : captured)
+      if (!matchPattern(v, m_Constant())) {
+        whyNot = llvm::formatv("{0} captures a value that is not a constant",
+                               describe(op));
+        return failure();
+      }
+  }
+  group.inputs = inputs.takeVector();
+
+  // No op outside the group may sit between two of its ops in the data
+  // flow: the call would need its result before it could run.
+  llvm::SmallPtrSet<Operation *, 32> visited;
+  SmallVector<Operation *> stack;
+  for (Value v : group.inputs)
+    if (Operation *def = v.getDefiningOp(); def && def->getBlock() == block)
+      stack.push_back(def);
+  while (!stack.empty()) {
+    Operation *op = stack.pop_back_val();
+    if (!visited.insert(op).second)
+      continue;
+    SetVector<Value> used(op->getOperands().begin(), op->getOperands().end());
+    getUsedValuesDefinedAbove(op->getRegions(), used);
+    for (Value v : used) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != block)
+        continue;
+      if (isMember.contains(def)) {
+        whyNot = llvm::formatv("{0} outside the chain both uses a result of "
+                               "the chain and feeds it",
+                               describe(op));
+        return failure();
+      }
+      stack.push_back(def);
+    }
+  }
+  return success();
+}
+
+static MemRefType getBufferType(Type t) {
+  auto shaped = cast<ShapedType>(t);
+  return MemRefType::get(shaped.getShape(), shaped.getElementType());
+}
+
+static std::string shapeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto shaped = cast<ShapedType>(t);
+  for (int64_t d : shaped.getShape())
+    os << d << "x";
+  os << shaped.getElementType();
+  return s;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::stark::outlineFusionGroup(const FusionGroup &group, std::string &whyNot) {
+  if (group.ops.size() < 2 || group.outputs.empty()) {
+    whyNot = "a fusion group needs two ops and an output";
+    return failure();
+  }
+  Operation *first = group.ops.front();
+  Location loc = first->getLoc();
+  MLIRContext *ctx = first->getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b = OpBuilder::atBlockBegin(module->getBody());
+
+  SmallVector<Type> argTypes;
+  for (Value v : group.inputs)
+    argTypes.push_back(getBufferType(v.getType()));
+  for (Value v : group.outputs)
+    argTypes.push_back(getBufferType(v.getType()));
+  auto func = func::FuncOp::create(b, loc, kProblemEntryName,
+                                   b.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  IRMapping mapping;
+  for (auto [v, arg] : llvm::zip(group.inputs, entry->getArguments()))
+    mapping.map(v, arg);
+  for (auto [v, arg] :
+       llvm::zip(group.outputs,
+                 entry->getArguments().drop_front(group.inputs.size())))
+    mapping.map(v, arg);
+  // Constants are cloned once, where they are first needed.
+  Operation *lastConstant = nullptr;
+  auto constant = [&](Value v) -> Value {
+    if (Value mapped = mapping.lookupOrNull(v))
+      return mapped;
+    OpBuilder::InsertionGuard guard(b);
+    if (lastConstant)
+      b.setInsertionPointAfter(lastConstant);
+    else
+      b.setInsertionPointToStart(entry);
+    lastConstant = b.clone(*v.getDefiningOp());
+    mapping.map(v, lastConstant->getResult(0));
+    return lastConstant->getResult(0);
+  };
+
+  SmallVector<Value> temporaries;
+  for (Operation *op : group.ops) {
+    auto dps = cast<DestinationStyleOpInterface>(op);
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value v : captured)
+      (void)constant(v);
+
+    SmallVector<Value> operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      if (!dps.isDpsInit(&operand)) {
+        operands.push_back(isa<ShapedType>(v.getType()) ? mapping.lookup(v)
+                                                        : constant(v));
+        continue;
+      }
+      OpResult result = dps.getTiedOpResult(&operand);
+      Value buffer = mapping.lookupOrNull(result);
+      if (!buffer) {
+        buffer =
+            memref::AllocOp::create(b, loc, getBufferType(result.getType()));
+        temporaries.push_back(buffer);
+        mapping.map(result, buffer);
+      }
+      if (readsInit(op, operand)) {
+        linalg::FillOp fill = getConstantFill(v);
+        if (!fill) {
+          whyNot = "a member accumulates into a value that is not a fill";
+          return failure();
+        }
+        linalg::FillOp::create(b, fill.getLoc(),
+                               ValueRange{constant(fill.getInputs()[0])},
+                               ValueRange{buffer});
+      }
+      operands.push_back(buffer);
+    }
+    Operation *clone = mlir::clone(b, op, /*newResultTypes=*/{}, operands);
+    for (Value v : captured)
+      for (Region &region : clone->getRegions())
+        replaceAllUsesInRegionWith(v, mapping.lookup(v), region);
+    // Markers of other passes say nothing about what is computed.
+    clone->setDiscardableAttrs(DictionaryAttr::get(ctx));
+  }
+  for (Value buffer : temporaries)
+    memref::DeallocOp::create(b, loc, buffer);
+  func::ReturnOp::create(b, loc);
+
+  std::string opNames, shapes;
+  {
+    llvm::raw_string_ostream os(opNames);
+    os << "fused(";
+    llvm::interleave(
+        group.ops, os, [&](Operation *op) { os << op->getName(); }, ",");
+    os << ")";
+    llvm::raw_string_ostream ss(shapes);
+    llvm::interleave(
+        group.inputs, ss, [&](Value v) { ss << shapeString(v.getType()); },
+        ",");
+    ss << "->";
+    llvm::interleave(
+        group.outputs, ss, [&](Value v) { ss << shapeString(v.getType()); },
+        ",");
+  }
+  std::string signature = computeProblemSignature(*module);
+  Builder attrs(ctx);
+  module->getOperation()->setAttr(
+      kProblemAttrName,
+      attrs.getDictionaryAttr({
+          attrs.getNamedAttr("entry", attrs.getStringAttr(kProblemEntryName)),
+          attrs.getNamedAttr(kFusedOpsKey,
+                             attrs.getI64IntegerAttr(group.ops.size())),
+          attrs.getNamedAttr("num_outputs",
+                             attrs.getI64IntegerAttr(group.outputs.size())),
+          attrs.getNamedAttr("op", attrs.getStringAttr(opNames)),
+          attrs.getNamedAttr("shapes", attrs.getStringAttr(shapes)),
+          attrs.getNamedAttr("signature", attrs.getStringAttr(signature)),
+      }));
+  return module;
+}
+
+FailureOr<FusionGroup>
+mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
+                                     std::string &whyNot) {
+  Attribute tag = member->getAttr(kProblemAttrName);
+  FusionGroup group;
+  if (failed(growFusionGroup(member, group, whyNot)))
+    return failure();
+  if (int64_t(group.ops.size()) != fusedOps ||
+      !llvm::all_of(group.ops, [&](Operation *op) {
+        return op->getAttr(kProblemAttrName) == tag;
+      })) {
+    whyNot = llvm::formatv("the chain now has {0} ops, not the {1} tagged "
+                           "ops of the problem",
+                           group.ops.size(), fusedOps);
+    return failure();
+  }
+  return group;
+}
+
+LogicalResult mlir::stark::replaceFusionGroupWithCall(
+    const FusionGroup &group, func::FuncOp kernel, DictionaryAttr provenance) {
+  Operation *last = group.ops.back();
+  OpBuilder b(last);
+  Location loc = last->getLoc();
+  SmallVector<Value> args;
+  for (Value v : group.inputs) {
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      v = bufferization::ToBufferOp::create(b, loc, getBufferType(t), v,
+                                            /*readOnly=*/true);
+    args.push_back(v);
+  }
+  // The problem initialises every output it reads (fills are part of it).
+  SmallVector<Value> buffers;
+  for (Value v : group.outputs) {
+    buffers.push_back(
+        memref::AllocOp::create(b, loc, getBufferType(v.getType())));
+    args.push_back(buffers.back());
+  }
+  if (TypeRange(ValueRange(args)) != kernel.getFunctionType().getInputs())
+    return last->emitError("stark-substitute: the winner's arguments do not "
+                           "match the inputs and outputs of the fused ops");
+  auto call = func::CallOp::create(b, loc, kernel, args);
+  call->setAttr("stark.winner", provenance);
+  for (auto [output, buffer] : llvm::zip(group.outputs, buffers)) {
+    Value v = output;
+    v.replaceAllUsesWith(bufferization::ToTensorOp::create(
+        b, loc, v.getType(), buffer, /*restrict=*/true, /*writable=*/true));
+  }
+
+  // Fills and empty tensors only the group used go with it (fills first:
+  // they use the empty tensors).
+  llvm::SetVector<Operation *> fills, empties;
+  auto collect = [&](Operation *op) {
+    for (Value v : op->getOperands()) {
+      if (auto fill = v.getDefiningOp<linalg::FillOp>())
+        fills.insert(fill);
+      else if (auto empty = v.getDefiningOp<tensor::EmptyOp>())
+        empties.insert(empty);
+    }
+  };
+  for (Operation *op : group.ops)
+    collect(op);
+  for (Operation *op : llvm::reverse(group.ops))
+    op->erase();
+  for (size_t i = 0; i < fills.size(); ++i)
+    if (Operation *fill = fills[i]; fill->use_empty()) {
+      collect(fill);
+      fill->erase();
+    }
+  for (Operation *empty : empties)
+    if (empty->use_empty())
+      empty->erase();
+  return success();
+}

@@ -1,0 +1,305 @@
+// RUN: stark-opt %s --split-input-file --stark-outline=all -verify-diagnostics | FileCheck %s
+// RUN: stark-opt %s --split-input-file --stark-outline="all fuse=false" 2>/dev/null | FileCheck %s --check-prefix=NOFUSE
+
+// A layer norm written as two reductions and two element-wise ops is one
+// problem: the chain's inputs (x, gamma, beta), then its output; the row
+// statistics live in temporaries; the zero fill the sums start from is
+// cloned in, once per sum. Every op of the chain is tagged with the problem.
+// CHECK-LABEL: func.func @layernorm
+// CHECK-COUNT-4: linalg.generic {{.*}}stark.problem = @stark_problem_0
+// CHECK: module @stark_problem_0 attributes {stark.problem = {entry = "kernel", fused_ops = 4 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic)", shapes = "16x64xf32,64xf32,64xf32->16x64xf32", signature = "{{[0-9a-f]+}}"}}
+// CHECK-NEXT: func.func @kernel(%[[X:.+]]: memref<16x64xf32>, %[[G:.+]]: memref<64xf32>, %[[B:.+]]: memref<64xf32>, %[[Y:.+]]: memref<16x64xf32>)
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[N:.+]] = arith.constant 6.400000e+01 : f32
+// CHECK-DAG: %[[EPS:.+]] = arith.constant 9.99999974E-6 : f32
+// CHECK: %[[SUM:.+]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[SUM]] : memref<16xf32>)
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[X]] : memref<16x64xf32>) outs(%[[SUM]] : memref<16xf32>)
+// CHECK: %[[MEAN:.+]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[SUM]] : memref<16xf32>) outs(%[[MEAN]] : memref<16xf32>)
+// CHECK: arith.divf %{{.+}}, %[[N]] : f32
+// CHECK: %[[SQ:.+]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[SQ]] : memref<16xf32>)
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[X]], %[[MEAN]] : memref<16x64xf32>, memref<16xf32>) outs(%[[SQ]] : memref<16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[MEAN]], %[[SQ]], %[[G]], %[[B]] : {{.*}}) outs(%[[Y]] : memref<16x64xf32>)
+// CHECK: arith.addf %{{.+}}, %[[EPS]] : f32
+// CHECK: math.rsqrt
+// CHECK: memref.dealloc %[[SUM]]
+// CHECK-NEXT: memref.dealloc %[[MEAN]]
+// CHECK-NEXT: memref.dealloc %[[SQ]]
+// CHECK-NEXT: return
+// CHECK-NOT: module @stark_problem_1
+// Without fusion every op is a problem of its own (the fill too).
+// NOFUSE-LABEL: func.func @layernorm
+// NOFUSE: module @stark_problem_4
+// NOFUSE-NOT: fused_ops
+func.func @layernorm(%x: tensor<16x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %er = tensor.empty() : tensor<16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  // expected-remark @+1 {{outlined with 3 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic) 16x64xf32,64xf32,64xf32->16x64xf32, signature}}
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x64xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %s = arith.addf %a, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %mean = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%sum : tensor<16xf32>) outs(%er : tensor<16xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %m = arith.divf %s, %n : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : tensor<16x64xf32>, tensor<16xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %m: f32, %a: f32):
+    %d = arith.subf %v, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.addf %a, %d2 : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %ex = tensor.empty() : tensor<16x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean, %sq, %g, %b : tensor<16x64xf32>, tensor<16xf32>, tensor<16xf32>, tensor<64xf32>, tensor<64xf32>) outs(%ex : tensor<16x64xf32>) {
+  ^bb0(%v: f32, %m: f32, %q: f32, %gv: f32, %bv: f32, %o: f32):
+    %var = arith.divf %q, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %d = arith.subf %v, %m : f32
+    %t = arith.mulf %d, %r : f32
+    %u = arith.mulf %t, %gv : f32
+    %w = arith.addf %u, %bv : f32
+    linalg.yield %w : f32
+  } -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}
+
+// -----
+
+// When an intermediate (the mean) is also a result of the function, the
+// chain is not one problem: each op is outlined alone, and the remark says
+// why once.
+// CHECK-LABEL: func.func @escaping_mean
+// CHECK-NOT: fused_ops
+// CHECK: module @stark_problem_4
+// CHECK-NOT: fused_ops
+func.func @escaping_mean(%x: tensor<16x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> (tensor<16x64xf32>, tensor<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %er = tensor.empty() : tensor<16xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_4 (linalg.fill}}
+  %acc = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  // expected-remark @+2 {{not fused with its producers and consumers: result #0 of 'linalg.generic' is used both inside and outside the chain}}
+  // expected-remark @+1 {{outlined as @stark_problem_0 (linalg.generic 16x64xf32->16xf32}}
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x64xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %s = arith.addf %a, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_1 (linalg.generic 16xf32->16xf32}}
+  %mean = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%sum : tensor<16xf32>) outs(%er : tensor<16xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %m = arith.divf %s, %n : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_2}}
+  %sq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : tensor<16x64xf32>, tensor<16xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %m: f32, %a: f32):
+    %d = arith.subf %v, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.addf %a, %d2 : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %ex = tensor.empty() : tensor<16x64xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_3}}
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean, %sq, %g, %b : tensor<16x64xf32>, tensor<16xf32>, tensor<16xf32>, tensor<64xf32>, tensor<64xf32>) outs(%ex : tensor<16x64xf32>) {
+  ^bb0(%v: f32, %m: f32, %q: f32, %gv: f32, %bv: f32, %o: f32):
+    %var = arith.divf %q, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %d = arith.subf %v, %m : f32
+    %t = arith.mulf %d, %r : f32
+    %u = arith.mulf %t, %gv : f32
+    %w = arith.addf %u, %bv : f32
+    linalg.yield %w : f32
+  } -> tensor<16x64xf32>
+  return %y, %mean : tensor<16x64xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Identical chains have one signature, however their values are named and
+// their constants spelled: both functions share one problem.
+// CHECK-LABEL: func.func @layernorm
+// CHECK-COUNT-4: stark.problem = @stark_problem_0
+// CHECK-LABEL: func.func @layernorm_again
+// CHECK-COUNT-4: stark.problem = @stark_problem_0
+// CHECK: module @stark_problem_0 attributes {stark.problem = {{{.*}}fused_ops = 4
+// CHECK-NOT: module @stark_problem_1
+func.func @layernorm(%x: tensor<16x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %er = tensor.empty() : tensor<16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  // expected-remark @+1 {{outlined with 3 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic) 16x64xf32,64xf32,64xf32->16x64xf32, signature}}
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x64xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %s = arith.addf %a, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %mean = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%sum : tensor<16xf32>) outs(%er : tensor<16xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %m = arith.divf %s, %n : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : tensor<16x64xf32>, tensor<16xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %m: f32, %a: f32):
+    %d = arith.subf %v, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.addf %a, %d2 : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %ex = tensor.empty() : tensor<16x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean, %sq, %g, %b : tensor<16x64xf32>, tensor<16xf32>, tensor<16xf32>, tensor<64xf32>, tensor<64xf32>) outs(%ex : tensor<16x64xf32>) {
+  ^bb0(%v: f32, %m: f32, %q: f32, %gv: f32, %bv: f32, %o: f32):
+    %var = arith.divf %q, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %d = arith.subf %v, %m : f32
+    %t = arith.mulf %d, %r : f32
+    %u = arith.mulf %t, %gv : f32
+    %w = arith.addf %u, %bv : f32
+    linalg.yield %w : f32
+  } -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}
+
+func.func @layernorm_again(%in: tensor<16x64xf32>, %scale: tensor<64xf32>, %shift: tensor<64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 0.00001 : f32
+  %er = tensor.empty() : tensor<16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  // expected-remark @+1 {{outlined with 3 producer/consumer op(s) as @stark_problem_0}}
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%in : tensor<16x64xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %s = arith.addf %a, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %mean = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%sum : tensor<16xf32>) outs(%er : tensor<16xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %m = arith.divf %s, %n : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%in, %mean : tensor<16x64xf32>, tensor<16xf32>) outs(%acc : tensor<16xf32>) {
+  ^bb0(%v: f32, %m: f32, %a: f32):
+    %d = arith.subf %v, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.addf %a, %d2 : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %ex = tensor.empty() : tensor<16x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%in, %mean, %sq, %scale, %shift : tensor<16x64xf32>, tensor<16xf32>, tensor<16xf32>, tensor<64xf32>, tensor<64xf32>) outs(%ex : tensor<16x64xf32>) {
+  ^bb0(%v: f32, %m: f32, %q: f32, %gv: f32, %bv: f32, %o: f32):
+    %var = arith.divf %q, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %d = arith.subf %v, %m : f32
+    %t = arith.mulf %d, %r : f32
+    %u = arith.mulf %t, %gv : f32
+    %w = arith.addf %u, %bv : f32
+    linalg.yield %w : f32
+  } -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}
+
+// -----
+
+// Contractions are problems of their own; the element-wise chain after the
+// matmul (bias add, then relu) is one problem.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK: linalg.fill {stark.problem = @stark_problem_2}
+// CHECK: linalg.matmul {stark.problem = @stark_problem_0}
+// CHECK-COUNT-2: stark.problem = @stark_problem_1
+// CHECK: module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul"
+// CHECK: module @stark_problem_1 attributes {stark.problem = {entry = "kernel", fused_ops = 2 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic)", shapes = "16x8xf32,8xf32->16x8xf32"
+// CHECK-NEXT: func.func @kernel(%[[IN:.+]]: memref<16x8xf32>, %[[BIAS:.+]]: memref<8xf32>, %[[OUT:.+]]: memref<16x8xf32>)
+// CHECK: %[[T:.+]] = memref.alloc() : memref<16x8xf32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[IN]], %[[BIAS]] : memref<16x8xf32>, memref<8xf32>) outs(%[[T]] : memref<16x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : memref<16x8xf32>) outs(%[[OUT]] : memref<16x8xf32>)
+// CHECK: memref.dealloc %[[T]]
+func.func @matmul_bias_relu(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %bias: tensor<8xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_2 (linalg.fill}}
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_0 (linalg.matmul}}
+  %mm = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%init : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.generic,linalg.generic) 16x8xf32,8xf32->16x8xf32}}
+  %biased = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<16x8xf32>, tensor<8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%biased : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<16x8xf32>
+  return %relu : tensor<16x8xf32>
+}
+
+// -----
+
+// An op outside the chain between two of its ops (the matmul reads the
+// doubled value and feeds the sum): the call could not be placed, so
+// nothing is fused.
+// CHECK-LABEL: func.func @outside_op_between
+// CHECK-NOT: fused_ops
+func.func @outside_op_between(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  // expected-remark @+2 {{not fused with its producers and consumers: result #0 of 'linalg.generic' is used before the chain ends}}
+  // expected-remark @+1 {{outlined as @stark_problem_0}}
+  %a = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16x16xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_1}}
+  %b = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.mulf %v, %two : f32
+    linalg.yield %r : f32
+  } -> tensor<16x16xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_2 (linalg.matmul}}
+  %m = linalg.matmul ins(%b, %w : tensor<16x16xf32>, tensor<16x16xf32>) outs(%x : tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_3}}
+  %d = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %a : tensor<16x16xf32>, tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %r = arith.addf %u, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16x16xf32>
+  return %d : tensor<16x16xf32>
+}
