@@ -2,6 +2,7 @@
 
 #include "stark/Agent/CandidateSpaces.h"
 #include "stark/Agent/CpuStrategies.h"
+#include "stark/Agent/CudaSchedules.h"
 #include "stark/Agent/CudaTemplates.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -31,6 +32,11 @@ public:
         points.push_back(std::move(point));
       }
     }
+    // The transform-dialect schedules (td-*) follow the templates.
+    std::string whyNot;
+    schedules = createCudaScheduleSpace(problem, profile, whyNot);
+    if (schedules)
+      llvm::append_range(points, schedules->getPoints());
   }
 
   const std::vector<StrategyPoint> &getPoints() const override {
@@ -39,6 +45,8 @@ public:
 
   FailureOr<std::string> build(const StrategyPoint &point,
                                std::string &error) override {
+    if (schedules && StringRef(point.family).starts_with("td-"))
+      return schedules->build(point, error);
     TemplateParams params;
     for (const auto &[name, value] : point.params) {
       int64_t v;
@@ -68,6 +76,7 @@ private:
   static constexpr int64_t kParamSetsPerFamily = 24;
   ModuleOp problem;
   ProblemView view;
+  std::unique_ptr<CandidateSpace> schedules;
   std::vector<StrategyPoint> points;
 };
 

@@ -7,9 +7,13 @@
 // handed to `stark-eval --target cuda`. --list prints the families that
 // apply and their enumerated parameter sets; --source prints only the CUDA
 // C++. Exits non-zero, saying why, when the family does not apply.
+// Families named td-* are the transform-dialect schedules
+// (stark/Agent/CudaSchedules.h): the candidate is the scheduled gpu.launch
+// module, --source prints the transform script, --list the schedules.
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Agent/CudaSchedules.h"
 #include "stark/Agent/CudaTemplates.h"
 #include "stark/Analysis/HardwareProfile.h"
 
@@ -70,6 +74,56 @@ static int fail(const Twine &message) {
   return 1;
 }
 
+/// --family td-*: one transform-dialect schedule of the problem.
+static int emitSchedule(ModuleOp problem, const HardwareProfile &profile) {
+  std::string error;
+  CudaSchedule schedule;
+  schedule.family = family;
+  if (!params.empty()) {
+    FailureOr<TemplateParams> parsed = parseTemplateParams(params, error);
+    if (failed(parsed))
+      return fail(error);
+    schedule.params = *parsed;
+  } else {
+    std::string whyNot;
+    for (const CudaSchedule &s :
+         enumerateCudaSchedules(problem, profile, whyNot))
+      if (s.family == family) {
+        schedule = s;
+        break;
+      }
+    if (schedule.params.empty()) {
+      // The family's own reason, when the op is the problem.
+      if (failed(renderCudaTransformScript(problem, schedule, error)) &&
+          StringRef(error).starts_with(family + ":"))
+        whyNot = error;
+      else
+        whyNot = "no parameter set fits the op's loops and the profile";
+      return fail("family '" + family + "' does not apply: " + whyNot);
+    }
+  }
+  auto output = openOutputFile(outputPath, &error);
+  if (!output)
+    return fail(error);
+  if (sourceOnly) {
+    FailureOr<std::string> script =
+        renderCudaTransformScript(problem, schedule, error);
+    if (failed(script))
+      return fail(error);
+    output->os() << *script;
+  } else {
+    FailureOr<OwningOpRef<ModuleOp>> candidate =
+        applyCudaSchedule(problem, schedule, error);
+    if (failed(candidate))
+      return fail(error);
+    (*candidate)->getOperation()->removeAttr("stark.problem");
+    (*candidate)->print(output->os());
+    output->os() << "\n";
+  }
+  output->keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -83,6 +137,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registry.insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
                   math::MathDialect, memref::MemRefDialect>();
+  registerCudaScheduleDialects(registry);
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   std::string error;
@@ -94,6 +149,15 @@ int main(int argc, char **argv) {
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!problem)
     return fail("cannot parse the problem");
+
+  if (StringRef(family).starts_with("td-"))
+    return emitSchedule(*problem, *profile);
+  if (list) {
+    std::string whyNot;
+    for (const CudaSchedule &s :
+         enumerateCudaSchedules(*problem, *profile, whyNot))
+      llvm::outs() << "schedule " << s.describe() << "\n";
+  }
 
   FailureOr<ProblemView> view = analyzeCudaProblem(*problem, error);
   if (failed(view))
