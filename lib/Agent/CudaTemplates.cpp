@@ -1004,8 +1004,19 @@ FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
     if (matchPattern(&op, m_Constant()))
       continue;
     if (compute) {
-      whyNot = "the entry holds more than one op";
-      return failure();
+      // A fused problem: only the normalisation templates know them.
+      int64_t numOutputs = 0;
+      if (auto attr = problem->getAttrOfType<DictionaryAttr>(kProblemAttrName))
+        if (auto n = attr.getAs<IntegerAttr>("num_outputs"))
+          numOutputs = n.getInt();
+      if (numOutputs < 1 || numOutputs > int64_t(view.argKinds.size())) {
+        whyNot = "the entry holds more than one op";
+        return failure();
+      }
+      view.numOutputArgs = numOutputs;
+      if (failed(analyzeNormProblem(func, view, whyNot)))
+        return failure();
+      return view;
     }
     compute = &op;
   }
@@ -1350,8 +1361,8 @@ std::string cudatpl::emitCombineIdentity(StringRef combiner, ScalarKind kind) {
 
 ArrayRef<StringRef> mlir::stark::getCudaTemplateFamilies() {
   static const StringRef families[] = {
-      "gemm",       "gemm_tc", "elementwise", "reduce_row",
-      "reduce_col", "softmax", "direct"};
+      "gemm",    "gemm_tc",   "elementwise", "reduce_row", "reduce_col",
+      "softmax", "layernorm", "rmsnorm",     "direct"};
   return families;
 }
 
@@ -1368,6 +1379,8 @@ LogicalResult mlir::stark::checkFamilyApplies(StringRef family,
     return checkReduceApplies(view, whyNot);
   if (family == "softmax")
     return checkSoftmaxApplies(view, whyNot);
+  if (family == "layernorm" || family == "rmsnorm")
+    return checkNormApplies(view, family == "rmsnorm", whyNot);
   if (family == "direct")
     return checkDirectApplies(view, whyNot);
   whyNot = llvm::formatv("unknown family '{0}' (known: {1})", family,
@@ -1388,6 +1401,10 @@ mlir::stark::getApplicableFamilies(const ProblemView &view, bool allowTf32) {
   };
   if (view.isSoftmax) {
     consider("softmax");
+    return order;
+  }
+  if (view.norm) {
+    consider(view.norm->rms ? "rmsnorm" : "layernorm");
     return order;
   }
   if (view.opClass == OpClass::Pooling ||
@@ -1530,6 +1547,24 @@ mlir::stark::generateCudaKernel(StringRef family, const ProblemView &view,
     p.cache = cache != 0;
     return generateSoftmaxKernel(view, p, whyNot);
   }
+  if (family == "layernorm" || family == "rmsnorm") {
+    std::string why;
+    if (failed(checkNormApplies(view, family == "rmsnorm", why))) {
+      whyNot = why;
+      return failure();
+    }
+    NormParams p;
+    int64_t cache = p.cache;
+    if (failed(takeParams(params,
+                          {{"threads", &p.threads},
+                           {"rows", &p.rows},
+                           {"vec", &p.vec},
+                           {"cache", &cache}},
+                          family, whyNot)))
+      return failure();
+    p.cache = cache != 0;
+    return generateNormKernel(view, p, whyNot);
+  }
   if (family == "direct") {
     DirectParams p;
     if (failed(takeParams(params, {{"block", &p.block}}, family, whyNot)))
@@ -1592,6 +1627,12 @@ mlir::stark::enumerateParams(StringRef family, const ProblemView &view,
       out.push_back({{"block_x", p.blockX}, {"split_y", p.splitY}});
   if (family == "softmax")
     for (const SoftmaxParams &p : enumerateSoftmax(view, profile))
+      out.push_back({{"threads", p.threads},
+                     {"rows", p.rows},
+                     {"vec", p.vec},
+                     {"cache", p.cache}});
+  if (family == "layernorm" || family == "rmsnorm")
+    for (const NormParams &p : enumerateNorm(view, profile))
       out.push_back({{"threads", p.threads},
                      {"rows", p.rows},
                      {"vec", p.vec},

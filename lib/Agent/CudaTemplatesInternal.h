@@ -83,6 +83,15 @@ LogicalResult checkElementwiseApplies(const ProblemView &view,
 LogicalResult checkReduceApplies(const ProblemView &view, std::string &whyNot);
 LogicalResult checkSoftmaxApplies(const ProblemView &view, std::string &whyNot);
 LogicalResult checkDirectApplies(const ProblemView &view, std::string &whyNot);
+/// `rms` selects rmsnorm, else layernorm.
+LogicalResult checkNormApplies(const ProblemView &view, bool rms,
+                               std::string &whyNot);
+
+/// Recognises a fused problem (`func` holds several ops) as a layer norm or
+/// RMS norm and fills `view.norm` (and the loop ranges); fails with the
+/// first thing it does not understand.
+LogicalResult analyzeNormProblem(Operation *func, ProblemView &view,
+                                 std::string &whyNot);
 
 std::vector<GemmParams> enumerateGemm(const ProblemView &view,
                                       const HardwareProfile &profile);
@@ -97,6 +106,8 @@ std::vector<ReduceColParams> enumerateReduceCol(const ProblemView &view,
                                                 const HardwareProfile &profile);
 std::vector<SoftmaxParams> enumerateSoftmax(const ProblemView &view,
                                             const HardwareProfile &profile);
+std::vector<NormParams> enumerateNorm(const ProblemView &view,
+                                      const HardwareProfile &profile);
 std::vector<DirectParams> enumerateDirect(const ProblemView &view,
                                           const HardwareProfile &profile);
 

@@ -77,6 +77,12 @@ REFERENCES = {
     "softmax": dict(softmax=(33, 1000, 1)),
     "softmax-long": dict(softmax=(8, 30000, 1)),
     "softmax-strided-f16": dict(softmax=(4 * 50, 77, 50)),
+    # layer norm / RMS norm: rows, row length, gamma, beta, eps (f32 value)
+    "layernorm": dict(norm=dict(rms=False, rows=33, length=1000, gamma=True, beta=True, eps="1e-5f")),
+    "layernorm-long": dict(norm=dict(rms=False, rows=8, length=30000, gamma=False, beta=False, eps="1e-5f")),
+    "layernorm-3d": dict(norm=dict(rms=False, rows=5, length=300, gamma=True, beta=False, eps="1e-5f")),
+    "rmsnorm": dict(norm=dict(rms=True, rows=80, length=768, gamma=True, beta=False, eps="1e-6f")),
+    "rmsnorm-odd": dict(norm=dict(rms=True, rows=37, length=999, gamma=False, beta=False, eps="1e-6f")),
 }
 
 # tf32 is not held to the f32 tolerance by the evaluator, so the GPU tests
@@ -142,6 +148,8 @@ def emulated_source(source):
 def driver(ref, args, kernel_launches, tolerance):
     out = len(args) - 1
     inputs = 1 if "softmax" in ref else ref.get("inputs", out)
+    if "norm" in ref:
+        inputs = out
     lines = ['#include "cuda_emu.h"', '#include "kernel.cu"', "#include <random>",
              "template <class T> double to_d(T v) { return (double)stark_widen(v); }",
              "int main() {",
@@ -162,6 +170,19 @@ def driver(ref, args, kernel_launches, tolerance):
     for (long j = 0; j < {length}; ++j) mx = std::max(mx, to_d(arg0[base + j * {inner}]));
     for (long j = 0; j < {length}; ++j) s += std::exp(to_d(arg0[base + j * {inner}]) - mx);
     for (long j = 0; j < {length}; ++j) ref[base + j * {inner}] = std::exp(to_d(arg0[base + j * {inner}]) - mx) / s;
+  }}""")
+    elif "norm" in ref:
+        nm = ref["norm"]
+        g = "to_d(arg1[j])" if nm["gamma"] else "1.0"
+        b = f"to_d(arg{1 + nm['gamma']}[j])" if nm["beta"] else "0.0"
+        lines.append(f"""  for (long r = 0; r < {nm['rows']}; ++r) {{
+    const long base = r * {nm['length']};
+    double s = 0, q = 0;
+    for (long j = 0; j < {nm['length']}; ++j) s += to_d(arg0[base + j]);
+    const double mean = {'0.0' if nm['rms'] else f"s / {nm['length']}"};
+    for (long j = 0; j < {nm['length']}; ++j) q += (to_d(arg0[base + j]) - mean) * (to_d(arg0[base + j]) - mean);
+    const double rstd = 1.0 / std::sqrt(q / {nm['length']} + (double){nm['eps']});
+    for (long j = 0; j < {nm['length']}; ++j) ref[base + j] = (to_d(arg0[base + j]) - mean) * rstd * {g} + {b};
   }}""")
     else:
         for name, extent in ref["loops"]:

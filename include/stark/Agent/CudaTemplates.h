@@ -172,6 +172,32 @@ struct ConvolutionView {
   bool depthwise = false; // channel loops shared by input, filter, output
 };
 
+/// A fused layer norm or RMS norm over the trailing dimensions (see
+/// docs/cuda-templates.md, "layernorm and rmsnorm"), read off the ops of the
+/// problem exactly: which argument is x, gamma and beta, eps, and how the
+/// means are taken.
+///   layernorm: y = (x - mean(x)) * rsqrt(mean((x - mean(x))^2) + eps)
+///                  [* gamma] [+ beta]
+///   rmsnorm:   y = x * rsqrt(mean(x * x) + eps) [* gamma]
+/// (or a division by sqrt(... + eps) instead of the rsqrt product).
+struct NormView {
+  bool rms = false;
+  /// Rows (product of the leading dimensions) of `length` elements (product
+  /// of the normalised trailing dimensions), contiguous.
+  int64_t rows = 1, length = 1;
+  double eps = 0;
+  /// Entry arguments; -1 when absent.
+  int64_t inputArg = 0, gammaArg = -1, betaArg = -1, outputArg = 1;
+  ScalarKind inKind = ScalarKind::F32, outKind = ScalarKind::F32,
+             gammaKind = ScalarKind::F32, betaKind = ScalarKind::F32;
+  /// How each mean is taken: a sum divided by `length`, or (when
+  /// `...ByFactor`) multiplied by the constant the problem holds.
+  bool meanByFactor = false, varByFactor = false;
+  double meanFactor = 0, varFactor = 0;
+  /// y divides by sqrt(var + eps) instead of multiplying by its rsqrt.
+  bool divideBySqrt = false;
+};
+
 struct ProblemView {
   std::string entry = "kernel";
   std::string opName;
@@ -191,6 +217,8 @@ struct ProblemView {
   std::optional<ReductionView> reduction;
   std::optional<SoftmaxView> softmax;
   std::optional<ConvolutionView> convolution;
+  /// Set for a fused problem that is a layer norm or RMS norm.
+  std::optional<NormView> norm;
 
   int64_t numLoops() const { return int64_t(loopRanges.size()); }
   int64_t numParallelPoints() const;
@@ -198,7 +226,8 @@ struct ProblemView {
 
 /// Reads the entry function of a problem module: one linalg op (or
 /// linalg.softmax) on the entry's memref arguments, plus constants it
-/// captures. Fails with the reason for anything else.
+/// captures, or a fused problem (several ops) that is a layer norm or an
+/// RMS norm. Fails with the reason for anything else.
 FailureOr<ProblemView> analyzeCudaProblem(ModuleOp problem,
                                           std::string &whyNot);
 
@@ -278,6 +307,17 @@ struct SoftmaxParams {
   bool cache = false;
 };
 
+/// Layer norm / RMS norm, one row per `threads` lanes, `rows` rows per
+/// block, `vec` elements per access. With `cache` each lane keeps its part
+/// of the row in registers: x is read once and the variance is a second
+/// pass over the registers (at most 32 elements per lane). Without it the
+/// statistics come from one streaming pass (Welford for the layer norm) and
+/// x is read again to normalise.
+struct NormParams {
+  int64_t threads = 256, rows = 1, vec = 4;
+  bool cache = true;
+};
+
 /// One thread per output point, the reductions as sequential loops.
 struct DirectParams {
   int64_t block = 256;
@@ -301,12 +341,15 @@ FailureOr<CudaKernelPlan> generateReduceColKernel(const ProblemView &view,
 FailureOr<CudaKernelPlan> generateSoftmaxKernel(const ProblemView &view,
                                                 const SoftmaxParams &params,
                                                 std::string &whyNot);
+FailureOr<CudaKernelPlan> generateNormKernel(const ProblemView &view,
+                                             const NormParams &params,
+                                             std::string &whyNot);
 FailureOr<CudaKernelPlan> generateDirectKernel(const ProblemView &view,
                                                const DirectParams &params,
                                                std::string &whyNot);
 
 /// All family names: gemm, gemm_tc, elementwise, reduce_row, reduce_col,
-/// softmax, direct.
+/// softmax, layernorm, rmsnorm, direct.
 ArrayRef<StringRef> getCudaTemplateFamilies();
 
 /// Whether `family` can generate a correct kernel for `view`.

@@ -1,0 +1,70 @@
+// The layer norm and RMS norm templates on fused problems (no GPU needed):
+// the recognizer reads x, gamma, beta, eps and how the means are taken off
+// the ops, and declines what it does not fully understand.
+
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm.mlir --list | FileCheck %s --check-prefix=LIST
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm.mlir --params threads=64,rows=4,vec=4,cache=1 | FileCheck %s --check-prefix=LN
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm.mlir --params threads=64,rows=4,vec=4,cache=1 --source | FileCheck %s --check-prefix=LN-SRC
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm-long.mlir --source | FileCheck %s --check-prefix=LONG
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm-3d.mlir --family layernorm --params threads=32,rows=4,vec=2,cache=1 --source | FileCheck %s --check-prefix=LN3D
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/rmsnorm.mlir --source | FileCheck %s --check-prefix=RMS
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/rmsnorm.mlir --family layernorm 2>&1 | FileCheck %s --check-prefix=NOTLN
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm.mlir --family layernorm --params threads=16,rows=2,vec=4,cache=1 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm.mlir --family layernorm --params threads=16,rows=1 2>&1 | FileCheck %s --check-prefix=WARP
+// RUN: not stark-template --problem %S/Inputs/templates/rmsnorm-middle-dim.mlir 2>&1 | FileCheck %s --check-prefix=MIDDLE
+// RUN: not stark-template --problem %S/Inputs/templates/fused-bias-relu.mlir 2>&1 | FileCheck %s --check-prefix=BIASRELU
+
+// A layer norm has exactly one family; rows of 1000 fit the registers of
+// 32 lanes with 4-wide vectors, so that goes first.
+// LIST: layernorm: {{[0-9]+}} parameter sets
+// LIST-NEXT: cache=1,rows=2,threads=32,vec=4
+// LIST-NOT: reduce_row
+// LIST-NOT: elementwise
+
+// LN-LABEL: func.func @kernel(
+// LN-SAME: %{{.+}}: memref<33x1000xf32>, %{{.+}}: memref<1000xf32>, %{{.+}}: memref<1000xf32>, %{{.+}}: memref<33x1000xf32>)
+// LN-SAME: launches = [{block = array<i64: 64, 4, 1>, grid = array<i64: 9, 1, 1>, kernel = "stark_layernorm", shared_bytes = 0 : i64}]
+// LN-SAME: stark.template = {family = "layernorm", params = {cache = "1", rows = "4", threads = "64", vec = "4"}}
+
+// x, gamma and beta are the arguments in order; eps is the problem's f32
+// constant; both means divide the sum by the row length.
+// LN-SRC: // Layer norm of 33 rows of 1000, eps 9.99999975e-06f, gamma, beta.
+// LN-SRC: constexpr idx_t ROWS = 33, LEN = 1000;
+// LN-SRC: constexpr bool CACHE = true;
+// LN-SRC: constexpr bool HAS_GAMMA = true, HAS_BETA = true;
+// LN-SRC: #define STARK_MEAN(s) ((s) / (ct_t)LEN)
+// LN-SRC: #define STARK_VAR(s) ((s) / (ct_t)LEN)
+// LN-SRC: const TIn* __restrict__ x = arg0;
+// LN-SRC: TOut* __restrict__ y = arg3;
+// LN-SRC: const TG* __restrict__ gamma = arg1;
+// LN-SRC: const TB* __restrict__ beta = arg2;
+// LN-SRC: constexpr bool RMS = false;
+// LN-SRC: constexpr bool DIVIDE = false;
+
+// Rows of 30000 do not fit the registers: Welford statistics; the problem
+// multiplies the sums by its constant 1/30000, and so does the kernel.
+// LONG: // Layer norm of 8 rows of 30000, eps 9.99999975e-06f.
+// LONG: constexpr bool CACHE = false;
+// LONG: constexpr bool HAS_GAMMA = false, HAS_BETA = false;
+// LONG: #define STARK_MEAN(s) ((s) * 3.33333337e-05f)
+// LONG: #define STARK_VAR(s) ((s) * 3.33333337e-05f)
+// LONG: const TG* __restrict__ gamma = nullptr;
+
+// Normalised over the two trailing dimensions: 5 rows of 6 x 50; gamma is
+// indexed by the position in the row.
+// LN3D: // Layer norm of 5 rows of 300, eps 9.99999975e-06f, gamma.
+// LN3D: constexpr int TPR = 32, RPB = 4, VEC = 2;
+
+// RMS norm written as x / sqrt(eps + mean(x * x)) * gamma.
+// RMS: // RMS norm of 80 rows of 768, eps 9.99999997e-07f, gamma.
+// RMS: constexpr bool RMS = true;
+// RMS: constexpr bool DIVIDE = true;
+
+// NOTLN: the problem is an RMS norm, not a layer norm
+// BIG: cache=1 keeps 64 elements per lane in registers (at most 32)
+// WARP: threads must be a power of two, threads * rows a multiple of 32 and at most 1024, vec a power of two
+
+// A sum of squares over a middle dimension is not a norm over the trailing
+// ones; an element-wise chain is no norm at all.
+// MIDDLE: not a layer norm or RMS norm: a reduction over other than the trailing dimensions
+// BIASRELU: not a layer norm or RMS norm: an element-wise op before the first reduction
