@@ -33,6 +33,10 @@ PROBLEMS = {
     "softmax_8192_f32": ("softmax_8192_f32.mlir",
                          "budget=4 seconds=40 trials=3 timing-trials=10 timeout=60",
                          "softmax"),
+    # Three linalg ops fused into one problem (the layernorm template).
+    "layernorm_8192x8192_f32": ("layernorm_8192x8192_f32.mlir",
+                                "budget=4 seconds=120 trials=3 timing-trials=10 timeout=100",
+                                "layernorm"),
 }
 
 
@@ -58,6 +62,11 @@ def torch_case(kind):
     if kind == "softmax":
         x = torch.rand(8192, 8192, device=dev, generator=g)
         return lambda: torch.softmax(x, dim=1)
+    if kind == "layernorm":
+        x = torch.rand(8192, 8192, device=dev, generator=g)
+        gamma = torch.rand(8192, device=dev, generator=g)
+        beta = torch.rand(8192, device=dev, generator=g)
+        return lambda: torch.nn.functional.layer_norm(x, (8192,), gamma, beta, 1e-5)
     raise ValueError(kind)
 
 
