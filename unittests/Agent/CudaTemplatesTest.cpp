@@ -208,6 +208,52 @@ func.func @kernel(%x: memref<4x77x50xf16>, %y: memref<4x77x50xf16>) {
   return
 })mlir";
 
+// Layer norm over 64 x 128 with gamma and beta, eps 1e-5, the mean taken
+// by multiplying with 1/128 (a fused problem: stark.problem is needed).
+const char *kLayerNorm = R"mlir(
+module attributes {stark.problem = {entry = "kernel", fused_ops = 3 : i64, num_outputs = 1 : i64}} {
+func.func @kernel(%x: memref<64x128xf32>, %g: memref<128xf32>, %b: memref<128xf32>, %y: memref<64x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %inv = arith.constant 7.812500e-03 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %sum = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x128xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %t = arith.addf %v, %a : f32
+    linalg.yield %t : f32
+  }
+  %sq = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%sq : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %sum : memref<64x128xf32>, memref<64xf32>) outs(%sq : memref<64xf32>) {
+  ^bb0(%v: f32, %s: f32, %a: f32):
+    %m = arith.mulf %inv, %s : f32
+    %d = arith.subf %v, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %t = arith.addf %a, %d2 : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum, %sq, %g, %b : memref<64x128xf32>, memref<64xf32>, memref<64xf32>, memref<128xf32>, memref<128xf32>) outs(%y : memref<64x128xf32>) {
+  ^bb0(%v: f32, %s: f32, %q: f32, %gv: f32, %bv: f32, %o: f32):
+    %m = arith.mulf %inv, %s : f32
+    %var = arith.mulf %q, %inv : f32
+    %ve = arith.addf %eps, %var : f32
+    %r = math.rsqrt %ve : f32
+    %d = arith.subf %v, %m : f32
+    %t = arith.mulf %gv, %d : f32
+    %u = arith.mulf %t, %r : f32
+    %w = arith.addf %bv, %u : f32
+    linalg.yield %w : f32
+  }
+  memref.dealloc %sum : memref<64xf32>
+  memref.dealloc %sq : memref<64xf32>
+  return
+}
+})mlir";
+
 class CudaTemplatesTest : public ::testing::Test {
 protected:
   CudaTemplatesTest() {
@@ -409,6 +455,43 @@ TEST_F(CudaTemplatesTest, SoftmaxViews) {
 // Payload translation
 //===----------------------------------------------------------------------===//
 
+TEST_F(CudaTemplatesTest, LayerNormView) {
+  // Operands in any order of the commutative ops; the constants as written.
+  ProblemView v = view(kLayerNorm);
+  ASSERT_TRUE(v.norm);
+  EXPECT_FALSE(v.norm->rms);
+  EXPECT_EQ(v.norm->rows, 64);
+  EXPECT_EQ(v.norm->length, 128);
+  EXPECT_EQ(v.norm->eps, double(1.0e-5f));
+  EXPECT_EQ(v.norm->inputArg, 0);
+  EXPECT_EQ(v.norm->gammaArg, 1);
+  EXPECT_EQ(v.norm->betaArg, 2);
+  EXPECT_EQ(v.norm->outputArg, 3);
+  EXPECT_TRUE(v.norm->meanByFactor);
+  EXPECT_TRUE(v.norm->varByFactor);
+  EXPECT_EQ(v.norm->meanFactor, 1.0 / 128);
+  EXPECT_FALSE(v.norm->divideBySqrt);
+  EXPECT_EQ(getApplicableFamilies(v), SmallVector<std::string>({"layernorm"}));
+
+  // A mean by a factor that is not 1/length, or the variance as
+  // E[x^2] - mean^2, is not a layer norm.
+  for (auto [from, to] :
+       {std::pair<StringRef, StringRef>{"7.812500e-03", "7.900000e-03"},
+        std::pair<StringRef, StringRef>{"%d2 = arith.mulf %d, %d",
+                                        "%d2 = arith.mulf %v, %v"}}) {
+    std::string ir = kLayerNorm;
+    size_t at = ir.find(from.str());
+    ASSERT_NE(at, std::string::npos);
+    ir.replace(at, from.size(), to.str());
+    modules.push_back(parseSourceString<ModuleOp>(ir, &context));
+    ASSERT_TRUE(modules.back());
+    std::string why;
+    EXPECT_TRUE(failed(analyzeCudaProblem(*modules.back(), why))) << to.str();
+    EXPECT_NE(why.find("not a layer norm or RMS norm"), std::string::npos)
+        << why;
+  }
+}
+
 TEST_F(CudaTemplatesTest, ElementwiseExpressionText) {
   ProblemView v = view(kBroadcastGelu);
   ASSERT_TRUE(v.body);
@@ -560,7 +643,8 @@ ArrayRef<const char *> allProblems() {
                                    kRowSum,           kColMax,
                                    kTotalSumSquares,  kBroadcastGelu,
                                    kReluF16Transpose, kFill,
-                                   kSoftmax,          kSoftmaxStridedF16};
+                                   kSoftmax,          kSoftmaxStridedF16,
+                                   kLayerNorm};
   return problems;
 }
 
