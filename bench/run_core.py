@@ -22,20 +22,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # name -> (file, stark-pipeline options, torch builder)
 PROBLEMS = {
     "matmul_4096_f32": ("matmul_4096_f32.mlir",
-                        "budget=4 seconds=150 trials=2 timing-trials=3 timeout=150",
+                        "budget=4 seconds=200 trials=2 timing-trials=3 timeout=180",
                         "matmul"),
     "row_sum_16384x2048_f32": ("row_sum_16384x2048_f32.mlir",
                                "budget=6 seconds=60 trials=3 timing-trials=10 timeout=60",
                                "row_sum"),
     "swish_bias_8192_f32": ("swish_bias_8192_f32.mlir",
-                            "budget=4 seconds=240 trials=3 timing-trials=10 timeout=200",
+                            "budget=4 seconds=150 trials=3 timing-trials=10 timeout=150",
                             "swish_bias"),
     "softmax_8192_f32": ("softmax_8192_f32.mlir",
-                         "budget=4 seconds=40 trials=3 timing-trials=10 timeout=60",
+                         "budget=4 seconds=90 trials=3 timing-trials=10 timeout=60",
                          "softmax"),
     # Three linalg ops fused into one problem (the layernorm template).
     "layernorm_8192x8192_f32": ("layernorm_8192x8192_f32.mlir",
-                                "budget=4 seconds=120 trials=3 timing-trials=10 timeout=100",
+                                "budget=4 seconds=100 trials=3 timing-trials=10 timeout=60",
                                 "layernorm"),
 }
 
