@@ -52,9 +52,10 @@ struct StarkOutlinePass
     module->walk([&](Operation *op) {
       if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op))
         return;
-      // Problems outlined by an earlier run are not outlined again.
+      // Problems outlined by an earlier run are not outlined again; a problem
+      // file given as the input module is a program like any other.
       if (auto parent = op->getParentOfType<ModuleOp>();
-          parent && parent->hasAttr(kProblemAttrName))
+          parent && parent != module && parent->hasAttr(kProblemAttrName))
         return;
       if (all || op->hasAttr(kCostAttrName))
         ops.push_back(op);

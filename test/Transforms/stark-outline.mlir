@@ -91,3 +91,21 @@ func.func @not_outlined(%x: tensor<128xf32>, %s: f32) -> tensor<128xf32> {
 
 // FILE: module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul"
 // FILE: func.func @kernel(
+
+// -----
+
+// A problem file (a module carrying stark.problem, as `dir=` writes them)
+// given as the input is a program like any other: its op is outlined. Only
+// problem modules nested in the input are skipped.
+// CHECK: module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}}
+// CHECK: linalg.matmul {stark.cost = {{.*}}, stark.problem = @stark_problem_0}
+// CHECK: module @stark_problem_0 attributes {stark.problem = {{{.*}}signature = "d43b79f0880d20515679d57754034a81"}}
+module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  func.func @kernel(%a: memref<64x32xf32>, %b: memref<32x16xf32>,
+                    %c: memref<64x16xf32>) {
+    // expected-remark @+2 {{hot op #1}}
+    // expected-remark @+1 {{outlined as @stark_problem_0}}
+    linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
+    return
+  }
+}
