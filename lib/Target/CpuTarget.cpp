@@ -30,9 +30,11 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -41,6 +43,7 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -150,6 +153,7 @@ public:
   }
 
   void **getPackedArgs() { return packed.data(); }
+  size_t getNumArgs() const { return packed.size(); }
 
 private:
   std::vector<ArgSpec> specs;
@@ -164,15 +168,45 @@ public:
   CpuKernel(std::unique_ptr<ExecutionEngine> engine, void (*fn)(void **))
       : engine(std::move(engine)), fn(fn) {}
 
+  /// Runs `shard(args..., i, threads)` for every i on its own thread
+  /// instead of the entry function (see shardParallelLoop).
+  void setShards(void (*shardFn)(void **), int64_t numThreads) {
+    shard = shardFn;
+    threads = numThreads;
+    // The caller runs shard 0; the pool's threads start on first use.
+    pool = std::make_unique<llvm::StdThreadPool>(
+        llvm::hardware_concurrency(numThreads - 1));
+  }
+
   LogicalResult run(ArgBuffers &args, std::string &) override {
     // The evaluator only ever passes buffers this target allocated.
-    fn(static_cast<CpuArgBuffers &>(args).getPackedArgs());
+    void **packed = static_cast<CpuArgBuffers &>(args).getPackedArgs();
+    if (!shard) {
+      fn(packed);
+      return success();
+    }
+    size_t numArgs = static_cast<CpuArgBuffers &>(args).getNumArgs();
+    std::vector<int64_t> index(threads);
+    std::vector<std::vector<void *>> shardArgs(threads);
+    for (int64_t t = 0; t < threads; ++t) {
+      index[t] = t;
+      shardArgs[t].assign(packed, packed + numArgs);
+      shardArgs[t].push_back(&index[t]);
+      shardArgs[t].push_back(&threads);
+    }
+    for (int64_t t = 1; t < threads; ++t)
+      pool->async([this, &shardArgs, t] { shard(shardArgs[t].data()); });
+    shard(shardArgs[0].data());
+    pool->wait();
     return success();
   }
 
 private:
   std::unique_ptr<ExecutionEngine> engine;
   void (*fn)(void **);
+  void (*shard)(void **) = nullptr;
+  int64_t threads = 1;
+  std::unique_ptr<llvm::StdThreadPool> pool;
 };
 
 /// Collects diagnostics emitted while lowering, as "loc: severity: message".
@@ -409,9 +443,117 @@ LogicalResult mlir::stark::lowerModuleForCpu(ModuleOp module, StringRef entry,
   return success();
 }
 
+/// Multithreading without a runtime library: a copy of the entry function
+/// that takes (shard, shards) after its arguments and runs only its block
+/// of the iterations of the entry's outermost `scf.parallel`, as one
+/// sequential loop over the linearised iteration space. The target calls
+/// it once per thread; the entry function itself stays serial.
+static FailureOr<std::string>
+shardParallelLoop(ModuleOp module, StringRef entry, std::string &error) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal()) {
+    error = llvm::formatv("no function body named '{0}'", entry).str();
+    return failure();
+  }
+  auto firstParallel = [](func::FuncOp f) -> scf::ParallelOp {
+    for (Operation &op : f.getBody().front())
+      if (auto parallel = dyn_cast<scf::ParallelOp>(op))
+        return parallel;
+    return nullptr;
+  };
+  if (!firstParallel(func) || firstParallel(func).getNumResults() != 0) {
+    error = llvm::formatv("'{0}' asks for threads but the body of '{1}' has "
+                          "no top-level scf.parallel without results",
+                          kCpuThreadsAttr, entry)
+                .str();
+    return failure();
+  }
+  // Every shard runs the rest of the body too: it must not write anything.
+  for (Operation &op : func.getBody().front().without_terminator())
+    if (!isa<scf::ParallelOp>(op) && !isMemoryEffectFree(&op)) {
+      error = llvm::formatv("'{0}' asks for threads but '{1}' in the body of "
+                            "'{2}' has side effects outside the scf.parallel",
+                            kCpuThreadsAttr, op.getName(), entry)
+                  .str();
+      return failure();
+    }
+  std::string name = (entry + "__stark_shard").str();
+  auto shardFunc = cast<func::FuncOp>(func->clone());
+  shardFunc.setSymName(name);
+  module.getBody()->push_back(shardFunc);
+  MLIRContext *ctx = module.getContext();
+  Location loc = func.getLoc();
+  IndexType indexType = IndexType::get(ctx);
+  unsigned numArgs = shardFunc.getNumArguments();
+  if (failed(shardFunc.insertArguments(
+          {numArgs, numArgs}, {indexType, indexType}, {{}, {}}, {loc, loc}))) {
+    error = "cannot add the shard arguments";
+    return failure();
+  }
+  Value shard = shardFunc.getArgument(numArgs);
+  Value shards = shardFunc.getArgument(numArgs + 1);
+  shardFunc->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                     UnitAttr::get(ctx));
+
+  scf::ParallelOp parallel = firstParallel(shardFunc);
+  OpBuilder b(parallel);
+  Location ploc = parallel.getLoc();
+  // Iterations per dimension, their product, and this shard's block.
+  SmallVector<Value> counts;
+  Value total = arith::ConstantIndexOp::create(b, ploc, 1);
+  for (auto [lb, ub, step] :
+       llvm::zip(parallel.getLowerBound(), parallel.getUpperBound(),
+                 parallel.getStep())) {
+    Value extent = arith::SubIOp::create(b, ploc, ub, lb);
+    Value count = arith::CeilDivUIOp::create(b, ploc, extent, step);
+    counts.push_back(count);
+    total = arith::MulIOp::create(b, ploc, total, count);
+  }
+  Value chunk = arith::CeilDivUIOp::create(b, ploc, total, shards);
+  Value begin = arith::MulIOp::create(b, ploc, shard, chunk);
+  Value end = arith::MinUIOp::create(
+      b, ploc, arith::AddIOp::create(b, ploc, begin, chunk), total);
+  begin = arith::MinUIOp::create(b, ploc, begin, total);
+  Value one = arith::ConstantIndexOp::create(b, ploc, 1);
+  auto loop = scf::ForOp::create(b, ploc, begin, end, one);
+  b.setInsertionPointToStart(loop.getBody());
+  // Delinearise, last dimension fastest.
+  IRMapping mapping;
+  Value rest = loop.getInductionVar();
+  for (int64_t d = counts.size() - 1; d >= 0; --d) {
+    Value position = arith::RemUIOp::create(b, ploc, rest, counts[d]);
+    rest = arith::DivUIOp::create(b, ploc, rest, counts[d]);
+    Value iv = arith::AddIOp::create(
+        b, ploc, parallel.getLowerBound()[d],
+        arith::MulIOp::create(b, ploc, position, parallel.getStep()[d]));
+    mapping.map(parallel.getInductionVars()[d], iv);
+  }
+  for (Operation &op : parallel.getBody()->without_terminator())
+    b.clone(op, mapping);
+  parallel.erase();
+  return name;
+}
+
 FailureOr<std::unique_ptr<CompiledKernel>>
 CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
                    std::string &error) {
+  int64_t threads = 1;
+  if (auto attr = module->getAttrOfType<IntegerAttr>(kCpuThreadsAttr))
+    threads = attr.getInt();
+  if (threads < 1 || threads > kMaxCpuThreads) {
+    error = llvm::formatv("'{0}' must be between 1 and {1}, got {2}",
+                          kCpuThreadsAttr, kMaxCpuThreads, threads)
+                .str();
+    return failure();
+  }
+  std::string shardName;
+  if (threads > 1) {
+    FailureOr<std::string> name =
+        shardParallelLoop(module, signature.entry, error);
+    if (failed(name))
+      return failure();
+    shardName = *name;
+  }
   if (failed(lowerModuleForCpu(module, signature.entry, error)))
     return failure();
   DiagnosticCollector diagnostics(context);
@@ -459,8 +601,21 @@ CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
                 .str();
     return failure();
   }
-  return std::unique_ptr<CompiledKernel>(
-      std::make_unique<CpuKernel>(std::move(*engine), *fn));
+  void (*shardFn)(void **) = nullptr;
+  if (!shardName.empty()) {
+    auto found = (*engine)->lookupPacked("_mlir_ciface_" + shardName);
+    if (!found) {
+      error = llvm::formatv("JIT: cannot find the shard function: {0}",
+                            llvm::toString(found.takeError()))
+                  .str();
+      return failure();
+    }
+    shardFn = *found;
+  }
+  auto kernel = std::make_unique<CpuKernel>(std::move(*engine), *fn);
+  if (shardFn)
+    kernel->setShards(shardFn, threads);
+  return std::unique_ptr<CompiledKernel>(std::move(kernel));
 }
 
 std::unique_ptr<Target> mlir::stark::createCpuTarget(MLIRContext &context) {

@@ -7,6 +7,13 @@
 
 namespace mlir::stark {
 
+/// Module attribute (integer) asking the cpu target to run the outermost
+/// `scf.parallel` of the entry function on that many threads, each taking
+/// one contiguous block of its iterations; the wall-clock time covers them
+/// all. Without it (or with 1) the loop runs in order on one thread.
+inline constexpr const char *kCpuThreadsAttr = "stark.cpu.threads";
+inline constexpr int64_t kMaxCpuThreads = 256;
+
 /// The host CPU: upstream lowering to the LLVM dialect, MLIR ExecutionEngine.
 std::unique_ptr<Target> createCpuTarget(MLIRContext &context);
 
