@@ -87,8 +87,9 @@ struct ElementCheck {
 };
 } // namespace
 
-static ElementCheck checkFloat(double got, double exp, const Tolerance &tol,
-                               double atolScale) {
+static ElementCheck checkFloat(double got, double exp,
+                               const CompareOptions &options) {
+  const Tolerance &tol = options.tolerance;
   constexpr double inf = std::numeric_limits<double>::infinity();
   if (std::isnan(exp)) {
     bool ok = std::isnan(got);
@@ -98,7 +99,8 @@ static ElementCheck checkFloat(double got, double exp, const Tolerance &tol,
     bool ok = got == exp;
     return {ok, ok ? 0 : inf, 0, ok ? 0 : inf};
   }
-  double allowed = tol.atol * atolScale + tol.rtol * std::fabs(exp);
+  double allowed = std::max(tol.atol * options.atolScale, options.atolFloor) +
+                   tol.rtol * std::fabs(exp);
   if (!std::isfinite(got))
     return {false, inf, allowed, inf};
   double err = std::fabs(got - exp);
@@ -135,10 +137,10 @@ CompareResult mlir::stark::compareOutput(unsigned argIndex,
       check = {g == e, err, 0,
                g == e ? 0 : std::numeric_limits<double>::infinity()};
     } else {
-      check = checkFloat(g, e, options.tolerance, options.atolScale);
+      check = checkFloat(g, e, options);
       if (!check.passed && highPrecision) {
-        ElementCheck alt = checkFloat(g, highPrecision->getAsDouble(i),
-                                      options.tolerance, options.atolScale);
+        ElementCheck alt =
+            checkFloat(g, highPrecision->getAsDouble(i), options);
         if (alt.passed || alt.ratio < check.ratio) {
           check = alt;
           usedHigh = true;
@@ -192,4 +194,16 @@ std::string mlir::stark::describeWorstElement(const WorstElement &w) {
      << llvm::format("%.3g", w.relError) << ", allowed "
      << llvm::format("%.3g", w.allowed);
   return text;
+}
+
+double mlir::stark::getMaxAbsDifference(const HostBuffer &a,
+                                        const HostBuffer &b) {
+  double worst = 0;
+  int64_t n = std::min(a.spec.numElements(), b.spec.numElements());
+  for (int64_t i = 0; i < n; ++i) {
+    double x = a.getAsDouble(i), y = b.getAsDouble(i);
+    if (std::isfinite(x) && std::isfinite(y))
+      worst = std::max(worst, std::fabs(x - y));
+  }
+  return worst;
 }

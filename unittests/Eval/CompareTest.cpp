@@ -154,3 +154,27 @@ TEST(CompareTest, Delinearize) {
   EXPECT_EQ(delinearize(27, {3, 4, 5}), (SmallVector<int64_t>{1, 1, 2}));
   EXPECT_TRUE(delinearize(0, {}).empty());
 }
+
+// The absolute bound never drops below atolFloor (the evaluator's twice the
+// baseline's own error), and only the absolute part moves.
+TEST(CompareTest, AtolFloorRaisesOnlyTheAbsoluteBound) {
+  HostBuffer exp = buffer(ElementKind::F32, {2}, {0.0125, 100.0});
+  HostBuffer got = buffer(ElementKind::F32, {2}, {0.01265, 100.0});
+  CompareOptions o;
+  o.tolerance = {1e-4, 1e-4};
+  EXPECT_FALSE(compareOutput(0, got, exp, nullptr, o).passed);
+  o.atolFloor = 2e-4;
+  CompareResult r = compareOutput(0, got, exp, nullptr, o);
+  EXPECT_TRUE(r.passed);
+  ASSERT_TRUE(r.worst);
+  EXPECT_NEAR(r.worst->allowed, 2e-4 + 1e-4 * 0.0125, 1e-12);
+  // A floor below the scaled atol changes nothing.
+  o.atolFloor = 1e-6;
+  EXPECT_FALSE(compareOutput(0, got, exp, nullptr, o).passed);
+}
+
+TEST(CompareTest, MaxAbsDifferenceSkipsNonFinite) {
+  HostBuffer a = buffer(ElementKind::F32, {4}, {1.0, 2.0, NAN, INFINITY});
+  HostBuffer b = buffer(ElementKind::F64, {4}, {1.5, 1.75, 0.0, 0.0});
+  EXPECT_DOUBLE_EQ(getMaxAbsDifference(a, b), 0.5);
+}

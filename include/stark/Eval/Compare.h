@@ -67,6 +67,11 @@ struct CompareOptions {
   /// the Large distribution, where an absolute bound in unit-scale units is
   /// meaningless, and to 1 otherwise.
   double atolScale = 1;
+  /// A lower bound for the absolute bound (after scaling). The evaluator
+  /// sets it to twice the baseline's own worst error against the
+  /// high-precision reference: the bound never asks more of a candidate
+  /// than the reference implementation achieves.
+  double atolFloor = 0;
 };
 
 struct CompareResult {
@@ -88,6 +93,10 @@ CompareResult compareOutput(unsigned argIndex, const HostBuffer &got,
                             const HostBuffer &expected,
                             const HostBuffer *highPrecision,
                             const CompareOptions &options);
+
+/// The largest |a[i] - b[i]| over the elements where both are finite (0 if
+/// none); the buffers have the same number of elements.
+double getMaxAbsDifference(const HostBuffer &a, const HostBuffer &b);
 
 /// Root mean square of the finite elements of `buffer` (0 if none).
 double getRootMeanSquare(const HostBuffer &buffer);
