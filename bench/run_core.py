@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # name -> (file, stark-pipeline options, torch builder)
 PROBLEMS = {
     "matmul_4096_f32": ("matmul_4096_f32.mlir",
-                        "budget=4 seconds=200 trials=2 timing-trials=3 timeout=180",
+                        "budget=1 seconds=60 trials=2 timing-trials=3 timeout=270",
                         "matmul"),
     "row_sum_16384x2048_f32": ("row_sum_16384x2048_f32.mlir",
                                "budget=6 seconds=60 trials=3 timing-trials=10 timeout=60",
@@ -31,11 +31,11 @@ PROBLEMS = {
                             "budget=4 seconds=150 trials=3 timing-trials=10 timeout=150",
                             "swish_bias"),
     "softmax_8192_f32": ("softmax_8192_f32.mlir",
-                         "budget=4 seconds=90 trials=3 timing-trials=10 timeout=60",
+                         "budget=1 seconds=60 trials=2 timing-trials=10 timeout=125",
                          "softmax"),
     # Three linalg ops fused into one problem (the layernorm template).
     "layernorm_8192x8192_f32": ("layernorm_8192x8192_f32.mlir",
-                                "budget=4 seconds=100 trials=3 timing-trials=10 timeout=60",
+                                "budget=1 seconds=60 trials=2 timing-trials=10 timeout=125",
                                 "layernorm"),
 }
 
