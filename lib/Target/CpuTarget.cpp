@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Target/CpuTarget.h"
-#include "stark/Target/BufferLowering.h"
 #include "stark/Analysis/HardwareProfile.h"
+#include "stark/Target/BufferLowering.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"

@@ -1,8 +1,8 @@
 //===- CudaCompile.cpp - Candidates to PTX and cubin, without a GPU -------===//
 
 #include "stark/Target/CudaCompile.h"
-#include "stark/Target/CudaDriver.h"
 #include "stark/Target/BufferLowering.h"
+#include "stark/Target/CudaDriver.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -258,8 +258,8 @@ static void moveAllocationsToDevice(func::FuncOp func) {
     OpBuilder b(op);
     Location loc = op->getLoc();
     Type tokenType = gpu::AsyncTokenType::get(b.getContext());
-    Value start = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
-                      .getAsyncToken();
+    Value start =
+        gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
     Value done;
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       auto gpuAlloc = gpu::AllocOp::create(

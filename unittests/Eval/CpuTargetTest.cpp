@@ -190,9 +190,8 @@ module {
   std::vector<HostBuffer> host;
   for (const ArgSpec &spec : sig->args)
     host.emplace_back(spec);
-  const double x[3][5] = {{0, 1, 2, 3, 4},
-                          {-1, -1, -1, -1, -1},
-                          {500, 501, 499, 200, 502}};
+  const double x[3][5] = {
+      {0, 1, 2, 3, 4}, {-1, -1, -1, -1, -1}, {500, 501, 499, 200, 502}};
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 5; ++c)
       host[0].setFromDouble(r * 5 + c, x[r][c]);
@@ -207,8 +206,8 @@ module {
     for (int c = 0; c < 5; ++c)
       sum += std::exp(x[r][c] - max);
     for (int c = 0; c < 5; ++c)
-      EXPECT_NEAR(out[1].getAsDouble(r * 5 + c),
-                  std::exp(x[r][c] - max) / sum, 1e-6)
+      EXPECT_NEAR(out[1].getAsDouble(r * 5 + c), std::exp(x[r][c] - max) / sum,
+                  1e-6)
           << r << "," << c;
   }
 }

@@ -11,7 +11,6 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -465,16 +464,16 @@ module attributes {gpu.container_module} {
 }
 )mlir");
   ASSERT_TRUE(module);
-  auto before = module->lookupSymbol<gpu::BinaryOp>(
-      "stark_kernel_00000000000000cc_bin");
+  auto before =
+      module->lookupSymbol<gpu::BinaryOp>("stark_kernel_00000000000000cc_bin");
   ASSERT_TRUE(before);
   ArrayAttr objects = before.getObjectsAttr();
 
   std::string error;
   ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
       << error;
-  auto after = module->lookupSymbol<gpu::BinaryOp>(
-      "stark_kernel_00000000000000cc_bin");
+  auto after =
+      module->lookupSymbol<gpu::BinaryOp>("stark_kernel_00000000000000cc_bin");
   ASSERT_TRUE(after);
   EXPECT_EQ(after.getObjectsAttr(), objects);
   // The fill became a kernel of its own, built for the device.
