@@ -74,23 +74,11 @@ bool EvalResult::hasFlag(StringRef flag) const {
 /// to `wide` (exactly: every narrower float is representable).
 static std::vector<HostBuffer> widenFloats(ArrayRef<HostBuffer> buffers,
                                            ElementKind wide) {
-  auto width = [](ElementKind k) {
-    switch (k) {
-    case ElementKind::F16:
-    case ElementKind::BF16:
-      return 16;
-    case ElementKind::F32:
-      return 32;
-    case ElementKind::F64:
-      return 64;
-    default:
-      return 0;
-    }
-  };
   std::vector<HostBuffer> widened;
   for (const HostBuffer &b : buffers) {
     ArgSpec spec = b.spec;
-    if (isFloatKind(spec.kind) && width(spec.kind) < width(wide))
+    if (isFloatKind(spec.kind) &&
+        getElementKindBytes(spec.kind) < getElementKindBytes(wide))
       spec.kind = wide;
     widened.emplace_back(spec);
     if (spec.kind == b.spec.kind) {

@@ -94,19 +94,16 @@ FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
     error = llvm::formatv("problem: '{0}' has no body", analysis.entry).str();
     return failure();
   }
+  bool anyF32 = false, otherFloat = false;
   for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
     analysis.outputIsRead.push_back(spec.isOutput &&
                                     isOutputRead(func.getArgument(i)));
     if (spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16)
       analysis.isLowPrecision = true;
-  }
-  bool anyF32 = false, onlyF32 = true;
-  for (const ArgSpec &spec : analysis.signature.args) {
     anyF32 |= spec.kind == ElementKind::F32;
-    if (isFloatKind(spec.kind) && spec.kind != ElementKind::F32)
-      onlyF32 = false;
+    otherFloat |= isFloatKind(spec.kind) && spec.kind != ElementKind::F32;
   }
-  analysis.isSinglePrecision = anyF32 && onlyF32;
+  analysis.isSinglePrecision = anyF32 && !otherFloat;
   analysis.reductionLength = getReductionLength(func);
   analysis.iterations = getIterations(func);
   return analysis;
