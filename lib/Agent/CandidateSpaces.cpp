@@ -47,28 +47,18 @@ public:
                                std::string &error) override {
     if (schedules && StringRef(point.family).starts_with("td-"))
       return schedules->build(point, error);
-    TemplateParams params;
-    for (const auto &[name, value] : point.params) {
-      int64_t v;
-      if (StringRef(value).getAsInteger(10, v)) {
-        error = "parameter " + name + " is not an integer: " + value;
-        return failure();
-      }
-      params[name] = v;
-    }
+    FailureOr<TemplateParams> params = getIntegerParams(point, error);
+    if (failed(params))
+      return failure();
     FailureOr<CudaKernelPlan> plan =
-        generateCudaKernel(point.family, view, params, error);
+        generateCudaKernel(point.family, view, *params, error);
     if (failed(plan))
       return failure();
     FailureOr<OwningOpRef<ModuleOp>> candidate =
         buildCudaCandidateModule(problem, *plan, error);
     if (failed(candidate))
       return failure();
-    (*candidate)->getOperation()->removeAttr("stark.problem");
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    (*candidate)->print(os);
-    return text;
+    return printCandidate(**candidate);
   }
 
 private:

@@ -722,11 +722,7 @@ public:
           applyCpuSchedule(problem, schedules[i], error);
       if (failed(candidate))
         return failure();
-      (*candidate)->getOperation()->removeAttr("stark.problem");
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      (*candidate)->print(os);
-      return text;
+      return printCandidate(**candidate);
     }
     error = "not a point of this space: " + point.key();
     return failure();

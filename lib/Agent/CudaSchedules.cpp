@@ -998,23 +998,16 @@ public:
                                std::string &error) override {
     CudaSchedule schedule;
     schedule.family = point.family;
-    for (const auto &[name, value] : point.params) {
-      int64_t v;
-      if (StringRef(value).getAsInteger(10, v)) {
-        error = "parameter " + name + " is not an integer: " + value;
-        return failure();
-      }
-      schedule.params[name] = v;
-    }
+    FailureOr<std::map<std::string, int64_t>> params =
+        getIntegerParams(point, error);
+    if (failed(params))
+      return failure();
+    schedule.params = std::move(*params);
     FailureOr<OwningOpRef<ModuleOp>> candidate =
         applyCudaSchedule(problem, schedule, error);
     if (failed(candidate))
       return failure();
-    (*candidate)->getOperation()->removeAttr("stark.problem");
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    (*candidate)->print(os);
-    return text;
+    return printCandidate(**candidate);
   }
 
 private:

@@ -15,6 +15,28 @@ using namespace mlir::stark;
 
 CandidateSpace::~CandidateSpace() = default;
 
+FailureOr<std::map<std::string, int64_t>>
+mlir::stark::getIntegerParams(const StrategyPoint &point, std::string &error) {
+  std::map<std::string, int64_t> params;
+  for (const auto &[name, value] : point.params) {
+    int64_t v;
+    if (StringRef(value).getAsInteger(10, v)) {
+      error = "parameter " + name + " is not an integer: " + value;
+      return failure();
+    }
+    params[name] = v;
+  }
+  return params;
+}
+
+std::string mlir::stark::printCandidate(ModuleOp candidate) {
+  candidate->removeAttr("stark.problem");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  candidate->print(os);
+  return text;
+}
+
 std::string StrategyPoint::key() const {
   std::string k = family;
   for (const auto &[name, value] : params)

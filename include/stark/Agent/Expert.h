@@ -22,6 +22,7 @@
 
 #include "stark/Agent/Search.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
 #include <map>
@@ -50,6 +51,15 @@ public:
   virtual FailureOr<std::string> build(const StrategyPoint &point,
                                        std::string &error) = 0;
 };
+
+/// The parameters of `point` as integers; fails naming the first that is
+/// not one.
+FailureOr<std::map<std::string, int64_t>>
+getIntegerParams(const StrategyPoint &point, std::string &error);
+
+/// The text a candidate space hands out for a built candidate: the module
+/// printed without the problem's `stark.problem` attribute.
+std::string printCandidate(ModuleOp candidate);
 
 /// Size of a parameter value: the product of the numbers in it ("[8,16,1]"
 /// is 128, "4" is 4); 0 when it holds no number.
