@@ -2,8 +2,11 @@
 // (launched by name expression) staging 16x16 tiles of A and B in dynamic
 // shared memory. Both launches add into C; overlapping, they would race, so
 // they must run one after the other.
+// Each launch directive must stay on one line:
+// clang-format off
 // launch: matmul_part<0,64> grid=(N+15)//16,(M+15)//16,1 block=16,16,1 shared=2*16*16*4
 // launch: matmul_part<64,129> grid=(N+15)//16,(M+15)//16,1 block=16,16,1 shared=2*16*16*4
+// clang-format on
 #define TILE 16
 template <int K0, int K1>
 __global__ void matmul_part(const float *A, const float *B, float *C) {
