@@ -320,20 +320,8 @@ mlir::stark::outlineFusionGroup(const FusionGroup &group, std::string &whyNot) {
         group.outputs, ss, [&](Value v) { ss << shapeString(v.getType()); },
         ",");
   }
-  std::string signature = computeProblemSignature(*module);
-  Builder attrs(ctx);
-  module->getOperation()->setAttr(
-      kProblemAttrName,
-      attrs.getDictionaryAttr({
-          attrs.getNamedAttr("entry", attrs.getStringAttr(kProblemEntryName)),
-          attrs.getNamedAttr(kFusedOpsKey,
-                             attrs.getI64IntegerAttr(group.ops.size())),
-          attrs.getNamedAttr("num_outputs",
-                             attrs.getI64IntegerAttr(group.outputs.size())),
-          attrs.getNamedAttr("op", attrs.getStringAttr(opNames)),
-          attrs.getNamedAttr("shapes", attrs.getStringAttr(shapes)),
-          attrs.getNamedAttr("signature", attrs.getStringAttr(signature)),
-      }));
+  setProblemAttr(*module, group.outputs.size(), opNames, shapes,
+                 int64_t(group.ops.size()));
   return module;
 }
 

@@ -127,20 +127,25 @@ mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot) {
         ",");
   }
 
-  std::string signature = computeProblemSignature(*module);
-  Builder attrs(ctx);
-  module->getOperation()->setAttr(
-      kProblemAttrName,
-      attrs.getDictionaryAttr({
-          attrs.getNamedAttr("entry", attrs.getStringAttr(kProblemEntryName)),
-          attrs.getNamedAttr("num_outputs",
-                             attrs.getI64IntegerAttr(numOutputs)),
-          attrs.getNamedAttr("op",
-                             attrs.getStringAttr(op->getName().getStringRef())),
-          attrs.getNamedAttr("shapes", attrs.getStringAttr(shapes)),
-          attrs.getNamedAttr("signature", attrs.getStringAttr(signature)),
-      }));
+  setProblemAttr(*module, numOutputs, op->getName().getStringRef(), shapes);
   return module;
+}
+
+void mlir::stark::setProblemAttr(ModuleOp problem, int64_t numOutputs,
+                                 StringRef op, StringRef shapes,
+                                 std::optional<int64_t> fusedOps) {
+  std::string signature = computeProblemSignature(problem);
+  Builder attrs(problem.getContext());
+  SmallVector<NamedAttribute> fields = {
+      attrs.getNamedAttr("entry", attrs.getStringAttr(kProblemEntryName)),
+      attrs.getNamedAttr("num_outputs", attrs.getI64IntegerAttr(numOutputs)),
+      attrs.getNamedAttr("op", attrs.getStringAttr(op)),
+      attrs.getNamedAttr("shapes", attrs.getStringAttr(shapes)),
+      attrs.getNamedAttr("signature", attrs.getStringAttr(signature))};
+  if (fusedOps)
+    fields.push_back(
+        attrs.getNamedAttr("fused_ops", attrs.getI64IntegerAttr(*fusedOps)));
+  problem->setAttr(kProblemAttrName, attrs.getDictionaryAttr(fields));
 }
 
 std::string mlir::stark::computeProblemSignature(ModuleOp problem) {

@@ -24,10 +24,6 @@
 
 namespace mlir::stark {
 
-/// Key of the stark.problem dictionary that holds the number of linalg ops
-/// a fused problem holds (absent for single-op problems).
-inline constexpr StringLiteral kFusedOpsKey = "fused_ops";
-
 /// Largest number of linalg ops fused into one problem.
 inline constexpr unsigned kMaxFusedOps = 16;
 

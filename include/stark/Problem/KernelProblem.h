@@ -17,6 +17,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::stark {
@@ -54,6 +55,13 @@ FailureOr<KernelProblemInfo> getKernelProblemInfo(ModuleOp module,
 /// The signature of a problem module: SHA-256 (first 128 bits, hex) of its
 /// generic form without locations and without the stark.problem attribute.
 std::string computeProblemSignature(ModuleOp problem);
+
+/// Signs `problem` (computeProblemSignature) and sets its stark.problem
+/// attribute: entry, num_outputs, op, shapes, signature, and `fused_ops`
+/// when `fusedOps` is given.
+void setProblemAttr(ModuleOp problem, int64_t numOutputs, StringRef op,
+                    StringRef shapes,
+                    std::optional<int64_t> fusedOps = std::nullopt);
 
 } // namespace mlir::stark
 
