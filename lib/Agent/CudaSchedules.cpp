@@ -284,10 +284,16 @@ private:
 };
 } // namespace
 
-/// Maps the block forall to a new gpu.launch and returns the handle of the
-/// launch and of the op inside it.
-static std::pair<std::string, std::string> emitLaunch(ScriptWriter &w,
-                                                      StringRef grid) {
+/// Matches the problem's op, tiles it to a block forall of `blockTiles`,
+/// maps that to a new gpu.launch and returns the handle of the launch and of
+/// the op inside it.
+static std::pair<std::string, std::string>
+emitBlockLaunch(ScriptWriter &w, ArrayRef<int64_t> blockTiles) {
+  w.raw() << "    %op = transform.structured.match interface{LinalgOp} in "
+             "%root : (!transform.any_op) -> !transform.any_op\n";
+  std::string grid;
+  w.tileForall("%op", blockTiles, blockMapping(countNonZero(blockTiles)),
+               &grid);
   std::string launch = w.fresh("launch"), op = w.fresh("op");
   w.raw() << "    " << launch << " = transform.gpu.map_forall_to_blocks "
           << grid
@@ -455,12 +461,7 @@ static FailureOr<std::string> renderMatmul(const OpShape &s,
   loopTile[k] = bk;
 
   ScriptWriter w;
-  w.raw() << "    %op = transform.structured.match interface{LinalgOp} in "
-             "%root : (!transform.any_op) -> !transform.any_op\n";
-  std::string grid;
-  w.tileForall("%op", blockTiles, blockMapping(countNonZero(blockTiles)),
-               &grid);
-  auto [launch, op] = emitLaunch(w, grid);
+  auto [launch, op] = emitBlockLaunch(w, blockTiles);
   std::string current = w.tileFor(op, kTiles);
   if (promote) {
     std::string promoted = w.fresh("promoted");
@@ -559,12 +560,7 @@ static FailureOr<std::string> renderElementwise(const OpShape &s,
     walkTiles[l] = 1;
 
   ScriptWriter w;
-  w.raw() << "    %op = transform.structured.match interface{LinalgOp} in "
-             "%root : (!transform.any_op) -> !transform.any_op\n";
-  std::string grid;
-  w.tileForall("%op", blockTiles, blockMapping(countNonZero(blockTiles)),
-               &grid);
-  auto [launch, op] = emitLaunch(w, grid);
+  auto [launch, op] = emitBlockLaunch(w, blockTiles);
   std::string current =
       w.tileForall(op, threadTiles, threadMapping(countNonZero(threadTiles)));
   w.tileFor(current, walkTiles);
@@ -616,12 +612,7 @@ static FailureOr<std::string> renderReduce(const OpShape &s,
   regTiles[reducedInner] = vec;
 
   ScriptWriter w;
-  w.raw() << "    %op = transform.structured.match interface{LinalgOp} in "
-             "%root : (!transform.any_op) -> !transform.any_op\n";
-  std::string grid;
-  w.tileForall("%op", blockTiles, blockMapping(countNonZero(blockTiles)),
-               &grid);
-  auto [launch, op] = emitLaunch(w, grid);
+  auto [launch, op] = emitBlockLaunch(w, blockTiles);
   std::string current = w.tileForall(op, threadTiles, threadMapping(1));
   w.tileFor(current, regTiles);
   emitVectorizeAndMap(w, launch, {threads, 1, 1}, 1);
