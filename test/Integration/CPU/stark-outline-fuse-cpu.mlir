@@ -5,9 +5,12 @@
 // verified and timed against that problem's baseline, and the substitution
 // replaces the whole chain by one call. Inputs are small integers and the
 // candidate sums in the same order as the chain, so both programs print the
-// same numbers to the last bit.
+// same numbers to the last bit. The candidate is only ~1.3x faster on a
+// 32x256 chain, so on a loaded 2-core machine it can measure under the
+// search's default 1.05x margin; the test is about fusion and substitution,
+// so it asks only that the candidate be faster (min-speedup=1).
 //
-// RUN: stark-opt %s --stark-hot-ops="profile=host top-k=1" --stark-outline --stark-search="target=cpu agent=replay transcript=%S/Inputs/layernorm-fused.json budget=1 progress=0" --stark-substitute -o %t.out.mlir 2> %t.remarks
+// RUN: stark-opt %s --stark-hot-ops="profile=host top-k=1" --stark-outline --stark-search="target=cpu agent=replay transcript=%S/Inputs/layernorm-fused.json budget=1 progress=0 min-speedup=1" --stark-substitute -o %t.out.mlir 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=IR < %t.out.mlir
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: mlir-opt %s %{lower_to_llvm} | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils > %t.before
