@@ -5,13 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stark/Agent/Search.h"
-#include "stark/Agent/CandidateSpaces.h"
-#include "stark/Agent/CpuStrategies.h"
-#include "stark/Agent/EvaluatorJudge.h"
-#include "stark/Agent/Replay.h"
+#include "stark/Search/Search.h"
 #include "stark/Eval/Evaluator.h"
 #include "stark/Problem/KernelProblem.h"
+#include "stark/Search/EvaluatorJudge.h"
+#include "stark/Search/Expert.h"
+#include "stark/Search/Replay.h"
+#include "stark/Strategies/CandidateSpaces.h"
+#include "stark/Strategies/CpuStrategies.h"
 #include "stark/Target/Target.h"
 #include "stark/Transforms/Passes.h"
 

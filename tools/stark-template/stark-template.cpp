@@ -8,13 +8,13 @@
 // apply and their enumerated parameter sets; --source prints only the CUDA
 // C++. Exits non-zero, saying why, when the family does not apply.
 // Families named td-* are the transform-dialect schedules
-// (stark/Agent/CudaSchedules.h): the candidate is the scheduled gpu.launch
+// (stark/Strategies/CudaSchedules.h): the candidate is the scheduled gpu.launch
 // module, --source prints the transform script, --list the schedules.
 //
 //===----------------------------------------------------------------------===//
 
-#include "stark/Agent/CudaSchedules.h"
-#include "stark/Agent/CudaTemplates.h"
+#include "stark/Strategies/CudaSchedules.h"
+#include "stark/Strategies/CudaTemplates.h"
 #include "stark/Analysis/HardwareProfile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,0 +1,99 @@
+//===- Search.h - Strategic search over candidate lowerings ----*- C++ -*-===//
+//
+// The loop that drives one problem's search: select a node of the tree,
+// ask the agent team for a child (plan + code from a passed node, a repair
+// from a failed one), have the judge verify and time it, record the result,
+// until a budget runs out. Agents and judge are interfaces: the expert
+// policy, an LLM and a replayed transcript are agent teams; the evaluator
+// (or a fake in tests) is the judge.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_SEARCH_SEARCH_H
+#define STARK_SEARCH_SEARCH_H
+
+#include "stark/Search/SearchTree.h"
+
+#include <functional>
+
+namespace mlir::stark {
+
+/// What one role sees: the selected node, the root, the selected node's
+/// children, the top of the leaderboard and the failed siblings of the
+/// selected node -- not the whole history.
+struct RoleContext {
+  const SearchNode *selected = nullptr;
+  const SearchNode *root = nullptr;
+  llvm::SmallVector<const SearchNode *> children;
+  llvm::SmallVector<const SearchNode *> leaderboardTop;
+  llvm::SmallVector<const SearchNode *> failingSiblings;
+  /// The candidate text of the selected node (empty for the baseline).
+  std::string selectedPayload;
+};
+
+/// Builds the context of `id` in `tree`; `payloads` holds each node's text.
+RoleContext buildRoleContext(const SearchTree &tree, int64_t id,
+                             llvm::ArrayRef<std::string> payloads,
+                             int64_t leaderboardSize = 3);
+
+/// A candidate an agent produced: its description and its text.
+struct Proposal {
+  SearchNode node; // strategy, params, plan, changedPart, author
+  std::string payload;
+};
+
+class AgentTeam {
+public:
+  virtual ~AgentTeam();
+  /// Planner then coder: a new candidate refining the passed node in `ctx`.
+  /// None when the planner has nothing left to try from there.
+  virtual std::optional<Proposal> propose(const RoleContext &ctx) = 0;
+  /// Debugger: a repair of the failed node in `ctx`, or none.
+  virtual std::optional<Proposal> repair(const RoleContext &ctx) = 0;
+};
+
+struct Verdict {
+  bool passed = false;
+  double seconds = 0;  // candidate median, when passed
+  std::string status;  // "ok", "wrong", "compile_error", "crash", "timeout"
+  std::string failure; // the structured failure message
+};
+
+class Judge {
+public:
+  virtual ~Judge();
+  virtual Verdict judge(const Proposal &proposal) = 0;
+};
+
+struct SearchBudget {
+  int64_t maxCandidates = 16;
+  double maxSeconds = 120;
+};
+
+struct SearchProgress {
+  int64_t candidatesTried = 0;
+  int64_t lastNode = -1;
+  double bestSpeedup = 1.0;
+};
+
+struct SearchResult {
+  SearchTree tree;
+  std::vector<std::string> payloads; // by node id
+  std::optional<int64_t> winner;
+  int64_t candidatesTried = 0;
+  /// "candidates", "seconds" or "exhausted".
+  std::string stopReason;
+};
+
+/// Runs the search. `clock` returns seconds since some fixed point (a fake
+/// clock makes time budgets testable); `progress` is called after every
+/// candidate. The same seed, agents and judge give the same tree.
+SearchResult runSearch(
+    double baselineSeconds, AgentTeam &agents, Judge &judge,
+    const SearchTreeOptions &options, const SearchBudget &budget, uint64_t seed,
+    const std::function<double()> &clock,
+    const std::function<void(const SearchProgress &)> &progress = nullptr);
+
+} // namespace mlir::stark
+
+#endif // STARK_SEARCH_SEARCH_H

@@ -1,0 +1,745 @@
+//===- CpuStrategies.cpp - Transform-dialect schedules for the host -------===//
+
+#include "stark/Strategies/CpuStrategies.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/TransformOps/FuncTransformOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+static std::string listParam(ArrayRef<int64_t> v) {
+  return "[" +
+         llvm::join(
+             llvm::map_range(v, [](int64_t x) { return std::to_string(x); }),
+             ",") +
+         "]";
+}
+
+bool CpuSchedule::onTensors() const {
+  return family == kCpuWindowVectorize || family == kCpuSoftmaxRows;
+}
+
+std::map<std::string, std::string> CpuSchedule::toParams() const {
+  return {{"cache_tiles", listParam(cacheTiles)},
+          {"register_tiles", listParam(registerTiles)},
+          {"threads", std::to_string(threads)},
+          {"contraction_lowering", contractionLowering},
+          {"reduction_lowering", reductionLowering}};
+}
+
+std::string CpuSchedule::describe() const {
+  std::string text;
+  if (family == kCpuSoftmaxRows)
+    text = llvm::formatv("{0} rows fused per step", listParam(registerTiles));
+  else if (family == kCpuTileLoops)
+    text =
+        llvm::formatv("cache tiles {0}, scalar loops", listParam(cacheTiles));
+  else
+    text = llvm::formatv("cache tiles {0}, vector tiles {1}",
+                         listParam(cacheTiles), listParam(registerTiles));
+  if (family == kCpuWindowVectorize)
+    text += ", decomposed to 1-D windows";
+  if (threads > 1)
+    text += llvm::formatv(", {0} threads over parallel tiles {1}", threads,
+                          listParam(threadTiles));
+  return text;
+}
+
+void mlir::stark::registerCpuStrategyDialects(DialectRegistry &registry) {
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, func::FuncDialect,
+                  linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+                  transform::TransformDialect, ub::UBDialect,
+                  vector::VectorDialect>();
+  linalg::registerTransformDialectExtension(registry);
+  vector::registerTransformDialectExtension(registry);
+  scf::registerTransformDialectExtension(registry);
+  memref::registerTransformDialectExtension(registry);
+  func::registerTransformDialectExtension(registry);
+  bufferization::registerTransformDialectExtension(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  memref::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+  // Tensor-form schedules are bufferised at the end of their script.
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+}
+
+/// The single op a problem computes: a linalg structured op or
+/// linalg.softmax.
+static Operation *findProblemOp(ModuleOp problem) {
+  Operation *found = nullptr;
+  int count = 0;
+  problem->walk([&](Operation *op) {
+    if (isa<linalg::LinalgOp, linalg::SoftmaxOp>(op)) {
+      found = op;
+      ++count;
+    }
+  });
+  return count == 1 ? found : nullptr;
+}
+
+static unsigned getNumLoops(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getNumLoops();
+  return cast<linalg::SoftmaxOp>(op).getInputOperandType().getRank();
+}
+
+/// The largest tile <= `want` that divides `extent` (tails would need
+/// masking, which these schedules do not do), or the whole extent when it
+/// is small.
+static int64_t pickTile(int64_t extent, int64_t want) {
+  if (extent <= want)
+    return extent;
+  for (int64_t t = want; t >= 1; --t)
+    if (extent % t == 0)
+      return t;
+  return 1;
+}
+
+std::string mlir::stark::renderCpuTransformScript(const CpuSchedule &s,
+                                                  unsigned numLoops) {
+  std::string script;
+  llvm::raw_string_ostream os(script);
+  auto handles = [&](unsigned n) {
+    std::string types = "!transform.any_op";
+    for (unsigned i = 0; i < n; ++i)
+      types += ", !transform.any_op";
+    return types;
+  };
+  auto tileList = [](ArrayRef<int64_t> v) {
+    return "[" +
+           llvm::join(
+               llvm::map_range(v, [](int64_t x) { return std::to_string(x); }),
+               ", ") +
+           "]";
+  };
+  auto countNonZero = [](ArrayRef<int64_t> v) {
+    return unsigned(llvm::count_if(v, [](int64_t x) { return x != 0; }));
+  };
+  bool tensors = s.onTensors();
+  bool vectorize = s.family != kCpuTileLoops;
+  bool parallel = countNonZero(s.threadTiles) != 0;
+  (void)numLoops;
+  os << "module attributes {transform.with_named_sequence} {\n"
+     << "  transform.named_sequence @__transform_main(%root: "
+        "!transform.any_op {"
+     << (tensors ? "transform.consumed" : "transform.readonly") << "}) {\n";
+
+  if (s.family == kCpuSoftmaxRows) {
+    // Decompose into max, exp, sum and divide, then fuse all four (and
+    // their fills) into the loop over blocks of rows of the last one.
+    os << "    %sm = transform.structured.match ops{[\"linalg.softmax\"]} in "
+          "%root : (!transform.any_op) -> !transform.any_op\n"
+       << "    %parts = transform.structured.decompose_interface %sm : "
+          "(!transform.any_op) -> !transform.any_op\n"
+       << "    %g = transform.structured.match ops{[\"linalg.generic\", "
+          "\"linalg.fill\"]} in %root : (!transform.any_op) -> "
+          "!transform.any_op\n"
+       << "    %p:6 = transform.split_handle %g : (!transform.any_op) -> ("
+       << handles(5) << ")\n"
+       << "    %t, %fa5 = transform.structured.tile_using_forall %p#5 "
+          "tile_sizes "
+       << tileList(s.registerTiles)
+       << " : (!transform.any_op) -> (!transform.any_op, "
+          "!transform.any_op)\n";
+    for (int i = 4; i >= 0; --i)
+      os << "    %u" << i << ", %fa" << i
+         << " = transform.structured.fuse_into_containing_op %p#" << i
+         << " into %fa" << i + 1
+         << " : (!transform.any_op, !transform.any_op) -> "
+            "(!transform.any_op, !transform.any_op)\n";
+  } else {
+    os << "    %op = transform.structured.match interface{LinalgOp} in %root "
+          ": (!transform.any_op) -> !transform.any_op\n";
+    std::string current = "%op";
+    if (parallel) {
+      os << "    %par, %forall = transform.structured.tile_using_forall "
+         << current << " tile_sizes " << tileList(s.threadTiles)
+         << " : (!transform.any_op) -> (!transform.any_op, "
+            "!transform.any_op)\n";
+      current = "%par";
+    }
+    unsigned outer = countNonZero(s.cacheTiles);
+    if (outer) {
+      os << "    %cache, %cl:" << outer
+         << " = transform.structured.tile_using_for " << current
+         << " tile_sizes " << tileList(s.cacheTiles)
+         << " : (!transform.any_op) -> (" << handles(outer) << ")\n";
+      current = "%cache";
+    }
+    unsigned inner = countNonZero(s.registerTiles);
+    if (inner && vectorize) {
+      os << "    %reg, %rl:" << inner
+         << " = transform.structured.tile_using_for " << current
+         << " tile_sizes " << tileList(s.registerTiles)
+         << " : (!transform.any_op) -> (" << handles(inner) << ")\n";
+      current = "%reg";
+    }
+    if (s.decomposeWindows) {
+      // Unit output rows and filter rows: the 2-D window op becomes its 1-D
+      // form, which the vectoriser handles. A 1-D op stays as it is.
+      os << "    %win = transform.structured.decompose " << current
+         << " : (!transform.any_op) -> !transform.any_op\n";
+      current = "%win";
+    }
+    if (vectorize)
+      os << "    transform.structured.vectorize " << current
+         << " : !transform.any_op\n";
+  }
+
+  os << "    %f = transform.structured.match ops{[\"func.func\"]} in %root "
+        ": (!transform.any_op) -> !transform.any_op\n";
+  std::string func = "%f";
+  if (s.family == kCpuSoftmaxRows) {
+    os << "    %fv = "
+          "transform.structured.vectorize_children_and_apply_patterns "
+          "%f : (!transform.any_op) -> !transform.any_op\n";
+    func = "%fv";
+  }
+  if (vectorize)
+    os << "    transform.apply_patterns to " << func << " {\n"
+       << "      transform.apply_patterns.vector.lower_contraction "
+          "lowering_strategy = \""
+       << s.contractionLowering << "\"\n"
+       << "      transform.apply_patterns.vector.lower_multi_reduction "
+          "lowering_strategy = \""
+       << s.reductionLowering << "\"\n"
+       << "      "
+          "transform.apply_patterns.vector.transfer_permutation_patterns\n"
+       << "      transform.apply_patterns.vector.lower_transfer "
+          "max_transfer_rank = 1\n"
+       << "      transform.apply_patterns.vector.lower_outerproduct\n"
+       << "      transform.apply_patterns.canonicalization\n"
+       << "    } : !transform.any_op\n";
+  std::string root = "%root";
+  if (tensors) {
+    os << "    %buf = transform.bufferization.one_shot_bufferize %root "
+          "{bufferize_function_boundaries = false} : (!transform.any_op) -> "
+          "!transform.any_op\n"
+       << "    %bf = transform.structured.match ops{[\"func.func\"]} in %buf "
+          ": (!transform.any_op) -> !transform.any_op\n";
+    root = "%buf";
+    func = "%bf";
+  }
+  if (parallel || s.family == kCpuSoftmaxRows)
+    os << "    %fl = transform.structured.match ops{[\"scf.forall\"]} in "
+       << root << " : (!transform.any_op) -> !transform.any_op\n"
+       << "    %pl = transform.loop.forall_to_parallel %fl : "
+          "(!transform.any_op) -> !transform.any_op\n";
+  // Slices folded into the accesses, copies of a tile onto itself (left by
+  // bufferisation) removed: then the accumulator's reads and writes are
+  // loop-invariant and hoisted out of the reduction loops.
+  os << "    transform.apply_patterns to " << func << " {\n"
+     << "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
+     << "      transform.apply_patterns.canonicalization\n"
+     << "    } : !transform.any_op\n"
+     << "    transform.apply_cse to " << func << " : !transform.any_op\n"
+     << "    transform.apply_patterns to " << func << " {\n"
+     << "      transform.apply_patterns.canonicalization\n"
+     << "    } : !transform.any_op\n";
+  if (vectorize)
+    os << "    %h = transform.structured.hoist_redundant_vector_transfers "
+       << func
+       << " : (!transform.any_op) -> !transform.any_op\n"
+       // Folding the slices leaves transfers that skip unit dimensions;
+       // unrolled to 1-D here, they never reach the target's lowering, which
+       // would stage them through stack buffers inside the loops.
+       << "    transform.apply_patterns to %h {\n"
+       << "      "
+          "transform.apply_patterns.vector.transfer_permutation_patterns\n"
+       << "      transform.apply_patterns.vector.transfer_to_scf "
+          "max_transfer_rank = 1 full_unroll = true\n"
+       << "      transform.apply_patterns.vector.lower_transfer "
+          "max_transfer_rank = 1\n"
+       << "      transform.apply_patterns.canonicalization\n"
+       << "    } : !transform.any_op\n";
+  os << "    transform.yield\n"
+     << "  }\n"
+     << "}\n";
+  return script;
+}
+
+namespace {
+/// What each loop of a window op (convolution or pooling) is, for the ops
+/// `transform.structured.decompose` turns into a 1-D form (or that already
+/// are one): N batch, H output row, W output column, F output channel,
+/// C input channel (reduced), D channel carried through (depthwise,
+/// pooling), R filter row, S filter column.
+struct WindowLayout {
+  StringRef op;
+  StringRef loops;
+};
+const WindowLayout kWindowLayouts[] = {
+    {"linalg.conv_2d_nhwc_hwcf", "NHWFRSC"},
+    {"linalg.conv_2d_nchw_fchw", "NFHWCRS"},
+    {"linalg.conv_2d", "HWRS"},
+    {"linalg.depthwise_conv_2d_nhwc_hwc", "NHWDRS"},
+    {"linalg.pooling_nhwc_sum", "NHWDRS"},
+    {"linalg.pooling_nhwc_max", "NHWDRS"},
+    {"linalg.pooling_nhwc_max_unsigned", "NHWDRS"},
+    {"linalg.pooling_nhwc_min", "NHWDRS"},
+    {"linalg.pooling_nhwc_min_unsigned", "NHWDRS"},
+    {"linalg.pooling_nchw_sum", "NDHWRS"},
+    {"linalg.pooling_nchw_max", "NDHWRS"},
+    {"linalg.conv_1d_nwc_wcf", "NWFSC"},
+    {"linalg.conv_1d_ncw_fcw", "NFWCS"},
+    {"linalg.conv_1d", "WS"},
+    {"linalg.depthwise_conv_1d_nwc_wc", "NWDS"},
+    {"linalg.pooling_nwc_sum", "NWDS"},
+    {"linalg.pooling_nwc_max", "NWDS"},
+    {"linalg.pooling_nwc_max_unsigned", "NWDS"},
+    {"linalg.pooling_nwc_min", "NWDS"},
+    {"linalg.pooling_nwc_min_unsigned", "NWDS"},
+    {"linalg.pooling_ncw_sum", "NDWS"},
+    {"linalg.pooling_ncw_max", "NDWS"},
+};
+} // namespace
+
+static std::optional<StringRef> getWindowLayout(Operation *op) {
+  for (const WindowLayout &l : kWindowLayouts)
+    if (op->getName().getStringRef() == l.op)
+      return l.loops;
+  return std::nullopt;
+}
+
+/// Splits one parallel loop of `s` among `threads`: the outermost one with
+/// at least `threads` tiles of the next level, cut into as few `scf.forall`
+/// steps as give every thread one (block-distributed by the cpu target).
+static bool addThreadTiles(CpuSchedule &s, ArrayRef<int64_t> ranges,
+                           ArrayRef<utils::IteratorType> iterators,
+                           int64_t threads) {
+  for (unsigned d = 0; d < ranges.size(); ++d) {
+    if (iterators[d] != utils::IteratorType::parallel)
+      continue;
+    int64_t unit = s.cacheTiles[d]      ? s.cacheTiles[d]
+                   : s.registerTiles[d] ? s.registerTiles[d]
+                                        : ranges[d];
+    int64_t tiles = ranges[d] / unit;
+    if (tiles < threads)
+      continue;
+    int64_t perStep = tiles / threads;
+    while (tiles % perStep)
+      --perStep;
+    s.threadTiles.assign(ranges.size(), 0);
+    s.threadTiles[d] = unit * perStep;
+    s.threads = threads;
+    return true;
+  }
+  return false;
+}
+
+/// Loop ranges of a problem op that stay worth a thread each (smaller ones
+/// are dominated by waking the threads).
+static constexpr int64_t kPointsPerThread = 1 << 16;
+
+std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
+    ModuleOp problem, const HardwareProfile &host, std::string &whyNot) {
+  std::vector<CpuSchedule> schedules;
+  Operation *root = findProblemOp(problem);
+  if (!root) {
+    whyNot = "the problem must hold exactly one linalg op";
+    return schedules;
+  }
+  for (Type t : root->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        shaped && !shaped.hasStaticShape()) {
+      whyNot = "dynamic shapes";
+      return schedules;
+    }
+  unsigned numLoops = getNumLoops(root);
+  if (numLoops == 0) {
+    whyNot = "a zero-dimensional op has nothing to tile";
+    return schedules;
+  }
+  Type elementType = getElementTypeOrSelf(root->getOperand(0).getType());
+  int64_t elementBits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 32;
+  int64_t lanes = std::max<int64_t>(1, std::max<int64_t>(host.simdBits, 128) /
+                                           std::max<int64_t>(elementBits, 8));
+  int64_t hostThreads = std::clamp<int64_t>(host.numComputeUnits, 1, 64);
+
+  auto addSchedule = [&](CpuSchedule s) {
+    for (const CpuSchedule &existing : schedules)
+      if (existing.family == s.family && existing.cacheTiles == s.cacheTiles &&
+          existing.registerTiles == s.registerTiles &&
+          existing.contractionLowering == s.contractionLowering &&
+          existing.reductionLowering == s.reductionLowering)
+        return;
+    schedules.push_back(s);
+  };
+
+  SmallVector<int64_t> ranges;
+  SmallVector<utils::IteratorType> iterators;
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(root)) {
+    ranges = llvm::to_vector(softmax.getInputOperandType().getShape());
+    int64_t dim = softmax.getDimension();
+    iterators.assign(numLoops, utils::IteratorType::parallel);
+    iterators[dim] = utils::IteratorType::reduction;
+    // The whole row is one vector: long rows would make vectors too large
+    // to compile in reasonable time.
+    constexpr int64_t kMaxRowVector = 8192;
+    if (ranges[dim] > kMaxRowVector) {
+      whyNot = llvm::formatv("softmax rows of {0} elements are longer than "
+                             "the {1} the host schedule keeps in vectors",
+                             ranges[dim], kMaxRowVector)
+                   .str();
+      return schedules;
+    }
+    int lastOuter = -1;
+    for (int d = numLoops - 1; d >= 0 && lastOuter < 0; --d)
+      if (d != dim)
+        lastOuter = d;
+    for (int64_t rows : {1, 2, 4, 8}) {
+      if (rows * ranges[dim] > kMaxRowVector)
+        continue;
+      CpuSchedule s;
+      s.family = kCpuSoftmaxRows;
+      s.cacheTiles.assign(numLoops, 0);
+      s.registerTiles.assign(numLoops, 1);
+      s.registerTiles[dim] = 0;
+      if (lastOuter >= 0)
+        s.registerTiles[lastOuter] = pickTile(ranges[lastOuter], rows);
+      s.reductionLowering = "innerreduction";
+      addSchedule(s);
+    }
+  } else {
+    auto op = cast<linalg::LinalgOp>(root);
+    ranges = op.getStaticLoopRanges();
+    iterators = op.getIteratorTypesArray();
+    FailureOr<linalg::ContractionDimensions> contraction =
+        linalg::inferContractionDims(op);
+    std::optional<StringRef> window = getWindowLayout(op);
+    if (linalg::isaContractionOpInterface(op) && succeeded(contraction) &&
+        contraction->m.size() == 1 && contraction->n.size() == 1 &&
+        contraction->k.size() == 1) {
+      unsigned m = contraction->m[0], n = contraction->n[0],
+               k = contraction->k[0];
+      // Register tile mr x nr (nr a multiple of the vector width), cache
+      // tiles sized so the B panel (kc x nc) and A block stay in cache.
+      for (int64_t mr : {8, 4})
+        for (int64_t nrVectors : {2, 1})
+          for (auto [mc, nc, kc] :
+               {std::tuple<int64_t, int64_t, int64_t>{64, 256, 128},
+                {128, 128, 256},
+                {32, 512, 64}}) {
+            CpuSchedule s;
+            s.cacheTiles.assign(numLoops, 0);
+            s.registerTiles.assign(numLoops, 0);
+            for (unsigned b : contraction->batch) {
+              s.cacheTiles[b] = 1;
+              s.registerTiles[b] = 1;
+            }
+            s.cacheTiles[m] = pickTile(ranges[m], mc);
+            s.cacheTiles[n] = pickTile(ranges[n], nc);
+            s.cacheTiles[k] = pickTile(ranges[k], kc);
+            s.registerTiles[m] = pickTile(s.cacheTiles[m], mr);
+            s.registerTiles[n] = pickTile(s.cacheTiles[n], lanes * nrVectors);
+            s.registerTiles[k] = 1;
+            addSchedule(s);
+          }
+    } else if (op.hasOnlyProjectedPermutations()) {
+      bool hasReduction = llvm::any_of(iterators, [](utils::IteratorType t) {
+        return t == utils::IteratorType::reduction;
+      });
+      // Innermost loop vectorised; outer parallel loops blocked by `rows` so
+      // several rows share the vector work (innerparallel reductions).
+      for (int64_t widthVectors : {4, 2, 8, 1})
+        for (int64_t rows : {1, 4, 8}) {
+          CpuSchedule s;
+          s.cacheTiles.assign(numLoops, 0);
+          s.registerTiles.assign(numLoops, 1);
+          unsigned innermost = numLoops - 1;
+          s.registerTiles[innermost] =
+              pickTile(ranges[innermost], lanes * widthVectors);
+          if (numLoops >= 2) {
+            // The next loop out, parallel or not, takes the row blocking.
+            s.registerTiles[innermost - 1] =
+                pickTile(ranges[innermost - 1], rows);
+          }
+          for (unsigned i = 0; i < numLoops; ++i)
+            if (ranges[i] == 1)
+              s.registerTiles[i] = 1;
+          s.reductionLowering =
+              hasReduction && rows == 1 ? "innerreduction" : "innerparallel";
+          addSchedule(s);
+        }
+    } else if (window) {
+      // Output columns x output channels in registers (a few accumulators
+      // per column), input channels reduced in blocks, whole filter
+      // columns in the 1-D window op.
+      for (auto [columns, channelVectors, inputBlock] :
+           {std::tuple<int64_t, int64_t, int64_t>{4, 2, 8},
+            {8, 1, 8},
+            {4, 1, 16},
+            {8, 2, 4},
+            {2, 4, 8}}) {
+        CpuSchedule s;
+        s.family = kCpuWindowVectorize;
+        s.decomposeWindows = window->contains('H');
+        s.cacheTiles.assign(numLoops, 0);
+        s.registerTiles.assign(numLoops, 0);
+        for (auto [d, role] : llvm::enumerate(*window)) {
+          switch (role) {
+          case 'N':
+          case 'H':
+          case 'R':
+            s.registerTiles[d] = 1;
+            break;
+          case 'W':
+            s.registerTiles[d] = pickTile(ranges[d], columns);
+            break;
+          case 'F':
+          case 'D':
+            s.registerTiles[d] = pickTile(ranges[d], lanes * channelVectors);
+            break;
+          case 'C':
+            s.registerTiles[d] = pickTile(ranges[d], inputBlock);
+            break;
+          case 'S':
+            s.registerTiles[d] = 0;
+            break;
+          }
+        }
+        addSchedule(s);
+      }
+    }
+    if (schedules.empty()) {
+      // Nothing vectorises it: tile the outermost parallel loop for the
+      // threads (one tile per step of a few) and lower the rest as loops.
+      CpuSchedule s;
+      s.family = kCpuTileLoops;
+      s.cacheTiles.assign(numLoops, 0);
+      s.registerTiles.assign(numLoops, 0);
+      for (unsigned d = 0; d < numLoops; ++d)
+        if (iterators[d] == utils::IteratorType::parallel && ranges[d] > 1) {
+          s.cacheTiles[d] = pickTile(ranges[d], (ranges[d] + 7) / 8);
+          break;
+        }
+      addSchedule(s);
+    }
+  }
+
+  // Every schedule with a multithreaded twin where the op is large enough
+  // and one of its parallel loops splits; threaded first for large ops.
+  int64_t points = 1;
+  for (int64_t r : ranges)
+    points *= r;
+  bool threadedFirst = points >= kPointsPerThread * hostThreads;
+  std::vector<CpuSchedule> all;
+  for (const CpuSchedule &s : schedules) {
+    CpuSchedule threaded = s;
+    bool split = hostThreads > 1 && points >= kPointsPerThread &&
+                 addThreadTiles(threaded, ranges, iterators, hostThreads);
+    if (split && threadedFirst)
+      all.push_back(threaded);
+    all.push_back(s);
+    if (split && !threadedFirst)
+      all.push_back(threaded);
+  }
+  if (all.empty() && whyNot.empty())
+    whyNot = "no host schedule applies";
+  return all;
+}
+
+/// Rewrites the problem's op on memrefs into the same op on tensors read
+/// from the arguments, its results written back into the output arguments:
+/// the form decompositions and fusion work on.
+static LogicalResult convertToTensorForm(Operation *op, std::string &error) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  if (!dps) {
+    error = "the op is not in destination-passing style";
+    return failure();
+  }
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  SmallVector<Value> operands;
+  SmallVector<Type> resultTypes;
+  SmallVector<Value> destinations;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value v = operand.get();
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type) {
+      operands.push_back(v);
+      continue;
+    }
+    auto tensorType =
+        RankedTensorType::get(type.getShape(), type.getElementType());
+    bool isInit = dps.isDpsInit(&operand);
+    operands.push_back(bufferization::ToTensorOp::create(
+        b, loc, tensorType, v, /*restrict=*/true, /*writable=*/isInit));
+    if (isInit) {
+      resultTypes.push_back(tensorType);
+      destinations.push_back(v);
+    }
+  }
+  Operation *tensorOp = mlir::clone(b, op, resultTypes, operands);
+  for (auto [result, dest] : llvm::zip(tensorOp->getResults(), destinations))
+    bufferization::MaterializeInDestinationOp::create(
+        b, loc, /*result=*/Type(), result, dest, /*restrict=*/true,
+        /*writable=*/true);
+  op->erase();
+  return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
+                              std::string &error) {
+  MLIRContext *ctx = problem->getContext();
+  Operation *op = findProblemOp(problem);
+  if (!op) {
+    error = "the problem must hold exactly one linalg op";
+    return failure();
+  }
+  unsigned numLoops = getNumLoops(op);
+  if (schedule.cacheTiles.size() != numLoops ||
+      schedule.registerTiles.size() != numLoops ||
+      (!schedule.threadTiles.empty() &&
+       schedule.threadTiles.size() != numLoops)) {
+    error = llvm::formatv("the schedule has tile sizes for {0} loops, the "
+                          "op has {1}",
+                          schedule.registerTiles.size(), numLoops)
+                .str();
+    return failure();
+  }
+  if (schedule.family == kCpuSoftmaxRows) {
+    if (!isa<linalg::SoftmaxOp>(op)) {
+      error = "family " + schedule.family + " is for linalg.softmax";
+      return failure();
+    }
+  } else if (!isa<linalg::LinalgOp>(op)) {
+    error = "family " + schedule.family + " is for linalg structured ops";
+    return failure();
+  }
+
+  // Collect diagnostics instead of printing them: a schedule that does not
+  // apply is an ordinary outcome of the search.
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      diagnostics += d.str() + "\n";
+    return success();
+  });
+
+  OwningOpRef<ModuleOp> script = parseSourceString<ModuleOp>(
+      renderCpuTransformScript(schedule, numLoops), ctx);
+  if (!script) {
+    error =
+        "internal error: the transform script does not parse:\n" + diagnostics;
+    return failure();
+  }
+  OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
+  if (schedule.onTensors() &&
+      failed(convertToTensorForm(findProblemOp(*candidate), error)))
+    return failure();
+  auto entry =
+      script->lookupSymbol<transform::TransformOpInterface>("__transform_main");
+  if (failed(transform::applyTransformNamedSequence(
+          *candidate, entry, *script, transform::TransformOptions()))) {
+    error = "the schedule does not apply: " + diagnostics;
+    return failure();
+  }
+  // What the cpu target cannot run, or would leak on every call.
+  Operation *leftover = nullptr;
+  (*candidate)->walk([&](Operation *nested) {
+    if (isa<linalg::SoftmaxOp, memref::AllocOp>(nested) ||
+        isa<tensor::TensorDialect, bufferization::BufferizationDialect>(
+            nested->getDialect()) ||
+        (schedule.family != kCpuTileLoops && isa<linalg::LinalgOp>(nested)))
+      leftover = nested;
+  });
+  if (leftover) {
+    error = ("the schedule leaves '" + leftover->getName().getStringRef() +
+             "' in the candidate")
+                .str();
+    return failure();
+  }
+  if (schedule.threads > 1)
+    (*candidate)
+        ->setAttr(kCpuThreadsAttr, IntegerAttr::get(IntegerType::get(ctx, 64),
+                                                    schedule.threads));
+  return candidate;
+}
+
+namespace {
+/// Every enumerated schedule is one point of its family.
+class CpuCandidateSpace : public CandidateSpace {
+public:
+  CpuCandidateSpace(ModuleOp problem, std::vector<CpuSchedule> schedules)
+      : problem(problem), schedules(std::move(schedules)) {
+    for (const CpuSchedule &s : this->schedules)
+      points.push_back({s.family, s.toParams(), s.describe()});
+  }
+
+  const std::vector<StrategyPoint> &getPoints() const override {
+    return points;
+  }
+
+  FailureOr<std::string> build(const StrategyPoint &point,
+                               std::string &error) override {
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (points[i].key() != point.key())
+        continue;
+      FailureOr<OwningOpRef<ModuleOp>> candidate =
+          applyCpuSchedule(problem, schedules[i], error);
+      if (failed(candidate))
+        return failure();
+      return printCandidate(**candidate);
+    }
+    error = "not a point of this space: " + point.key();
+    return failure();
+  }
+
+private:
+  ModuleOp problem;
+  std::vector<CpuSchedule> schedules;
+  std::vector<StrategyPoint> points;
+};
+} // namespace
+
+std::unique_ptr<CandidateSpace> mlir::stark::createCpuCandidateSpace(
+    ModuleOp problem, const HardwareProfile &host, std::string &whyNot) {
+  std::vector<CpuSchedule> schedules =
+      enumerateCpuSchedules(problem, host, whyNot);
+  if (schedules.empty())
+    return nullptr;
+  return std::make_unique<CpuCandidateSpace>(problem, std::move(schedules));
+}

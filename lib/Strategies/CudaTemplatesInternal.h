@@ -1,0 +1,116 @@
+//===- CudaTemplatesInternal.h - Code generation shared by the families ---===//
+//
+// Helpers the CUDA template families share: the common prelude (element
+// conversions, vector access structs, NaN-propagating min/max), kernel
+// parameter lists in the candidate calling convention, mixed-radix decoding
+// of linear indices, and the checks and enumerations of each family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_LIB_AGENT_CUDATEMPLATESINTERNAL_H
+#define STARK_LIB_AGENT_CUDATEMPLATESINTERNAL_H
+
+#include "stark/Strategies/CudaTemplates.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::stark::cudatpl {
+
+/// The includes and helpers every generated source starts with.
+std::string getCudaPrelude(const ProblemView &view);
+
+/// "const float* __restrict__ arg0, ..., float* __restrict__ arg2": every
+/// kernel takes the data pointers of all entry arguments, in order.
+std::string getKernelParameters(const ProblemView &view);
+
+/// The C++ name of entry argument `argNumber` in kernels ("arg0").
+std::string argName(int64_t argNumber);
+
+/// "int" when every offset and count of the problem fits 32 bits.
+std::string getIndexType(const ProblemView &view);
+
+/// Statements declaring `const <indexType> <names[i]> = (<linear> / stride_i)
+/// % range_i;` for `loops` (outermost first) with `ranges`; the outermost
+/// decode skips the modulo when `linearBound` is the product of the ranges.
+std::string emitDecode(StringRef indent, StringRef indexType, StringRef linear,
+                       ArrayRef<unsigned> loops, ArrayRef<int64_t> ranges,
+                       ArrayRef<std::string> names);
+
+/// `access.offset + sum(coef[d] * names[d])` over `loops` (terms with a zero
+/// coefficient and loops not listed are left out). "0" when empty.
+std::string emitLinearOffset(const LinearAccess &access,
+                             ArrayRef<unsigned> loops,
+                             ArrayRef<std::string> names, bool withOffset);
+
+/// Loops sorted by decreasing |coefficient| in `access` (ties keep order).
+SmallVector<unsigned> sortLoopsByStride(ArrayRef<unsigned> loops,
+                                        const LinearAccess &access);
+
+/// True when `access` walks `loops` (outermost first) densely: the
+/// coefficient of the innermost is 1 and each one out is the product of the
+/// ranges inside it.
+bool isDenseOver(const LinearAccess &access, ArrayRef<unsigned> loops,
+                 ArrayRef<int64_t> ranges);
+
+/// True when every coefficient except those of `except` and the offset are
+/// multiples of `vec` (a vector access starting at an aligned index of the
+/// loops in `except` stays aligned).
+bool isAlignedExcept(const LinearAccess &access, ArrayRef<unsigned> except,
+                     int64_t vec);
+
+/// Product of `ranges` over `loops`.
+int64_t productOver(ArrayRef<unsigned> loops, ArrayRef<int64_t> ranges);
+
+int64_t ceilDiv(int64_t a, int64_t b);
+
+/// Records `value` under `key` in the plan's parameters.
+void setParam(CudaKernelPlan &plan, StringRef key, int64_t value);
+
+/// The combiner of a reduction as an expression of two compute values.
+std::string emitCombine(StringRef combiner, ScalarKind kind, StringRef a,
+                        StringRef b);
+/// The identity of a combiner in compute type `kind`.
+std::string emitCombineIdentity(StringRef combiner, ScalarKind kind);
+
+// Per-family applicability and parameter spaces (one file per family).
+LogicalResult checkGemmApplies(const ProblemView &view, std::string &whyNot);
+LogicalResult checkGemmTcApplies(const ProblemView &view, bool allowTf32,
+                                 std::string &whyNot);
+LogicalResult checkElementwiseApplies(const ProblemView &view,
+                                      std::string &whyNot);
+LogicalResult checkReduceApplies(const ProblemView &view, std::string &whyNot);
+LogicalResult checkSoftmaxApplies(const ProblemView &view, std::string &whyNot);
+LogicalResult checkDirectApplies(const ProblemView &view, std::string &whyNot);
+/// `rms` selects rmsnorm, else layernorm.
+LogicalResult checkNormApplies(const ProblemView &view, bool rms,
+                               std::string &whyNot);
+
+/// Recognises a fused problem (`func` holds several ops) as a layer norm or
+/// RMS norm and fills `view.norm` (and the loop ranges); fails with the
+/// first thing it does not understand.
+LogicalResult analyzeNormProblem(Operation *func, ProblemView &view,
+                                 std::string &whyNot);
+
+std::vector<GemmParams> enumerateGemm(const ProblemView &view,
+                                      const HardwareProfile &profile);
+std::vector<GemmTcParams> enumerateGemmTc(const ProblemView &view,
+                                          const HardwareProfile &profile,
+                                          bool allowTf32);
+std::vector<ElementwiseParams>
+enumerateElementwise(const ProblemView &view, const HardwareProfile &profile);
+std::vector<ReduceRowParams> enumerateReduceRow(const ProblemView &view,
+                                                const HardwareProfile &profile);
+std::vector<ReduceColParams> enumerateReduceCol(const ProblemView &view,
+                                                const HardwareProfile &profile);
+std::vector<SoftmaxParams> enumerateSoftmax(const ProblemView &view,
+                                            const HardwareProfile &profile);
+std::vector<NormParams> enumerateNorm(const ProblemView &view,
+                                      const HardwareProfile &profile);
+std::vector<DirectParams> enumerateDirect(const ProblemView &view,
+                                          const HardwareProfile &profile);
+
+} // namespace mlir::stark::cudatpl
+
+#endif // STARK_LIB_AGENT_CUDATEMPLATESINTERNAL_H

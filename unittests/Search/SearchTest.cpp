@@ -1,0 +1,251 @@
+//===- SearchTest.cpp - Tree rules and the search loop, with fakes --------===//
+
+#include "stark/Search/Search.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+
+using namespace mlir::stark;
+
+namespace {
+
+/// Proposes candidates named "<parent>.<k>"; repairs are "<parent>.fix".
+class FakeAgents : public AgentTeam {
+public:
+  std::optional<Proposal> propose(const RoleContext &ctx) override {
+    ++proposals;
+    Proposal p;
+    p.node.strategy = "tile";
+    p.payload =
+        (ctx.selected->id == 0 ? std::string("c") : ctx.selectedPayload) + "." +
+        std::to_string(ctx.children.size());
+    return p;
+  }
+  std::optional<Proposal> repair(const RoleContext &ctx) override {
+    ++repairs;
+    lastRepairContext = ctx.selected->failure;
+    Proposal p;
+    p.node.strategy = "repair";
+    p.payload = ctx.selectedPayload + ".fix";
+    return p;
+  }
+  int proposals = 0, repairs = 0;
+  std::string lastRepairContext;
+};
+
+/// Judges by a table; unknown candidates pass with a time derived from
+/// their text, so deeper candidates are faster.
+class FakeJudge : public Judge {
+public:
+  Verdict judge(const Proposal &p) override {
+    judged.push_back(p.payload);
+    auto it = failing.find(p.payload);
+    if (it != failing.end())
+      return {false, 0, "wrong", it->second};
+    if (failAll)
+      return {false, 0, "compile_error", "no"};
+    return {true, 1.0 / double(1 + p.payload.size()), "ok", ""};
+  }
+  std::map<std::string, std::string> failing;
+  bool failAll = false;
+  std::vector<std::string> judged;
+};
+
+double zeroClock() { return 0; }
+
+TEST(SearchTreeTest, GreedySelectsTheBestPassedNode) {
+  SearchTreeOptions opts;
+  opts.epsilon = 0; // never explore
+  SearchTree tree(opts, 1);
+  tree.addRoot(1.0);
+  int64_t slow = tree.addChild(0, SearchNode());
+  int64_t fast = tree.addChild(0, SearchNode());
+  tree.recordPassed(slow, 0.8);
+  tree.recordPassed(fast, 0.2);
+  EXPECT_EQ(tree.select(), fast);
+  EXPECT_EQ(tree.best(), fast);
+  EXPECT_DOUBLE_EQ(tree.node(fast).speedup, 5.0);
+  EXPECT_EQ(tree.leaderboard(), (llvm::SmallVector<int64_t>{fast, slow}));
+}
+
+TEST(SearchTreeTest, NoWinnerUnlessFasterThanBaseline) {
+  SearchTree tree(SearchTreeOptions(), 1);
+  tree.addRoot(1.0);
+  int64_t c = tree.addChild(0, SearchNode());
+  tree.recordPassed(c, 1.5);
+  EXPECT_FALSE(tree.best());
+  int64_t f = tree.addChild(0, SearchNode());
+  tree.recordFailed(f, "wrong", "worst element");
+  EXPECT_FALSE(tree.best());
+}
+
+TEST(SearchTreeTest, GainsBelowTheMinimumSpeedupDoNotWin) {
+  SearchTreeOptions opts;
+  opts.minSpeedup = 1.10;
+  SearchTree tree(opts, 1);
+  tree.addRoot(1.0);
+  int64_t small = tree.addChild(0, SearchNode());
+  tree.recordPassed(small, 1.0 / 1.08);
+  EXPECT_FALSE(tree.best());
+  int64_t large = tree.addChild(0, SearchNode());
+  tree.recordPassed(large, 1.0 / 1.2);
+  EXPECT_EQ(tree.best(), large);
+}
+
+TEST(SearchTreeTest, RootChildrenAreCapped) {
+  SearchTreeOptions opts;
+  opts.maxRootChildren = 2;
+  SearchTree tree(opts, 1);
+  tree.addRoot(1.0);
+  EXPECT_TRUE(tree.isExpandable(0));
+  tree.recordFailed(tree.addChild(0, SearchNode()), "wrong", "");
+  tree.recordFailed(tree.addChild(0, SearchNode()), "wrong", "");
+  EXPECT_FALSE(tree.isExpandable(0));
+  // Only the failed children (to be repaired) remain selectable.
+  for (int i = 0; i < 20; ++i) {
+    std::optional<int64_t> s = tree.select();
+    ASSERT_TRUE(s);
+    EXPECT_NE(*s, 0);
+  }
+}
+
+TEST(SearchTreeTest, ThreeFailedChildrenKillANode) {
+  SearchTreeOptions opts;
+  opts.epsilon = 0;
+  opts.maxRepairAttempts = 0; // failed nodes are not repaired here
+  SearchTree tree(opts, 1);
+  tree.addRoot(1.0);
+  int64_t good = tree.addChild(0, SearchNode());
+  tree.recordPassed(good, 0.5);
+  for (int i = 0; i < 2; ++i)
+    tree.recordFailed(tree.addChild(good, SearchNode()), "crash", "");
+  EXPECT_FALSE(tree.isDead(good));
+  EXPECT_EQ(tree.select(), good);
+  tree.recordFailed(tree.addChild(good, SearchNode()), "crash", "");
+  EXPECT_TRUE(tree.isDead(good));
+  EXPECT_FALSE(tree.isExpandable(good));
+  // The best node is dead: selection falls back to the root.
+  EXPECT_EQ(tree.select(), 0);
+}
+
+TEST(SearchTreeTest, FailedNodesTakeLimitedRepairs) {
+  SearchTreeOptions opts;
+  opts.maxRepairAttempts = 2;
+  SearchTree tree(opts, 1);
+  tree.addRoot(1.0);
+  int64_t bad = tree.addChild(0, SearchNode());
+  tree.recordFailed(bad, "wrong", "");
+  EXPECT_TRUE(tree.isExpandable(bad));
+  tree.recordFailed(tree.addChild(bad, SearchNode()), "wrong", "");
+  EXPECT_TRUE(tree.isExpandable(bad));
+  tree.recordFailed(tree.addChild(bad, SearchNode()), "wrong", "");
+  EXPECT_FALSE(tree.isExpandable(bad));
+}
+
+TEST(SearchTest, StopsAtTheCandidateBudget) {
+  FakeAgents agents;
+  FakeJudge judge;
+  SearchBudget budget;
+  budget.maxCandidates = 7;
+  SearchResult r =
+      runSearch(1.0, agents, judge, SearchTreeOptions(), budget, 42, zeroClock);
+  EXPECT_EQ(r.candidatesTried, 7);
+  EXPECT_EQ(r.stopReason, "candidates");
+  EXPECT_EQ(r.tree.size(), 8);
+  ASSERT_TRUE(r.winner);
+  EXPECT_GT(r.tree.node(*r.winner).speedup, 1.0);
+}
+
+TEST(SearchTest, StopsAtTheTimeBudget) {
+  FakeAgents agents;
+  FakeJudge judge;
+  double now = 0;
+  auto clock = [&] { return now += 1.0; }; // one second per look
+  SearchBudget budget;
+  budget.maxCandidates = 1000;
+  budget.maxSeconds = 5;
+  SearchResult r =
+      runSearch(1.0, agents, judge, SearchTreeOptions(), budget, 1, clock);
+  EXPECT_EQ(r.stopReason, "seconds");
+  EXPECT_LT(r.candidatesTried, 6);
+}
+
+TEST(SearchTest, SameSeedSameTreeOtherSeedOtherTree) {
+  auto run = [](uint64_t seed) {
+    FakeAgents agents;
+    FakeJudge judge;
+    judge.failing["c.1"] = "dropped last row";
+    SearchBudget budget;
+    budget.maxCandidates = 25;
+    SearchTreeOptions opts;
+    opts.epsilon = 0.5;
+    runSearch(1.0, agents, judge, opts, budget, seed, zeroClock);
+    return judge.judged;
+  };
+  EXPECT_EQ(run(7), run(7));
+  bool anyDiffers = false;
+  for (uint64_t seed = 8; seed < 16 && !anyDiffers; ++seed)
+    anyDiffers = run(seed) != run(7);
+  EXPECT_TRUE(anyDiffers);
+}
+
+TEST(SearchTest, FailuresGoToTheDebuggerWithTheirMessage) {
+  FakeAgents agents;
+  FakeJudge judge;
+  judge.failing["c.0"] = "worst element [3, 7]: got nan, expected 1.5";
+  SearchTreeOptions opts;
+  opts.epsilon = 1.0; // always explore leaves, so the failure is picked
+  opts.maxRootChildren = 1;
+  SearchBudget budget;
+  budget.maxCandidates = 2;
+  SearchResult r = runSearch(1.0, agents, judge, opts, budget, 3, zeroClock);
+  EXPECT_EQ(agents.repairs, 1);
+  EXPECT_EQ(agents.lastRepairContext,
+            "worst element [3, 7]: got nan, expected 1.5");
+  EXPECT_EQ(r.payloads[2], "c.0.fix");
+  EXPECT_EQ(r.tree.node(2).author, "debugger");
+  EXPECT_EQ(r.tree.node(2).parent, 1);
+}
+
+TEST(SearchTest, EverythingFailingLeavesNoWinnerAndEnds) {
+  FakeAgents agents;
+  FakeJudge judge;
+  judge.failAll = true;
+  SearchBudget budget;
+  budget.maxCandidates = 1000;
+  SearchResult r =
+      runSearch(1.0, agents, judge, SearchTreeOptions(), budget, 5, zeroClock);
+  EXPECT_FALSE(r.winner);
+  // Root cap 4, two repairs per failure, dead after three failed children:
+  // the tree runs out of expandable nodes long before the budget.
+  EXPECT_EQ(r.stopReason, "exhausted");
+  EXPECT_LT(r.candidatesTried, 100);
+}
+
+TEST(SearchTest, RoleContextHoldsOnlyTheNeighbourhood) {
+  SearchTree tree(SearchTreeOptions(), 1);
+  tree.addRoot(1.0);
+  int64_t a = tree.addChild(0, SearchNode());
+  int64_t b = tree.addChild(0, SearchNode());
+  int64_t c = tree.addChild(0, SearchNode());
+  tree.recordPassed(a, 0.5);
+  tree.recordFailed(b, "wrong", "x");
+  tree.recordPassed(c, 0.9);
+  int64_t a1 = tree.addChild(a, SearchNode());
+  tree.recordPassed(a1, 0.4);
+  std::vector<std::string> payloads = {"", "A", "B", "C", "A1"};
+  RoleContext ctx = buildRoleContext(tree, a, payloads, 2);
+  EXPECT_EQ(ctx.selected->id, a);
+  EXPECT_EQ(ctx.root->id, 0);
+  ASSERT_EQ(ctx.children.size(), 1u);
+  EXPECT_EQ(ctx.children[0]->id, a1);
+  ASSERT_EQ(ctx.leaderboardTop.size(), 2u);
+  EXPECT_EQ(ctx.leaderboardTop[0]->id, a1);
+  EXPECT_EQ(ctx.leaderboardTop[1]->id, a);
+  ASSERT_EQ(ctx.failingSiblings.size(), 1u);
+  EXPECT_EQ(ctx.failingSiblings[0]->id, b);
+  EXPECT_EQ(ctx.selectedPayload, "A");
+}
+
+} // namespace
