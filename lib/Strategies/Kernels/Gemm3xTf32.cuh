@@ -1,0 +1,232 @@
+// Gemm3xTf32.cuh - fp32-accurate tensor-core GEMM: 3xTF32 on mma.sync.m16n8k8
+// (sm_80+).
+//
+// Each operand element x is split into big = tf32(x) (round to nearest) and
+// small = x - big (exact in fp32; the tensor core reads its leading 10 mantissa
+// bits). acc += a_small*b_big + a_big*b_small
+// + a_big*b_big with fp32 accumulation recovers fp32 accuracy (the dropped
+// a_small*b_small term is below 2^-22 relative). Shared memory keeps each
+// operand in its global orientation, so every tile copy is a 16-byte cp.async:
+// A as [BM][BK+4] (or [BK][BM+8] when read transposed), B as [BK][BN+8] (or
+// [BN][BK+4]); with those pads the fragment loads of a warp (lane = 4 g + t
+// reads row g, column t) hit 32 distinct banks. STAGES tiles in flight; grid as
+// in GemmF32.cuh.
+#pragma once
+
+#include "GemmCommon.cuh"
+
+namespace stark_kernels {
+
+// CHUNKED: the tensor cores accumulate one BK slice from zero and the slice is
+// added to the fp32 accumulators with an ordinary (round-to-nearest) add. The
+// mma's own fp32 accumulation truncates, which biases long sums (relative error
+// growing with K, about 25x cuBLAS's at K = 4096); chunking bounds the
+// truncated run to BK products at the price of a second set of accumulators.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MINBLOCKS = 1,
+          bool CHUNKED = true>
+struct Tf32Config {
+  static constexpr bool kChunked = CHUNKED;
+  static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kMI = WM / 16, kNI = WN / 8;
+  static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = STAGES,
+                       kMinBlocks = MINBLOCKS;
+  static_assert(WM % 16 == 0 && WN % 8 == 0 && BK % 8 == 0, "m16n8k8 tiles");
+  static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
+  // Shared-memory footprint of one stage for the given orientation.
+  template <bool TA, bool TB>
+  __host__ __device__ static constexpr int stageFloats() {
+    return (TA ? BK * (BM + 8) : BM * (BK + 4)) +
+           (TB ? BN * (BK + 4) : BK * (BN + 8));
+  }
+  template <bool TA, bool TB>
+  __host__ __device__ static constexpr int smemBytes() {
+    return STAGES * stageFloats<TA, TB>() * 4;
+  }
+};
+
+namespace detail {
+__device__ __forceinline__ void splitTf32(float x, uint32_t &big,
+                                          uint32_t &small) {
+  uint32_t hi;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
+  big = hi;
+  small = __float_as_uint(x - __uint_as_float(hi));
+}
+__device__ __forceinline__ void mmaTf32(float *c, const uint32_t *a,
+                                        const uint32_t *b) {
+  // Not volatile: the compiler may interleave independent accumulators.
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+      "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+} // namespace detail
+
+template <class Cfg, bool TA, bool TB, bool Vec, class Layout>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+    gemm3xTf32(GemmParams<Layout> p) {
+  constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK,
+                STAGES = Cfg::kStages;
+  constexpr int NT = Cfg::kThreads, MI = Cfg::kMI, NI = Cfg::kNI;
+  constexpr int WM = BM / Cfg::kWarpsM, WN = BN / Cfg::kWarpsN;
+  constexpr int LDA =
+      TA ? BM + 8 : BK + 4; // row length of the A tile in shared memory
+  constexpr int LDB = TB ? BK + 4 : BN + 8;
+  constexpr int A_FLOATS = TA ? BK * LDA : BM * LDA;
+  constexpr int STAGE = Cfg::template stageFloats<TA, TB>();
+  extern __shared__ float4 smem4[];
+  float *smem = reinterpret_cast<float *>(smem4);
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
+  int tm, tn;
+  detail::swizzleTile(blockIdx.x, tilesM, tilesN, p.groupM, tm, tn);
+  const int m0 = tm * BM, n0 = tn * BN;
+  const int b = blockIdx.y / p.splits, split = blockIdx.y % p.splits;
+  const int kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
+  const int kTiles = kEnd > kBeg ? (kEnd - kBeg + BK - 1) / BK : 0;
+  const float *A = p.A, *B = p.B;
+  const Layout lay = p.lay;
+  const int M = p.M, N = p.N;
+
+  auto loadStage = [&](int stage, int kt) {
+    float *as = smem + stage * STAGE;
+    float *bs = as + A_FLOATS;
+    const int k0 = kBeg + kt * BK;
+    if constexpr (TA) {
+      detail::loadTile<BK, BM, LDA, NT, Vec, false>(
+          as, tid, [&](int k, int m, int &avail) {
+            int gk = k0 + k, gm = m0 + m;
+            bool ok = gk < kEnd && gm < M;
+            avail = ok ? min(4, M - gm) : 0;
+            return ok ? A + lay.a_off(b, gm, gk) : A;
+          });
+    } else {
+      detail::loadTile<BM, BK, LDA, NT, Vec, false>(
+          as, tid, [&](int m, int k, int &avail) {
+            int gk = k0 + k, gm = m0 + m;
+            bool ok = gk < kEnd && gm < M;
+            avail = ok ? min(4, kEnd - gk) : 0;
+            return ok ? A + lay.a_off(b, gm, gk) : A;
+          });
+    }
+    if constexpr (TB) {
+      detail::loadTile<BN, BK, LDB, NT, Vec, false>(
+          bs, tid, [&](int n, int k, int &avail) {
+            int gk = k0 + k, gn = n0 + n;
+            bool ok = gk < kEnd && gn < N;
+            avail = ok ? min(4, kEnd - gk) : 0;
+            return ok ? B + lay.b_off(b, gk, gn) : B;
+          });
+    } else {
+      detail::loadTile<BK, BN, LDB, NT, Vec, false>(
+          bs, tid, [&](int k, int n, int &avail) {
+            int gk = k0 + k, gn = n0 + n;
+            bool ok = gk < kEnd && gn < N;
+            avail = ok ? min(4, N - gn) : 0;
+            return ok ? B + lay.b_off(b, gk, gn) : B;
+          });
+    }
+  };
+
+  const int wm0 = (warp / Cfg::kWarpsN) * WM, wn0 = (warp % Cfg::kWarpsN) * WN;
+  const int g = lane >> 2, t = lane & 3;
+
+  float acc[MI][NI][4];
+#pragma unroll
+  for (int i = 0; i < MI; ++i)
+#pragma unroll
+    for (int j = 0; j < NI; ++j)
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        acc[i][j][c] = 0.f;
+
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < kTiles)
+      loadStage(s, s);
+    detail::cpAsyncCommit();
+  }
+
+  for (int kt = 0; kt < kTiles; ++kt) {
+    detail::cpAsyncWait<STAGES - 2>();
+    __syncthreads();
+    {
+      int next = kt + STAGES - 1;
+      if (next < kTiles)
+        loadStage(next % STAGES, next);
+      detail::cpAsyncCommit();
+    }
+    const float *as = smem + (kt % STAGES) * STAGE;
+    const float *bs = as + A_FLOATS;
+    float part[Cfg::kChunked ? MI : 1][Cfg::kChunked ? NI : 1][4];
+    if constexpr (Cfg::kChunked) {
+#pragma unroll
+      for (int i = 0; i < MI; ++i)
+#pragma unroll
+        for (int j = 0; j < NI; ++j)
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            part[i][j][c] = 0.f;
+    }
+#pragma unroll
+    for (int ks = 0; ks < BK; ks += 8) {
+      uint32_t bBig[NI][2], bSmall[NI][2];
+#pragma unroll
+      for (int j = 0; j < NI; ++j) {
+        int n = wn0 + j * 8 + g;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          int k = ks + t + 4 * h;
+          float x = TB ? bs[n * LDB + k] : bs[k * LDB + n];
+          detail::splitTf32(x, bBig[j][h], bSmall[j][h]);
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < MI; ++i) {
+        uint32_t aBig[4], aSmall[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          int m = wm0 + i * 16 + g + 8 * (r & 1), k = ks + t + 4 * (r >> 1);
+          float x = TA ? as[k * LDA + m] : as[m * LDA + k];
+          detail::splitTf32(x, aBig[r], aSmall[r]);
+        }
+        // Term-major order: NI independent accumulators between dependent mmas;
+        // the small terms first, so that they are added while the sum is still
+        // small.
+#pragma unroll
+        for (int term = 0; term < 3; ++term)
+#pragma unroll
+          for (int j = 0; j < NI; ++j) {
+            float *d = Cfg::kChunked
+                           ? part[Cfg::kChunked ? i : 0][Cfg::kChunked ? j : 0]
+                           : acc[i][j];
+            detail::mmaTf32(d, term == 2 ? aBig : (term == 0 ? aSmall : aBig),
+                            term == 1 ? bSmall[j] : bBig[j]);
+          }
+      }
+    }
+    if constexpr (Cfg::kChunked) {
+#pragma unroll
+      for (int i = 0; i < MI; ++i)
+#pragma unroll
+        for (int j = 0; j < NI; ++j)
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            acc[i][j][c] += part[i][j][c];
+    }
+  }
+  detail::cpAsyncWait<0>();
+
+#pragma unroll
+  for (int i = 0; i < MI; ++i)
+#pragma unroll
+    for (int j = 0; j < NI; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        detail::storeOut<2, Vec>(p, b, split, m0 + wm0 + i * 16 + g + 8 * h,
+                                 n0 + wn0 + j * 8 + 2 * t, &acc[i][j][2 * h]);
+}
+
+} // namespace stark_kernels

@@ -1,0 +1,236 @@
+// GemmCommon.cuh - addressing, cp.async helpers and split-K reduction shared by
+// the GEMM kernels.
+//
+// The kernels compute C[b,m,n] = alpha * sum_k A[b,m,k] * B[b,k,n] + beta *
+// C[b,m,n] (beta = 0 writes C without reading it, beta = 1 accumulates). Every
+// global address goes through a layout object with a_off(b,m,k), b_off(b,k,n)
+// and c_off(b,m,n), so generated code can substitute its own indexing. The
+// kernels' fast path (template flag Vec) additionally assumes that the
+// operand's contiguous dimension has stride 1 and that vectors of four starting
+// at multiples of four are 16-byte aligned; gemmStridesVectorisable() checks
+// that for the strided layout below.
+#pragma once
+
+#include <cstdint>
+
+namespace stark_kernels {
+
+// Plain strided addressing (element units). Row-major A is (a_m = K, a_k = 1);
+// A read transposed in place (stored K x M) is (a_m = 1, a_k = M); a
+// batch-broadcast operand has stride 0.
+struct GemmStrides {
+  long long a_b, a_m, a_k;
+  long long b_b, b_k, b_n;
+  long long c_b, c_m, c_n;
+  __device__ __forceinline__ long long a_off(int b, int m, int k) const {
+    return b * a_b + m * a_m + k * a_k;
+  }
+  __device__ __forceinline__ long long b_off(int b, int k, int n) const {
+    return b * b_b + k * b_k + n * b_n;
+  }
+  __device__ __forceinline__ long long c_off(int b, int m, int n) const {
+    return b * c_b + m * c_m + n * c_n;
+  }
+};
+
+// Row-major strides for A (M x K, or K x M when ta), B (K x N, or N x K when
+// tb), C (M x N).
+inline GemmStrides gemmRowMajorStrides(int M, int N, int K, bool ta, bool tb,
+                                       bool broadcastB = false) {
+  GemmStrides s;
+  s.a_b = (long long)M * K;
+  s.a_m = ta ? 1 : K;
+  s.a_k = ta ? M : 1;
+  s.b_b = broadcastB ? 0 : (long long)K * N;
+  s.b_k = tb ? 1 : N;
+  s.b_n = tb ? K : 1;
+  s.c_b = (long long)M * N;
+  s.c_m = N;
+  s.c_n = 1;
+  return s;
+}
+
+// True when the 16-byte fast path is valid: the contiguous dimension of each
+// operand has stride 1, every other stride is a multiple of 4 elements and the
+// base pointers are 16-byte aligned. An operand a kernel never reads with
+// vectors (needA / needB false) is not checked.
+inline bool gemmStridesVectorisable(const GemmStrides &s, bool ta, bool tb,
+                                    const void *A, const void *B, const void *C,
+                                    bool needA = true, bool needB = true) {
+  auto al = [](const void *p) {
+    return (reinterpret_cast<uintptr_t>(p) & 15) == 0;
+  };
+  auto m4 = [](long long v) { return v % 4 == 0; };
+  bool a = ta ? (s.a_m == 1 && m4(s.a_k)) : (s.a_k == 1 && m4(s.a_m));
+  bool b = tb ? (s.b_k == 1 && m4(s.b_n)) : (s.b_n == 1 && m4(s.b_k));
+  bool c = s.c_n == 1 && m4(s.c_m) && m4(s.c_b);
+  a = !needA || (a && m4(s.a_b) && al(A));
+  b = !needB || (b && m4(s.b_b) && al(B));
+  return a && b && c && al(C);
+}
+
+template <class Layout> struct GemmParams {
+  const float *A;
+  const float *B;
+  float *C;
+  float *ws; // split-K partial sums: [splits][batch][M][ldws], used when splits
+             // > 1
+  int batch, M, N, K;
+  int splits, kPerSplit, ldws;
+  int groupM; // tiles of M rasterised together (L2 reuse of B tiles)
+  float alpha, beta;
+  Layout lay;
+};
+
+namespace detail {
+
+__device__ __forceinline__ unsigned smemAddr(const void *p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+// 16-byte asynchronous copy; bytes < 16 zero-fills the rest (bytes = 0: nothing
+// is read).
+__device__ __forceinline__ void cpAsync16(void *dst, const void *src,
+                                          int bytes) {
+  asm volatile(
+      "cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smemAddr(dst)),
+      "l"(src), "r"(bytes)
+      : "memory");
+}
+__device__ __forceinline__ void cpAsync4(void *dst, const void *src,
+                                         bool valid) {
+  asm volatile(
+      "cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smemAddr(dst)),
+      "l"(src), "r"(valid ? 4 : 0)
+      : "memory");
+}
+__device__ __forceinline__ void cpAsyncCommit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void cpAsyncWait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// Copies an OUTER x INNER tile into shared memory (row stride LDS floats).
+// src(o, i, avail) returns the global address of element (o, i) and sets avail
+// to the number of valid elements from there along INNER (0 when out of bounds,
+// then the address is only a placeholder). Vec: 16- byte copies along INNER.
+// Otherwise 4-byte copies; FastOuter makes consecutive threads walk OUTER
+// (coalesced when OUTER is the operand's contiguous dimension: a transposing
+// copy).
+template <int OUTER, int INNER, int LDS, int NT, bool Vec, bool FastOuter,
+          class Src>
+__device__ __forceinline__ void loadTile(float *dst, int tid, const Src &src) {
+  if constexpr (Vec) {
+    constexpr int IV = INNER / 4, TOTAL = OUTER * IV;
+    static_assert(INNER % 4 == 0, "vector tile needs INNER % 4 == 0");
+#pragma unroll
+    for (int it = 0; it < (TOTAL + NT - 1) / NT; ++it) {
+      int v = it * NT + tid;
+      if (TOTAL % NT == 0 || v < TOTAL) {
+        int o = v / IV, i = (v % IV) * 4, avail;
+        const float *g = src(o, i, avail);
+        cpAsync16(dst + o * LDS + i, g, avail * 4);
+      }
+    }
+  } else {
+    constexpr int TOTAL = OUTER * INNER;
+#pragma unroll
+    for (int it = 0; it < (TOTAL + NT - 1) / NT; ++it) {
+      int e = it * NT + tid;
+      if (TOTAL % NT == 0 || e < TOTAL) {
+        int o = FastOuter ? e % OUTER : e / INNER;
+        int i = FastOuter ? e / OUTER : e % INNER;
+        int avail;
+        const float *g = src(o, i, avail);
+        cpAsync4(dst + o * LDS + i, g, avail > 0);
+      }
+    }
+  }
+}
+
+// Group-M rasterisation: consecutive blocks sweep groupM tile rows before
+// moving along N.
+__device__ __forceinline__ void swizzleTile(int pid, int tilesM, int tilesN,
+                                            int groupM, int &tm, int &tn) {
+  int width = groupM * tilesN;
+  int first = (pid / width) * groupM;
+  int size = min(tilesM - first, groupM);
+  tm = first + (pid % width) % size;
+  tn = (pid % width) / size;
+}
+
+// Writes V consecutive outputs (b, m, n..n+V-1): into the split-K workspace
+// when splits > 1, else into C through the layout (16/8-byte stores when Vec
+// and all V are in bounds).
+template <int V, bool Vec, class Layout>
+__device__ __forceinline__ void storeOut(const GemmParams<Layout> &p, int b,
+                                         int split, int m, int n,
+                                         const float *v) {
+  if (m >= p.M)
+    return;
+  if (p.splits > 1) {
+    float *w = p.ws + (((long long)split * p.batch + b) * p.M + m) * p.ldws + n;
+#pragma unroll
+    for (int c = 0; c < V; ++c)
+      if (n + c < p.N)
+        w[c] = v[c];
+    return;
+  }
+  if constexpr (Vec) {
+    if (n + V <= p.N) {
+      float *c = p.C + p.lay.c_off(b, m, n);
+      float o[V];
+      if (p.beta != 0.f) {
+        if constexpr (V == 4) {
+          float4 x = *reinterpret_cast<float4 *>(c);
+          o[0] = x.x, o[1] = x.y, o[2] = x.z, o[3] = x.w;
+        } else {
+          float2 x = *reinterpret_cast<float2 *>(c);
+          o[0] = x.x, o[1] = x.y;
+        }
+#pragma unroll
+        for (int i = 0; i < V; ++i)
+          o[i] = p.alpha * v[i] + p.beta * o[i];
+      } else {
+#pragma unroll
+        for (int i = 0; i < V; ++i)
+          o[i] = p.alpha * v[i];
+      }
+      if constexpr (V == 4)
+        *reinterpret_cast<float4 *>(c) = make_float4(o[0], o[1], o[2], o[3]);
+      else
+        *reinterpret_cast<float2 *>(c) = make_float2(o[0], o[1]);
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < V; ++i)
+    if (n + i < p.N) {
+      float *c = p.C + p.lay.c_off(b, m, n + i);
+      *c = p.beta != 0.f ? p.alpha * v[i] + p.beta * *c : p.alpha * v[i];
+    }
+}
+
+} // namespace detail
+
+// Second pass of split-K: C = alpha * sum over splits of ws + beta * C, one
+// thread per element.
+template <class Layout> __global__ void gemmSplitKReduce(GemmParams<Layout> p) {
+  long long total = (long long)p.batch * p.M * p.N;
+  long long plane = (long long)p.batch * p.M * p.ldws;
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+       e < total; e += (long long)gridDim.x * blockDim.x) {
+    int n = e % p.N;
+    long long r = e / p.N;
+    int m = r % p.M;
+    int b = r / p.M;
+    const float *w = p.ws + ((long long)b * p.M + m) * p.ldws + n;
+    float s = 0.f;
+    for (int z = 0; z < p.splits; ++z)
+      s += w[z * plane];
+    float *c = p.C + p.lay.c_off(b, m, n);
+    *c = p.beta != 0.f ? p.alpha * s + p.beta * *c : p.alpha * s;
+  }
+}
+
+} // namespace stark_kernels

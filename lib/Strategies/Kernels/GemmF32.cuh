@@ -1,0 +1,154 @@
+// GemmF32.cuh - SIMT full-fp32 GEMM: warp-tiled, cp.async multistage, split-K,
+// batched.
+//
+// Block tile BM x BN x BK, warp tile WM x WN, thread tile TM x TN (TM, TN
+// multiples of 4). A warp's 32 lanes form an (WM/TM) x (WN/TN) grid; each lane
+// owns TM/4 x TN/4 sub-tiles of 4 x 4 spaced one lane-grid apart, so every
+// shared-memory read of a k step is a 16-byte vector and the lanes of a warp
+// read 64 or 128 contiguous bytes (no bank conflicts). Both operands are kept
+// k-major in shared memory ([BK][BM+4] and [BK][BN+4]; the pad keeps 16-byte
+// alignment and spreads the transposing copies over banks). An operand whose
+// contiguous dimension is the shared-memory row (A read transposed, B plain) is
+// copied with 16-byte cp.async; the other one with 4-byte cp.async that
+// transposes on the fly (the copy engine writes shared memory, no register
+// round trip). STAGES tiles are in flight. Grid: x = output tiles (group-M
+// rasterised), y = batch * splits.
+#pragma once
+
+#include "GemmCommon.cuh"
+
+namespace stark_kernels {
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,
+          int MINBLOCKS = 1>
+struct SimtConfig {
+  static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kLanesM = WM / TM, kLanesN = WN / TN;
+  static constexpr int kMI = TM / 4, kNI = TN / 4;
+  static constexpr int kLdA = BM + 4, kLdB = BN + 4;
+  static constexpr int kStageFloats = BK * (kLdA + kLdB);
+  static constexpr int kSmemBytes = STAGES * kStageFloats * 4;
+  static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = STAGES,
+                       kMinBlocks = MINBLOCKS;
+  static_assert(kLanesM * kLanesN == 32, "a warp is 32 lanes");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tile in 4x4 sub-tiles");
+  static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
+  static_assert(STAGES >= 2, "at least double buffering");
+};
+
+// TA: A stored K x M (read transposed in place); TB: B stored N x K. Vec:
+// 16-byte fast path (see gemmStridesVectorisable); otherwise every element goes
+// through the layout with 4-byte copies.
+template <class Cfg, bool TA, bool TB, bool Vec, class Layout>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+    gemmF32Simt(GemmParams<Layout> p) {
+  constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK,
+                STAGES = Cfg::kStages;
+  constexpr int NT = Cfg::kThreads, LDA = Cfg::kLdA, LDB = Cfg::kLdB;
+  constexpr int MI = Cfg::kMI, NI = Cfg::kNI, LM = Cfg::kLanesM,
+                LN = Cfg::kLanesN;
+  constexpr int WM = BM / Cfg::kWarpsM, WN = BN / Cfg::kWarpsN;
+  extern __shared__ float4 smem4[];
+  float *smem = reinterpret_cast<float *>(smem4);
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
+  int tm, tn;
+  detail::swizzleTile(blockIdx.x, tilesM, tilesN, p.groupM, tm, tn);
+  const int m0 = tm * BM, n0 = tn * BN;
+  const int b = blockIdx.y / p.splits, split = blockIdx.y % p.splits;
+  const int kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
+  const int kTiles = kEnd > kBeg ? (kEnd - kBeg + BK - 1) / BK : 0;
+  const float *A = p.A, *B = p.B;
+  const Layout lay = p.lay;
+  const int M = p.M, N = p.N;
+
+  // As[k][m], Bs[k][n] per stage.
+  auto loadStage = [&](int stage, int kt) {
+    float *as = smem + stage * Cfg::kStageFloats;
+    float *bs = as + BK * LDA;
+    const int k0 = kBeg + kt * BK;
+    detail::loadTile<BK, BM, LDA, NT, Vec && TA, !TA>(
+        as, tid, [&](int k, int m, int &avail) {
+          int gk = k0 + k, gm = m0 + m;
+          bool ok = gk < kEnd && gm < M;
+          avail = ok ? min(4, M - gm) : 0;
+          return ok ? A + lay.a_off(b, gm, gk) : A;
+        });
+    detail::loadTile<BK, BN, LDB, NT, Vec && !TB, TB>(
+        bs, tid, [&](int k, int n, int &avail) {
+          int gk = k0 + k, gn = n0 + n;
+          bool ok = gk < kEnd && gn < N;
+          avail = ok ? min(4, N - gn) : 0;
+          return ok ? B + lay.b_off(b, gk, gn) : B;
+        });
+  };
+
+  const int wm0 = (warp / Cfg::kWarpsN) * WM, wn0 = (warp % Cfg::kWarpsN) * WN;
+  const int lm = lane / LN, ln = lane % LN;
+  const int aCol = wm0 + lm * 4, bCol = wn0 + ln * 4;
+
+  float acc[MI * 4][NI * 4];
+#pragma unroll
+  for (int i = 0; i < MI * 4; ++i)
+#pragma unroll
+    for (int j = 0; j < NI * 4; ++j)
+      acc[i][j] = 0.f;
+
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < kTiles)
+      loadStage(s, s);
+    detail::cpAsyncCommit();
+  }
+
+  for (int kt = 0; kt < kTiles; ++kt) {
+    detail::cpAsyncWait<STAGES - 2>();
+    __syncthreads();
+    {
+      int next = kt + STAGES - 1;
+      if (next < kTiles)
+        loadStage(next % STAGES, next);
+      detail::cpAsyncCommit();
+    }
+    const float *as = smem + (kt % STAGES) * Cfg::kStageFloats;
+    const float *bs = as + BK * LDA;
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      float a[MI * 4], bv[NI * 4];
+#pragma unroll
+      for (int i = 0; i < MI; ++i) {
+        float4 v = *reinterpret_cast<const float4 *>(as + kk * LDA + aCol +
+                                                     i * LM * 4);
+        a[i * 4 + 0] = v.x, a[i * 4 + 1] = v.y, a[i * 4 + 2] = v.z,
+                  a[i * 4 + 3] = v.w;
+      }
+#pragma unroll
+      for (int j = 0; j < NI; ++j) {
+        float4 v = *reinterpret_cast<const float4 *>(bs + kk * LDB + bCol +
+                                                     j * LN * 4);
+        bv[j * 4 + 0] = v.x, bv[j * 4 + 1] = v.y, bv[j * 4 + 2] = v.z,
+                   bv[j * 4 + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < MI * 4; ++i)
+#pragma unroll
+        for (int j = 0; j < NI * 4; ++j)
+          acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
+    }
+  }
+  detail::cpAsyncWait<0>();
+
+#pragma unroll
+  for (int i = 0; i < MI; ++i)
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int j = 0; j < NI; ++j)
+        detail::storeOut<4, Vec>(p, b, split, m0 + aCol + i * LM * 4 + r,
+                                 n0 + bCol + j * LN * 4,
+                                 &acc[i * 4 + r][j * 4]);
+}
+
+} // namespace stark_kernels
