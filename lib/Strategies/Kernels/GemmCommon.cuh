@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace stark_kernels {
 
@@ -19,6 +20,10 @@ namespace stark_kernels {
 // A read transposed in place (stored K x M) is (a_m = 1, a_k = M); a
 // batch-broadcast operand has stride 0.
 struct GemmStrides {
+  // Offsets are affine in (b, m, k): the kernels may precompute each thread's
+  // copy offsets within a tile once and step one base pointer per k tile. That
+  // path keeps in-tile offsets in 32 bits (see gemmTileOffsetsFit).
+  static constexpr bool kAffine = true;
   long long a_b, a_m, a_k;
   long long b_b, b_k, b_n;
   long long c_b, c_m, c_n;
@@ -69,6 +74,21 @@ inline bool gemmStridesVectorisable(const GemmStrides &s, bool ta, bool tb,
   return a && b && c && al(C);
 }
 
+// True when every in-tile offset of a BM x BN x BK tile fits in 32 bits (the
+// affine copy path's precondition).
+inline bool gemmTileOffsetsFit(const GemmStrides &s, int BM, int BN, int BK) {
+  auto a = [](long long v) { return v < 0 ? -v : v; };
+  const long long lim = (1ll << 31) - 1;
+  return a(s.a_m) * BM + a(s.a_k) * BK < lim &&
+         a(s.b_k) * BK + a(s.b_n) * BN < lim;
+}
+
+// Layouts that declare kAffine = true take the precomputed-offset copy path.
+template <class L, class = void> struct IsAffineLayout : std::false_type {};
+template <class L>
+struct IsAffineLayout<L, std::void_t<decltype(L::kAffine)>>
+    : std::bool_constant<L::kAffine> {};
+
 template <class Layout> struct GemmParams {
   const float *A;
   const float *B;
@@ -113,7 +133,7 @@ template <int N> __device__ __forceinline__ void cpAsyncWait() {
 // Copies an OUTER x INNER tile into shared memory (row stride LDS floats).
 // src(o, i, avail) returns the global address of element (o, i) and sets avail
 // to the number of valid elements from there along INNER (0 when out of bounds,
-// then the address is only a placeholder). Vec: 16- byte copies along INNER.
+// then the address is only a placeholder). Vec: 16-byte copies along INNER.
 // Otherwise 4-byte copies; FastOuter makes consecutive threads walk OUTER
 // (coalesced when OUTER is the operand's contiguous dimension: a transposing
 // copy).
@@ -147,6 +167,69 @@ __device__ __forceinline__ void loadTile(float *dst, int tid, const Src &src) {
     }
   }
 }
+
+// The same copy as loadTile for affine layouts: each thread's offsets from the
+// tile base and its bounds along the non-k dimension are computed once (init);
+// copy() then needs one base pointer per k tile. KOuter: k is the OUTER index.
+template <int OUTER, int INNER, int LDS, int NT, bool Vec, bool FastOuter,
+          bool KOuter>
+struct TileCopy {
+  static constexpr int kIV = Vec ? INNER / 4 : INNER;
+  static constexpr int kTotal = OUTER * kIV;
+  static constexpr int kIters = (kTotal + NT - 1) / NT;
+  static_assert(kIters <= 21, "3 availability bits per copy in 64 bits");
+  int off[kIters];
+  unsigned long long avail; // per copy: elements in bounds ignoring k (0..4)
+
+  __device__ __forceinline__ static bool exists(int it, int tid) {
+    return kTotal % NT == 0 || it * NT + tid < kTotal;
+  }
+  __device__ __forceinline__ static void coords(int it, int tid, int &o,
+                                                int &i) {
+    int e = it * NT + tid;
+    if constexpr (Vec) {
+      o = e / kIV, i = (e % kIV) * 4;
+    } else if constexpr (FastOuter) {
+      o = e % OUTER, i = e / OUTER;
+    } else {
+      o = e / INNER, i = e % INNER;
+    }
+  }
+  // at(o, i, n) returns the offset of element (o, i) from the tile base and
+  // sets n to the elements available from there along INNER, k bounds ignored.
+  template <class At>
+  __device__ __forceinline__ void init(int tid, const At &at) {
+    avail = 0;
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+      int o, i, n = 0;
+      coords(it, tid, o, i);
+      off[it] = exists(it, tid) ? at(o, i, n) : 0;
+      avail |= (unsigned long long)n << (3 * it);
+    }
+  }
+  // Copies the tile based at base; kLeft: the k indices valid from there.
+  __device__ __forceinline__ void copy(float *dst, const float *base, int tid,
+                                       int kLeft) const {
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+      if (!exists(it, tid))
+        continue;
+      int o, i;
+      coords(it, tid, o, i);
+      int k = KOuter ? o : i;
+      int n = int((avail >> (3 * it)) & 7);
+      if constexpr (Vec && !KOuter)
+        n = min(n, kLeft - k);
+      bool ok = n > 0 && k < kLeft;
+      const float *g = ok ? base + off[it] : base;
+      if constexpr (Vec)
+        cpAsync16(dst + o * LDS + i, g, ok ? n * 4 : 0);
+      else
+        cpAsync4(dst + o * LDS + i, g, ok);
+    }
+  }
+};
 
 // Group-M rasterisation: consecutive blocks sweep groupM tile rows before
 // moving along N.

@@ -12,7 +12,9 @@
 // copied with 16-byte cp.async; the other one with 4-byte cp.async that
 // transposes on the fly (the copy engine writes shared memory, no register
 // round trip). STAGES tiles are in flight. Grid: x = output tiles (group-M
-// rasterised), y = batch * splits.
+// rasterised), y = batch * splits. For layouts that declare kAffine, each
+// thread's copy offsets are computed once and one base pointer advances per k
+// tile; other layouts compute every address through a_off / b_off.
 #pragma once
 
 #include "GemmCommon.cuh"
@@ -65,10 +67,34 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
   const int M = p.M, N = p.N;
 
   // As[k][m], Bs[k][n] per stage.
+  constexpr bool kAffine = IsAffineLayout<Layout>::value;
+  detail::TileCopy<BK, BM, LDA, NT, Vec && TA, !TA, true> copyA;
+  detail::TileCopy<BK, BN, LDB, NT, Vec && !TB, TB, true> copyB;
+  long long aBase = 0, bBase = 0, aStep = 0, bStep = 0;
+  if constexpr (kAffine) {
+    aBase = lay.a_off(b, m0, kBeg), bBase = lay.b_off(b, kBeg, n0);
+    aStep = lay.a_off(b, m0, kBeg + BK) - aBase;
+    bStep = lay.b_off(b, kBeg + BK, n0) - bBase;
+    copyA.init(tid, [&](int k, int m, int &n) {
+      int gm = m0 + m;
+      n = gm < M ? min(4, M - gm) : 0;
+      return int(lay.a_off(b, gm, kBeg + k) - aBase);
+    });
+    copyB.init(tid, [&](int k, int nn, int &n) {
+      int gn = n0 + nn;
+      n = gn < N ? min(4, N - gn) : 0;
+      return int(lay.b_off(b, kBeg + k, gn) - bBase);
+    });
+  }
   auto loadStage = [&](int stage, int kt) {
     float *as = smem + stage * Cfg::kStageFloats;
     float *bs = as + BK * LDA;
     const int k0 = kBeg + kt * BK;
+    if constexpr (kAffine) {
+      copyA.copy(as, A + aBase + kt * aStep, tid, kEnd - k0);
+      copyB.copy(bs, B + bBase + kt * bStep, tid, kEnd - k0);
+      return;
+    }
     detail::loadTile<BK, BM, LDA, NT, Vec && TA, !TA>(
         as, tid, [&](int k, int m, int &avail) {
           int gk = k0 + k, gm = m0 + m;
