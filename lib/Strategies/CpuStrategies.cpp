@@ -1,6 +1,7 @@
 //===- CpuStrategies.cpp - Transform-dialect schedules for the host -------===//
 
 #include "stark/Strategies/CpuStrategies.h"
+#include "stark/Strategies/TransformScript.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/Func/TransformOps/FuncTransformOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -26,13 +28,13 @@
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -135,167 +137,120 @@ static int64_t pickTile(int64_t extent, int64_t want) {
   return 1;
 }
 
-std::string mlir::stark::renderCpuTransformScript(const CpuSchedule &s,
-                                                  unsigned numLoops) {
-  std::string script;
-  llvm::raw_string_ostream os(script);
-  auto handles = [&](unsigned n) {
-    std::string types = "!transform.any_op";
-    for (unsigned i = 0; i < n; ++i)
-      types += ", !transform.any_op";
-    return types;
-  };
-  auto tileList = [](ArrayRef<int64_t> v) {
-    return "[" +
-           llvm::join(
-               llvm::map_range(v, [](int64_t x) { return std::to_string(x); }),
-               ", ") +
-           "]";
-  };
-  auto countNonZero = [](ArrayRef<int64_t> v) {
-    return unsigned(llvm::count_if(v, [](int64_t x) { return x != 0; }));
-  };
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
+                                     std::string &error) {
+  std::optional<vector::VectorContractLowering> contractionLowering =
+      vector::symbolizeVectorContractLowering(s.contractionLowering);
+  std::optional<vector::VectorMultiReductionLowering> reductionLowering =
+      vector::symbolizeVectorMultiReductionLowering(s.reductionLowering);
+  if (!contractionLowering || !reductionLowering) {
+    error = "unknown vector lowering: contraction '" + s.contractionLowering +
+            "', reduction '" + s.reductionLowering + "'";
+    return failure();
+  }
+  DialectRegistry registry;
+  registerCpuStrategyDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->loadDialect<transform::TransformDialect, vector::VectorDialect,
+                   bufferization::BufferizationDialect>();
+
   bool tensors = s.onTensors();
   bool vectorize = s.family != kCpuTileLoops;
-  bool parallel = countNonZero(s.threadTiles) != 0;
-  (void)numLoops;
-  os << "module attributes {transform.with_named_sequence} {\n"
-     << "  transform.named_sequence @__transform_main(%root: "
-        "!transform.any_op {"
-     << (tensors ? "transform.consumed" : "transform.readonly") << "}) {\n";
+  bool parallel = llvm::any_of(s.threadTiles, [](int64_t t) { return t; });
+  TransformScriptBuilder w(ctx, /*consumesRoot=*/tensors);
+  OpBuilder &b = w.getBuilder();
+  Location loc = w.getLoc();
+  Type anyOp = w.getAnyOpType();
+  Value root = w.getRoot();
 
   if (s.family == kCpuSoftmaxRows) {
     // Decompose into max, exp, sum and divide, then fuse all four (and
     // their fills) into the loop over blocks of rows of the last one.
-    os << "    %sm = transform.structured.match ops{[\"linalg.softmax\"]} in "
-          "%root : (!transform.any_op) -> !transform.any_op\n"
-       << "    %parts = transform.structured.decompose_interface %sm : "
-          "(!transform.any_op) -> !transform.any_op\n"
-       << "    %g = transform.structured.match ops{[\"linalg.generic\", "
-          "\"linalg.fill\"]} in %root : (!transform.any_op) -> "
-          "!transform.any_op\n"
-       << "    %p:6 = transform.split_handle %g : (!transform.any_op) -> ("
-       << handles(5) << ")\n"
-       << "    %t, %fa5 = transform.structured.tile_using_forall %p#5 "
-          "tile_sizes "
-       << tileList(s.registerTiles)
-       << " : (!transform.any_op) -> (!transform.any_op, "
-          "!transform.any_op)\n";
+    Value softmax = w.matchOps(root, {"linalg.softmax"});
+    transform::DecomposeInterfaceOp::create(b, loc, anyOp, softmax);
+    Value parts = w.matchOps(root, {"linalg.generic", "linalg.fill"});
+    auto split = transform::SplitHandleOp::create(b, loc, parts, 6);
+    Value forall =
+        w.tileUsingForall(split.getResult(5), s.registerTiles).second;
     for (int i = 4; i >= 0; --i)
-      os << "    %u" << i << ", %fa" << i
-         << " = transform.structured.fuse_into_containing_op %p#" << i
-         << " into %fa" << i + 1
-         << " : (!transform.any_op, !transform.any_op) -> "
-            "(!transform.any_op, !transform.any_op)\n";
+      forall = transform::FuseIntoContainingOp::create(
+                   b, loc, split.getResult(i), forall)
+                   .getNewContainingOp();
   } else {
-    os << "    %op = transform.structured.match interface{LinalgOp} in %root "
-          ": (!transform.any_op) -> !transform.any_op\n";
-    std::string current = "%op";
-    if (parallel) {
-      os << "    %par, %forall = transform.structured.tile_using_forall "
-         << current << " tile_sizes " << tileList(s.threadTiles)
-         << " : (!transform.any_op) -> (!transform.any_op, "
-            "!transform.any_op)\n";
-      current = "%par";
-    }
-    unsigned outer = countNonZero(s.cacheTiles);
-    if (outer) {
-      os << "    %cache, %cl:" << outer
-         << " = transform.structured.tile_using_for " << current
-         << " tile_sizes " << tileList(s.cacheTiles)
-         << " : (!transform.any_op) -> (" << handles(outer) << ")\n";
-      current = "%cache";
-    }
-    unsigned inner = countNonZero(s.registerTiles);
-    if (inner && vectorize) {
-      os << "    %reg, %rl:" << inner
-         << " = transform.structured.tile_using_for " << current
-         << " tile_sizes " << tileList(s.registerTiles)
-         << " : (!transform.any_op) -> (" << handles(inner) << ")\n";
-      current = "%reg";
-    }
+    Value current = w.matchLinalgOps(root);
+    if (parallel)
+      current = w.tileUsingForall(current, s.threadTiles).first;
+    current = w.tileUsingFor(current, s.cacheTiles).first;
+    if (vectorize)
+      current = w.tileUsingFor(current, s.registerTiles).first;
     if (s.decomposeWindows) {
       // Unit output rows and filter rows: the 2-D window op becomes its 1-D
       // form, which the vectoriser handles. A 1-D op stays as it is.
-      os << "    %win = transform.structured.decompose " << current
-         << " : (!transform.any_op) -> !transform.any_op\n";
-      current = "%win";
+      current = transform::DecomposeOp::create(b, loc, anyOp, current);
     }
     if (vectorize)
-      os << "    transform.structured.vectorize " << current
-         << " : !transform.any_op\n";
+      transform::VectorizeOp::create(
+          b, loc, current, ValueRange(), DenseI64ArrayAttr(), UnitAttr(),
+          UnitAttr(), UnitAttr(), DenseBoolArrayAttr());
   }
 
-  os << "    %f = transform.structured.match ops{[\"func.func\"]} in %root "
-        ": (!transform.any_op) -> !transform.any_op\n";
-  std::string func = "%f";
-  if (s.family == kCpuSoftmaxRows) {
-    os << "    %fv = "
-          "transform.structured.vectorize_children_and_apply_patterns "
-          "%f : (!transform.any_op) -> !transform.any_op\n";
-    func = "%fv";
-  }
+  Value func = w.matchOps(root, {"func.func"});
+  if (s.family == kCpuSoftmaxRows)
+    func = transform::VectorizeChildrenAndApplyPatternsOp::create(b, loc, func);
   if (vectorize)
-    os << "    transform.apply_patterns to " << func << " {\n"
-       << "      transform.apply_patterns.vector.lower_contraction "
-          "lowering_strategy = \""
-       << s.contractionLowering << "\"\n"
-       << "      transform.apply_patterns.vector.lower_multi_reduction "
-          "lowering_strategy = \""
-       << s.reductionLowering << "\"\n"
-       << "      "
-          "transform.apply_patterns.vector.transfer_permutation_patterns\n"
-       << "      transform.apply_patterns.vector.lower_transfer "
-          "max_transfer_rank = 1\n"
-       << "      transform.apply_patterns.vector.lower_outerproduct\n"
-       << "      transform.apply_patterns.canonicalization\n"
-       << "    } : !transform.any_op\n";
-  std::string root = "%root";
+    w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
+      transform::ApplyLowerContractionPatternsOp::create(
+          b, loc,
+          vector::VectorContractLoweringAttr::get(ctx, *contractionLowering));
+      transform::ApplyLowerMultiReductionPatternsOp::create(
+          b, loc,
+          vector::VectorMultiReductionLoweringAttr::get(ctx,
+                                                        *reductionLowering));
+      transform::ApplyTransferPermutationPatternsOp::create(b, loc);
+      transform::ApplyLowerTransferPatternsOp::create(b, loc,
+                                                      b.getI64IntegerAttr(1));
+      transform::ApplyLowerOuterProductPatternsOp::create(b, loc);
+      transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+    });
   if (tensors) {
-    os << "    %buf = transform.bufferization.one_shot_bufferize %root "
-          "{bufferize_function_boundaries = false} : (!transform.any_op) -> "
-          "!transform.any_op\n"
-       << "    %bf = transform.structured.match ops{[\"func.func\"]} in %buf "
-          ": (!transform.any_op) -> !transform.any_op\n";
-    root = "%buf";
-    func = "%bf";
+    root = transform::OneShotBufferizeOp::create(
+        b, loc, anyOp, root, bufferization::LayoutMapOptionAttr(),
+        /*allow_return_allocs_from_loops=*/BoolAttr(),
+        /*allow_unknown_ops=*/BoolAttr(),
+        /*bufferize_function_boundaries=*/b.getBoolAttr(false));
+    func = w.matchOps(root, {"func.func"});
   }
   if (parallel || s.family == kCpuSoftmaxRows)
-    os << "    %fl = transform.structured.match ops{[\"scf.forall\"]} in "
-       << root << " : (!transform.any_op) -> !transform.any_op\n"
-       << "    %pl = transform.loop.forall_to_parallel %fl : "
-          "(!transform.any_op) -> !transform.any_op\n";
+    transform::ForallToParallelOp::create(b, loc, TypeRange{anyOp},
+                                          w.matchOps(root, {"scf.forall"}));
   // Slices folded into the accesses, copies of a tile onto itself (left by
   // bufferisation) removed: then the accumulator's reads and writes are
   // loop-invariant and hoisted out of the reduction loops.
-  os << "    transform.apply_patterns to " << func << " {\n"
-     << "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
-     << "      transform.apply_patterns.canonicalization\n"
-     << "    } : !transform.any_op\n"
-     << "    transform.apply_cse to " << func << " : !transform.any_op\n"
-     << "    transform.apply_patterns to " << func << " {\n"
-     << "      transform.apply_patterns.canonicalization\n"
-     << "    } : !transform.any_op\n";
-  if (vectorize)
-    os << "    %h = transform.structured.hoist_redundant_vector_transfers "
-       << func
-       << " : (!transform.any_op) -> !transform.any_op\n"
-       // Folding the slices leaves transfers that skip unit dimensions;
-       // unrolled to 1-D here, they never reach the target's lowering, which
-       // would stage them through stack buffers inside the loops.
-       << "    transform.apply_patterns to %h {\n"
-       << "      "
-          "transform.apply_patterns.vector.transfer_permutation_patterns\n"
-       << "      transform.apply_patterns.vector.transfer_to_scf "
-          "max_transfer_rank = 1 full_unroll = true\n"
-       << "      transform.apply_patterns.vector.lower_transfer "
-          "max_transfer_rank = 1\n"
-       << "      transform.apply_patterns.canonicalization\n"
-       << "    } : !transform.any_op\n";
-  os << "    transform.yield\n"
-     << "  }\n"
-     << "}\n";
-  return script;
+  w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
+    transform::ApplyFoldMemrefAliasOpsPatternsOp::create(b, loc);
+    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+  });
+  w.applyCse(func);
+  w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
+    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+  });
+  if (vectorize) {
+    Value hoisted = transform::HoistRedundantVectorTransfersOp::create(
+        b, loc, anyOp, func, UnitAttr());
+    // Folding the slices leaves transfers that skip unit dimensions;
+    // unrolled to 1-D here, they never reach the target's lowering, which
+    // would stage them through stack buffers inside the loops.
+    w.applyPatterns(hoisted, [&](OpBuilder &b, Location loc) {
+      transform::ApplyTransferPermutationPatternsOp::create(b, loc);
+      transform::ApplyTransferToScfPatternsOp::create(
+          b, loc, b.getI64IntegerAttr(1), b.getBoolAttr(true));
+      transform::ApplyLowerTransferPatternsOp::create(b, loc,
+                                                      b.getI64IntegerAttr(1));
+      transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+    });
+  }
+  return w.finish(error);
 }
 
 namespace {
@@ -659,21 +614,18 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     return success();
   });
 
-  OwningOpRef<ModuleOp> script = parseSourceString<ModuleOp>(
-      renderCpuTransformScript(schedule, numLoops), ctx);
-  if (!script) {
-    error =
-        "internal error: the transform script does not parse:\n" + diagnostics;
+  FailureOr<OwningOpRef<ModuleOp>> script =
+      buildCpuTransformScript(ctx, schedule, error);
+  if (failed(script))
     return failure();
-  }
   OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
   if (schedule.onTensors() &&
       failed(convertToTensorForm(findProblemOp(*candidate), error)))
     return failure();
-  auto entry =
-      script->lookupSymbol<transform::TransformOpInterface>("__transform_main");
+  auto entry = (*script)->lookupSymbol<transform::TransformOpInterface>(
+      transform::TransformDialect::kTransformEntryPointSymbolName);
   if (failed(transform::applyTransformNamedSequence(
-          *candidate, entry, *script, transform::TransformOptions()))) {
+          *candidate, entry, **script, transform::TransformOptions()))) {
     error = "the schedule does not apply: " + diagnostics;
     return failure();
   }

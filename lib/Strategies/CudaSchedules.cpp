@@ -1,7 +1,9 @@
 //===- CudaSchedules.cpp - Transform-dialect schedules for the GPU --------===//
 
 #include "stark/Strategies/CudaSchedules.h"
+#include "CudaSchedulesInternal.h"
 #include "stark/Strategies/CpuStrategies.h"
+#include "stark/Strategies/TransformScript.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,7 +19,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -26,10 +27,7 @@
 
 using namespace mlir;
 using namespace mlir::stark;
-
-static constexpr StringLiteral kMatmul = "td-matmul";
-static constexpr StringLiteral kElementwise = "td-elementwise";
-static constexpr StringLiteral kReduce = "td-reduce";
+using namespace mlir::stark::cudaschedule;
 
 int64_t CudaSchedule::get(StringRef name) const {
   auto it = params.find(name.str());
@@ -65,21 +63,8 @@ void mlir::stark::registerCudaScheduleDialects(DialectRegistry &registry) {
 // The op and its shape
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// What a schedule needs to know of the problem's op.
-struct OpShape {
-  mutable linalg::LinalgOp op;
-  SmallVector<int64_t> ranges;
-  SmallVector<bool> reduced;
-  /// Bytes of the widest element the op reads or writes.
-  int64_t elementBytes = 4;
-  /// td-matmul: the loops of a contraction.
-  std::optional<unsigned> batch, m, n, k;
-  bool isContraction = false;
-};
-} // namespace
-
-static FailureOr<OpShape> analyzeOp(ModuleOp problem, std::string &whyNot) {
+FailureOr<OpShape> cudaschedule::analyzeOp(ModuleOp problem,
+                                           std::string &whyNot) {
   linalg::LinalgOp found;
   int count = 0;
   problem->walk([&](linalg::LinalgOp op) {
@@ -143,9 +128,8 @@ static FailureOr<OpShape> analyzeOp(ModuleOp problem, std::string &whyNot) {
   return shape;
 }
 
-/// Why `family` does not apply to the op, or "" when it does.
-static std::string whyFamilyDoesNotApply(StringRef family,
-                                         const OpShape &shape) {
+std::string cudaschedule::whyFamilyDoesNotApply(StringRef family,
+                                                const OpShape &shape) {
   bool anyReduced = llvm::is_contained(shape.reduced, true);
   bool anyParallel = llvm::is_contained(shape.reduced, false);
   if (family == kMatmul)
@@ -166,481 +150,6 @@ static std::string whyFamilyDoesNotApply(StringRef family,
     return "";
   }
   return ("unknown schedule family '" + family + "'").str();
-}
-
-/// Loops the block forall maps, outermost first: parallel loops with a
-/// block tile, at most three (x is the innermost).
-static std::string blockMapping(unsigned count) {
-  static const char *names[] = {"x", "y", "z"};
-  std::string text;
-  for (unsigned i = 0; i < count; ++i)
-    text +=
-        llvm::formatv("{0}#gpu.block<{1}>", i ? ", " : "", names[count - 1 - i])
-            .str();
-  return "[" + text + "]";
-}
-
-static std::string threadMapping(unsigned count) {
-  static const char *names[] = {"x", "y", "z"};
-  std::string text;
-  for (unsigned i = 0; i < count; ++i)
-    text += llvm::formatv("{0}#gpu.thread<{1}>", i ? ", " : "",
-                          names[count - 1 - i])
-                .str();
-  return "[" + text + "]";
-}
-
-static std::string linearThreadMapping(unsigned count) {
-  std::string text;
-  for (unsigned i = 0; i < count; ++i)
-    text += llvm::formatv("{0}#gpu.thread<linear_dim_{1}>", i ? ", " : "",
-                          count - 1 - i)
-                .str();
-  return "[" + text + "]";
-}
-
-static std::string list(ArrayRef<int64_t> values) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        values, [](int64_t v) { return std::to_string(v); }),
-                    ", ") +
-         "]";
-}
-
-static unsigned countNonZero(ArrayRef<int64_t> values) {
-  return unsigned(llvm::count_if(values, [](int64_t v) { return v != 0; }));
-}
-
-static bool divides(int64_t tile, int64_t extent) {
-  return tile > 0 && extent % tile == 0;
-}
-
-namespace {
-/// Builds a transform script line by line.
-class ScriptWriter {
-public:
-  ScriptWriter() {
-    os << "module attributes {transform.with_named_sequence} {\n"
-       << "  transform.named_sequence @__transform_main(%root: "
-          "!transform.any_op {transform.readonly}) {\n";
-  }
-  std::string fresh(StringRef base) {
-    return ("%" + base + std::to_string(counter++)).str();
-  }
-  /// tile_using_forall of `target`; returns the tiled op handle.
-  std::string tileForall(StringRef target, ArrayRef<int64_t> tiles,
-                         StringRef mapping, std::string *forall = nullptr) {
-    std::string op = fresh("tiled"), loop = fresh("forall");
-    os << "    " << op << ", " << loop
-       << " = transform.structured.tile_using_forall " << target
-       << " tile_sizes " << list(tiles) << " (mapping = " << mapping
-       << ") : (!transform.any_op) -> (!transform.any_op, "
-          "!transform.any_op)\n";
-    if (forall)
-      *forall = loop;
-    return op;
-  }
-  /// tile_using_for; `loopAnnotation` marks the innermost loop.
-  std::string tileFor(StringRef target, ArrayRef<int64_t> tiles,
-                      StringRef loopAnnotation = "") {
-    unsigned loops = countNonZero(tiles);
-    if (loops == 0)
-      return target.str();
-    std::string op = fresh("tiled"), loop = fresh("loops");
-    std::string types = "!transform.any_op";
-    for (unsigned i = 0; i < loops; ++i)
-      types += ", !transform.any_op";
-    os << "    " << op << ", " << loop << ":" << loops
-       << " = transform.structured.tile_using_for " << target << " tile_sizes "
-       << list(tiles) << " : (!transform.any_op) -> (" << types << ")\n";
-    if (!loopAnnotation.empty())
-      os << "    transform.annotate " << loop << "#" << (loops - 1) << " \""
-         << loopAnnotation << "\" : !transform.any_op\n";
-    return op;
-  }
-  std::string matchFunc() {
-    std::string f = fresh("func");
-    os << "    " << f
-       << " = transform.structured.match ops{[\"func.func\"]} in %root : "
-          "(!transform.any_op) -> !transform.any_op\n";
-    return f;
-  }
-  void patterns(StringRef target, ArrayRef<StringRef> names) {
-    os << "    transform.apply_patterns to " << target << " {\n";
-    for (StringRef name : names)
-      os << "      transform.apply_patterns." << name << "\n";
-    os << "    } : !transform.any_op\n";
-  }
-  llvm::raw_string_ostream &raw() { return os; }
-  std::string finish() {
-    os << "    transform.yield\n  }\n}\n";
-    return text;
-  }
-
-private:
-  std::string text;
-  llvm::raw_string_ostream os{text};
-  unsigned counter = 0;
-};
-} // namespace
-
-/// Matches the problem's op, tiles it to a block forall of `blockTiles`,
-/// maps that to a new gpu.launch and returns the handle of the launch and of
-/// the op inside it.
-static std::pair<std::string, std::string>
-emitBlockLaunch(ScriptWriter &w, ArrayRef<int64_t> blockTiles) {
-  w.raw() << "    %op = transform.structured.match interface{LinalgOp} in "
-             "%root : (!transform.any_op) -> !transform.any_op\n";
-  std::string grid;
-  w.tileForall("%op", blockTiles, blockMapping(countNonZero(blockTiles)),
-               &grid);
-  std::string launch = w.fresh("launch"), op = w.fresh("op");
-  w.raw() << "    " << launch << " = transform.gpu.map_forall_to_blocks "
-          << grid
-          << " generate_gpu_launch : (!transform.any_op) -> "
-             "!transform.any_op\n"
-          << "    " << op
-          << " = transform.structured.match interface{LinalgOp} in " << launch
-          << " : (!transform.any_op) -> !transform.any_op\n";
-  return {launch, op};
-}
-
-/// Vectorises every linalg op, maps the thread foralls, keeps accumulators
-/// in registers across the loops and lowers the vector ops to what the
-/// NVVM lowering takes (1-D loads and stores, fma, reductions).
-static void emitVectorizeAndMap(ScriptWriter &w, StringRef launch,
-                                ArrayRef<int64_t> blockDims,
-                                int64_t unrollFactor) {
-  std::string f = w.matchFunc();
-  // Unit loops (a batch of one per block) leave the ops: accumulators are
-  // then at most 2-D. The folding works on linalg.generic.
-  std::string named = w.fresh("ops");
-  w.raw() << "    " << named
-          << " = transform.structured.match interface{LinalgOp} in " << f
-          << " : (!transform.any_op) -> !transform.any_op\n"
-          << "    " << w.fresh("generic")
-          << " = transform.structured.generalize " << named
-          << " : (!transform.any_op) -> !transform.any_op\n";
-  w.patterns(f,
-             {"linalg.fold_unit_extent_dims_via_slices", "canonicalization"});
-  std::string all = w.fresh("ops");
-  w.raw() << "    " << all
-          << " = transform.structured.match interface{LinalgOp} in " << f
-          << " : (!transform.any_op) -> !transform.any_op\n"
-          << "    transform.structured.vectorize " << all
-          << " : !transform.any_op\n";
-  // Alone first: canonicalization would fold a unit-length reduction into
-  // a mulf + addf before it becomes a contraction (and then an fma).
-  w.patterns(f, {"vector.reduction_to_contract",
-                 "vector.transfer_permutation_patterns"});
-  w.patterns(f, {"memref.fold_memref_alias_ops", "canonicalization"});
-  std::string mapped = w.fresh("launch");
-  w.raw() << "    " << mapped
-          << " = transform.gpu.map_nested_forall_to_threads " << launch
-          << " block_dims = " << list(blockDims)
-          << " : (!transform.any_op) -> !transform.any_op\n";
-  w.patterns(f, {"canonicalization"});
-  w.raw() << "    transform.apply_cse to " << f << " : !transform.any_op\n";
-  // Read-modify-write pairs of the output leave the loops: accumulators
-  // live in registers. (Subviews were folded into the transfers above, so
-  // the transfers address the function arguments.)
-  std::string hoisted = w.fresh("func");
-  w.raw() << "    " << hoisted
-          << " = transform.structured.hoist_redundant_vector_transfers " << f
-          << " : (!transform.any_op) -> !transform.any_op\n";
-  if (unrollFactor > 1) {
-    std::string loop = w.fresh("unroll");
-    w.raw() << "    " << loop
-            << " = transform.structured.match ops{[\"scf.for\"]} attributes "
-               "{stark.unroll} in %root : (!transform.any_op) -> "
-               "!transform.any_op\n"
-            << "    transform.loop.unroll " << loop
-            << " {factor = " << unrollFactor << "} : !transform.any_op\n";
-  }
-  std::string g = w.matchFunc();
-  w.patterns(g,
-             {"vector.lower_contraction lowering_strategy = \"outerproduct\"",
-              "vector.lower_multi_reduction lowering_strategy = "
-              "\"innerreduction\"",
-              "vector.transfer_permutation_patterns",
-              "vector.lower_outerproduct", "canonicalization"});
-  w.patterns(g,
-             {"vector.transfer_to_scf max_transfer_rank = 1 full_unroll = "
-              "true",
-              "vector.lower_transfer max_transfer_rank = 1",
-              "vector.cast_away_vector_leading_one_dim", "canonicalization"});
-  w.raw() << "    transform.apply_cse to " << g << " : !transform.any_op\n";
-}
-
-/// Largest power of two <= `want` dividing `extent`, at least 1.
-static int64_t pow2Divisor(int64_t extent, int64_t want) {
-  int64_t v = 1;
-  while (v * 2 <= want && extent % (v * 2) == 0)
-    v *= 2;
-  return v;
-}
-
-/// Tile sizes and mapping of a cooperative copy of a `shape` tile by
-/// `threads` threads: `vec` contiguous elements (fewer when the innermost
-/// extent or the source row does not allow them), rows spread over the
-/// remaining threads.
-static SmallVector<int64_t> copyTiles(ArrayRef<int64_t> shape,
-                                      int64_t sourceInner, int64_t threads,
-                                      int64_t vec) {
-  unsigned rank = shape.size();
-  SmallVector<int64_t> tiles(rank, 1);
-  int64_t inner = shape[rank - 1];
-  int64_t v = pow2Divisor(std::gcd(inner, sourceInner), vec);
-  while (inner / v > threads && inner % (v * 2) == 0)
-    v *= 2;
-  tiles[rank - 1] = v;
-  if (rank >= 2) {
-    int64_t colThreads = inner / v;
-    int64_t rowThreads = std::max<int64_t>(1, threads / colThreads);
-    int64_t rows = shape[rank - 2];
-    int64_t used = 1;
-    for (int64_t t = std::min(rows, rowThreads); t >= 1; --t)
-      if (rows % t == 0) {
-        used = t;
-        break;
-      }
-    tiles[rank - 2] = rows / used;
-  }
-  return tiles;
-}
-
-static FailureOr<std::string> renderMatmul(const OpShape &s,
-                                           const CudaSchedule &sched,
-                                           const HardwareProfile *profile,
-                                           std::string &error) {
-  int64_t bm = sched.get("bm"), bn = sched.get("bn"), bk = sched.get("bk"),
-          tm = sched.get("tm"), tn = sched.get("tn"), ku = sched.get("ku");
-  bool promote = sched.get("promote") != 0;
-  unsigned m = *s.m, n = *s.n, k = *s.k;
-  if (!divides(bm, s.ranges[m]) || !divides(bn, s.ranges[n]) ||
-      !divides(bk, s.ranges[k]) || !divides(tm, bm) || !divides(tn, bn) ||
-      !divides(ku, bk)) {
-    error = llvm::formatv("tiles bm={0} bn={1} bk={2} tm={3} tn={4} ku={5} "
-                          "must divide the loops {6}x{7}x{8} and each other",
-                          bm, bn, bk, tm, tn, ku, s.ranges[m], s.ranges[n],
-                          s.ranges[k])
-                .str();
-    return failure();
-  }
-  int64_t tx = bn / tn, ty = bm / tm;
-  int64_t maxThreads = profile && profile->maxThreadsPerBlock
-                           ? profile->maxThreadsPerBlock
-                           : 1024;
-  if (tx * ty > maxThreads) {
-    error = llvm::formatv("{0} threads per block exceed the limit {1}", tx * ty,
-                          maxThreads)
-                .str();
-    return failure();
-  }
-  if (promote && profile && profile->sharedMemoryPerBlock) {
-    int64_t bytes = (bm + bn) * bk * s.elementBytes;
-    if (bytes > profile->sharedMemoryPerBlock) {
-      error = llvm::formatv("{0} bytes of shared memory exceed the limit {1}",
-                            bytes, profile->sharedMemoryPerBlock)
-                  .str();
-      return failure();
-    }
-  }
-  unsigned numLoops = s.ranges.size();
-  SmallVector<int64_t> blockTiles(numLoops, 0), kTiles(numLoops, 0),
-      threadTiles(numLoops, 0), regTiles(numLoops, 0), loopTile(numLoops, 0);
-  if (s.batch)
-    blockTiles[*s.batch] = 1;
-  blockTiles[m] = bm;
-  blockTiles[n] = bn;
-  kTiles[k] = bk;
-  threadTiles[m] = tm;
-  threadTiles[n] = tn;
-  regTiles[k] = ku;
-  loopTile = blockTiles;
-  loopTile[k] = bk;
-
-  ScriptWriter w;
-  auto [launch, op] = emitBlockLaunch(w, blockTiles);
-  std::string current = w.tileFor(op, kTiles);
-  if (promote) {
-    std::string promoted = w.fresh("promoted");
-    w.raw() << "    " << promoted << " = transform.structured.promote "
-            << current
-            << " {operands_to_promote = [0, 1], memory_space = "
-               "#gpu.address_space<workgroup>, use_original_subview_size} : "
-               "(!transform.any_op) -> !transform.any_op\n";
-    current = promoted;
-  }
-  // Threads along n are x (consecutive threads, consecutive columns).
-  current = w.tileForall(current, threadTiles,
-                         m < n ? "[#gpu.thread<y>, #gpu.thread<x>]"
-                               : "[#gpu.thread<x>, #gpu.thread<y>]");
-  w.tileFor(current, regTiles, bk / ku > 1 ? "stark.unroll" : "");
-  if (promote) {
-    // One cooperative copy per staged operand, A first.
-    std::string copies = w.fresh("copies"), ca = w.fresh("copy"),
-                cb = w.fresh("copy");
-    w.raw() << "    " << copies
-            << " = transform.structured.match ops{[\"linalg.copy\"]} in "
-            << launch << " : (!transform.any_op) -> !transform.any_op\n"
-            << "    " << ca << ", " << cb << " = transform.split_handle "
-            << copies
-            << " : (!transform.any_op) -> (!transform.any_op, "
-               "!transform.any_op)\n";
-    for (auto [index, handle] :
-         llvm::enumerate(SmallVector<std::string>{ca, cb})) {
-      AffineMap map =
-          s.op.getMatchingIndexingMap(s.op.getDpsInputOperand(unsigned(index)));
-      auto type = cast<MemRefType>(
-          s.op.getDpsInputOperand(unsigned(index))->get().getType());
-      SmallVector<int64_t> tileShape;
-      for (AffineExpr e : map.getResults())
-        tileShape.push_back(loopTile[cast<AffineDimExpr>(e).getPosition()]);
-      SmallVector<int64_t> tiles =
-          copyTiles(tileShape, type.getShape().back(), tx * ty,
-                    std::max<int64_t>(1, 16 / s.elementBytes));
-      w.tileForall(handle, tiles, linearThreadMapping(tiles.size()));
-    }
-  }
-  emitVectorizeAndMap(w, launch, {tx, ty, 1}, bk / ku);
-  return w.finish();
-}
-
-/// The loops a block forall maps (at most three, innermost first in
-/// `mapped`) and the outer parallel loops each thread walks sequentially.
-static void splitParallelLoops(const OpShape &s, SmallVector<unsigned> &mapped,
-                               SmallVector<unsigned> &walked) {
-  for (int i = int(s.ranges.size()) - 1; i >= 0; --i) {
-    if (s.reduced[i])
-      continue;
-    if (mapped.size() < 3)
-      mapped.push_back(unsigned(i));
-    else
-      walked.push_back(unsigned(i));
-  }
-}
-
-static FailureOr<std::string> renderElementwise(const OpShape &s,
-                                                const CudaSchedule &sched,
-                                                const HardwareProfile *profile,
-                                                std::string &error) {
-  int64_t tx = sched.get("tx"), ty = sched.get("ty"), vec = sched.get("vec");
-  unsigned numLoops = s.ranges.size();
-  unsigned inner = numLoops - 1;
-  if (!divides(tx * vec, s.ranges[inner]) ||
-      (numLoops >= 2 && !divides(ty, s.ranges[inner - 1])) ||
-      (numLoops == 1 && ty != 1)) {
-    error = llvm::formatv("tx*vec={0} and ty={1} must divide the two "
-                          "innermost loops",
-                          tx * vec, ty)
-                .str();
-    return failure();
-  }
-  int64_t maxThreads = profile && profile->maxThreadsPerBlock
-                           ? profile->maxThreadsPerBlock
-                           : 1024;
-  if (tx * ty > maxThreads) {
-    error = "too many threads per block";
-    return failure();
-  }
-  SmallVector<unsigned> mapped, walked;
-  splitParallelLoops(s, mapped, walked);
-  SmallVector<int64_t> blockTiles(numLoops, 0), threadTiles(numLoops, 0),
-      walkTiles(numLoops, 0);
-  for (unsigned l : mapped)
-    blockTiles[l] = 1;
-  blockTiles[inner] = tx * vec;
-  threadTiles[inner] = vec;
-  if (numLoops >= 2) {
-    blockTiles[inner - 1] = ty;
-    threadTiles[inner - 1] = 1;
-  }
-  for (unsigned l : walked)
-    walkTiles[l] = 1;
-
-  ScriptWriter w;
-  auto [launch, op] = emitBlockLaunch(w, blockTiles);
-  std::string current =
-      w.tileForall(op, threadTiles, threadMapping(countNonZero(threadTiles)));
-  w.tileFor(current, walkTiles);
-  emitVectorizeAndMap(w, launch, {tx, numLoops >= 2 ? ty : 1, 1}, 1);
-  return w.finish();
-}
-
-static FailureOr<std::string> renderReduce(const OpShape &s,
-                                           const CudaSchedule &sched,
-                                           const HardwareProfile *profile,
-                                           std::string &error) {
-  int64_t threads = sched.get("threads"), vec = sched.get("vec");
-  unsigned numLoops = s.ranges.size();
-  SmallVector<unsigned> mapped, walked;
-  splitParallelLoops(s, mapped, walked);
-  unsigned innerParallel = mapped.front();
-  int reducedInner = -1;
-  for (unsigned i = 0; i < numLoops; ++i)
-    if (s.reduced[i])
-      reducedInner = int(i);
-  if (!divides(threads, s.ranges[innerParallel]) ||
-      !divides(vec, s.ranges[reducedInner])) {
-    error = llvm::formatv("threads={0} must divide the innermost parallel "
-                          "loop ({1}) and vec={2} the innermost reduced one "
-                          "({3})",
-                          threads, s.ranges[innerParallel], vec,
-                          s.ranges[reducedInner])
-                .str();
-    return failure();
-  }
-  int64_t maxThreads = profile && profile->maxThreadsPerBlock
-                           ? profile->maxThreadsPerBlock
-                           : 1024;
-  if (threads > maxThreads) {
-    error = "too many threads per block";
-    return failure();
-  }
-  SmallVector<int64_t> blockTiles(numLoops, 0), threadTiles(numLoops, 0),
-      regTiles(numLoops, 0);
-  for (unsigned l : mapped)
-    blockTiles[l] = 1;
-  blockTiles[innerParallel] = threads;
-  threadTiles[innerParallel] = 1;
-  for (unsigned l : walked)
-    regTiles[l] = 1;
-  for (unsigned i = 0; i < numLoops; ++i)
-    if (s.reduced[i])
-      regTiles[i] = 1;
-  regTiles[reducedInner] = vec;
-
-  ScriptWriter w;
-  auto [launch, op] = emitBlockLaunch(w, blockTiles);
-  std::string current = w.tileForall(op, threadTiles, threadMapping(1));
-  w.tileFor(current, regTiles);
-  emitVectorizeAndMap(w, launch, {threads, 1, 1}, 1);
-  return w.finish();
-}
-
-static FailureOr<std::string> render(const OpShape &shape,
-                                     const CudaSchedule &schedule,
-                                     const HardwareProfile *profile,
-                                     std::string &error) {
-  std::string why = whyFamilyDoesNotApply(schedule.family, shape);
-  if (!why.empty()) {
-    error = schedule.family + ": " + why;
-    return failure();
-  }
-  if (schedule.family == kMatmul)
-    return renderMatmul(shape, schedule, profile, error);
-  if (schedule.family == kElementwise)
-    return renderElementwise(shape, schedule, profile, error);
-  return renderReduce(shape, schedule, profile, error);
-}
-
-FailureOr<std::string> mlir::stark::renderCudaTransformScript(
-    ModuleOp problem, const CudaSchedule &schedule, std::string &error) {
-  FailureOr<OpShape> shape = analyzeOp(problem, error);
-  if (failed(shape))
-    return failure();
-  return render(*shape, schedule, nullptr, error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -672,7 +181,7 @@ std::vector<CudaSchedule> mlir::stark::enumerateCudaSchedules(
     if (perFamily[c.family] >= kPerFamily)
       return;
     std::string error;
-    if (failed(render(s, c, &profile, error)))
+    if (failed(buildScript(s, c, &profile, error)))
       return;
     if (seen.insert(c.describe()).second) {
       ++perFamily[c.family];
@@ -911,9 +420,9 @@ mlir::stark::applyCudaSchedule(ModuleOp problem, const CudaSchedule &schedule,
   registerCudaScheduleDialects(registry);
   ctx->appendDialectRegistry(registry);
 
-  FailureOr<std::string> text =
-      renderCudaTransformScript(problem, schedule, error);
-  if (failed(text))
+  FailureOr<OwningOpRef<ModuleOp>> script =
+      buildCudaTransformScript(problem, schedule, error);
+  if (failed(script))
     return failure();
 
   // A schedule that does not apply is an ordinary outcome of the search:
@@ -924,17 +433,11 @@ mlir::stark::applyCudaSchedule(ModuleOp problem, const CudaSchedule &schedule,
       diagnostics += d.str() + "\n";
     return success();
   });
-  OwningOpRef<ModuleOp> script = parseSourceString<ModuleOp>(*text, ctx);
-  if (!script) {
-    error =
-        "internal error: the transform script does not parse:\n" + diagnostics;
-    return failure();
-  }
   OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
-  auto entry =
-      script->lookupSymbol<transform::TransformOpInterface>("__transform_main");
+  auto entry = (*script)->lookupSymbol<transform::TransformOpInterface>(
+      transform::TransformDialect::kTransformEntryPointSymbolName);
   if (failed(transform::applyTransformNamedSequence(
-          *candidate, entry, *script, transform::TransformOptions()))) {
+          *candidate, entry, **script, transform::TransformOptions()))) {
     error = "the schedule does not apply: " + diagnostics;
     return failure();
   }
@@ -960,7 +463,8 @@ mlir::stark::applyCudaSchedule(ModuleOp problem, const CudaSchedule &schedule,
   auto record = b.getDictionaryAttr(
       {b.getNamedAttr("family", b.getStringAttr(schedule.family)),
        b.getNamedAttr("params", b.getDictionaryAttr(params)),
-       b.getNamedAttr("script", b.getStringAttr(*text))});
+       b.getNamedAttr("script",
+                      b.getStringAttr(printTransformScript(**script)))});
   (*candidate)->walk([&](func::FuncOp func) {
     if (!func.isExternal())
       func->setAttr("stark.schedule", record);

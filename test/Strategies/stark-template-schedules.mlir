@@ -8,20 +8,24 @@
 // RUN: not stark-template --problem %S/Inputs/schedules/matmul.mlir --family td-reduce 2>&1 | FileCheck %s --check-prefix=NOREDUCE
 
 // Blocks of 64x64, the K loop 16 deep, A and B staged in shared memory,
-// 4x4 register tiles per thread, 4 K steps per contraction unrolled 4 times.
-// SCRIPT: transform.structured.tile_using_forall %op tile_sizes [64, 64, 0] (mapping = [#gpu.block<y>, #gpu.block<x>])
+// 4x4 register tiles per thread, 4 K steps per contraction unrolled 4 times
+// (outerproduct, the default contraction lowering, is not printed).
+// SCRIPT: transform.structured.tile_using_forall %{{.+}} tile_sizes [64, 64, 0](mapping = [#gpu.block<y>, #gpu.block<x>])
 // SCRIPT: transform.gpu.map_forall_to_blocks %{{.+}} generate_gpu_launch
 // SCRIPT: transform.structured.tile_using_for %{{.+}} tile_sizes [0, 0, 16]
-// SCRIPT: transform.structured.promote %{{.+}} {operands_to_promote = [0, 1], memory_space = #gpu.address_space<workgroup>, use_original_subview_size}
-// SCRIPT: transform.structured.tile_using_forall %{{.+}} tile_sizes [4, 4, 0] (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+// SCRIPT: transform.structured.promote %{{.+}} {memory_space = #gpu.address_space<workgroup>, operands_to_promote = [0, 1], use_original_subview_size}
+// SCRIPT: transform.structured.tile_using_forall %{{.+}} tile_sizes [4, 4, 0](mapping = [#gpu.thread<y>, #gpu.thread<x>])
 // SCRIPT: transform.structured.tile_using_for %{{.+}} tile_sizes [0, 0, 4]
+// SCRIPT: transform.annotate %{{.+}} "stark.unroll"
 // SCRIPT: transform.split_handle
-// SCRIPT: transform.structured.tile_using_forall %{{.+}} tile_sizes [1, 4] (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+// SCRIPT: transform.structured.tile_using_forall %{{.+}} tile_sizes [1, 4](mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
 // SCRIPT: transform.structured.vectorize
 // SCRIPT: transform.gpu.map_nested_forall_to_threads %{{.+}} block_dims = [16, 16, 1]
 // SCRIPT: transform.structured.hoist_redundant_vector_transfers
-// SCRIPT: transform.loop.unroll %{{.+}} {factor = 4}
-// SCRIPT: transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+// SCRIPT: transform.structured.match ops{["scf.for"]} attributes {stark.unroll}
+// SCRIPT: transform.loop.unroll %{{.+}} {factor = 4 : i64}
+// SCRIPT: transform.apply_patterns.vector.lower_contraction{{$}}
+// SCRIPT: transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = innerreduction
 
 // The candidate: the problem's entry, one launch of 4x8 blocks of 16x16
 // threads with 8 KiB of shared memory; accumulators loaded before the K

@@ -2,11 +2,14 @@
 
 #include "stark/Strategies/CpuStrategies.h"
 #include "stark/Eval/Evaluator.h"
+#include "stark/Strategies/TransformScript.h"
 #include "stark/Target/CpuTarget.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -453,6 +456,40 @@ TEST_F(CpuStrategiesTest, MismatchedScheduleIsAnError) {
   EXPECT_NE(error.find("tile sizes for 3 loops, the op has 2"),
             std::string::npos)
       << error;
+}
+
+TEST_F(CpuStrategiesTest, UnknownVectorLoweringFailsWhenTheScriptIsBuilt) {
+  CpuSchedule bad;
+  bad.cacheTiles = {0, 0};
+  bad.registerTiles = {1, 8};
+  bad.contractionLowering = "diagonal";
+  std::string error;
+  EXPECT_TRUE(failed(buildCpuTransformScript(&context, bad, error)));
+  EXPECT_NE(error.find("unknown vector lowering: contraction 'diagonal'"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(CpuStrategiesTest, ScriptIsOneNamedSequenceThatParsesBack) {
+  OwningOpRef<ModuleOp> problem = parse(kParallelFill);
+  ASSERT_TRUE(problem);
+  std::string why, error;
+  std::vector<CpuSchedule> schedules =
+      enumerateCpuSchedules(*problem, host, why);
+  ASSERT_FALSE(schedules.empty()) << why;
+  FailureOr<OwningOpRef<ModuleOp>> script =
+      buildCpuTransformScript(&context, schedules.front(), error);
+  ASSERT_TRUE(succeeded(script)) << error;
+  auto entry = (**script).lookupSymbol<transform::NamedSequenceOp>(
+      transform::TransformDialect::kTransformEntryPointSymbolName);
+  ASSERT_TRUE(entry);
+  EXPECT_TRUE(
+      entry.getArgAttr(0, transform::TransformDialect::kArgReadOnlyAttrName));
+  // The printed form (what a record keeps) is the same script.
+  std::string text = printTransformScript(**script);
+  OwningOpRef<ModuleOp> reparsed = parse(text);
+  ASSERT_TRUE(reparsed);
+  EXPECT_EQ(printTransformScript(*reparsed), text);
 }
 
 } // namespace

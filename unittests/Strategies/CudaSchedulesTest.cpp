@@ -196,6 +196,12 @@ TEST_F(CudaSchedulesTest, MatmulScheduleStagesThroughSharedMemory) {
   EXPECT_EQ(record.getAs<StringAttr>("family").getValue(), "td-matmul");
   EXPECT_TRUE(contains(record.getAs<StringAttr>("script").getValue(),
                        "transform.structured.promote"));
+  // The recorded script is the one built for the schedule, printed.
+  std::string error;
+  FailureOr<std::string> script =
+      renderCudaTransformScript(*problem, *schedule, error);
+  ASSERT_TRUE(succeeded(script)) << error;
+  EXPECT_EQ(record.getAs<StringAttr>("script").getValue(), *script);
 #ifdef STARK_ENABLE_CUDA
   std::string ptx = ptxOf(*candidate);
   EXPECT_TRUE(contains(ptx, ".shared")) << ptx;

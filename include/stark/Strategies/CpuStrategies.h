@@ -12,8 +12,8 @@
 #ifndef STARK_STRATEGIES_CPUSTRATEGIES_H
 #define STARK_STRATEGIES_CPUSTRATEGIES_H
 
-#include "stark/Strategies/CandidateSpace.h"
 #include "stark/Analysis/HardwareProfile.h"
+#include "stark/Strategies/CandidateSpace.h"
 #include "stark/Target/CpuTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -82,9 +82,13 @@ std::vector<CpuSchedule> enumerateCpuSchedules(ModuleOp problem,
                                                const HardwareProfile &host,
                                                std::string &whyNot);
 
-/// The transform script of `schedule` for an op with `numLoops` loops.
-std::string renderCpuTransformScript(const CpuSchedule &schedule,
-                                     unsigned numLoops);
+/// The transform script of `schedule`: a module holding
+/// `transform.named_sequence @__transform_main`, built in `ctx`. Fails
+/// (with the reason in `error`) for lowering names the vector patterns do
+/// not know and for a script that does not verify.
+FailureOr<OwningOpRef<ModuleOp>>
+buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &schedule,
+                        std::string &error);
 
 /// Applies `schedule` to a clone of `problem` and returns the candidate
 /// module (same entry function and arguments, scf/vector body).

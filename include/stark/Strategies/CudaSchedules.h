@@ -16,8 +16,8 @@
 #ifndef STARK_STRATEGIES_CUDASCHEDULES_H
 #define STARK_STRATEGIES_CUDASCHEDULES_H
 
-#include "stark/Strategies/CandidateSpace.h"
 #include "stark/Analysis/HardwareProfile.h"
+#include "stark/Strategies/CandidateSpace.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -63,9 +63,16 @@ std::vector<CudaSchedule> enumerateCudaSchedules(ModuleOp problem,
                                                  const HardwareProfile &profile,
                                                  std::string &whyNot);
 
-/// The transform script of `schedule` for the op of `problem`, or failure
-/// when the parameters do not fit the op (tiles that do not divide its
-/// loops, too many threads).
+/// The transform script of `schedule` for the op of `problem`: a module
+/// holding `transform.named_sequence @__transform_main`, built in the
+/// problem's context. Fails when the family does not apply or the
+/// parameters do not fit the op (tiles that do not divide its loops, too
+/// many threads).
+FailureOr<OwningOpRef<ModuleOp>>
+buildCudaTransformScript(ModuleOp problem, const CudaSchedule &schedule,
+                         std::string &error);
+
+/// The same script as text.
 FailureOr<std::string> renderCudaTransformScript(ModuleOp problem,
                                                  const CudaSchedule &schedule,
                                                  std::string &error);
