@@ -92,3 +92,25 @@ if config.stark_enable_cuda:
         config.available_features.add("nvrtc")
     if cuda_device_usable():
         config.available_features.add("cuda-device")
+
+
+def find_nvcc():
+    """nvcc of the CUDA toolkit: CUDA_HOME, CUDA_PATH, PATH, /usr/local/cuda."""
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        candidate = os.path.join(os.environ.get(var, ""), "bin", "nvcc")
+        if os.environ.get(var) and os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("nvcc") or (
+        "/usr/local/cuda/bin/nvcc"
+        if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
+
+
+# Compile-only tests of the CUDA C++ kernel sources need nvcc, not a GPU.
+nvcc = find_nvcc()
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append((
+        "%nvcc-compile",
+        "%s -std=c++17 -arch=sm_90a -Werror all-warnings -I %s -c" %
+        (nvcc, os.path.join(config.stark_src_root, "lib", "Strategies",
+                            "Kernels"))))
