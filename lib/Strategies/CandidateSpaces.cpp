@@ -1,10 +1,10 @@
-//===- CandidateSpaces.cpp - The candidate space of each target -----------===//
+//===- CandidateSpaces.cpp - The candidate space over the registry --------===//
 
 #include "stark/Strategies/CandidateSpaces.h"
-#include "stark/Strategies/CpuStrategies.h"
 #include "stark/Strategies/CudaSchedules.h"
-#include "stark/Strategies/CudaTemplates.h"
+#include "stark/Strategies/StrategyRegistry.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -12,31 +12,15 @@ using namespace mlir::stark;
 
 namespace {
 
-/// The CUDA C++ templates: every applicable family with its parameter
-/// sets, families in order of promise, each family's best guess first.
-class CudaCandidateSpace : public CandidateSpace {
+/// The points of every given family, families in order, each family's best
+/// guess first; a point is built by the family that listed it.
+class RegistrySpace : public CandidateSpace {
 public:
-  CudaCandidateSpace(ModuleOp problem, ProblemView view,
-                     const HardwareProfile &profile)
-      : problem(problem), view(std::move(view)) {
-    EnumerateOptions options;
-    options.limit = kParamSetsPerFamily;
-    for (const std::string &family : getApplicableFamilies(this->view)) {
-      for (const TemplateParams &params :
-           enumerateParams(family, this->view, profile, options)) {
-        StrategyPoint point;
-        point.family = family;
-        for (const auto &[name, value] : params)
-          point.params[name] = std::to_string(value);
-        point.description = family + " " + formatTemplateParams(params);
-        points.push_back(std::move(point));
-      }
-    }
-    // The transform-dialect schedules (td-*) follow the templates.
-    std::string whyNot;
-    schedules = createCudaScheduleSpace(problem, profile, whyNot);
-    if (schedules)
-      llvm::append_range(points, schedules->getPoints());
+  RegistrySpace(std::unique_ptr<StrategyProblem> problem,
+                SmallVector<const StrategyFamily *> families)
+      : problem(std::move(problem)), families(std::move(families)) {
+    for (const StrategyFamily *family : this->families)
+      llvm::append_range(points, family->getPoints(*this->problem));
   }
 
   const std::vector<StrategyPoint> &getPoints() const override {
@@ -45,51 +29,71 @@ public:
 
   FailureOr<std::string> build(const StrategyPoint &point,
                                std::string &error) override {
-    if (schedules && StringRef(point.family).starts_with("td-"))
-      return schedules->build(point, error);
-    FailureOr<TemplateParams> params = getIntegerParams(point, error);
-    if (failed(params))
-      return failure();
-    FailureOr<CudaKernelPlan> plan =
-        generateCudaKernel(point.family, view, *params, error);
-    if (failed(plan))
-      return failure();
-    FailureOr<OwningOpRef<ModuleOp>> candidate =
-        buildCudaCandidateModule(problem, *plan, error);
-    if (failed(candidate))
-      return failure();
-    return printCandidate(**candidate);
+    for (const StrategyFamily *family : families)
+      if (family->getName() == point.family)
+        return family->build(*problem, point, error);
+    error = "not a point of this space: " + point.key();
+    return failure();
   }
 
 private:
-  /// Enough to refine around the best guess without flooding the search.
-  static constexpr int64_t kParamSetsPerFamily = 24;
-  ModuleOp problem;
-  ProblemView view;
-  std::unique_ptr<CandidateSpace> schedules;
+  std::unique_ptr<StrategyProblem> problem;
+  SmallVector<const StrategyFamily *> families;
   std::vector<StrategyPoint> points;
 };
 
 } // namespace
 
+/// The space of the families among `candidates` that apply to `module`,
+/// ranked; null with the reasons when none has a point.
+static std::unique_ptr<CandidateSpace>
+createSpaceOf(ArrayRef<const StrategyFamily *> candidates, ModuleOp module,
+              const HardwareProfile &profile, std::string &whyNot) {
+  auto problem = std::make_unique<StrategyProblem>(module, profile);
+  SmallVector<std::pair<unsigned, const StrategyFamily *>> ranked;
+  SmallVector<std::string> reasons;
+  for (const StrategyFamily *family : candidates) {
+    std::string why;
+    if (failed(family->applies(*problem, why))) {
+      if (!llvm::is_contained(reasons, why))
+        reasons.push_back(why);
+      continue;
+    }
+    if (std::optional<unsigned> rank = family->getRank(*problem))
+      ranked.push_back({*rank, family});
+  }
+  llvm::stable_sort(
+      ranked, [](const auto &a, const auto &b) { return a.first < b.first; });
+  SmallVector<const StrategyFamily *> families;
+  for (const auto &entry : ranked)
+    families.push_back(entry.second);
+  auto space =
+      std::make_unique<RegistrySpace>(std::move(problem), std::move(families));
+  if (space->getPoints().empty()) {
+    whyNot = reasons.empty() ? "no strategy family has a point for it"
+                             : llvm::join(reasons, "; ");
+    return nullptr;
+  }
+  return space;
+}
+
 std::unique_ptr<CandidateSpace>
 mlir::stark::createCandidateSpace(StringRef target, ModuleOp problem,
                                   const HardwareProfile &profile,
                                   std::string &whyNot) {
-  if (target == "cpu")
-    return createCpuCandidateSpace(problem, profile, whyNot);
-  if (target == "cuda") {
-    FailureOr<ProblemView> view = analyzeCudaProblem(problem, whyNot);
-    if (failed(view))
-      return nullptr;
-    auto space = std::make_unique<CudaCandidateSpace>(problem, std::move(*view),
-                                                      profile);
-    if (space->getPoints().empty()) {
-      whyNot = "no CUDA template family applies";
-      return nullptr;
-    }
-    return space;
+  SmallVector<const StrategyFamily *> families =
+      StrategyRegistry::get().getFamilies(target);
+  if (families.empty()) {
+    whyNot = ("no strategy families for target '" + target + "'").str();
+    return nullptr;
   }
-  whyNot = ("no strategy families for target '" + target + "'").str();
-  return nullptr;
+  return createSpaceOf(families, problem, profile, whyNot);
+}
+
+std::unique_ptr<CandidateSpace> mlir::stark::createCudaScheduleSpace(
+    ModuleOp problem, const HardwareProfile &profile, std::string &whyNot) {
+  SmallVector<const StrategyFamily *> families;
+  for (StringRef name : getCudaScheduleFamilies())
+    families.push_back(StrategyRegistry::get().lookup(name));
+  return createSpaceOf(families, problem, profile, whyNot);
 }

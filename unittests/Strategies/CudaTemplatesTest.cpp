@@ -8,6 +8,7 @@
 
 #include "stark/Strategies/CudaTemplates.h"
 #include "stark/Analysis/HardwareProfile.h"
+#include "stark/Strategies/CudaCodegen.h"
 #ifdef STARK_ENABLE_CUDA
 #include "stark/Target/CudaCompile.h"
 #endif

@@ -96,13 +96,6 @@ FailureOr<OwningOpRef<ModuleOp>> applyCpuSchedule(ModuleOp problem,
                                                   const CpuSchedule &schedule,
                                                   std::string &error);
 
-/// The host's candidate space for `problem` (every family that applies),
-/// or null with the reason when no schedule applies. The problem must stay
-/// alive while the space is used.
-std::unique_ptr<CandidateSpace>
-createCpuCandidateSpace(ModuleOp problem, const HardwareProfile &host,
-                        std::string &whyNot);
-
 } // namespace mlir::stark
 
 #endif // STARK_STRATEGIES_CPUSTRATEGIES_H

@@ -85,8 +85,8 @@ FailureOr<OwningOpRef<ModuleOp>> applyCudaSchedule(ModuleOp problem,
                                                    const CudaSchedule &schedule,
                                                    std::string &error);
 
-/// The schedule space of `problem` alone, or null with the reason. The
-/// problem must stay alive while the space is used.
+/// The space of the schedule families alone (CandidateSpaces.cpp), or null
+/// with the reason. The problem must stay alive while the space is used.
 std::unique_ptr<CandidateSpace>
 createCudaScheduleSpace(ModuleOp problem, const HardwareProfile &profile,
                         std::string &whyNot);

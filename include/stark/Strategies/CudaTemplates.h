@@ -42,13 +42,6 @@ FailureOr<ScalarKind> getScalarKind(Type type);
 StringRef stringifyScalarKind(ScalarKind kind);
 bool isFloatKind(ScalarKind kind);
 int64_t getScalarKindBytes(ScalarKind kind);
-/// The C++ type an element has in memory (`__half` for f16).
-StringRef getCudaStorageType(ScalarKind kind);
-/// The C++ type values of this kind are computed in: f16 and bf16 are
-/// promoted to `float` (the evaluator's reference for them is the f32 copy
-/// of the problem, so intermediate roundings to 16 bits would only add
-/// error), everything else computes in its own type.
-StringRef getCudaComputeType(ScalarKind kind);
 
 /// One value of a payload: a block argument, a loop index, a constant or an
 /// arith / math operation on earlier nodes.
@@ -83,21 +76,6 @@ struct ScalarProgram {
 /// Fails, naming the op, for ops without a CUDA translation.
 FailureOr<ScalarProgram> extractScalarProgram(Operation *linalgOp,
                                               std::string &whyNot);
-
-/// CUDA statements computing `program`. `args` are C++ expressions for the
-/// arguments, already in their compute type; `indices` names the loop
-/// indices for linalg.index. Each node becomes `const T <prefix><id> = ...;`
-/// and the expressions of the yielded values are returned in `results`.
-/// `roots` replaces the program's yields when not empty.
-std::string emitScalarProgram(const ScalarProgram &program,
-                              ArrayRef<std::string> args,
-                              ArrayRef<std::string> indices, StringRef prefix,
-                              SmallVectorImpl<std::string> &results,
-                              ArrayRef<int> roots = {});
-
-/// The CUDA literal of a constant of `kind` ("2.0f", "__int_as_float(...)").
-std::string emitScalarLiteral(ScalarKind kind, double floatValue,
-                              int64_t intValue);
 
 //===----------------------------------------------------------------------===//
 // Problem views
@@ -348,8 +326,11 @@ FailureOr<CudaKernelPlan> generateDirectKernel(const ProblemView &view,
                                                const DirectParams &params,
                                                std::string &whyNot);
 
-/// All family names: gemm, gemm_tc, elementwise, reduce_row, reduce_col,
-/// softmax, layernorm, rmsnorm, direct.
+// The template families are StrategyFamily classes (lib/Strategies/Cuda/),
+// registered in StrategyRegistry.cpp; these look them up by name.
+
+/// All template family names, in registration order: gemm, gemm_tc,
+/// elementwise, reduce_row, reduce_col, softmax, layernorm, rmsnorm, direct.
 ArrayRef<StringRef> getCudaTemplateFamilies();
 
 /// Whether `family` can generate a correct kernel for `view`.

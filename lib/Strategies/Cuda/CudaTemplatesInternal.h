@@ -1,22 +1,82 @@
-//===- CudaTemplatesInternal.h - Code generation shared by the families ---===//
+//===- CudaTemplatesInternal.h - What the CUDA template families share ----===//
 //
-// Helpers the CUDA template families share: the common prelude (element
-// conversions, vector access structs, NaN-propagating min/max), kernel
-// parameter lists in the candidate calling convention, mixed-radix decoding
-// of linear indices, and the checks and enumerations of each family.
+// The base class of the CUDA C++ template families, and the helpers they
+// share: the common prelude (element conversions, vector access structs,
+// NaN-propagating min/max), kernel parameter lists in the candidate calling
+// convention, mixed-radix decoding of linear indices, and the checks and
+// enumerations of each family.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STARK_LIB_AGENT_CUDATEMPLATESINTERNAL_H
-#define STARK_LIB_AGENT_CUDATEMPLATESINTERNAL_H
+#ifndef STARK_LIB_STRATEGIES_CUDA_CUDATEMPLATESINTERNAL_H
+#define STARK_LIB_STRATEGIES_CUDA_CUDATEMPLATESINTERNAL_H
 
+#include "stark/Strategies/CudaCodegen.h"
 #include "stark/Strategies/CudaTemplates.h"
+#include "stark/Strategies/StrategyRegistry.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
 namespace mlir::stark::cudatpl {
+
+/// A CUDA C++ template family: a check, an enumeration and a generator on
+/// the ProblemView of a problem. Its points are its parameter sets; a point
+/// builds into a copy of the problem carrying the generated kernels.
+class CudaTemplateFamily : public StrategyFamily {
+public:
+  explicit CudaTemplateFamily(StringRef name) : name(name) {}
+
+  static bool classof(const StrategyFamily *family) {
+    return family->getKind() == Kind::CudaTemplate;
+  }
+  Kind getKind() const final { return Kind::CudaTemplate; }
+  StringRef getName() const final { return name; }
+  StringRef getTarget() const final { return "cuda"; }
+
+  /// Whether the family can generate a correct kernel for `view`; f32
+  /// contractions may use tf32 tensor cores when `allowTf32`.
+  virtual LogicalResult check(const ProblemView &view, bool allowTf32,
+                              std::string &whyNot) const = 0;
+  /// The parameter sets worth trying (the family applies), best guess first.
+  virtual std::vector<TemplateParams>
+  enumerate(const ProblemView &view, const HardwareProfile &profile,
+            bool allowTf32) const = 0;
+  /// The kernels of `params` (missing ones take their defaults, unknown
+  /// names are an error).
+  virtual FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                             const TemplateParams &params,
+                                             std::string &whyNot) const = 0;
+
+  LogicalResult applies(const StrategyProblem &problem,
+                        std::string &whyNot) const final;
+  std::optional<unsigned> getRank(const StrategyProblem &problem) const final;
+  std::vector<StrategyPoint>
+  getPoints(const StrategyProblem &problem) const final;
+  FailureOr<std::string> build(const StrategyProblem &problem,
+                               const StrategyPoint &point,
+                               std::string &error) const final;
+
+protected:
+  /// Binds `given` to the named `slots`; fails naming an unknown parameter.
+  LogicalResult takeParams(const TemplateParams &given,
+                           ArrayRef<std::pair<StringRef, int64_t *>> slots,
+                           std::string &whyNot) const;
+
+private:
+  StringRef name;
+};
+
+/// The template family called `name`, or null.
+const CudaTemplateFamily *lookupTemplateFamily(StringRef name);
+
+/// The template families worth offering for `view`, the most promising
+/// first, each once (whether one applies is its own check).
+SmallVector<StringRef> rankTemplateFamilies(const ProblemView &view);
+
+/// "i0", "i1", ...: the C++ names of the loop indices.
+SmallVector<std::string> loopNames(const ProblemView &view);
 
 /// The includes and helpers every generated source starts with.
 std::string getCudaPrelude(const ProblemView &view);
@@ -74,6 +134,22 @@ std::string emitCombine(StringRef combiner, ScalarKind kind, StringRef a,
 /// The identity of a combiner in compute type `kind`.
 std::string emitCombineIdentity(StringRef combiner, ScalarKind kind);
 
+// The two GEMM families (GemmCommon.cpp).
+
+/// Largest vector width (up to `maxVec`, a power of two) for loads of
+/// `access` that run along the innermost loop of `group`.
+int64_t vectorWidthAlong(const LinearAccess &access, ArrayRef<unsigned> group,
+                         ArrayRef<int64_t> ranges, int64_t maxVec);
+/// The three address functions of a contraction: a_off(b, m, k),
+/// b_off(b, k, n), c_off(b, m, n).
+std::string emitContractionAddressing(const ProblemView &view,
+                                      StringRef indexType);
+/// `constexpr` M, N, K and BATCH of the contraction.
+std::string emitProblemConstants(const ContractionView &c);
+/// Rough merit of a BM x BN tiling with register-block `reuse`.
+double tileScore(const ContractionView &c, int64_t bm, int64_t bn,
+                 double reuse, const HardwareProfile &profile);
+
 // Per-family applicability and parameter spaces (one file per family).
 LogicalResult checkGemmApplies(const ProblemView &view, std::string &whyNot);
 LogicalResult checkGemmTcApplies(const ProblemView &view, bool allowTf32,
@@ -113,4 +189,4 @@ std::vector<DirectParams> enumerateDirect(const ProblemView &view,
 
 } // namespace mlir::stark::cudatpl
 
-#endif // STARK_LIB_AGENT_CUDATEMPLATESINTERNAL_H
+#endif // STARK_LIB_STRATEGIES_CUDA_CUDATEMPLATESINTERNAL_H

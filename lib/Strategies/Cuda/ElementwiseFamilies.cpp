@@ -1,4 +1,4 @@
-//===- CudaTemplatesElementwise.cpp - Element-wise and direct templates ---===//
+//===- ElementwiseFamilies.cpp - The elementwise and direct families ------===//
 //
 // Both families translate the payload into CUDA statements. Element-wise
 // ops run a vectorised grid-stride loop over the output; the direct family
@@ -28,13 +28,6 @@ static SmallVector<unsigned> parallelLoops(const ProblemView &view) {
     if (!view.reductionLoops[d])
       loops.push_back(d);
   return loops;
-}
-
-static SmallVector<std::string> loopNames(const ProblemView &view) {
-  SmallVector<std::string> names;
-  for (int64_t d = 0; d < view.numLoops(); ++d)
-    names.push_back("i" + std::to_string(d));
-  return names;
 }
 
 /// Outputs must be written exactly once per point: dense over the parallel
@@ -437,4 +430,79 @@ cudatpl::enumerateDirect(const ProblemView &view,
     if (b <= maxThreads)
       out.push_back({b});
   return out;
+}
+
+//===----------------------------------------------------------------------===//
+// The families
+//===----------------------------------------------------------------------===//
+
+namespace {
+class ElementwiseFamily : public CudaTemplateFamily {
+public:
+  ElementwiseFamily() : CudaTemplateFamily("elementwise") {}
+
+  LogicalResult check(const ProblemView &view, bool allowTf32,
+                      std::string &whyNot) const override {
+    return checkElementwiseApplies(view, whyNot);
+  }
+
+  std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                        const HardwareProfile &profile,
+                                        bool allowTf32) const override {
+    std::vector<TemplateParams> out;
+    for (const ElementwiseParams &p : enumerateElementwise(view, profile))
+      out.push_back(
+          {{"block", p.block}, {"vec", p.vec}, {"per_thread", p.perThread}});
+    return out;
+  }
+
+  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                     const TemplateParams &params,
+                                     std::string &whyNot) const override {
+    ElementwiseParams p;
+    if (failed(takeParams(params,
+                          {{"block", &p.block},
+                           {"vec", &p.vec},
+                           {"per_thread", &p.perThread}},
+                          whyNot)))
+      return failure();
+    return generateElementwiseKernel(view, p, whyNot);
+  }
+};
+
+class DirectFamily : public CudaTemplateFamily {
+public:
+  DirectFamily() : CudaTemplateFamily("direct") {}
+
+  LogicalResult check(const ProblemView &view, bool allowTf32,
+                      std::string &whyNot) const override {
+    return checkDirectApplies(view, whyNot);
+  }
+
+  std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                        const HardwareProfile &profile,
+                                        bool allowTf32) const override {
+    std::vector<TemplateParams> out;
+    for (const DirectParams &p : enumerateDirect(view, profile))
+      out.push_back({{"block", p.block}});
+    return out;
+  }
+
+  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                     const TemplateParams &params,
+                                     std::string &whyNot) const override {
+    DirectParams p;
+    if (failed(takeParams(params, {{"block", &p.block}}, whyNot)))
+      return failure();
+    return generateDirectKernel(view, p, whyNot);
+  }
+};
+} // namespace
+
+std::unique_ptr<StrategyFamily> mlir::stark::createElementwiseFamily() {
+  return std::make_unique<ElementwiseFamily>();
+}
+
+std::unique_ptr<StrategyFamily> mlir::stark::createDirectFamily() {
+  return std::make_unique<DirectFamily>();
 }

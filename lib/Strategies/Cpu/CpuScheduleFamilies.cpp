@@ -1,0 +1,93 @@
+//===- CpuScheduleFamilies.cpp - The host's schedule families -------------===//
+//
+// cpu-tile-vectorize, cpu-window-vectorize, cpu-softmax-rows and
+// cpu-tile-loops (docs/search.md, "CPU candidates"). One enumerator
+// (enumerateCpuSchedules) picks the schedules of an op, so each family is
+// the part of its list that carries the family's name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stark/Strategies/CpuStrategies.h"
+#include "stark/Strategies/StrategyRegistry.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+namespace {
+
+class CpuScheduleFamily : public StrategyFamily {
+public:
+  explicit CpuScheduleFamily(StringRef name) : name(name) {}
+
+  Kind getKind() const override { return Kind::CpuSchedule; }
+  StringRef getName() const override { return name; }
+  StringRef getTarget() const override { return "cpu"; }
+
+  LogicalResult applies(const StrategyProblem &problem,
+                        std::string &whyNot) const override {
+    if (!schedules(problem, whyNot).empty())
+      return success();
+    if (whyNot.empty())
+      whyNot = (name + ": another family fits the op").str();
+    return failure();
+  }
+
+  std::vector<StrategyPoint>
+  getPoints(const StrategyProblem &problem) const override {
+    std::string ignored;
+    std::vector<StrategyPoint> points;
+    for (const CpuSchedule &s : schedules(problem, ignored))
+      points.push_back({s.family, s.toParams(), s.describe()});
+    return points;
+  }
+
+  /// A schedule is not rebuilt from its parameters: the point names one of
+  /// the enumerated schedules.
+  FailureOr<std::string> build(const StrategyProblem &problem,
+                               const StrategyPoint &point,
+                               std::string &error) const override {
+    std::string ignored;
+    for (const CpuSchedule &s : schedules(problem, ignored)) {
+      if (StrategyPoint{s.family, s.toParams(), ""}.key() != point.key())
+        continue;
+      FailureOr<OwningOpRef<ModuleOp>> candidate =
+          applyCpuSchedule(problem.getModule(), s, error);
+      if (failed(candidate))
+        return failure();
+      return printCandidate(**candidate);
+    }
+    error = "not a point of this space: " + point.key();
+    return failure();
+  }
+
+private:
+  std::vector<CpuSchedule> schedules(const StrategyProblem &problem,
+                                     std::string &whyNot) const {
+    std::vector<CpuSchedule> mine;
+    for (CpuSchedule &s : enumerateCpuSchedules(problem.getModule(),
+                                                problem.getProfile(), whyNot))
+      if (s.family == name)
+        mine.push_back(std::move(s));
+    return mine;
+  }
+
+  StringRef name;
+};
+
+} // namespace
+
+std::unique_ptr<StrategyFamily> mlir::stark::createCpuTileVectorizeFamily() {
+  return std::make_unique<CpuScheduleFamily>(kCpuTileVectorize);
+}
+
+std::unique_ptr<StrategyFamily> mlir::stark::createCpuWindowVectorizeFamily() {
+  return std::make_unique<CpuScheduleFamily>(kCpuWindowVectorize);
+}
+
+std::unique_ptr<StrategyFamily> mlir::stark::createCpuSoftmaxRowsFamily() {
+  return std::make_unique<CpuScheduleFamily>(kCpuSoftmaxRows);
+}
+
+std::unique_ptr<StrategyFamily> mlir::stark::createCpuTileLoopsFamily() {
+  return std::make_unique<CpuScheduleFamily>(kCpuTileLoops);
+}

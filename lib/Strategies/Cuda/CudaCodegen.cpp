@@ -1,0 +1,577 @@
+//===- CudaCodegen.cpp - CUDA C++ from payloads and views -----------------===//
+//
+// The code the CUDA template families share: C++ types of element kinds,
+// scalar programs as CUDA statements, the common prelude, kernel parameter
+// lists, index decoding and linear addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTemplatesInternal.h"
+
+#include "stark/Strategies/CudaCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::stark::getCudaStorageType(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::F16:
+    return "__half";
+  case ScalarKind::BF16:
+    return "__nv_bfloat16";
+  default:
+    return getCudaComputeType(kind);
+  }
+}
+
+StringRef mlir::stark::getCudaComputeType(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+  case ScalarKind::F32:
+    return "float";
+  case ScalarKind::F64:
+    return "double";
+  case ScalarKind::I1:
+    return "bool";
+  case ScalarKind::I8:
+    return "signed char";
+  case ScalarKind::I16:
+    return "short";
+  case ScalarKind::I32:
+    return "int";
+  case ScalarKind::I64:
+    return "long long";
+  }
+  return "float";
+}
+
+static StringRef getUnsignedType(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::I1:
+    return "bool";
+  case ScalarKind::I8:
+    return "unsigned char";
+  case ScalarKind::I16:
+    return "unsigned short";
+  case ScalarKind::I32:
+    return "unsigned int";
+  default:
+    return "unsigned long long";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar programs
+//===----------------------------------------------------------------------===//
+
+std::string mlir::stark::emitScalarLiteral(ScalarKind kind, double floatValue,
+                                           int64_t intValue) {
+  if (kind == ScalarKind::F64) {
+    if (std::isnan(floatValue))
+      return "__longlong_as_double(0x7ff8000000000000LL)";
+    if (std::isinf(floatValue))
+      return floatValue > 0 ? "__longlong_as_double(0x7ff0000000000000LL)"
+                            : "__longlong_as_double(0xfff0000000000000LL)";
+    // 17 significant digits round-trip.
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.17g", floatValue);
+    std::string text = buf;
+    if (text.find_first_of(".e") == std::string::npos)
+      text += ".0";
+    return text;
+  }
+  if (isFloatKind(kind)) {
+    float f = float(floatValue);
+    if (std::isnan(f))
+      return "__int_as_float(0x7fc00000)";
+    if (std::isinf(f))
+      return f > 0 ? "__int_as_float(0x7f800000)"
+                   : "__int_as_float(0xff800000)";
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.9g", double(f));
+    std::string text = buf;
+    if (text.find_first_of(".e") == std::string::npos)
+      text += ".0";
+    return text + "f";
+  }
+  switch (kind) {
+  case ScalarKind::I1:
+    return intValue ? "true" : "false";
+  case ScalarKind::I64:
+    return std::to_string(intValue) + "LL";
+  case ScalarKind::I32:
+    if (intValue == INT32_MIN)
+      return "(-2147483647 - 1)";
+    return std::to_string(intValue);
+  default:
+    return "(" + getCudaComputeType(kind).str() + ")" +
+           std::to_string(intValue);
+  }
+}
+
+static bool isDoubleKind(ScalarKind k) { return k == ScalarKind::F64; }
+
+/// C math function for `base` ("exp") on `kind`: expf for float, exp for
+/// double.
+static std::string mathFn(StringRef base, ScalarKind kind) {
+  return isDoubleKind(kind) ? base.str() : (base + "f").str();
+}
+
+static std::string emitCmpF(StringRef pred, StringRef a, StringRef b) {
+  std::string x = a.str(), y = b.str();
+  auto nan = [&](const std::string &v) { return "(" + v + " != " + v + ")"; };
+  if (pred == "false")
+    return "false";
+  if (pred == "true")
+    return "true";
+  if (pred == "oeq")
+    return "(" + x + " == " + y + ")";
+  if (pred == "ogt")
+    return "(" + x + " > " + y + ")";
+  if (pred == "oge")
+    return "(" + x + " >= " + y + ")";
+  if (pred == "olt")
+    return "(" + x + " < " + y + ")";
+  if (pred == "ole")
+    return "(" + x + " <= " + y + ")";
+  if (pred == "one")
+    return "(" + x + " < " + y + " || " + x + " > " + y + ")";
+  if (pred == "ord")
+    return "!(" + nan(x) + " || " + nan(y) + ")";
+  if (pred == "ueq")
+    return "!(" + x + " < " + y + " || " + x + " > " + y + ")";
+  if (pred == "ugt")
+    return "!(" + x + " <= " + y + ")";
+  if (pred == "uge")
+    return "!(" + x + " < " + y + ")";
+  if (pred == "ult")
+    return "!(" + x + " >= " + y + ")";
+  if (pred == "ule")
+    return "!(" + x + " > " + y + ")";
+  if (pred == "une")
+    return "(" + x + " != " + y + ")";
+  // uno
+  return "(" + nan(x) + " || " + nan(y) + ")";
+}
+
+static std::string emitCmpI(StringRef pred, ScalarKind kind, StringRef a,
+                            StringRef b) {
+  std::string x = a.str(), y = b.str();
+  if (pred.starts_with("u")) {
+    std::string u = getUnsignedType(kind).str();
+    x = "(" + u + ")(" + x + ")";
+    y = "(" + u + ")(" + y + ")";
+  }
+  StringRef op = llvm::StringSwitch<StringRef>(pred)
+                     .Case("eq", "==")
+                     .Case("ne", "!=")
+                     .Case("slt", "<")
+                     .Case("ult", "<")
+                     .Case("sle", "<=")
+                     .Case("ule", "<=")
+                     .Case("sgt", ">")
+                     .Case("ugt", ">")
+                     .Default(">=");
+  return "(" + x + " " + op.str() + " " + y + ")";
+}
+
+/// The expression of one node; `a` are its operands' expressions.
+static std::string emitOp(const ScalarProgram &p, const ScalarNode &n,
+                          ArrayRef<std::string> a) {
+  StringRef name = n.op;
+  ScalarKind rk = n.kind;
+  std::string ct = getCudaComputeType(rk).str();
+  ScalarKind ok = n.operands.empty() ? rk : p.nodes[n.operands[0]].kind;
+  auto bin = [&](StringRef op) {
+    return "(" + a[0] + " " + op.str() + " " + a[1] + ")";
+  };
+  // Integer results are narrowed back to their width: C promotes to int.
+  auto ibin = [&](StringRef op) { return "(" + ct + ")" + bin(op); };
+  auto ubin = [&](StringRef op) {
+    std::string u = getUnsignedType(rk).str();
+    return "(" + ct + ")((" + u + ")(" + a[0] + ") " + op.str() + " (" + u +
+           ")(" + a[1] + "))";
+  };
+  auto fn1 = [&](StringRef base) {
+    return mathFn(base, rk) + "(" + a[0] + ")";
+  };
+  auto fn2 = [&](StringRef base) {
+    return mathFn(base, rk) + "(" + a[0] + ", " + a[1] + ")";
+  };
+  bool dbl = isDoubleKind(rk);
+
+  if (name == "arith.addf")
+    return bin("+");
+  if (name == "arith.subf")
+    return bin("-");
+  if (name == "arith.mulf")
+    return bin("*");
+  if (name == "arith.divf")
+    return bin("/");
+  if (name == "arith.remf")
+    return fn2("fmod");
+  if (name == "arith.negf")
+    return "(-" + a[0] + ")";
+  if (name == "arith.maximumf")
+    return "stark_maximumf(" + a[0] + ", " + a[1] + ")";
+  if (name == "arith.minimumf")
+    return "stark_minimumf(" + a[0] + ", " + a[1] + ")";
+  if (name == "arith.maxnumf")
+    return fn2("fmax");
+  if (name == "arith.minnumf")
+    return fn2("fmin");
+  if (name == "arith.cmpf")
+    return emitCmpF(n.predicate, a[0], a[1]);
+  if (name == "arith.cmpi")
+    return emitCmpI(n.predicate, ok, a[0], a[1]);
+  if (name == "arith.select")
+    return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
+  if (name == "arith.addi")
+    return ibin("+");
+  if (name == "arith.subi")
+    return ibin("-");
+  if (name == "arith.muli")
+    return ibin("*");
+  if (name == "arith.divsi")
+    return ibin("/");
+  if (name == "arith.remsi")
+    return ibin("%");
+  if (name == "arith.divui")
+    return ubin("/");
+  if (name == "arith.remui")
+    return ubin("%");
+  if (name == "arith.andi")
+    return ibin("&");
+  if (name == "arith.ori")
+    return ibin("|");
+  if (name == "arith.xori")
+    return ibin("^");
+  if (name == "arith.shli")
+    return ibin("<<");
+  if (name == "arith.shrsi")
+    return ibin(">>");
+  if (name == "arith.shrui")
+    return ubin(">>");
+  if (name == "arith.maxsi")
+    return "(" + a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1] + ")";
+  if (name == "arith.minsi")
+    return "(" + a[0] + " < " + a[1] + " ? " + a[0] + " : " + a[1] + ")";
+  if (name == "arith.maxui" || name == "arith.minui") {
+    std::string u = getUnsignedType(rk).str();
+    std::string cmp = name == "arith.maxui" ? " > " : " < ";
+    return "((" + u + ")(" + a[0] + ")" + cmp + "(" + u + ")(" + a[1] + ") ? " +
+           a[0] + " : " + a[1] + ")";
+  }
+  if (name == "arith.extf" || name == "arith.truncf" ||
+      name == "arith.sitofp" || name == "arith.fptosi" ||
+      name == "arith.extsi" || name == "arith.trunci" ||
+      name == "arith.index_cast")
+    return "(" + ct + ")(" + a[0] + ")";
+  if (name == "arith.uitofp" || name == "arith.extui" ||
+      name == "arith.index_castui")
+    return "(" + ct + ")((" + getUnsignedType(ok).str() + ")(" + a[0] + "))";
+  if (name == "arith.fptoui")
+    return "(" + ct + ")((" + getUnsignedType(rk).str() + ")(" + a[0] + "))";
+
+  if (name == "math.absf")
+    return fn1("fabs");
+  if (name == "math.absi")
+    return "(" + ct + ")(" + a[0] + " < 0 ? -" + a[0] + " : " + a[0] + ")";
+  if (name == "math.powf")
+    return fn2("pow");
+  if (name == "math.fpowi")
+    return mathFn("pow", rk) + "(" + a[0] + ", (" + ct + ")(" + a[1] + "))";
+  if (name == "math.roundeven")
+    return fn1("rint");
+  if (name == "math.rsqrt")
+    return (dbl ? "rsqrt(" : "rsqrtf(") + a[0] + ")";
+  if (name == "math.fma")
+    return mathFn("fma", rk) + "(" + a[0] + ", " + a[1] + ", " + a[2] + ")";
+  if (name == "math.atan2")
+    return fn2("atan2");
+  if (name == "math.copysign")
+    return fn2("copysign");
+  if (name == "math.isnan")
+    return "(" + a[0] + " != " + a[0] + ")";
+  if (name == "math.isinf")
+    return "isinf(" + a[0] + ")";
+  if (name == "math.isfinite")
+    return "isfinite(" + a[0] + ")";
+  // The remaining math ops are one-argument C functions of the same name.
+  StringRef base = name.drop_front(strlen("math."));
+  return fn1(base);
+}
+
+std::string mlir::stark::emitScalarProgram(
+    const ScalarProgram &program, ArrayRef<std::string> args,
+    ArrayRef<std::string> indices, StringRef prefix,
+    SmallVectorImpl<std::string> &results, ArrayRef<int> roots) {
+  SmallVector<bool> live = program.reachable(roots);
+  SmallVector<std::string> names(program.nodes.size());
+  std::string code;
+  for (auto [i, node] : llvm::enumerate(program.nodes)) {
+    if (!live[i])
+      continue;
+    if (node.op == "arg") {
+      names[i] = args[node.position];
+      continue;
+    }
+    if (node.op == "const") {
+      names[i] = emitScalarLiteral(node.kind, node.floatValue, node.intValue);
+      continue;
+    }
+    std::string expr;
+    if (node.op == "index") {
+      expr = "(long long)(" + indices[node.position] + ")";
+    } else {
+      SmallVector<std::string> operands;
+      for (int o : node.operands)
+        operands.push_back(names[o]);
+      expr = emitOp(program, node, operands);
+    }
+    std::string name = (prefix + Twine(i)).str();
+    code += "const " + getCudaComputeType(node.kind).str() + " " + name +
+            " = " + expr + ";\n";
+    names[i] = name;
+  }
+  results.clear();
+  for (int r : roots.empty() ? ArrayRef<int>(program.yields) : roots)
+    results.push_back(names[r]);
+  return code;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared code generation
+//===----------------------------------------------------------------------===//
+
+SmallVector<std::string> cudatpl::loopNames(const ProblemView &view) {
+  SmallVector<std::string> names;
+  for (int64_t d = 0; d < view.numLoops(); ++d)
+    names.push_back("i" + std::to_string(d));
+  return names;
+}
+
+std::string cudatpl::argName(int64_t argNumber) {
+  return "arg" + std::to_string(argNumber);
+}
+
+std::string cudatpl::getCudaPrelude(const ProblemView &view) {
+  std::string s;
+  s += "// Generated by stark's CUDA templates.\n";
+  s += "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n\n";
+  (void)view;
+  s += R"cuda(// Vector access of N elements of T as one load or store.
+template <class T, int N> struct alignas(sizeof(T) * N) StarkVec { T v[N]; };
+
+// Elements widen to their compute type (f16 and bf16 compute in float).
+__device__ __forceinline__ float stark_widen(__half x) { return __half2float(x); }
+__device__ __forceinline__ float stark_widen(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <class T> __device__ __forceinline__ T stark_widen(T x) { return x; }
+
+// Compute values narrow to their storage type, rounding to nearest.
+template <class To> struct StarkCast {
+  template <class From> static __device__ __forceinline__ To from(From x) { return static_cast<To>(x); }
+};
+template <> struct StarkCast<__half> {
+  template <class From> static __device__ __forceinline__ __half from(From x) { return __float2half_rn(static_cast<float>(x)); }
+};
+template <> struct StarkCast<__nv_bfloat16> {
+  template <class From> static __device__ __forceinline__ __nv_bfloat16 from(From x) { return __float2bfloat16_rn(static_cast<float>(x)); }
+};
+template <class To, class From> __device__ __forceinline__ To stark_cast(From x) { return StarkCast<To>::from(x); }
+
+// arith.maximumf / minimumf propagate NaN.
+__device__ __forceinline__ float stark_maximumf(float a, float b) { return (a != a || b != b) ? a + b : fmaxf(a, b); }
+__device__ __forceinline__ float stark_minimumf(float a, float b) { return (a != a || b != b) ? a + b : fminf(a, b); }
+__device__ __forceinline__ double stark_maximumf(double a, double b) { return (a != a || b != b) ? a + b : fmax(a, b); }
+__device__ __forceinline__ double stark_minimumf(double a, double b) { return (a != a || b != b) ? a + b : fmin(a, b); }
+
+)cuda";
+  return s;
+}
+
+std::string cudatpl::getKernelParameters(const ProblemView &view) {
+  std::string s;
+  unsigned numInputs = view.argKinds.size() - view.numOutputArgs;
+  for (auto [i, kind] : llvm::enumerate(view.argKinds)) {
+    if (i)
+      s += ", ";
+    bool output = i >= numInputs;
+    s += (output ? "" : "const ") + getCudaStorageType(kind).str() +
+         "* __restrict__ " + argName(i);
+  }
+  return s;
+}
+
+std::string cudatpl::getIndexType(const ProblemView &view) {
+  int64_t largest = 1;
+  for (ArrayRef<int64_t> shape : view.argShapes) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    largest = std::max(largest, n);
+  }
+  // Kernels index operands, parallel points and reduced points, never the
+  // product of both kinds of loops.
+  int64_t parallel = 1, reduced = 1;
+  for (auto [range, reduction] :
+       llvm::zip(view.loopRanges, view.reductionLoops))
+    (reduction ? reduced : parallel) *= range;
+  largest = std::max({largest, parallel, reduced});
+  // Headroom for the one-past-the-end values of loops and tiles.
+  return largest < (int64_t(1) << 30) ? "int" : "long long";
+}
+
+std::string cudatpl::emitDecode(StringRef indent, StringRef indexType,
+                                StringRef linear, ArrayRef<unsigned> loops,
+                                ArrayRef<int64_t> ranges,
+                                ArrayRef<std::string> names) {
+  std::string s;
+  int64_t stride = 1;
+  SmallVector<int64_t> strides(loops.size());
+  for (int64_t i = int64_t(loops.size()) - 1; i >= 0; --i) {
+    strides[i] = stride;
+    stride *= ranges[loops[i]];
+  }
+  for (auto [i, d] : llvm::enumerate(loops)) {
+    std::string e = linear.str();
+    if (strides[i] != 1)
+      e = "(" + e + " / " + std::to_string(strides[i]) + ")";
+    if (i != 0)
+      e = "(" + e + " % " + std::to_string(ranges[d]) + ")";
+    s += (indent + "[[maybe_unused]] const " + indexType + " " + names[d] +
+          " = " + e + ";\n")
+             .str();
+  }
+  return s;
+}
+
+std::string cudatpl::emitLinearOffset(const LinearAccess &access,
+                                      ArrayRef<unsigned> loops,
+                                      ArrayRef<std::string> names,
+                                      bool withOffset) {
+  std::string s;
+  auto add = [&](const std::string &term) {
+    s += s.empty() ? term : " + " + term;
+  };
+  if (withOffset && access.offset != 0)
+    add(std::to_string(access.offset));
+  for (unsigned d : loops) {
+    int64_t c = access.coefficients[d];
+    if (c == 0)
+      continue;
+    if (c == 1)
+      add(names[d]);
+    else
+      add("(" + std::to_string(c) + ") * " + names[d]);
+  }
+  return s.empty() ? "0" : s;
+}
+
+SmallVector<unsigned> cudatpl::sortLoopsByStride(ArrayRef<unsigned> loops,
+                                                 const LinearAccess &access) {
+  SmallVector<unsigned> sorted(loops);
+  llvm::stable_sort(sorted, [&](unsigned x, unsigned y) {
+    return std::abs(access.coefficients[x]) > std::abs(access.coefficients[y]);
+  });
+  return sorted;
+}
+
+bool cudatpl::isDenseOver(const LinearAccess &access, ArrayRef<unsigned> loops,
+                          ArrayRef<int64_t> ranges) {
+  if (access.offset != 0)
+    return false;
+  int64_t expected = 1;
+  for (unsigned d : llvm::reverse(loops)) {
+    if (access.coefficients[d] != expected && ranges[d] != 1)
+      return false;
+    expected *= ranges[d];
+  }
+  for (auto [d, c] : llvm::enumerate(access.coefficients))
+    if (c != 0 && !llvm::is_contained(loops, unsigned(d)))
+      return false;
+  return true;
+}
+
+bool cudatpl::isAlignedExcept(const LinearAccess &access,
+                              ArrayRef<unsigned> except, int64_t vec) {
+  if (access.offset % vec != 0)
+    return false;
+  for (auto [d, c] : llvm::enumerate(access.coefficients))
+    if (!llvm::is_contained(except, unsigned(d)) && c % vec != 0)
+      return false;
+  return true;
+}
+
+int64_t cudatpl::productOver(ArrayRef<unsigned> loops,
+                             ArrayRef<int64_t> ranges) {
+  int64_t p = 1;
+  for (unsigned d : loops)
+    p *= ranges[d];
+  return p;
+}
+
+int64_t cudatpl::ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+void cudatpl::setParam(CudaKernelPlan &plan, StringRef key, int64_t value) {
+  plan.params[key.str()] = std::to_string(value);
+}
+
+std::string cudatpl::emitCombine(StringRef combiner, ScalarKind kind,
+                                 StringRef a, StringRef b) {
+  std::string x = a.str(), y = b.str();
+  bool fp = isFloatKind(kind);
+  bool dbl = kind == ScalarKind::F64;
+  if (combiner == "add")
+    return "(" + x + " + " + y + ")";
+  if (combiner == "mul")
+    return "(" + x + " * " + y + ")";
+  if (combiner == "max")
+    return fp ? "stark_maximumf(" + x + ", " + y + ")"
+              : "(" + x + " > " + y + " ? " + x + " : " + y + ")";
+  if (combiner == "min")
+    return fp ? "stark_minimumf(" + x + ", " + y + ")"
+              : "(" + x + " < " + y + " ? " + x + " : " + y + ")";
+  if (combiner == "maxnum")
+    return std::string(dbl ? "fmax(" : "fmaxf(") + x + ", " + y + ")";
+  if (combiner == "minnum")
+    return std::string(dbl ? "fmin(" : "fminf(") + x + ", " + y + ")";
+  if (combiner == "and")
+    return "(" + x + " & " + y + ")";
+  if (combiner == "or")
+    return "(" + x + " | " + y + ")";
+  return "(" + x + " ^ " + y + ")";
+}
+
+std::string cudatpl::emitCombineIdentity(StringRef combiner, ScalarKind kind) {
+  bool fp = isFloatKind(kind);
+  if (combiner == "add" || combiner == "or" || combiner == "xor")
+    return emitScalarLiteral(kind, 0.0, 0);
+  if (combiner == "mul")
+    return emitScalarLiteral(kind, 1.0, 1);
+  if (combiner == "and")
+    return emitScalarLiteral(kind, 0.0, -1);
+  bool max = combiner == "max" || combiner == "maxnum";
+  if (fp)
+    return emitScalarLiteral(kind, max ? -INFINITY : INFINITY, 0);
+  int64_t bits = getScalarKindBytes(kind) * 8;
+  int64_t hi = bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+  int64_t lo = -hi - 1;
+  if (bits == 64)
+    return max ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
+  return emitScalarLiteral(kind, 0.0, max ? lo : hi);
+}

@@ -1,0 +1,333 @@
+//===- CudaTemplateFamily.cpp - The CUDA C++ template families ------------===//
+//
+// What every template family does the same way on top of its check,
+// enumeration and generator: applicability on a problem, the order in which
+// the families are offered, points, and the candidate module of a plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTemplatesInternal.h"
+
+#include "stark/Problem/KernelProblem.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+//===----------------------------------------------------------------------===//
+// The families
+//===----------------------------------------------------------------------===//
+
+const CudaTemplateFamily *cudatpl::lookupTemplateFamily(StringRef name) {
+  return dyn_cast_or_null<CudaTemplateFamily>(
+      StrategyRegistry::get().lookup(name));
+}
+
+ArrayRef<StringRef> mlir::stark::getCudaTemplateFamilies() {
+  static const SmallVector<StringRef> names = [] {
+    SmallVector<StringRef> out;
+    for (const StrategyFamily *family :
+         StrategyRegistry::get().getFamilies("cuda"))
+      if (isa<CudaTemplateFamily>(family))
+        out.push_back(family->getName());
+    return out;
+  }();
+  return names;
+}
+
+static std::string unknownFamily(StringRef family) {
+  return llvm::formatv("unknown family '{0}' (known: {1})", family,
+                       llvm::join(getCudaTemplateFamilies(), ", "));
+}
+
+SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view) {
+  SmallVector<StringRef> order;
+  auto consider = [&](StringRef family) {
+    if (!llvm::is_contained(order, family))
+      order.push_back(family);
+  };
+  if (view.isSoftmax) {
+    consider("softmax");
+    return order;
+  }
+  if (view.norm) {
+    consider(view.norm->rms ? "rmsnorm" : "layernorm");
+    return order;
+  }
+  if (view.opClass == OpClass::Pooling ||
+      (view.convolution && view.convolution->depthwise)) {
+    // A window per output and no reuse across outputs: depthwise is a
+    // contraction batched over channels with n = 1, where a GEMM tile would
+    // be mostly waste.
+    consider("direct");
+    consider("reduce_col");
+    return order;
+  }
+  if (view.contraction) {
+    const ContractionView &c = *view.contraction;
+    // Matrix-vector shapes are bandwidth-bound: a reduction per output
+    // reads each matrix element once without wasting a tile.
+    bool skinny = std::min(c.m, c.n) < 16;
+    if (skinny) {
+      consider(view.reduction && view.reduction->innerContiguous
+                   ? "reduce_row"
+                   : "reduce_col");
+    }
+    consider("gemm_tc");
+    consider("gemm");
+    if (!skinny) {
+      consider("reduce_row");
+      consider("reduce_col");
+    }
+  }
+  if (view.reduction) {
+    if (view.reduction->innerContiguous) {
+      consider("reduce_row");
+      consider("reduce_col");
+    } else {
+      consider("reduce_col");
+      consider("reduce_row");
+    }
+  }
+  consider("elementwise");
+  consider("direct");
+  return order;
+}
+
+LogicalResult mlir::stark::checkFamilyApplies(StringRef family,
+                                              const ProblemView &view,
+                                              std::string &whyNot) {
+  const CudaTemplateFamily *f = lookupTemplateFamily(family);
+  if (!f) {
+    whyNot = unknownFamily(family);
+    return failure();
+  }
+  return f->check(view, /*allowTf32=*/true, whyNot);
+}
+
+SmallVector<std::string>
+mlir::stark::getApplicableFamilies(const ProblemView &view, bool allowTf32) {
+  SmallVector<std::string> order;
+  std::string ignored;
+  for (StringRef name : rankTemplateFamilies(view)) {
+    const CudaTemplateFamily *family = lookupTemplateFamily(name);
+    if (family && succeeded(family->check(view, allowTf32, ignored)))
+      order.push_back(name.str());
+  }
+  return order;
+}
+
+std::vector<TemplateParams>
+mlir::stark::enumerateParams(StringRef family, const ProblemView &view,
+                             const HardwareProfile &profile,
+                             const EnumerateOptions &options) {
+  std::vector<TemplateParams> out;
+  // Every kernel assumes 32-lane warps (shuffle widths, warp tiles).
+  if (profile.warpSize > 0 && profile.warpSize != 32)
+    return out;
+  const CudaTemplateFamily *f = lookupTemplateFamily(family);
+  std::string ignored;
+  if (!f || failed(f->check(view, options.allowTf32, ignored)))
+    return out;
+  out = f->enumerate(view, profile, options.allowTf32);
+  if (options.limit > 0 && int64_t(out.size()) > options.limit)
+    out.resize(options.limit);
+  return out;
+}
+
+FailureOr<CudaKernelPlan>
+mlir::stark::generateCudaKernel(StringRef family, const ProblemView &view,
+                                const TemplateParams &params,
+                                std::string &whyNot) {
+  const CudaTemplateFamily *f = lookupTemplateFamily(family);
+  if (!f) {
+    whyNot = unknownFamily(family);
+    return failure();
+  }
+  return f->generate(view, params, whyNot);
+}
+
+LogicalResult
+CudaTemplateFamily::takeParams(const TemplateParams &given,
+                               ArrayRef<std::pair<StringRef, int64_t *>> slots,
+                               std::string &whyNot) const {
+  for (auto &[key, value] : given) {
+    auto it =
+        llvm::find_if(slots, [&](auto &slot) { return slot.first == key; });
+    if (it == slots.end()) {
+      SmallVector<StringRef> names;
+      for (auto &slot : slots)
+        names.push_back(slot.first);
+      whyNot = llvm::formatv("family '{0}' has no parameter '{1}' (it has: "
+                             "{2})",
+                             name, key, llvm::join(names, ", "));
+      return failure();
+    }
+    *it->second = value;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// A family on a problem
+//===----------------------------------------------------------------------===//
+
+/// Enough to refine around the best guess without flooding the search.
+static constexpr int64_t kParamSetsPerFamily = 24;
+
+LogicalResult CudaTemplateFamily::applies(const StrategyProblem &problem,
+                                          std::string &whyNot) const {
+  const ProblemView *view = problem.getView(whyNot);
+  if (!view)
+    return failure();
+  return check(*view, /*allowTf32=*/false, whyNot);
+}
+
+std::optional<unsigned>
+CudaTemplateFamily::getRank(const StrategyProblem &problem) const {
+  std::string ignored;
+  const ProblemView *view = problem.getView(ignored);
+  if (!view)
+    return std::nullopt;
+  SmallVector<StringRef> order = rankTemplateFamilies(*view);
+  const auto *it = llvm::find(order, name);
+  if (it == order.end())
+    return std::nullopt;
+  return unsigned(it - order.begin());
+}
+
+std::vector<StrategyPoint>
+CudaTemplateFamily::getPoints(const StrategyProblem &problem) const {
+  std::vector<StrategyPoint> points;
+  std::string ignored;
+  const ProblemView *view = problem.getView(ignored);
+  if (!view)
+    return points;
+  EnumerateOptions options;
+  options.limit = kParamSetsPerFamily;
+  for (const TemplateParams &params :
+       enumerateParams(name, *view, problem.getProfile(), options)) {
+    StrategyPoint point;
+    point.family = name.str();
+    for (const auto &[key, value] : params)
+      point.params[key] = std::to_string(value);
+    point.description = name.str() + " " + formatTemplateParams(params);
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+FailureOr<std::string> CudaTemplateFamily::build(const StrategyProblem &problem,
+                                                 const StrategyPoint &point,
+                                                 std::string &error) const {
+  const ProblemView *view = problem.getView(error);
+  if (!view)
+    return failure();
+  FailureOr<TemplateParams> params = getIntegerParams(point, error);
+  if (failed(params))
+    return failure();
+  FailureOr<CudaKernelPlan> plan = generate(*view, *params, error);
+  if (failed(plan))
+    return failure();
+  FailureOr<OwningOpRef<ModuleOp>> candidate =
+      buildCudaCandidateModule(problem.getModule(), *plan, error);
+  if (failed(candidate))
+    return failure();
+  return printCandidate(**candidate);
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters and candidates
+//===----------------------------------------------------------------------===//
+
+FailureOr<TemplateParams> mlir::stark::parseTemplateParams(StringRef text,
+                                                           std::string &error) {
+  TemplateParams params;
+  SmallVector<StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [key, value] = item.split('=');
+    key = key.trim();
+    value = value.trim();
+    int64_t v;
+    if (key.empty() || value.getAsInteger(10, v)) {
+      error = llvm::formatv("cannot parse parameter '{0}' (expected "
+                            "name=integer)",
+                            item.trim());
+      return failure();
+    }
+    params[key.lower()] = v;
+  }
+  return params;
+}
+
+std::string mlir::stark::formatTemplateParams(const TemplateParams &params) {
+  std::string s;
+  for (auto &[key, value] : params) {
+    if (!s.empty())
+      s += ",";
+    s += key + "=" + std::to_string(value);
+  }
+  return s;
+}
+
+FailureOr<OwningOpRef<ModuleOp>> mlir::stark::buildCudaCandidateModule(
+    ModuleOp problem, const CudaKernelPlan &plan, std::string &error) {
+  std::string entry = "kernel";
+  if (auto attr = problem->getAttrOfType<DictionaryAttr>(kProblemAttrName))
+    if (auto name = attr.getAs<StringAttr>("entry"))
+      entry = name.getValue().str();
+  OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
+  auto func = candidate->lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal()) {
+    error = llvm::formatv("no function @{0} with a body", entry);
+    return failure();
+  }
+  if (plan.launches.empty() || plan.source.empty()) {
+    error = "the plan has no source or no launch";
+    return failure();
+  }
+  // The body is replaced by the kernels: keep only the terminator. Users
+  // go before their definitions.
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> doomed;
+  for (Operation &op : body.without_terminator())
+    doomed.push_back(&op);
+  for (Operation *op : llvm::reverse(doomed))
+    op->erase();
+
+  Builder b(candidate->getContext());
+  SmallVector<Attribute> launches;
+  for (const CudaKernelPlan::Launch &l : plan.launches)
+    launches.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("kernel", b.getStringAttr(l.kernel)),
+        b.getNamedAttr("grid", b.getDenseI64ArrayAttr(l.grid)),
+        b.getNamedAttr("block", b.getDenseI64ArrayAttr(l.block)),
+        b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(l.sharedBytes)),
+    }));
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("source", b.getStringAttr(plan.source)),
+      b.getNamedAttr("launches", b.getArrayAttr(launches))};
+  if (!plan.options.empty()) {
+    SmallVector<Attribute> options;
+    for (const std::string &o : plan.options)
+      options.push_back(b.getStringAttr(o));
+    fields.push_back(b.getNamedAttr("options", b.getArrayAttr(options)));
+  }
+  func->setAttr("stark.cuda", b.getDictionaryAttr(fields));
+  // Provenance for reports and tuning records.
+  SmallVector<NamedAttribute> params;
+  for (auto &[key, value] : plan.params)
+    params.push_back(b.getNamedAttr(key, b.getStringAttr(value)));
+  func->setAttr("stark.template",
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("family", b.getStringAttr(plan.family)),
+                     b.getNamedAttr("params", b.getDictionaryAttr(params))}));
+  return candidate;
+}
