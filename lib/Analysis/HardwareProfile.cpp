@@ -88,10 +88,6 @@ double HardwareProfile::peakFor(ComputeType t) const {
   return peakF32;
 }
 
-double HardwareProfile::peakForElementType(Type elementType) const {
-  return peakFor(classifyComputeType(elementType));
-}
-
 // NVIDIA H200 SXM, from NVIDIA's H200 datasheet (dense rates, no sparsity):
 // FP64 34 TFLOP/s, FP32 67, TF32 tensor 494.5, FP16/BF16 tensor 989.5,
 // FP8 1979, INT8 1979 TOP/s, HBM3e 4.8 TB/s. 132 SMs and 60 MB L2 as the

@@ -32,13 +32,6 @@ StringRef mlir::stark::stringifyDistribution(Distribution d) {
   return "?";
 }
 
-std::optional<Distribution> mlir::stark::parseDistribution(StringRef name) {
-  for (Distribution d : getAllDistributions())
-    if (stringifyDistribution(d) == name)
-      return d;
-  return std::nullopt;
-}
-
 bool mlir::stark::isFloatKind(ElementKind kind) {
   return kind == ElementKind::F64 || kind == ElementKind::F32 ||
          kind == ElementKind::F16 || kind == ElementKind::BF16;

@@ -198,11 +198,6 @@ static Attribute promoteConstant(Attribute value, FloatType wide) {
   return nullptr;
 }
 
-FailureOr<OwningOpRef<ModuleOp>> mlir::stark::promoteToF32(ModuleOp problem,
-                                                           std::string &error) {
-  return promoteFloats(problem, Float32Type::get(problem->getContext()), error);
-}
-
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::stark::promoteFloats(ModuleOp problem, FloatType wide,
                            std::string &error) {

@@ -1,7 +1,6 @@
 //===- StarkPlugin.cpp - stark's passes as an mlir-opt pass plugin --------===//
 
-#include "stark/Transforms/Passes.h"
-#include "stark/Transforms/Pipelines.h"
+#include "stark/InitAll.h"
 
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
@@ -9,8 +8,6 @@
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "StarkPasses", LLVM_VERSION_STRING, []() {
-            ::mlir::stark::registerStarkPasses();
-            ::mlir::stark::registerStarkPipelines();
-          }};
+  return {MLIR_PLUGIN_API_VERSION, "StarkPasses", LLVM_VERSION_STRING,
+          []() { ::mlir::stark::registerAllStarkPasses(); }};
 }

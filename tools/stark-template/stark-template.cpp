@@ -13,15 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Analysis/HardwareProfile.h"
+#include "stark/InitAll.h"
 #include "stark/Strategies/CudaSchedules.h"
 #include "stark/Strategies/CudaTemplates.h"
-#include "stark/Analysis/HardwareProfile.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -135,8 +131,7 @@ int main(int argc, char **argv) {
     return fail("unknown profile '" + profileName + "'");
 
   DialectRegistry registry;
-  registry.insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
-                  math::MathDialect, memref::MemRefDialect>();
+  registerAllStarkDialects(registry);
   registerCudaScheduleDialects(registry);
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;

@@ -136,9 +136,3 @@ TEST(InputsTest, GenerateArgumentsPrefillsOnlyWriteOnlyOutputs) {
   // Every argument has a seed of its own.
   EXPECT_NE(args[0].bytes, args[1].bytes);
 }
-
-TEST(InputsTest, DistributionNamesRoundTrip) {
-  for (Distribution d : getAllDistributions())
-    EXPECT_EQ(parseDistribution(stringifyDistribution(d)), d);
-  EXPECT_FALSE(parseDistribution("cauchy"));
-}

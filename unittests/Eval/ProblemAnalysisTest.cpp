@@ -133,7 +133,8 @@ module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
 )mlir");
   ASSERT_TRUE(m);
   std::string error;
-  FailureOr<OwningOpRef<ModuleOp>> wide = promoteToF32(*m, error);
+  FailureOr<OwningOpRef<ModuleOp>> wide =
+      promoteFloats(*m, Float32Type::get(m->getContext()), error);
   ASSERT_TRUE(succeeded(wide)) << error;
   FailureOr<KernelSignature> sig =
       getKernelSignature(**wide, "kernel", 1, error);
@@ -171,7 +172,8 @@ module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
 )mlir");
   ASSERT_TRUE(m);
   std::string error;
-  EXPECT_TRUE(failed(promoteToF32(*m, error)));
+  EXPECT_TRUE(
+      failed(promoteFloats(*m, Float32Type::get(m->getContext()), error)));
   EXPECT_NE(error.find("cannot promote the problem to f32"), std::string::npos)
       << error;
   EXPECT_NE(error.find("bitcast"), std::string::npos) << error;

@@ -48,9 +48,6 @@ struct OpCost {
   OpClass opClass = OpClass::Generic;
 
   int64_t bytes() const { return bytesRead + bytesWritten; }
-  double arithmeticIntensity() const {
-    return bytes() ? double(flops) / double(bytes()) : 0.0;
-  }
 };
 
 struct RooflineEstimate {

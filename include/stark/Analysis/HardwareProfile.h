@@ -52,8 +52,6 @@ struct HardwareProfile {
 
   /// Peak rate for `type`; falls back to the f32 rate for unknown types.
   double peakFor(ComputeType type) const;
-  /// Peak rate without tensor cores (tf32 is only used when allowed).
-  double peakForElementType(Type elementType) const;
 };
 
 /// Names of the built-in profiles, in the order they are documented.

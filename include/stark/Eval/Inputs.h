@@ -16,7 +16,6 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
-#include <optional>
 
 namespace mlir::stark {
 
@@ -35,7 +34,6 @@ enum class Distribution { Uniform, Normal, Large, Tiny, Negative };
 /// All distributions, in the order the evaluator cycles through them.
 ArrayRef<Distribution> getAllDistributions();
 StringRef stringifyDistribution(Distribution d);
-std::optional<Distribution> parseDistribution(StringRef name);
 
 /// The nominal magnitude of a distribution's values for `kind` (1 for all
 /// but Large and Tiny). The comparison scales its absolute tolerance for

@@ -64,10 +64,6 @@ LogicalResult checkSameSignature(const KernelSignature &problem,
 FailureOr<OwningOpRef<ModuleOp>> promoteFloats(ModuleOp problem, FloatType wide,
                                                std::string &error);
 
-/// promoteFloats to f32: the reference of f16/bf16 problems.
-FailureOr<OwningOpRef<ModuleOp>> promoteToF32(ModuleOp problem,
-                                              std::string &error);
-
 } // namespace mlir::stark
 
 #endif // STARK_EVAL_PROBLEMANALYSIS_H

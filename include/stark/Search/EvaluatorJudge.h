@@ -1,5 +1,4 @@
-//===- EvaluatorJudge.h - The search's judge: the real evaluator -*- C++
-//-*-===//
+//===- EvaluatorJudge.h - The search's judge: the evaluator -*- C++ -*-===//
 //
 // Adapts the evaluator to the search: every candidate is verified and timed
 // against the problem in a worker process. Times are normalised to the
@@ -11,8 +10,8 @@
 #ifndef STARK_SEARCH_EVALUATORJUDGE_H
 #define STARK_SEARCH_EVALUATORJUDGE_H
 
-#include "stark/Search/Search.h"
 #include "stark/Eval/Worker.h"
+#include "stark/Search/Search.h"
 
 #include <vector>
 

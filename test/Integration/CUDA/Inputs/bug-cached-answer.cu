@@ -22,7 +22,6 @@ extern "C" __global__ void publish(const float *A, const float *B, float *C) {
   if (i < M * N)
     C[i] = cache[i];
 }
-extern "C" __global__ void mark_done(const float *A, const float *B,
-                                     float *C) {
+extern "C" __global__ void mark_done(const float *A, const float *B, float *C) {
   done = 1;
 }

@@ -1,0 +1,47 @@
+//===- InitAll.h - Register every stark dialect and pass --------*- C++ -*-===//
+//
+// The one place that says which dialects stark's IR may hold and which passes
+// and pipelines stark provides. Tools, the mlir-opt plugin and unit tests call
+// these instead of listing dialects of their own, so a new dialect or pass is
+// registered in one line here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_INITALL_H
+#define STARK_INITALL_H
+
+#include "stark/Eval/Evaluator.h"
+#include "stark/Transforms/Passes.h"
+#include "stark/Transforms/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir::stark {
+
+/// The dialects of stark's input programs and problems, and every dialect a
+/// candidate or a substituted winner may use.
+inline void registerAllStarkDialects(DialectRegistry &registry) {
+  registry
+      .insert<arith::ArithDialect, bufferization::BufferizationDialect,
+              func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
+              memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect>();
+  registerEvalDialects(registry);
+}
+
+/// stark's passes and `stark-pipeline`.
+inline void registerAllStarkPasses() {
+  registerStarkPasses();
+  registerStarkPipelines();
+}
+
+} // namespace mlir::stark
+
+#endif // STARK_INITALL_H
