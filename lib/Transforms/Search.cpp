@@ -1,31 +1,25 @@
 //===- Search.cpp - Search a verified, faster lowering per problem --------===//
 //
-// Thin pass over runSearch: one search per kernel problem, judged by the
-// evaluator in worker processes; the winner is kept in the problem module.
+// Thin pass over searchProblem (stark/Search/ProblemSearch.h): one search
+// per kernel problem, judged by the evaluator in worker processes; the winner
+// is kept in the problem module and the report written by Report.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "stark/Search/Search.h"
 #include "stark/Eval/Evaluator.h"
+#include "stark/Eval/Timing.h"
 #include "stark/Problem/KernelProblem.h"
-#include "stark/Search/EvaluatorJudge.h"
-#include "stark/Search/Expert.h"
-#include "stark/Search/Replay.h"
-#include "stark/Strategies/CandidateSpaces.h"
+#include "stark/Search/ProblemSearch.h"
+#include "stark/Search/Report.h"
 #include "stark/Strategies/CpuStrategies.h"
 #include "stark/Target/Target.h"
 #include "stark/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <chrono>
 
 namespace mlir::stark {
 #define GEN_PASS_DEF_STARKSEARCHPASS
@@ -36,29 +30,6 @@ using namespace mlir;
 using namespace mlir::stark;
 
 namespace {
-
-llvm::json::Object nodeToJSON(const SearchNode &n) {
-  llvm::json::Object params;
-  for (const auto &[k, v] : n.params)
-    params[k] = v;
-  llvm::json::Object o{{"id", n.id},
-                       {"parent", n.parent},
-                       {"depth", n.depth},
-                       {"strategy", n.strategy},
-                       {"params", std::move(params)},
-                       {"plan", n.plan},
-                       {"changed_part", n.changedPart},
-                       {"author", n.author},
-                       {"status", n.status},
-                       {"failed_children", n.failedChildren}};
-  if (!n.failure.empty())
-    o["failure"] = n.failure;
-  if (n.state == NodeState::Passed) {
-    o["seconds"] = n.seconds;
-    o["speedup"] = n.speedup;
-  }
-  return o;
-}
 
 /// Ops of the program that belong to the problem named `symbol`.
 SmallVector<Operation *> opsOfProblem(ModuleOp module, StringAttr symbol) {
@@ -150,24 +121,15 @@ struct StarkSearchPass
     }
 
     if (!report.empty()) {
-      llvm::json::Object root{{"version", 1},
-                              {"target", resolvedTarget},
-                              {"agent", agent},
-                              {"profile", profileName},
-                              {"budget", int64_t(budget)},
-                              {"seconds", double(seconds)},
-                              {"seed", int64_t(seed)},
-                              {"problems", std::move(reports)}};
+      SearchReportHeader header{resolvedTarget,  agent,
+                                profileName,     int64_t(budget),
+                                double(seconds), int64_t(seed)};
       std::string error;
-      std::unique_ptr<llvm::ToolOutputFile> file =
-          openOutputFile(report, &error);
-      if (!file) {
+      if (failed(
+              writeSearchReport(report, header, std::move(reports), error))) {
         module.emitError() << "stark-search: " << error;
         return signalPassFailure();
       }
-      file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
-                 << "\n";
-      file->keep();
     }
   }
 
@@ -183,10 +145,6 @@ struct StarkSearchPass
     SmallVector<Operation *> ops = opsOfProblem(module, symbol);
     std::string label =
         llvm::formatv("{0} {1}", info.opName, info.shapes).str();
-    llvm::json::Object report{{"problem", symbol.getValue()},
-                              {"op", info.opName},
-                              {"shapes", info.shapes},
-                              {"signature", info.signature}};
     auto remarkAll = [&](const Twine &message) {
       for (Operation *op : ops)
         op->emitRemark() << message;
@@ -195,67 +153,17 @@ struct StarkSearchPass
     };
     ++numProblems;
 
-    // The problem as a standalone module, as the worker will parse it.
-    OwningOpRef<ModuleOp> standalone = cast<ModuleOp>(problem->clone());
-    std::string problemText;
-    {
-      llvm::raw_string_ostream os(problemText);
-      standalone->print(os);
-    }
-
-    // The agent team: the expert policy over the target's candidate space,
-    // or a replayed transcript.
-    std::string whyNot;
-    std::unique_ptr<CandidateSpace> space;
-    std::unique_ptr<AgentTeam> agents;
-    ExpertAgents *expert = nullptr;
-    if (agent == "replay") {
-      agents = ReplayAgents::load(transcript, whyNot);
-      if (!agents) {
-        problem.emitError() << "stark-search: " << whyNot;
-        failedHard = true;
-        return report;
-      }
-    } else {
-      space = createCandidateSpace(resolvedTarget, *standalone, hw, whyNot);
-      if (!space) {
-        remarkAll("stark-search: left as is: no strategy applies (" + whyNot +
-                  ")");
-        report["skipped"] = whyNot;
-        return report;
-      }
-      auto owned = std::make_unique<ExpertAgents>(*space);
-      expert = owned.get();
-      agents = std::move(owned);
-    }
-
-    EvalOptions evalOptions;
-    evalOptions.seed = seed;
-    evalOptions.correctnessTrials = trials;
-    evalOptions.timing.minTrials = timingTrials;
-    WorkerOptions worker;
-    worker.targetName = resolvedTarget.str();
-    worker.timeoutSeconds = timeout;
-    EvaluatorJudge judge(problemText, symbol.getValue().str(), evalOptions,
-                         worker);
-    FailureOr<double> baseline = judge.measureBaseline(error);
-    if (failed(baseline)) {
-      remarkAll("stark-search: left as is: " + error);
-      report["skipped"] = error;
-      return report;
-    }
-
-    SearchTreeOptions treeOptions;
-    treeOptions.minSpeedup = minSpeedup;
-    SearchBudget searchBudget;
-    searchBudget.maxCandidates = budget;
-    searchBudget.maxSeconds = seconds;
-    auto start = std::chrono::steady_clock::now();
-    auto clock = [start] {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                           start)
-          .count();
-    };
+    ProblemSearchOptions options;
+    options.target = resolvedTarget.str();
+    options.agent = agent;
+    options.transcript = transcript;
+    options.budget = budget;
+    options.seconds = seconds;
+    options.seed = seed;
+    options.minSpeedup = minSpeedup;
+    options.trials = trials;
+    options.timingTrials = timingTrials;
+    options.timeout = timeout;
     auto onProgress = [&](const SearchProgress &p) {
       if (!progress)
         return;
@@ -264,54 +172,57 @@ struct StarkSearchPass
           index + 1, count, label, p.candidatesTried, int64_t(budget),
           p.bestSpeedup);
     };
-    SearchResult result = runSearch(*baseline, *agents, judge, treeOptions,
-                                    searchBudget, seed, clock, onProgress);
-    numCandidates += result.candidatesTried;
+    ProblemSearchResult result =
+        searchProblem(problem, hw, options, onProgress);
+    llvm::json::Object report = problemToJSON(symbol.getValue(), info, result);
 
-    llvm::json::Array nodes;
-    for (int64_t id = 0; id < result.tree.size(); ++id)
-      nodes.push_back(nodeToJSON(result.tree.node(id)));
-    report["baseline_seconds"] = *baseline;
-    report["candidates"] = result.candidatesTried;
-    report["stop_reason"] = result.stopReason;
-    report["nodes"] = std::move(nodes);
+    switch (result.status) {
+    case ProblemSearchStatus::Error:
+      problem.emitError() << "stark-search: " << result.message;
+      failedHard = true;
+      return report;
+    case ProblemSearchStatus::Skipped:
+      remarkAll("stark-search: left as is: " + result.skipReason);
+      return report;
+    case ProblemSearchStatus::Searched:
+      break;
+    }
+    const SearchResult &search = *result.search;
+    numCandidates += search.candidatesTried;
 
-    if (!result.winner) {
+    if (!search.winner) {
       int64_t failedCount = 0;
-      for (int64_t id = 1; id < result.tree.size(); ++id)
-        failedCount += result.tree.node(id).state == NodeState::Failed;
+      for (int64_t id = 1; id < search.tree.size(); ++id)
+        failedCount += search.tree.node(id).state == NodeState::Failed;
       std::string why =
           llvm::formatv("no verified candidate beat the baseline by "
                         "{3:f2}x ({0} tried, {1} failed, stopped on {2})",
-                        result.candidatesTried, failedCount, result.stopReason,
+                        search.candidatesTried, failedCount, search.stopReason,
                         double(minSpeedup))
               .str();
-      if (result.candidatesTried == 0 && expert &&
-          !expert->getLastBuildError().empty())
-        why += "; no candidate could be built: " + expert->getLastBuildError();
+      if (search.candidatesTried == 0 && !result.lastBuildError.empty())
+        why += "; no candidate could be built: " + result.lastBuildError;
       remarkAll("stark-search: left as is: " + why);
-      report["winner"] = nullptr;
       return report;
     }
 
-    const SearchNode &win = result.tree.node(*result.winner);
-    OwningOpRef<ModuleOp> winner = parseSourceString<ModuleOp>(
-        result.payloads[*result.winner], &getContext());
-    if (!winner) {
+    const SearchNode &win = search.tree.node(*search.winner);
+    if (!result.winner) {
       remarkAll("stark-search: left as is: the winning candidate does not "
                 "parse back");
       return report;
     }
+    double baseline = result.baselineSeconds;
     Builder b(&getContext());
-    winner->setSymNameAttr(b.getStringAttr("winner"));
-    problem.getBody()->push_back(winner.release());
+    result.winner->setSymNameAttr(b.getStringAttr("winner"));
+    problem.getBody()->push_back(result.winner.release());
     SmallVector<NamedAttribute> params;
     for (const auto &[k, v] : win.params)
       params.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
     problem->setAttr(
         "stark.winner",
         b.getDictionaryAttr({
-            b.getNamedAttr("baseline_us", b.getF64FloatAttr(*baseline * 1e6)),
+            b.getNamedAttr("baseline_us", b.getF64FloatAttr(baseline * 1e6)),
             b.getNamedAttr("candidate", b.getI64IntegerAttr(win.id)),
             b.getNamedAttr("params", b.getDictionaryAttr(params)),
             b.getNamedAttr("speedup", b.getF64FloatAttr(win.speedup)),
@@ -320,7 +231,6 @@ struct StarkSearchPass
             b.getNamedAttr("winner_us", b.getF64FloatAttr(win.seconds * 1e6)),
         }));
     ++numWinners;
-    report["winner"] = win.id;
     remarkAll(llvm::formatv("stark-search: {0:f2}x faster on {1}: {2} {3} "
                             "(candidate {4} of {5}, {6} -> {7})",
                             win.speedup, resolvedTarget, win.strategy,
@@ -330,8 +240,8 @@ struct StarkSearchPass
                                                                 kv.second;
                                                        }),
                                        " "),
-                            win.id, result.candidatesTried,
-                            formatDuration(*baseline),
+                            win.id, search.candidatesTried,
+                            formatDuration(baseline),
                             formatDuration(win.seconds))
                   .str());
     return report;

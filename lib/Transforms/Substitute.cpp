@@ -1,11 +1,15 @@
 //===- Substitute.cpp - Replace ops by their problems' verified winners ---===//
+//
+// Thin pass: each op tagged with a problem that has a winner becomes a call
+// of the winner (a CUDA C++ winner first becomes gpu.binary + a host launch
+// function through stark/Target/GpuBinary.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
+#include "stark/Target/GpuBinary.h"
 #include "stark/Transforms/Passes.h"
-#ifdef STARK_ENABLE_CUDA
-#include "stark/Target/CudaCompile.h"
-#endif
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -19,8 +23,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include <limits>
 
 namespace mlir::stark {
 #define GEN_PASS_DEF_STARKSUBSTITUTEPASS
@@ -57,173 +59,28 @@ func::FuncOp importWinner(ModuleOp module, ModuleOp winner,
   return copy;
 }
 
-/// What became of a CUDA C++ winner.
-struct CudaImport {
-  /// The host function launching the kernels; null when not imported.
-  func::FuncOp host;
-  /// Why not: a malformed winner is an error, a compile that did not happen
-  /// or failed (no NVRTC, another toolkit, another chip) leaves the op.
-  std::string error;
-  bool malformed = false;
-};
-
-#ifdef STARK_ENABLE_CUDA
-/// The NVVM target features that go with `chip` (sm_90a -> +ptx80), as the
-/// cuda target pairs them.
-CudaArch getArchForChip(StringRef chip) {
-  CudaArch arch;
-  arch.chip = chip.str();
-  arch.features = "";
-  unsigned cc = 0;
-  StringRef digits = chip;
-  if (digits.consume_front("sm_") &&
-      !digits.take_while(llvm::isDigit).getAsInteger(10, cc)) {
-    CudaArch known = CudaArch::forComputeCapability(cc / 10, cc % 10);
-    if (known.chip == chip)
-      arch.features = known.features;
-  }
-  return arch;
-}
-
-/// Emits the launches of a compiled CUDA C++ winner: a private host function
-/// `name` with the winner's memref signature that passes each memref's
-/// aligned pointer (the kernels take `T *`) to every launch, in order, on
-/// one stream, and waits for them.
-func::FuncOp emitCudaHost(ModuleOp module, StringRef name, FunctionType type,
-                          StringRef binaryName, ArrayRef<CudaLaunch> launches,
-                          const llvm::StringMap<std::string> &loweredNames) {
-  MLIRContext *context = module.getContext();
-  Location loc = module.getLoc();
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto host = func::FuncOp::create(b, loc, name, type);
-  host.setPrivate();
-  b.setInsertionPointToStart(host.addEntryBlock());
-
-  auto ptrType = LLVM::LLVMPointerType::get(context);
-  SmallVector<Value> pointers;
-  for (BlockArgument arg : host.getArguments()) {
-    Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
-    Value integer = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-    pointers.push_back(LLVM::IntToPtrOp::create(b, loc, ptrType, integer));
-  }
-  llvm::SmallDenseMap<int64_t, Value> constants, sharedConstants;
-  auto index = [&](int64_t v) -> Value {
-    Value &c = constants[v];
-    if (!c)
-      c = arith::ConstantIndexOp::create(b, loc, v);
-    return c;
-  };
-  auto tokenType = gpu::AsyncTokenType::get(context);
-  Value token =
-      gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
-  for (const CudaLaunch &launch : launches) {
-    gpu::KernelDim3 grid{index(launch.grid[0]), index(launch.grid[1]),
-                         index(launch.grid[2])};
-    gpu::KernelDim3 block{index(launch.block[0]), index(launch.block[1]),
-                          index(launch.block[2])};
-    Value shared;
-    if (launch.sharedBytes != 0) {
-      Value &c = sharedConstants[launch.sharedBytes];
-      if (!c)
-        c = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                         launch.sharedBytes);
-      shared = c;
-    }
-    auto kernel = SymbolRefAttr::get(
-        context, binaryName,
-        {FlatSymbolRefAttr::get(context, loweredNames.lookup(launch.kernel))});
-    token = gpu::LaunchFuncOp::create(b, loc, kernel, grid, block, shared,
-                                      pointers, tokenType, ValueRange{token})
-                .getAsyncToken();
-  }
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
-  func::ReturnOp::create(b, loc);
-  return host;
-}
-#endif
-
-/// Compiles the CUDA C++ winner `entry` with NVRTC and emits it into
-/// `module` as `gpu.binary @<name>_bin` plus the host function `@<name>`
-/// (once per signature). Nothing is added unless the compile succeeds.
-CudaImport importCudaWinner(ModuleOp module, func::FuncOp entry, StringRef name,
-                            StringRef chip, bool embedPtx) {
-  CudaImport result;
+/// Imports the CUDA C++ winner `entry` as `gpu.binary @<name>_bin` plus the
+/// host function `@<name>` (once per signature). A malformed winner is an
+/// error; a compile that did not happen or failed (no NVRTC, another
+/// toolkit, another chip) leaves the op.
+CudaGpuBinary importCudaWinner(ModuleOp module, func::FuncOp entry,
+                               StringRef name, StringRef chip, bool embedPtx) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
+    CudaGpuBinary result;
     result.host = existing;
     return result;
   }
 #ifdef STARK_ENABLE_CUDA
-  FailureOr<CudaSourceCandidate> source = parseCudaSource(entry, result.error);
-  if (failed(source)) {
-    result.malformed = true;
-    return result;
-  }
-  for (Type type : entry.getArgumentTypes()) {
-    auto memref = dyn_cast<MemRefType>(type);
-    if (!memref || !memref.getLayout().isIdentity()) {
-      result.error = llvm::formatv("its arguments must be memrefs with the "
-                                   "identity layout, got {0}",
-                                   type)
-                         .str();
-      result.malformed = true;
-      return result;
-    }
-  }
-  if (entry.getNumResults() != 0) {
-    result.error = "its function must not return values";
-    result.malformed = true;
-    return result;
-  }
-  for (const CudaLaunch &launch : source->launches) {
-    if (launch.sharedBytes > std::numeric_limits<int32_t>::max()) {
-      result.error = llvm::formatv("launch of {0}: 'shared_bytes' does not "
-                                   "fit in 32 bits",
-                                   launch.kernel)
-                         .str();
-      result.malformed = true;
-      return result;
-    }
-  }
-
-  SmallVector<std::string> names;
-  for (const CudaLaunch &launch : source->launches)
-    if (!llvm::is_contained(names, launch.kernel))
-      names.push_back(launch.kernel);
-  FailureOr<NvrtcOutput> built = compileCudaSourceWithNvrtc(
-      source->source, names, chip, source->options, result.error);
-  if (failed(built))
-    return result;
-
-  // The cubin is the code that was verified and timed (the cuda target
-  // loads NVRTC's cubin); PTX is JIT-compiled by the driver when loaded.
-  bool usePtx = embedPtx || built->cubin.empty();
-  const std::string &image = usePtx ? built->ptx : built->cubin;
-  MLIRContext *context = module.getContext();
-  CudaArch arch = getArchForChip(chip);
-  auto target = NVVM::NVVMTargetAttr::get(
-      context, /*optLevel=*/3, "nvptx64-nvidia-cuda", arch.chip, arch.features);
-  auto object = gpu::ObjectAttr::get(context, target,
-                                     usePtx ? gpu::CompilationTarget::Assembly
-                                            : gpu::CompilationTarget::Binary,
-                                     StringAttr::get(context, image),
-                                     /*properties=*/nullptr,
-                                     /*kernels=*/nullptr);
-  std::string binaryName = (name + "_bin").str();
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  gpu::BinaryOp::create(b, module.getLoc(), binaryName,
-                        /*offloadingHandler=*/nullptr,
-                        ArrayRef<Attribute>{object});
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  UnitAttr::get(context));
-  result.host = emitCudaHost(module, name, entry.getFunctionType(), binaryName,
-                             source->launches, built->loweredNames);
+  return emitCudaSourceAsGpuBinary(module, entry, name, chip, embedPtx);
 #else
   (void)entry;
+  (void)chip;
   (void)embedPtx;
+  CudaGpuBinary result;
   result.error = "stark was built without the CUDA target "
                  "(STARK_ENABLE_CUDA=OFF), which compiles CUDA C++";
-#endif
   return result;
+#endif
 }
 
 /// Replaces `op` by a call of `kernel`, bridging tensors to buffers.
@@ -332,7 +189,7 @@ struct StarkSubstitutePass
             chip = recorded.getValue().str();
         if (chip.empty())
           chip = "sm_90a";
-        CudaImport cuda =
+        CudaGpuBinary cuda =
             importCudaWinner(module, entry, name, chip, cudaFormat == "ptx");
         if (cuda.malformed) {
           op->emitError() << "stark-substitute: the CUDA C++ winner of @"

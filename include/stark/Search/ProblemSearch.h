@@ -1,0 +1,76 @@
+//===- ProblemSearch.h - The search of one kernel problem -------*- C++ -*-===//
+//
+// Everything one kernel problem's search needs beyond the search loop: the
+// agent team (the expert over the target's candidate space, or a replayed
+// transcript), the evaluator as judge, the baseline, and the winner parsed
+// back into the problem's context. stark-search calls it once per problem.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_SEARCH_PROBLEMSEARCH_H
+#define STARK_SEARCH_PROBLEMSEARCH_H
+
+#include "stark/Analysis/HardwareProfile.h"
+#include "stark/Search/Search.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mlir::stark {
+
+struct ProblemSearchOptions {
+  /// cpu or cuda (already resolved from auto).
+  std::string target = "cpu";
+  /// expert (the candidate space of `target`) or replay (of `transcript`).
+  std::string agent = "expert";
+  std::string transcript;
+  unsigned budget = 12;
+  double seconds = 120;
+  uint64_t seed = 0;
+  double minSpeedup = 1.05;
+  /// Correctness trials and timed runs per evaluation.
+  unsigned trials = 5;
+  unsigned timingTrials = 10;
+  /// Seconds per evaluation in the worker.
+  double timeout = 60;
+};
+
+enum class ProblemSearchStatus {
+  /// The search could not start (e.g. the transcript does not load).
+  Error,
+  /// Nothing to search: no strategy applies or the baseline does not run.
+  Skipped,
+  /// The search ran; `search->winner` says whether something won.
+  Searched,
+};
+
+struct ProblemSearchResult {
+  ProblemSearchStatus status = ProblemSearchStatus::Error;
+  /// Error: what went wrong. Skipped: why, as the report records it.
+  std::string message;
+  /// Skipped: why, as a sentence for the remark.
+  std::string skipReason;
+  double baselineSeconds = 0;
+  /// Searched: the tree and its winner.
+  std::optional<SearchResult> search;
+  /// The expert's last failure to build a candidate (empty for replay).
+  std::string lastBuildError;
+  /// The winner, parsed into the problem's context; null without a winner
+  /// or when its text does not parse back.
+  OwningOpRef<ModuleOp> winner;
+};
+
+/// Searches a faster verified lowering of the kernel problem `problem` on
+/// `hw`. `progress` is called after every candidate.
+ProblemSearchResult
+searchProblem(ModuleOp problem, const HardwareProfile &hw,
+              const ProblemSearchOptions &options,
+              const std::function<void(const SearchProgress &)> &progress);
+
+} // namespace mlir::stark
+
+#endif // STARK_SEARCH_PROBLEMSEARCH_H

@@ -1,0 +1,43 @@
+//===- Report.h - The JSON report of stark-search ---------------*- C++ -*-===//
+//
+// The report (`stark-search report=FILE`) records every problem's search:
+// its identity, why it was skipped or the baseline and every node of the
+// tree, and the winner. bench/ and python/stark read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_SEARCH_REPORT_H
+#define STARK_SEARCH_REPORT_H
+
+#include "stark/Problem/KernelProblem.h"
+#include "stark/Search/ProblemSearch.h"
+
+#include "llvm/Support/JSON.h"
+
+namespace mlir::stark {
+
+/// One node of a search tree.
+llvm::json::Object nodeToJSON(const SearchNode &node);
+
+/// The entry of the problem `symbol`: what it is and what its search gave.
+llvm::json::Object problemToJSON(StringRef symbol,
+                                 const KernelProblemInfo &info,
+                                 const ProblemSearchResult &result);
+
+/// What the whole run was asked to do.
+struct SearchReportHeader {
+  std::string target, agent, profile;
+  int64_t budget = 0;
+  double seconds = 0;
+  int64_t seed = 0;
+};
+
+/// Writes the report of all problems to `path`; fails, saying why in `error`,
+/// when the file cannot be written.
+LogicalResult writeSearchReport(StringRef path,
+                                const SearchReportHeader &header,
+                                llvm::json::Array problems, std::string &error);
+
+} // namespace mlir::stark
+
+#endif // STARK_SEARCH_REPORT_H

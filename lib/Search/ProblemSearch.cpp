@@ -1,0 +1,97 @@
+//===- ProblemSearch.cpp - The search of one kernel problem ---------------===//
+
+#include "stark/Search/ProblemSearch.h"
+#include "stark/Eval/Evaluator.h"
+#include "stark/Search/EvaluatorJudge.h"
+#include "stark/Search/Expert.h"
+#include "stark/Search/Replay.h"
+#include "stark/Strategies/CandidateSpaces.h"
+
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+ProblemSearchResult mlir::stark::searchProblem(
+    ModuleOp problem, const HardwareProfile &hw,
+    const ProblemSearchOptions &options,
+    const std::function<void(const SearchProgress &)> &progress) {
+  ProblemSearchResult result;
+
+  // The problem as a standalone module, as the worker will parse it.
+  OwningOpRef<ModuleOp> standalone = cast<ModuleOp>(problem->clone());
+  std::string problemText;
+  {
+    llvm::raw_string_ostream os(problemText);
+    standalone->print(os);
+  }
+
+  // The agent team: the expert policy over the target's candidate space,
+  // or a replayed transcript.
+  std::string whyNot;
+  std::unique_ptr<CandidateSpace> space;
+  std::unique_ptr<AgentTeam> agents;
+  ExpertAgents *expert = nullptr;
+  if (options.agent == "replay") {
+    agents = ReplayAgents::load(options.transcript, whyNot);
+    if (!agents) {
+      result.status = ProblemSearchStatus::Error;
+      result.message = whyNot;
+      return result;
+    }
+  } else {
+    space = createCandidateSpace(options.target, *standalone, hw, whyNot);
+    if (!space) {
+      result.status = ProblemSearchStatus::Skipped;
+      result.message = whyNot;
+      result.skipReason = "no strategy applies (" + whyNot + ")";
+      return result;
+    }
+    auto owned = std::make_unique<ExpertAgents>(*space);
+    expert = owned.get();
+    agents = std::move(owned);
+  }
+
+  EvalOptions evalOptions;
+  evalOptions.seed = options.seed;
+  evalOptions.correctnessTrials = options.trials;
+  evalOptions.timing.minTrials = options.timingTrials;
+  WorkerOptions worker;
+  worker.targetName = options.target;
+  worker.timeoutSeconds = options.timeout;
+  EvaluatorJudge judge(problemText, problem.getSymName()->str(), evalOptions,
+                       worker);
+  std::string error;
+  FailureOr<double> baseline = judge.measureBaseline(error);
+  if (failed(baseline)) {
+    result.status = ProblemSearchStatus::Skipped;
+    result.message = error;
+    result.skipReason = error;
+    return result;
+  }
+  result.status = ProblemSearchStatus::Searched;
+  result.baselineSeconds = *baseline;
+
+  SearchTreeOptions treeOptions;
+  treeOptions.minSpeedup = options.minSpeedup;
+  SearchBudget budget;
+  budget.maxCandidates = options.budget;
+  budget.maxSeconds = options.seconds;
+  auto start = std::chrono::steady_clock::now();
+  auto clock = [start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  result.search = runSearch(*baseline, *agents, judge, treeOptions, budget,
+                            options.seed, clock, progress);
+  if (expert)
+    result.lastBuildError = expert->getLastBuildError();
+  if (result.search->winner)
+    result.winner = parseSourceString<ModuleOp>(
+        result.search->payloads[*result.search->winner], problem->getContext());
+  return result;
+}

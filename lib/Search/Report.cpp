@@ -1,0 +1,82 @@
+//===- Report.cpp - The JSON report of stark-search -----------------------===//
+
+#include "stark/Search/Report.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+llvm::json::Object mlir::stark::nodeToJSON(const SearchNode &n) {
+  llvm::json::Object params;
+  for (const auto &[k, v] : n.params)
+    params[k] = v;
+  llvm::json::Object o{{"id", n.id},
+                       {"parent", n.parent},
+                       {"depth", n.depth},
+                       {"strategy", n.strategy},
+                       {"params", std::move(params)},
+                       {"plan", n.plan},
+                       {"changed_part", n.changedPart},
+                       {"author", n.author},
+                       {"status", n.status},
+                       {"failed_children", n.failedChildren}};
+  if (!n.failure.empty())
+    o["failure"] = n.failure;
+  if (n.state == NodeState::Passed) {
+    o["seconds"] = n.seconds;
+    o["speedup"] = n.speedup;
+  }
+  return o;
+}
+
+llvm::json::Object
+mlir::stark::problemToJSON(StringRef symbol, const KernelProblemInfo &info,
+                           const ProblemSearchResult &result) {
+  llvm::json::Object report{{"problem", symbol},
+                            {"op", info.opName},
+                            {"shapes", info.shapes},
+                            {"signature", info.signature}};
+  if (result.status == ProblemSearchStatus::Skipped)
+    report["skipped"] = result.message;
+  if (result.status != ProblemSearchStatus::Searched)
+    return report;
+
+  const SearchResult &search = *result.search;
+  llvm::json::Array nodes;
+  for (int64_t id = 0; id < search.tree.size(); ++id)
+    nodes.push_back(nodeToJSON(search.tree.node(id)));
+  report["baseline_seconds"] = result.baselineSeconds;
+  report["candidates"] = search.candidatesTried;
+  report["stop_reason"] = search.stopReason;
+  report["nodes"] = std::move(nodes);
+  // A winner that does not parse back is no winner, and no "no winner".
+  if (!search.winner)
+    report["winner"] = nullptr;
+  else if (result.winner)
+    report["winner"] = *search.winner;
+  return report;
+}
+
+LogicalResult mlir::stark::writeSearchReport(StringRef path,
+                                             const SearchReportHeader &header,
+                                             llvm::json::Array problems,
+                                             std::string &error) {
+  llvm::json::Object root{{"version", 1},
+                          {"target", header.target},
+                          {"agent", header.agent},
+                          {"profile", header.profile},
+                          {"budget", header.budget},
+                          {"seconds", header.seconds},
+                          {"seed", header.seed},
+                          {"problems", std::move(problems)}};
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return failure();
+  file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
+             << "\n";
+  file->keep();
+  return success();
+}

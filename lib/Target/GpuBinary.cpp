@@ -1,0 +1,158 @@
+//===- GpuBinary.cpp - CUDA C++ as gpu.binary and its launches ------------===//
+
+#include "stark/Target/GpuBinary.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+CudaArch mlir::stark::getCudaArchForChip(StringRef chip) {
+  CudaArch arch;
+  arch.chip = chip.str();
+  arch.features = "";
+  unsigned cc = 0;
+  StringRef digits = chip;
+  if (digits.consume_front("sm_") &&
+      !digits.take_while(llvm::isDigit).getAsInteger(10, cc)) {
+    CudaArch known = CudaArch::forComputeCapability(cc / 10, cc % 10);
+    if (known.chip == chip)
+      arch.features = known.features;
+  }
+  return arch;
+}
+
+func::FuncOp mlir::stark::emitCudaLaunchHost(
+    ModuleOp module, StringRef name, FunctionType type, StringRef binaryName,
+    ArrayRef<CudaLaunch> launches,
+    const llvm::StringMap<std::string> &loweredNames) {
+  MLIRContext *context = module.getContext();
+  Location loc = module.getLoc();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto host = func::FuncOp::create(b, loc, name, type);
+  host.setPrivate();
+  b.setInsertionPointToStart(host.addEntryBlock());
+
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  SmallVector<Value> pointers;
+  for (BlockArgument arg : host.getArguments()) {
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
+    Value integer = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+    pointers.push_back(LLVM::IntToPtrOp::create(b, loc, ptrType, integer));
+  }
+  llvm::SmallDenseMap<int64_t, Value> constants, sharedConstants;
+  auto index = [&](int64_t v) -> Value {
+    Value &c = constants[v];
+    if (!c)
+      c = arith::ConstantIndexOp::create(b, loc, v);
+    return c;
+  };
+  auto tokenType = gpu::AsyncTokenType::get(context);
+  Value token =
+      gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
+  for (const CudaLaunch &launch : launches) {
+    gpu::KernelDim3 grid{index(launch.grid[0]), index(launch.grid[1]),
+                         index(launch.grid[2])};
+    gpu::KernelDim3 block{index(launch.block[0]), index(launch.block[1]),
+                          index(launch.block[2])};
+    Value shared;
+    if (launch.sharedBytes != 0) {
+      Value &c = sharedConstants[launch.sharedBytes];
+      if (!c)
+        c = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                         launch.sharedBytes);
+      shared = c;
+    }
+    auto kernel = SymbolRefAttr::get(
+        context, binaryName,
+        {FlatSymbolRefAttr::get(context, loweredNames.lookup(launch.kernel))});
+    token = gpu::LaunchFuncOp::create(b, loc, kernel, grid, block, shared,
+                                      pointers, tokenType, ValueRange{token})
+                .getAsyncToken();
+  }
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+  func::ReturnOp::create(b, loc);
+  return host;
+}
+CudaGpuBinary mlir::stark::emitCudaSourceAsGpuBinary(ModuleOp module,
+                                                     func::FuncOp entry,
+                                                     StringRef name,
+                                                     StringRef chip,
+                                                     bool embedPtx) {
+  CudaGpuBinary result;
+  FailureOr<CudaSourceCandidate> source = parseCudaSource(entry, result.error);
+  if (failed(source)) {
+    result.malformed = true;
+    return result;
+  }
+  for (Type type : entry.getArgumentTypes()) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || !memref.getLayout().isIdentity()) {
+      result.error = llvm::formatv("its arguments must be memrefs with the "
+                                   "identity layout, got {0}",
+                                   type)
+                         .str();
+      result.malformed = true;
+      return result;
+    }
+  }
+  if (entry.getNumResults() != 0) {
+    result.error = "its function must not return values";
+    result.malformed = true;
+    return result;
+  }
+  for (const CudaLaunch &launch : source->launches) {
+    if (launch.sharedBytes > std::numeric_limits<int32_t>::max()) {
+      result.error = llvm::formatv("launch of {0}: 'shared_bytes' does not "
+                                   "fit in 32 bits",
+                                   launch.kernel)
+                         .str();
+      result.malformed = true;
+      return result;
+    }
+  }
+
+  SmallVector<std::string> names;
+  for (const CudaLaunch &launch : source->launches)
+    if (!llvm::is_contained(names, launch.kernel))
+      names.push_back(launch.kernel);
+  FailureOr<NvrtcOutput> built = compileCudaSourceWithNvrtc(
+      source->source, names, chip, source->options, result.error);
+  if (failed(built))
+    return result;
+
+  // The cubin is the code that was verified and timed (the cuda target
+  // loads NVRTC's cubin); PTX is JIT-compiled by the driver when loaded.
+  bool usePtx = embedPtx || built->cubin.empty();
+  const std::string &image = usePtx ? built->ptx : built->cubin;
+  MLIRContext *context = module.getContext();
+  CudaArch arch = getCudaArchForChip(chip);
+  auto target = NVVM::NVVMTargetAttr::get(
+      context, /*optLevel=*/3, "nvptx64-nvidia-cuda", arch.chip, arch.features);
+  auto object = gpu::ObjectAttr::get(context, target,
+                                     usePtx ? gpu::CompilationTarget::Assembly
+                                            : gpu::CompilationTarget::Binary,
+                                     StringAttr::get(context, image),
+                                     /*properties=*/nullptr,
+                                     /*kernels=*/nullptr);
+  std::string binaryName = (name + "_bin").str();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  gpu::BinaryOp::create(b, module.getLoc(), binaryName,
+                        /*offloadingHandler=*/nullptr,
+                        ArrayRef<Attribute>{object});
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(context));
+  result.host =
+      emitCudaLaunchHost(module, name, entry.getFunctionType(), binaryName,
+                         source->launches, built->loweredNames);
+  return result;
+}
