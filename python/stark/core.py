@@ -1,12 +1,14 @@
-#!/usr/bin/env python3
-"""Core benchmark of the search on the GPU machine: for each problem, the
-upstream baseline and stark's winner (from one stark-opt --stark-pipeline
-run with the expert agents, verified by the evaluator), and torch eager on
-the same shapes, timed with CUDA events around the kernels, the L2 flushed
-before every run, median of many runs.
+"""The core benchmark: the search end to end on a few large problems.
+
+For each problem of bench/core/, the upstream baseline and stark's winner
+(from one stark-opt --stark-pipeline run with the expert agents, verified by
+the evaluator), and torch eager on the same shapes, timed with CUDA events
+around the kernels, the L2 flushed before every run, median of many runs.
+The suite of many problems is stark.bench; this is its slow, deep sibling.
 
 Usage (on the GPU machine, after unpacking the bundle to /tmp/stark):
-  python3 bench/run_core.py --bin /tmp/stark/bin --out $OUT [--only NAME]
+  PYTHONPATH=python python3 -m stark.core --stark-bin /tmp/stark/bin \
+      --out $OUT [--only NAME]
 """
 
 import argparse
@@ -17,7 +19,9 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+CORE_PROBLEMS = os.path.join(REPO, "bench", "core")
 
 # name -> (file, stark-pipeline options, torch builder)
 PROBLEMS = {
@@ -102,8 +106,10 @@ def fmt(s):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
+    ap = argparse.ArgumentParser(prog="python3 -m stark.core",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("--stark-bin", "--bin", dest="bin", required=True,
+                    help="folder with stark-opt")
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", action="append")
     args = ap.parse_args()
@@ -112,7 +118,7 @@ def main():
     for name, (file, opts, kind) in PROBLEMS.items():
         if args.only and name not in args.only:
             continue
-        path = os.path.join(HERE, "core", file)
+        path = os.path.join(CORE_PROBLEMS, file)
         report = os.path.join(args.out, name + ".json")
         cmd = [os.path.join(args.bin, "stark-opt"), path,
                f"--stark-pipeline=target=cuda top-k=1 seed=0 report={report} {opts}",
