@@ -10,6 +10,7 @@
 #ifndef STARK_INITALL_H
 #define STARK_INITALL_H
 
+#include "stark/Dialect/StarkDialect.h"
 #include "stark/Eval/Evaluator.h"
 #include "stark/Transforms/Passes.h"
 #include "stark/Transforms/Pipelines.h"
@@ -34,6 +35,7 @@ inline void registerAllStarkDialects(DialectRegistry &registry) {
               func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
               memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect>();
   registerEvalDialects(registry);
+  registerStarkDialect(registry);
 }
 
 /// stark's passes and `stark-pipeline`.

@@ -1,6 +1,7 @@
 //===- Evaluator.cpp - Verify and time a candidate against a problem ------===//
 
 #include "stark/Eval/Evaluator.h"
+#include "stark/Dialect/StarkDialect.h"
 #include "stark/Eval/Inputs.h"
 #include "stark/Eval/ProblemAnalysis.h"
 #include "stark/Target/CpuTarget.h"
@@ -545,6 +546,7 @@ void mlir::stark::registerEvalDialects(DialectRegistry &registry) {
                   math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
                   NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
                   vector::VectorDialect>();
+  registerStarkDialect(registry);
 }
 
 /// Parses `source`; on failure returns null and the diagnostics, formatted

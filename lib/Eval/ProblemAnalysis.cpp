@@ -1,6 +1,7 @@
 //===- ProblemAnalysis.cpp - What the evaluator needs from a problem ------===//
 
 #include "stark/Eval/ProblemAnalysis.h"
+#include "stark/Dialect/StarkAttrs.h"
 #include "stark/Eval/Inputs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -61,24 +62,24 @@ static int64_t getReductionLength(func::FuncOp func) {
 
 FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
                                                        std::string &error) {
-  auto attr = problem->getAttrOfType<DictionaryAttr>("stark.problem");
-  if (!attr) {
+  Attribute raw = problem->getAttr(kProblemAttrName);
+  if (!raw) {
     error = "the problem module has no 'stark.problem' attribute "
-            "(expected {entry = \"...\", num_outputs = N : i64, ...})";
+            "(expected #stark.problem<entry = \"...\", num_outputs = N, ...>)";
     return failure();
   }
-  auto entry = attr.getAs<StringAttr>("entry");
-  auto numOutputs = attr.getAs<IntegerAttr>("num_outputs");
-  if (!entry || !numOutputs || numOutputs.getInt() < 1) {
-    error = "'stark.problem' needs a string 'entry' and a positive integer "
-            "'num_outputs'";
+  auto attr = dyn_cast<ProblemAttr>(raw);
+  if (!attr) {
+    // Only reached when the stark dialect was not loaded while parsing.
+    error = "'stark.problem' must be a #stark.problem attribute";
+    if (isa<DictionaryAttr>(raw))
+      error += " (string-keyed dictionaries are no longer accepted)";
     return failure();
   }
   ProblemAnalysis analysis;
-  analysis.entry = entry.getValue().str();
-  analysis.numOutputs = unsigned(numOutputs.getInt());
-  if (auto op = attr.getAs<StringAttr>("op"))
-    analysis.opName = op.getValue().str();
+  analysis.entry = attr.getEntry().str();
+  analysis.numOutputs = unsigned(attr.getNumOutputs());
+  analysis.opName = attr.getOp().str();
 
   std::string sigError;
   FailureOr<KernelSignature> sig = getKernelSignature(

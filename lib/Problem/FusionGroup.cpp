@@ -321,7 +321,7 @@ mlir::stark::outlineFusionGroup(const FusionGroup &group, std::string &whyNot) {
         ",");
   }
   setProblemAttr(*module, group.outputs.size(), opNames, shapes,
-                 int64_t(group.ops.size()));
+                 group.ops.size());
   return module;
 }
 
@@ -367,7 +367,7 @@ LogicalResult mlir::stark::replaceFusionGroupWithCall(
     return last->emitError("stark-substitute: the winner's arguments do not "
                            "match the inputs and outputs of the fused ops");
   auto call = func::CallOp::create(b, loc, kernel, args);
-  call->setAttr("stark.winner", provenance);
+  call->setAttr(kWinnerAttrName, provenance);
   for (auto [output, buffer] : llvm::zip(group.outputs, buffers)) {
     Value v = output;
     v.replaceAllUsesWith(bufferization::ToTensorOp::create(

@@ -133,19 +133,12 @@ mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot) {
 
 void mlir::stark::setProblemAttr(ModuleOp problem, int64_t numOutputs,
                                  StringRef op, StringRef shapes,
-                                 std::optional<int64_t> fusedOps) {
+                                 int64_t fusedOps) {
   std::string signature = computeProblemSignature(problem);
-  Builder attrs(problem.getContext());
-  SmallVector<NamedAttribute> fields = {
-      attrs.getNamedAttr("entry", attrs.getStringAttr(kProblemEntryName)),
-      attrs.getNamedAttr("num_outputs", attrs.getI64IntegerAttr(numOutputs)),
-      attrs.getNamedAttr("op", attrs.getStringAttr(op)),
-      attrs.getNamedAttr("shapes", attrs.getStringAttr(shapes)),
-      attrs.getNamedAttr("signature", attrs.getStringAttr(signature))};
-  if (fusedOps)
-    fields.push_back(
-        attrs.getNamedAttr("fused_ops", attrs.getI64IntegerAttr(*fusedOps)));
-  problem->setAttr(kProblemAttrName, attrs.getDictionaryAttr(fields));
+  problem->setAttr(kProblemAttrName,
+                   ProblemAttr::get(problem.getContext(), kProblemEntryName,
+                                    fusedOps, numOutputs, op, shapes,
+                                    signature));
 }
 
 std::string mlir::stark::computeProblemSignature(ModuleOp problem) {
@@ -167,31 +160,22 @@ std::string mlir::stark::computeProblemSignature(ModuleOp problem) {
                      /*LowerCase=*/true);
 }
 
-FailureOr<KernelProblemInfo>
-mlir::stark::getKernelProblemInfo(ModuleOp module, std::string &error) {
-  auto dict = module->getAttrOfType<DictionaryAttr>(kProblemAttrName);
-  if (!dict) {
+FailureOr<ProblemAttr> mlir::stark::getProblemAttr(ModuleOp module,
+                                                   std::string &error) {
+  Attribute attr = module->getAttr(kProblemAttrName);
+  if (!attr) {
     error = "module has no 'stark.problem' attribute; is it a kernel problem "
             "(see --stark-outline)?";
     return failure();
   }
-  KernelProblemInfo info;
-  auto entry = dict.getAs<StringAttr>("entry");
-  auto numOutputs = dict.getAs<IntegerAttr>("num_outputs");
-  if (!entry || !numOutputs || numOutputs.getInt() < 1) {
-    error = "'stark.problem' needs a string 'entry' and a positive integer "
-            "'num_outputs'";
+  auto problem = dyn_cast<ProblemAttr>(attr);
+  if (!problem) {
+    // Only reached when the stark dialect was not loaded while parsing
+    // (its verifier rejects this otherwise).
+    error = "'stark.problem' must be a #stark.problem attribute";
+    if (isa<DictionaryAttr>(attr))
+      error += " (string-keyed dictionaries are no longer accepted)";
     return failure();
   }
-  info.entry = entry.str();
-  info.numOutputs = numOutputs.getInt();
-  if (auto s = dict.getAs<StringAttr>("op"))
-    info.opName = s.str();
-  if (auto s = dict.getAs<StringAttr>("shapes"))
-    info.shapes = s.str();
-  if (auto s = dict.getAs<StringAttr>("signature"))
-    info.signature = s.str();
-  if (auto n = dict.getAs<IntegerAttr>("fused_ops"))
-    info.fusedOps = n.getInt();
-  return info;
+  return problem;
 }

@@ -33,12 +33,12 @@ llvm::json::Object mlir::stark::nodeToJSON(const SearchNode &n) {
 }
 
 llvm::json::Object
-mlir::stark::problemToJSON(StringRef symbol, const KernelProblemInfo &info,
+mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
                            const ProblemSearchResult &result) {
   llvm::json::Object report{{"problem", symbol},
-                            {"op", info.opName},
-                            {"shapes", info.shapes},
-                            {"signature", info.signature}};
+                            {"op", info.getOp()},
+                            {"shapes", info.getShapes()},
+                            {"signature", info.getSignature()}};
   if (result.status == ProblemSearchStatus::Skipped)
     report["skipped"] = result.message;
   if (result.status != ProblemSearchStatus::Searched)

@@ -1,6 +1,7 @@
 //===- CandidateSpace.cpp - Strategy points and candidate spaces ----------===//
 
 #include "stark/Strategies/CandidateSpace.h"
+#include "stark/Dialect/StarkDialect.h"
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -22,7 +23,7 @@ mlir::stark::getIntegerParams(const StrategyPoint &point, std::string &error) {
 }
 
 std::string mlir::stark::printCandidate(ModuleOp candidate) {
-  candidate->removeAttr("stark.problem");
+  candidate->removeAttr(kProblemAttrName);
   std::string text;
   llvm::raw_string_ostream os(text);
   candidate->print(os);

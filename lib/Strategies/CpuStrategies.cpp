@@ -1,6 +1,7 @@
 //===- CpuStrategies.cpp - Transform-dialect schedules for the host -------===//
 
 #include "stark/Strategies/CpuStrategies.h"
+#include "stark/Dialect/StarkDialect.h"
 #include "stark/Strategies/TransformScript.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -80,6 +81,7 @@ std::string CpuSchedule::describe() const {
 }
 
 void mlir::stark::registerCpuStrategyDialects(DialectRegistry &registry) {
+  registerStarkDialect(registry);
   registry.insert<affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, func::FuncDialect,
                   linalg::LinalgDialect, math::MathDialect,

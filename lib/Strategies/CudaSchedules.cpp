@@ -2,6 +2,7 @@
 
 #include "stark/Strategies/CudaSchedules.h"
 #include "CudaSchedulesInternal.h"
+#include "stark/Dialect/StarkAttrs.h"
 #include "stark/Strategies/CpuStrategies.h"
 #include "stark/Strategies/TransformScript.h"
 
@@ -460,14 +461,12 @@ mlir::stark::applyCudaSchedule(ModuleOp problem, const CudaSchedule &schedule,
   SmallVector<NamedAttribute> params;
   for (const auto &[name, value] : schedule.params)
     params.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(value)));
-  auto record = b.getDictionaryAttr(
-      {b.getNamedAttr("family", b.getStringAttr(schedule.family)),
-       b.getNamedAttr("params", b.getDictionaryAttr(params)),
-       b.getNamedAttr("script",
-                      b.getStringAttr(printTransformScript(**script)))});
+  auto record =
+      ScheduleAttr::get(ctx, schedule.family, b.getDictionaryAttr(params),
+                        printTransformScript(**script));
   (*candidate)->walk([&](func::FuncOp func) {
     if (!func.isExternal())
-      func->setAttr("stark.schedule", record);
+      func->setAttr(kScheduleAttrName, record);
   });
   return candidate;
 }

@@ -97,6 +97,7 @@ void mlir::stark::registerCudaTargetDialects(DialectRegistry &registry) {
                   math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
                   nvgpu::NVGPUDialect, scf::SCFDialect, ub::UBDialect,
                   vector::VectorDialect>();
+  registerStarkDialect(registry);
   // gpu-to-llvm and convert-gpu-to-nvvm find the patterns of the dialects
   // they meet through these interfaces.
   arith::registerConvertArithToLLVMInterface(registry);
@@ -520,109 +521,37 @@ FailureOr<std::string> mlir::stark::compileGpuModuleToPtx(ModuleOp module,
 //===----------------------------------------------------------------------===//
 
 bool mlir::stark::hasCudaSource(func::FuncOp func) {
-  return func->hasAttr(kCudaSourceAttrName);
-}
-
-/// Reads up to three positive extents (array<i64: ...> or [i64, ...]).
-static LogicalResult parseDims(Attribute attr, StringRef what,
-                               std::array<int64_t, 3> &dims,
-                               std::string &error) {
-  SmallVector<int64_t> values;
-  if (auto dense = dyn_cast_or_null<DenseI64ArrayAttr>(attr)) {
-    values.assign(dense.asArrayRef().begin(), dense.asArrayRef().end());
-  } else if (auto array = dyn_cast_or_null<ArrayAttr>(attr)) {
-    for (Attribute element : array) {
-      auto integer = dyn_cast<IntegerAttr>(element);
-      if (!integer) {
-        values.clear();
-        break;
-      }
-      values.push_back(integer.getInt());
-    }
-  }
-  if (values.empty() || values.size() > 3 ||
-      llvm::any_of(values, [](int64_t v) { return v <= 0; })) {
-    error = llvm::formatv("'{0}' must be 1 to 3 positive integers "
-                          "(array<i64: x, y, z>)",
-                          what)
-                .str();
-    return failure();
-  }
-  dims = {1, 1, 1};
-  for (auto [i, v] : llvm::enumerate(values))
-    dims[i] = v;
-  return success();
+  return func->hasAttr(kCudaAttrName);
 }
 
 FailureOr<CudaSourceCandidate>
 mlir::stark::parseCudaSource(func::FuncOp func, std::string &error) {
-  auto dict = func->getAttrOfType<DictionaryAttr>(kCudaSourceAttrName);
-  if (!dict) {
-    error = llvm::formatv("'{0}' on @{1} must be a dictionary",
-                          kCudaSourceAttrName, func.getSymName())
+  Attribute raw = func->getAttr(kCudaAttrName);
+  auto attr = dyn_cast_or_null<CudaKernelAttr>(raw);
+  if (!attr) {
+    // Only reached when the stark dialect was not loaded while parsing
+    // (its verifier rejects this otherwise).
+    error = llvm::formatv("'{0}' on @{1} must be a #stark.cuda attribute",
+                          kCudaAttrName, func.getSymName())
                 .str();
+    if (isa_and_nonnull<DictionaryAttr>(raw))
+      error += " (string-keyed dictionaries are no longer accepted)";
     return failure();
   }
+  // The attribute's verifier checked the source, kernels and extents.
   CudaSourceCandidate candidate;
-  auto source = dict.getAs<StringAttr>("source");
-  if (!source || source.getValue().empty()) {
-    error = "'stark.cuda' needs a non-empty string 'source'";
-    return failure();
-  }
-  candidate.source = source.getValue().str();
-
-  auto launches = dict.getAs<ArrayAttr>("launches");
-  if (!launches || launches.empty()) {
-    error = "'stark.cuda' needs a non-empty array 'launches'";
-    return failure();
-  }
-  for (auto [i, attr] : llvm::enumerate(launches)) {
-    auto entry = dyn_cast<DictionaryAttr>(attr);
-    auto kernel = entry ? entry.getAs<StringAttr>("kernel") : StringAttr();
-    if (!kernel || kernel.getValue().empty()) {
-      error = llvm::formatv("launch #{0} needs a string 'kernel'", i).str();
-      return failure();
-    }
+  candidate.source = attr.getSource().str();
+  for (LaunchAttr l : attr.getLaunchList()) {
     CudaLaunch launch;
-    launch.kernel = kernel.getValue().str();
-    std::string dimError;
-    if (failed(parseDims(entry.get("grid"), "grid", launch.grid, dimError)) ||
-        failed(
-            parseDims(entry.get("block"), "block", launch.block, dimError))) {
-      error =
-          llvm::formatv("launch #{0} ({1}): {2}", i, launch.kernel, dimError)
-              .str();
-      return failure();
-    }
-    if (Attribute shared = entry.get("shared_bytes")) {
-      auto bytes = dyn_cast<IntegerAttr>(shared);
-      if (!bytes || bytes.getInt() < 0) {
-        error = llvm::formatv("launch #{0} ({1}): 'shared_bytes' must be a "
-                              "non-negative integer",
-                              i, launch.kernel)
-                    .str();
-        return failure();
-      }
-      launch.sharedBytes = bytes.getInt();
-    }
+    launch.kernel = l.getKernel().str();
+    for (auto [i, v] : llvm::enumerate(l.getGrid().asArrayRef()))
+      launch.grid[i] = v;
+    for (auto [i, v] : llvm::enumerate(l.getBlock().asArrayRef()))
+      launch.block[i] = v;
+    launch.sharedBytes = l.getSharedBytes();
     candidate.launches.push_back(std::move(launch));
   }
-
-  if (Attribute options = dict.get("options")) {
-    auto array = dyn_cast<ArrayAttr>(options);
-    if (!array) {
-      error = "'stark.cuda' 'options' must be an array of strings";
-      return failure();
-    }
-    for (Attribute option : array) {
-      auto text = dyn_cast<StringAttr>(option);
-      if (!text) {
-        error = "'stark.cuda' 'options' must be an array of strings";
-        return failure();
-      }
-      candidate.options.push_back(text.getValue().str());
-    }
-  }
+  candidate.options = attr.getOptionList();
   return candidate;
 }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Analysis/HotOpAnalysis.h"
+#include "stark/Dialect/StarkAttrs.h"
 #include "stark/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,24 +25,13 @@ using namespace mlir::stark;
 
 namespace {
 
-DictionaryAttr buildCostAttr(Builder &b, const RankedOp &r,
-                             StringRef profileName) {
-  SmallVector<NamedAttribute> fields = {
-      b.getNamedAttr(
-          "bound",
-          b.getStringAttr(r.estimate.computeBound ? "compute" : "memory")),
-      b.getNamedAttr("bytes", b.getI64IntegerAttr(r.cost.bytes())),
-      b.getNamedAttr("class",
-                     b.getStringAttr(stringifyOpClass(r.cost.opClass))),
-      b.getNamedAttr("dtype",
-                     b.getStringAttr(stringifyComputeType(r.cost.computeType))),
-      b.getNamedAttr("flops", b.getI64IntegerAttr(r.cost.flops)),
-      b.getNamedAttr("profile", b.getStringAttr(profileName)),
-      b.getNamedAttr("rank", b.getI64IntegerAttr(r.rank)),
-      b.getNamedAttr("share", b.getF64FloatAttr(r.share)),
-      b.getNamedAttr("time_us", b.getF64FloatAttr(r.estimate.seconds * 1e6)),
-  };
-  return b.getDictionaryAttr(fields);
+CostAttr buildCostAttr(MLIRContext *ctx, const RankedOp &r,
+                       StringRef profileName) {
+  return CostAttr::get(ctx, r.estimate.computeBound ? "compute" : "memory",
+                       r.cost.bytes(), stringifyOpClass(r.cost.opClass),
+                       stringifyComputeType(r.cost.computeType), r.cost.flops,
+                       profileName, r.rank, APFloat(r.share),
+                       APFloat(r.estimate.seconds * 1e6));
 }
 
 std::string describe(const RankedOp &r, StringRef profileName) {
@@ -79,12 +69,11 @@ struct StarkHotOpsPass
     module->walk([](Operation *op) { op->removeAttr(kCostAttrName); });
 
     HotOpRanking ranking = rankHotOps(module, *hw);
-    Builder b(&getContext());
     for (const RankedOp &r : ranking.ranked) {
       ++numAnalysed;
       if (isHot(r, topK, minShare)) {
         ++numHot;
-        r.op->setAttr(kCostAttrName, buildCostAttr(b, r, hw->name));
+        r.op->setAttr(kCostAttrName, buildCostAttr(&getContext(), r, hw->name));
         r.op->emitRemark() << "hot op #" << r.rank << ": "
                            << describe(r, hw->name);
       } else if (remarkAll) {

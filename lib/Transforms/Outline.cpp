@@ -66,9 +66,9 @@ struct StarkOutlinePass
     int64_t nextIndex = 0;
     for (auto nested : module.getOps<ModuleOp>()) {
       std::string ignored;
-      FailureOr<KernelProblemInfo> info = getKernelProblemInfo(nested, ignored);
+      FailureOr<ProblemAttr> info = getProblemAttr(nested, ignored);
       if (succeeded(info) && nested.getSymNameAttr()) {
-        bySignature[info->signature] = nested.getSymNameAttr();
+        bySignature[info->getSignature()] = nested.getSymNameAttr();
         ++nextIndex;
       }
     }
@@ -117,12 +117,12 @@ struct StarkOutlinePass
         continue;
       }
       std::string err;
-      KernelProblemInfo info = *getKernelProblemInfo(**problem, err);
-      StringAttr &name = bySignature[info.signature];
+      ProblemAttr info = *getProblemAttr(**problem, err);
+      StringAttr &name = bySignature[info.getSignature()];
       if (!name) {
         name = b.getStringAttr("stark_problem_" + std::to_string(nextIndex++));
         if (!dir.empty() &&
-            failed(writeProblemFile(**problem, dir, info.signature, op)))
+            failed(writeProblemFile(**problem, dir, info.getSignature(), op)))
           return signalPassFailure();
         (*problem)->setSymNameAttr(name);
         b.insert(problem->release());
@@ -137,12 +137,12 @@ struct StarkOutlinePass
         numFused += members.size();
         op->emitRemark() << "outlined with " << (members.size() - 1)
                          << " producer/consumer op(s) as @" << name.getValue()
-                         << " (" << info.opName << " " << info.shapes
-                         << ", signature " << info.signature << ")";
+                         << " (" << info.getOp() << " " << info.getShapes()
+                         << ", signature " << info.getSignature() << ")";
       } else {
         op->emitRemark() << "outlined as @" << name.getValue() << " ("
-                         << info.opName << " " << info.shapes << ", signature "
-                         << info.signature << ")";
+                         << info.getOp() << " " << info.getShapes()
+                         << ", signature " << info.getSignature() << ")";
       }
       ++numOutlined;
     }

@@ -107,7 +107,7 @@ struct StarkSearchPass
     SmallVector<ModuleOp> problems;
     for (auto nested : module.getOps<ModuleOp>())
       if (nested->hasAttr(kProblemAttrName) && nested.getSymNameAttr() &&
-          !nested->hasAttr("stark.winner"))
+          !nested->hasAttr(kWinnerAttrName))
         problems.push_back(nested);
 
     llvm::json::Array reports;
@@ -140,11 +140,11 @@ struct StarkSearchPass
                                size_t count, StringRef resolvedTarget,
                                const HardwareProfile &hw) {
     std::string error;
-    KernelProblemInfo info = *getKernelProblemInfo(problem, error);
+    ProblemAttr info = *getProblemAttr(problem, error);
     StringAttr symbol = problem.getSymNameAttr();
     SmallVector<Operation *> ops = opsOfProblem(module, symbol);
     std::string label =
-        llvm::formatv("{0} {1}", info.opName, info.shapes).str();
+        llvm::formatv("{0} {1}", info.getOp(), info.getShapes()).str();
     auto remarkAll = [&](const Twine &message) {
       for (Operation *op : ops)
         op->emitRemark() << message;
@@ -220,16 +220,11 @@ struct StarkSearchPass
     for (const auto &[k, v] : win.params)
       params.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
     problem->setAttr(
-        "stark.winner",
-        b.getDictionaryAttr({
-            b.getNamedAttr("baseline_us", b.getF64FloatAttr(baseline * 1e6)),
-            b.getNamedAttr("candidate", b.getI64IntegerAttr(win.id)),
-            b.getNamedAttr("params", b.getDictionaryAttr(params)),
-            b.getNamedAttr("speedup", b.getF64FloatAttr(win.speedup)),
-            b.getNamedAttr("strategy", b.getStringAttr(win.strategy)),
-            b.getNamedAttr("target", b.getStringAttr(resolvedTarget)),
-            b.getNamedAttr("winner_us", b.getF64FloatAttr(win.seconds * 1e6)),
-        }));
+        kWinnerAttrName,
+        WinnerAttr::get(&getContext(), APFloat(baseline * 1e6), win.id,
+                        /*chip=*/"", b.getDictionaryAttr(params),
+                        APFloat(win.speedup), win.strategy, resolvedTarget,
+                        APFloat(win.seconds * 1e6)));
     ++numWinners;
     remarkAll(llvm::formatv("stark-search: {0:f2}x faster on {1}: {2} {3} "
                             "(candidate {4} of {5}, {6} -> {7})",

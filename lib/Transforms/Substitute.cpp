@@ -36,12 +36,11 @@ namespace {
 
 /// Copies the winner's entry into `module` as a private function (once per
 /// signature) and returns it.
-func::FuncOp importWinner(ModuleOp module, ModuleOp winner,
-                          const KernelProblemInfo &info) {
-  std::string name = "stark_kernel_" + info.signature.substr(0, 16);
+func::FuncOp importWinner(ModuleOp module, ModuleOp winner, ProblemAttr info) {
+  std::string name = "stark_kernel_" + info.getSignature().take_front(16).str();
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
-  auto entry = winner.lookupSymbol<func::FuncOp>(info.entry);
+  auto entry = winner.lookupSymbol<func::FuncOp>(info.getEntry());
   if (!entry)
     return {};
   // Helpers the entry calls (and globals it uses) come along, renamed
@@ -50,7 +49,8 @@ func::FuncOp importWinner(ModuleOp module, ModuleOp winner,
   func::FuncOp copy;
   for (Operation &op : winner.getBody()->getOperations()) {
     Operation *clone = b.clone(op);
-    if (auto f = dyn_cast<func::FuncOp>(clone); f && f.getName() == info.entry)
+    if (auto f = dyn_cast<func::FuncOp>(clone);
+        f && f.getName() == info.getEntry())
       copy = f;
   }
   SymbolTable table(module);
@@ -122,7 +122,7 @@ LogicalResult replaceWithCall(DestinationStyleOpInterface op,
     return op->emitError("stark-substitute: the winner's arguments do not "
                          "match the op's operands");
   auto call = func::CallOp::create(b, loc, kernel, args);
-  call->setAttr("stark.winner", provenance);
+  call->setAttr(kWinnerAttrName, provenance);
   SmallVector<Value> results;
   for (auto [result, buffer] : llvm::zip(op->getResults(), outBuffers))
     results.push_back(bufferization::ToTensorOp::create(
@@ -131,6 +131,20 @@ LogicalResult replaceWithCall(DestinationStyleOpInterface op,
   op->replaceAllUsesWith(results);
   op->erase();
   return success();
+}
+
+/// The provenance a substituted call carries. It stays a builtin dictionary:
+/// the output goes on to stock tools (mlir-opt, mlir-translate, mlir-runner)
+/// that do not know the stark dialect.
+DictionaryAttr buildCallProvenance(WinnerAttr winner, ProblemAttr problem) {
+  Builder b(winner.getContext());
+  return b.getDictionaryAttr({
+      b.getNamedAttr("candidate", b.getI64IntegerAttr(winner.getCandidate())),
+      b.getNamedAttr("signature", b.getStringAttr(problem.getSignature())),
+      b.getNamedAttr("speedup",
+                     b.getF64FloatAttr(winner.getSpeedup().convertToDouble())),
+      b.getNamedAttr("strategy", b.getStringAttr(winner.getStrategy())),
+  });
 }
 
 struct StarkSubstitutePass
@@ -159,34 +173,34 @@ struct StarkSubstitutePass
       auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
       if (!problem)
         continue;
-      auto winnerAttr = problem->getAttrOfType<DictionaryAttr>("stark.winner");
+      auto winnerAttr = problem->getAttrOfType<WinnerAttr>(kWinnerAttrName);
       auto winner = problem.lookupSymbol<ModuleOp>("winner");
       if (!winnerAttr || !winner) {
         op->removeAttr(kProblemAttrName);
         continue;
       }
       std::string error;
-      FailureOr<KernelProblemInfo> info = getKernelProblemInfo(problem, error);
+      FailureOr<ProblemAttr> info = getProblemAttr(problem, error);
       if (failed(info)) {
         op->emitError() << "stark-substitute: " << error;
         return signalPassFailure();
       }
-      auto entry = winner.lookupSymbol<func::FuncOp>(info->entry);
+      auto entry = winner.lookupSymbol<func::FuncOp>(info->getEntry());
       if (!entry) {
         op->emitError() << "stark-substitute: the winner of " << ref.getValue()
-                        << " has no @" << info->entry;
+                        << " has no @" << info->getEntry();
         return signalPassFailure();
       }
-      std::string name = "stark_kernel_" + info->signature.substr(0, 16);
+      std::string name =
+          "stark_kernel_" + info->getSignature().take_front(16).str();
       func::FuncOp kernel;
       std::string cudaNote;
-      if (entry->hasAttr("stark.cuda")) {
+      if (entry->hasAttr(kCudaAttrName)) {
         // CUDA C++ lives in an attribute of a body-less function; it becomes
         // gpu.binary + gpu.launch_func, which the standard pipeline lowers.
         std::string chip = cudaChip;
         if (chip.empty())
-          if (auto recorded = winnerAttr.getAs<StringAttr>("chip"))
-            chip = recorded.getValue().str();
+          chip = winnerAttr.getChip().str();
         if (chip.empty())
           chip = "sm_90a";
         CudaGpuBinary cuda =
@@ -212,20 +226,12 @@ struct StarkSubstitutePass
       } else {
         kernel = importWinner(module, winner, *info);
       }
-      Builder b(&getContext());
-      DictionaryAttr provenance = b.getDictionaryAttr({
-          b.getNamedAttr("candidate", winnerAttr.get("candidate")),
-          b.getNamedAttr("signature", b.getStringAttr(info->signature)),
-          b.getNamedAttr("speedup", winnerAttr.get("speedup")),
-          b.getNamedAttr("strategy", winnerAttr.get("strategy")),
-      });
-      double speedup = 0;
-      if (auto s = winnerAttr.getAs<FloatAttr>("speedup"))
-        speedup = s.getValueAsDouble();
+      DictionaryAttr provenance = buildCallProvenance(winnerAttr, *info);
+      double speedup = winnerAttr.getSpeedup().convertToDouble();
       // A fused problem replaces its whole chain (FusionGroup.h).
       FailureOr<FusionGroup> group = failure();
-      if (info->fusedOps > 1) {
-        group = findOutlinedFusionGroup(op, info->fusedOps, error);
+      if (info->getFusedOps() > 1) {
+        group = findOutlinedFusionGroup(op, info->getFusedOps(), error);
         if (failed(group)) {
           op->emitRemark() << "stark-substitute: left as is: " << error;
           op->removeAttr(kProblemAttrName);
@@ -235,7 +241,7 @@ struct StarkSubstitutePass
       }
       InFlightDiagnostic remark = op->emitRemark();
       remark << "stark-substitute: replaced by @" << kernel.getName() << " ("
-             << winnerAttr.getAs<StringAttr>("strategy").getValue() << ", "
+             << winnerAttr.getStrategy() << ", "
              << llvm::formatv("{0:f2}", speedup).str() << "x, verified)"
              << cudaNote;
       remark.report();

@@ -94,11 +94,14 @@ def load_twins(folder):
 # Reading stark-opt's output
 # ---------------------------------------------------------------------------
 
+# The body of a flat #stark.* attribute: strings (which may hold '>', as in
+# shapes = "4xf32->4xf32") and anything but angle brackets.
+_BODY = r'(?:"(?:[^"\\]|\\.)*"|[^<>"])*'
 _ATTR_RE = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|[^,{}]+?)(?: : \w+)?(?=, |$)')
 
 
 def parse_dict(text):
-    """The flat part of an MLIR dictionary attribute body, as Python."""
+    """The flat fields of an attribute body (`a = 1, b = "x"`), as Python."""
     out = {}
     for key, val in _ATTR_RE.findall(text):
         val = val.strip()
@@ -139,7 +142,7 @@ def parse_output_ir(text):
     first = re.search(r"^\s*module @stark_problem_", text, re.M)
     program = text[:first.start()] if first else text
     for line in program.splitlines():
-        m = re.search(r"stark\.cost = \{([^{}]*)\}", line)
+        m = re.search(r"stark\.cost = #stark\.cost<(" + _BODY + r")>", line)
         if not m or line.lstrip().startswith("module"):
             continue
         op = re.search(r"(?:=\s*)?([a-z_]+\.[a-z_0-9.]+)", line)
@@ -152,7 +155,8 @@ def parse_output_ir(text):
         sym = m.group(1)
         attr_end = braced(text, m.end() - 1)
         attrs = text[m.end() - 1:attr_end]
-        pm = re.search(r"stark\.problem = \{([^{}]*)\}", attrs)
+        pm = re.search(r"stark\.problem = #stark\.problem<(" + _BODY + r")>",
+                       attrs)
         info = parse_dict(pm.group(1)) if pm else {}
         body_start = text.index("{", attr_end)
         body_end = braced(text, body_start)

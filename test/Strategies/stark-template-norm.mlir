@@ -23,8 +23,7 @@
 
 // LN-LABEL: func.func @kernel(
 // LN-SAME: %{{.+}}: memref<33x1000xf32>, %{{.+}}: memref<1000xf32>, %{{.+}}: memref<1000xf32>, %{{.+}}: memref<33x1000xf32>)
-// LN-SAME: launches = [{block = array<i64: 64, 4, 1>, grid = array<i64: 9, 1, 1>, kernel = "stark_layernorm", shared_bytes = 0 : i64}]
-// LN-SAME: stark.template = {family = "layernorm", params = {cache = "1", rows = "4", threads = "64", vec = "4"}}
+// LN-SAME: stark.cuda = #stark.cuda<family = "layernorm", launches = [#stark.launch<block = array<i64: 64, 4, 1>, grid = array<i64: 9, 1, 1>, kernel = "stark_layernorm">], params = {cache = "1", rows = "4", threads = "64", vec = "4"}, source =
 
 // x, gamma and beta are the arguments in order; eps is the problem's f32
 // constant; both means divide the sum by the row length.

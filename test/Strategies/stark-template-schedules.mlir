@@ -31,7 +31,7 @@
 // threads with 8 KiB of shared memory; accumulators loaded before the K
 // loop and stored after it; aligned 16-byte accesses.
 // IR-LABEL: func.func @kernel(
-// IR-SAME: stark.schedule = {family = "td-matmul", params = {bk = 16 : i64, bm = 64 : i64, bn = 64 : i64, ku = 4 : i64, promote = 1 : i64, tm = 4 : i64, tn = 4 : i64}, script = "
+// IR-SAME: stark.schedule = #stark.schedule<family = "td-matmul", params = {bk = 16 : i64, bm = 64 : i64, bn = 64 : i64, ku = 4 : i64, promote = 1 : i64, tm = 4 : i64, tn = 4 : i64}, script = "
 // IR: %[[SMEM:.+]] = arith.constant 8192 : i32
 // IR: gpu.launch blocks({{.+}}) in ({{.+}} = %c8{{.*}}, {{.+}} = %c4{{.*}}, {{.+}} = %c1{{.*}}) threads({{.+}}) in ({{.+}} = %c16{{.*}}, {{.+}} = %c16{{.*}}, {{.+}} = %c1{{.*}}) dynamic_shared_memory_size %[[SMEM]]
 // IR: gpu.dynamic_shared_memory

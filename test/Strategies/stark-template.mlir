@@ -24,8 +24,7 @@
 // carries the source, the launches and where they came from.
 // GEMM-LABEL: func.func @kernel(
 // GEMM-SAME: %{{.+}}: memref<4096x4096xf32>, %{{.+}}: memref<4096x4096xf32>, %{{.+}}: memref<4096x4096xf32>)
-// GEMM-SAME: stark.cuda = {launches = [{block = array<i64: 256, 1, 1>, grid = array<i64: 1024, 1, 1>, kernel = "stark_gemm", shared_bytes = 0 : i64}], source = "{{.*}}extern \22C\22 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) stark_gemm(const float* __restrict__ arg0, const float* __restrict__ arg1, float* __restrict__ arg2)
-// GEMM-SAME: stark.template = {family = "gemm", params = {bk = "8", bm = "128", bn = "128", double_buffer = "1", group_m = "8", min_blocks = "1", tm = "8", tn = "8"}}
+// GEMM-SAME: stark.cuda = #stark.cuda<family = "gemm", launches = [#stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1024, 1, 1>, kernel = "stark_gemm">], params = {bk = "8", bm = "128", bn = "128", double_buffer = "1", group_m = "8", min_blocks = "1", tm = "8", tn = "8"}, source = "{{.*}}extern \22C\22 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) stark_gemm(const float* __restrict__ arg0, const float* __restrict__ arg1, float* __restrict__ arg2)
 // GEMM-NEXT: return
 // GEMM-NEXT: }
 
@@ -52,7 +51,7 @@
 
 // Sizes that divide nothing: guarded scalar loads, single buffer.
 // ODD-LABEL: func.func @kernel(
-// ODD-SAME: launches = [{block = array<i64: 64, 1, 1>, grid = array<i64: 2, 1, 1>, kernel = "stark_gemm", shared_bytes = 0 : i64}]
+// ODD-SAME: launches = [#stark.launch<block = array<i64: 64, 1, 1>, grid = array<i64: 2, 1, 1>, kernel = "stark_gemm">]
 // ODD-SAME: constexpr bool DOUBLE_BUFFER = false;
 // ODD-SAME: constexpr int A_AXIS = 0, VA = 1, B_AXIS = 0, VB = 1, VC = 1;
 
@@ -78,8 +77,7 @@
 // CONV-NEXT: return (5184) * l0 + (288) * l1 + (16) * l2 + (288) * l4 + (16) * l5 + l6;
 
 // EW-LABEL: func.func @kernel(
-// EW-SAME: launches = [{block = array<i64: 128, 1, 1>, grid = array<i64: 32, 1, 1>, kernel = "stark_elementwise", shared_bytes = 0 : i64}]
-// EW-SAME: stark.template = {family = "elementwise", params = {block = "128", per_thread = "2", vec = "4"}}
+// EW-SAME: stark.cuda = #stark.cuda<family = "elementwise", launches = [#stark.launch<block = array<i64: 128, 1, 1>, grid = array<i64: 32, 1, 1>, kernel = "stark_elementwise">], params = {block = "128", per_thread = "2", vec = "4"}, source =
 
 // The bias is the same for the 4 points of a vector along j only if j is
 // not the vector's loop: here it is, so it is loaded as a vector too.
@@ -92,7 +90,7 @@
 // EW-SRC: *reinterpret_cast<StarkVec<float, VEC>*>(arg2 + p) = y;
 
 // A single row split over 8 blocks, then a second launch combines them.
-// SPLIT: launches = [{block = array<i64: 256, 1, 1>, grid = array<i64: 1, 8, 1>, kernel = "stark_reduce_row", shared_bytes = 0 : i64}, {block = array<i64: 256, 1, 1>, grid = array<i64: 1, 1, 1>, kernel = "stark_reduce_row_finish", shared_bytes = 0 : i64}]
+// SPLIT: launches = [#stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1, 8, 1>, kernel = "stark_reduce_row">, #stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1, 1, 1>, kernel = "stark_reduce_row_finish">]
 
 // Max over rows of an f16 matrix: one thread per column, f32 accumulator,
 // NaN-propagating max, combined with the initial output.
@@ -101,7 +99,7 @@
 // COL: #define STARK_IDENTITY (__int_as_float(0xff800000))
 // COL: stark_cast<__half>(stark_combine((acc_t)stark_widen(arg1[o]), acc));
 
-// SOFTMAX: launches = [{block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax", shared_bytes = 0 : i64}]
+// SOFTMAX: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax">]
 
 // Depthwise: one thread per output, the 3x3 window unrolled.
 // DW: extern "C" __global__ void __launch_bounds__(BLOCK) stark_direct(
@@ -119,7 +117,7 @@
 // NOTF32: stark-template: family 'gemm_tc' cannot generate a kernel for linalg.matmul: f32 inputs use tensor cores only as tf32, which needs allow_tf32=1
 // NOSOFTMAX: stark-template: family 'softmax' does not apply to linalg.matmul: the problem is not linalg.softmax
 
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", shapes = "4096x4096xf32,4096x4096xf32->4096x4096xf32", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "4096x4096xf32,4096x4096xf32->4096x4096xf32", signature = "0">} {
   func.func @kernel(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>) {
     linalg.matmul ins(%a, %b : memref<4096x4096xf32>, memref<4096x4096xf32>) outs(%c : memref<4096x4096xf32>)
     return

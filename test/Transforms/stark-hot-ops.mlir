@@ -9,7 +9,7 @@
 // Matmul: 2*M*N*K FLOPs; A, B and C (accumulated into) read, C written.
 // CHECK-LABEL: func.func @matmul
 // A100: remark: hot op #1: contraction, 2.15 GFLOP, 16.8 MB, est. 110.13 us on a100 (compute-bound, 100.0% of total)
-// CHECK: linalg.matmul {stark.cost = {bound = "compute", bytes = 16777216 : i64, class = "contraction", dtype = "f32", flops = 2147483648 : i64, profile = "h200", rank = 1 : i64, share = 1.000000e+00 : f64, time_us = {{.*}} : f64}}
+// CHECK: linalg.matmul {stark.cost = #stark.cost<bound = "compute", bytes = 16777216, op_class = "contraction", dtype = "f32", flops = 2147483648, profile = "h200", rank = 1, share = 1.000000e+00, time_us = {{.*}}>}
 func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>,
                   %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   // expected-remark @+1 {{hot op #1: contraction, 2.15 GFLOP, 16.8 MB, est. 32.05 us on h200 (compute-bound, 100.0% of total)}}
@@ -22,7 +22,7 @@ func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>,
 
 // Batch matmul on memrefs, bf16: tensor-core rate of the profile.
 // CHECK-LABEL: func.func @batch_matmul_memref
-// CHECK: linalg.batch_matmul {stark.cost = {bound = "memory", bytes = 3145728 : i64, class = "contraction", dtype = "bf16", flops = 134217728 : i64
+// CHECK: linalg.batch_matmul {stark.cost = #stark.cost<bound = "memory", bytes = 3145728, op_class = "contraction", dtype = "bf16", flops = 134217728
 func.func @batch_matmul_memref(%a: memref<16x128x256xbf16>, %b: memref<16x256x128xbf16>,
                                %c: memref<16x128x128xbf16>) {
   // expected-remark @+1 {{hot op #1: contraction, 134 MFLOP, 3.15 MB, est. 655.4 ns on h200 (memory-bound, 100.0% of total)}}
@@ -35,7 +35,7 @@ func.func @batch_matmul_memref(%a: memref<16x128x256xbf16>, %b: memref<16x256x12
 
 // Convolution: 2*N*OH*OW*F*KH*KW*C FLOPs = 2*8*62*62*64*3*3*32.
 // CHECK-LABEL: func.func @conv
-// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, stark.cost = {bound = "compute", {{.*}}class = "convolution", dtype = "f32", flops = 1133641728 : i64
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, stark.cost = #stark.cost<bound = "compute", {{.*}}op_class = "convolution", dtype = "f32", flops = 1133641728
 func.func @conv(%in: tensor<8x64x64x32xf32>, %w: tensor<3x3x32x64xf32>,
                 %out: tensor<8x62x62x64xf32>) -> tensor<8x62x62x64xf32> {
   // expected-remark @+1 {{hot op #1: convolution, 1.13 GFLOP}}
@@ -49,7 +49,7 @@ func.func @conv(%in: tensor<8x64x64x32xf32>, %w: tensor<3x3x32x64xf32>,
 
 // Pooling: one max per window point, 1*31*31*16*2*2.
 // CHECK-LABEL: func.func @max_pool
-// CHECK: linalg.pooling_nhwc_max {{{.*}}stark.cost = {bound = "memory", {{.*}}class = "pooling", dtype = "f32", flops = 61504 : i64
+// CHECK: linalg.pooling_nhwc_max {{{.*}}stark.cost = #stark.cost<bound = "memory", {{.*}}op_class = "pooling", dtype = "f32", flops = 61504
 func.func @max_pool(%in: tensor<1x32x32x16xf32>, %win: tensor<2x2xf32>,
                     %out: tensor<1x31x31x16xf32>) -> tensor<1x31x31x16xf32> {
   // expected-remark @+1 {{hot op #1: pooling}}
@@ -64,7 +64,7 @@ func.func @max_pool(%in: tensor<1x32x32x16xf32>, %win: tensor<2x2xf32>,
 // A row-sum reduction: one add per element, memory-bound.
 // CHECK-LABEL: func.func @row_sum
 // CHECK: linalg.reduce
-// CHECK-SAME: stark.cost = {bound = "memory", bytes = 16809984 : i64, class = "reduction", dtype = "f32", flops = 4194304 : i64
+// CHECK-SAME: stark.cost = #stark.cost<bound = "memory", bytes = 16809984, op_class = "reduction", dtype = "f32", flops = 4194304
 func.func @row_sum(%x: tensor<4096x1024xf32>, %init: tensor<4096xf32>) -> tensor<4096xf32> {
   // expected-remark @+1 {{hot op #1: reduction, 4.19 MFLOP, 16.8 MB}}
   %0 = linalg.reduce ins(%x : tensor<4096x1024xf32>) outs(%init : tensor<4096xf32>) dimensions = [1]
@@ -81,19 +81,19 @@ func.func @row_sum(%x: tensor<4096x1024xf32>, %init: tensor<4096xf32>) -> tensor
 // moved: the three-input op first, the one-input ReLU last.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @elementwise_chain
-// CHECK: linalg.generic {{{.*}}stark.cost = {bound = "memory", bytes = 50331648 : i64, class = "elementwise", dtype = "f32", flops = 8388608 : i64, profile = "h200", rank = 2 : i64
-// CHECK: linalg.generic {{{.*}}stark.cost = {bound = "memory", bytes = 33554432 : i64, class = "elementwise", dtype = "f32", flops = 4194304 : i64, profile = "h200", rank = 3 : i64
-// CHECK: linalg.generic {{{.*}}stark.cost = {bound = "memory", bytes = 67108864 : i64, class = "elementwise", dtype = "f32", flops = 8388608 : i64, profile = "h200", rank = 1 : i64
+// CHECK: linalg.generic {{{.*}}stark.cost = #stark.cost<bound = "memory", bytes = 50331648, op_class = "elementwise", dtype = "f32", flops = 8388608, profile = "h200", rank = 2
+// CHECK: linalg.generic {{{.*}}stark.cost = #stark.cost<bound = "memory", bytes = 33554432, op_class = "elementwise", dtype = "f32", flops = 4194304, profile = "h200", rank = 3
+// CHECK: linalg.generic {{{.*}}stark.cost = #stark.cost<bound = "memory", bytes = 67108864, op_class = "elementwise", dtype = "f32", flops = 8388608, profile = "h200", rank = 1
 // TOP1-LABEL: func.func @elementwise_chain
 // TOP1-NOT: stark.cost
-// TOP1: stark.cost = {{{.*}}rank = 1 : i64
+// TOP1: stark.cost = #stark.cost<{{.*}}rank = 1
 // TOP1-NOT: stark.cost
 // TOP1: return
 // SHARE-LABEL: func.func @elementwise_chain
 // SHARE-NOT: stark.cost
-// SHARE: stark.cost = {{{.*}}rank = 2 : i64
+// SHARE: stark.cost = #stark.cost<{{.*}}rank = 2
 // SHARE-NOT: stark.cost
-// SHARE: stark.cost = {{{.*}}rank = 1 : i64
+// SHARE: stark.cost = #stark.cost<{{.*}}rank = 1
 // SHARE-NOT: stark.cost
 // SHARE: return
 // Remarks come in rank order.
@@ -214,7 +214,7 @@ func.func @unknown_body(%a: tensor<64xf32>, %o: tensor<64xf32>) -> tensor<64xf32
 // linalg.softmax: five operations per element, input read once, output
 // written once.
 // CHECK-LABEL: func.func @named_softmax
-// CHECK: linalg.softmax {stark.cost = {bound = "memory", bytes = 8192 : i64, class = "reduction", dtype = "f32", flops = 5120 : i64
+// CHECK: linalg.softmax {stark.cost = #stark.cost<bound = "memory", bytes = 8192, op_class = "reduction", dtype = "f32", flops = 5120
 func.func @named_softmax(%x: tensor<16x64xf32>, %o: tensor<16x64xf32>) -> tensor<16x64xf32> {
   // expected-remark @+1 {{hot op #1: reduction, 5.12 KFLOP, 8.19 KB}}
   %0 = linalg.softmax dimension(1) ins(%x : tensor<16x64xf32>) outs(%o : tensor<16x64xf32>) -> tensor<16x64xf32>

@@ -7,7 +7,7 @@
 // cloned in, once per sum. Every op of the chain is tagged with the problem.
 // CHECK-LABEL: func.func @layernorm
 // CHECK-COUNT-4: linalg.generic {{.*}}stark.problem = @stark_problem_0
-// CHECK: module @stark_problem_0 attributes {stark.problem = {entry = "kernel", fused_ops = 4 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic)", shapes = "16x64xf32,64xf32,64xf32->16x64xf32", signature = "{{[0-9a-f]+}}"}}
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 4, num_outputs = 1, op = "fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic)", shapes = "16x64xf32,64xf32,64xf32->16x64xf32", signature = "{{[0-9a-f]+}}">}
 // CHECK-NEXT: func.func @kernel(%[[X:.+]]: memref<16x64xf32>, %[[G:.+]]: memref<64xf32>, %[[B:.+]]: memref<64xf32>, %[[Y:.+]]: memref<16x64xf32>)
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[N:.+]] = arith.constant 6.400000e+01 : f32
@@ -141,7 +141,7 @@ func.func @escaping_mean(%x: tensor<16x64xf32>, %g: tensor<64xf32>, %b: tensor<6
 // CHECK-COUNT-4: stark.problem = @stark_problem_0
 // CHECK-LABEL: func.func @layernorm_again
 // CHECK-COUNT-4: stark.problem = @stark_problem_0
-// CHECK: module @stark_problem_0 attributes {stark.problem = {{{.*}}fused_ops = 4
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<{{.*}}fused_ops = 4
 // CHECK-NOT: module @stark_problem_1
 func.func @layernorm(%x: tensor<16x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<16x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -237,8 +237,8 @@ func.func @layernorm_again(%in: tensor<16x64xf32>, %scale: tensor<64xf32>, %shif
 // CHECK: linalg.fill {stark.problem = @stark_problem_2}
 // CHECK: linalg.matmul {stark.problem = @stark_problem_0}
 // CHECK-COUNT-2: stark.problem = @stark_problem_1
-// CHECK: module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul"
-// CHECK: module @stark_problem_1 attributes {stark.problem = {entry = "kernel", fused_ops = 2 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic)", shapes = "16x8xf32,8xf32->16x8xf32"
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "16x8xf32,8xf32->16x8xf32"
 // CHECK-NEXT: func.func @kernel(%[[IN:.+]]: memref<16x8xf32>, %[[BIAS:.+]]: memref<8xf32>, %[[OUT:.+]]: memref<16x8xf32>)
 // CHECK: %[[T:.+]] = memref.alloc() : memref<16x8xf32>
 // CHECK-NEXT: linalg.generic {{.*}} ins(%[[IN]], %[[BIAS]] : memref<16x8xf32>, memref<8xf32>) outs(%[[T]] : memref<16x8xf32>)

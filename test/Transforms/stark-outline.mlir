@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @matmul_tensor
 // CHECK: %[[R:.+]] = linalg.matmul {stark.cost = {{.*}}, stark.problem = @stark_problem_0}
 // CHECK: return %[[R]]
-// CHECK: module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", shapes = "64x32xf32,32x16xf32->64x16xf32", signature = "d43b79f0880d20515679d57754034a81"}}
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "64x32xf32,32x16xf32->64x16xf32", signature = "d43b79f0880d20515679d57754034a81">}
 // CHECK-NEXT: func.func @kernel(%[[A:.+]]: memref<64x32xf32>, %[[B:.+]]: memref<32x16xf32>, %[[C:.+]]: memref<64x16xf32>)
 // CHECK-NEXT: linalg.matmul ins(%[[A]], %[[B]] : memref<64x32xf32>, memref<32x16xf32>) outs(%[[C]] : memref<64x16xf32>)
 // CHECK-NEXT: return
@@ -28,7 +28,7 @@ func.func @matmul_tensor(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>,
 // ALL-LABEL: func.func @matmul_memref
 // ALL: linalg.matmul {stark.problem = @stark_problem_0}
 // ALL: linalg.matmul {stark.problem = @stark_problem_0}
-// ALL: module @stark_problem_0 attributes {stark.problem = {{{.*}}signature = "d43b79f0880d20515679d57754034a81"}}
+// ALL: module @stark_problem_0 attributes {stark.problem = #stark.problem<{{.*}}signature = "d43b79f0880d20515679d57754034a81">}
 // ALL-NOT: module @stark_problem_1
 func.func @matmul_memref(%a: memref<64x32xf32>, %b: memref<32x16xf32>,
                          %c: memref<64x16xf32>, %d: memref<64x16xf32>) {
@@ -89,7 +89,7 @@ func.func @not_outlined(%x: tensor<128xf32>, %s: f32) -> tensor<128xf32> {
   return %0 : tensor<128xf32>
 }
 
-// FILE: module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul"
+// FILE: module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul"
 // FILE: func.func @kernel(
 
 // -----
@@ -97,10 +97,10 @@ func.func @not_outlined(%x: tensor<128xf32>, %s: f32) -> tensor<128xf32> {
 // A problem file (a module carrying stark.problem, as `dir=` writes them)
 // given as the input is a program like any other: its op is outlined. Only
 // problem modules nested in the input are skipped.
-// CHECK: module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}}
+// CHECK: module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>}
 // CHECK: linalg.matmul {stark.cost = {{.*}}, stark.problem = @stark_problem_0}
-// CHECK: module @stark_problem_0 attributes {stark.problem = {{{.*}}signature = "d43b79f0880d20515679d57754034a81"}}
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<{{.*}}signature = "d43b79f0880d20515679d57754034a81">}
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
   func.func @kernel(%a: memref<64x32xf32>, %b: memref<32x16xf32>,
                     %c: memref<64x16xf32>) {
     // expected-remark @+2 {{hot op #1}}

@@ -9,7 +9,7 @@
 // AUTO: "target": "cpu"
 
 module {
-  module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.copy", shapes = "4xf32->4xf32", signature = "00"}} {
+  module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.copy", shapes = "4xf32->4xf32", signature = "00">} {
     func.func @kernel(%a: memref<4xf32>, %b: memref<4xf32>) {
       linalg.copy ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
       return

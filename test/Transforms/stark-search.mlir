@@ -8,7 +8,7 @@
 // A dropped last row, then (as the repair) a kernel that overwrites C
 // instead of accumulating: both are rejected, the matmul is untouched.
 // CHECK-LABEL: func.func @matmul
-// CHECK: %[[R:.+]] = linalg.matmul {stark.cost = {{{.*}}}} ins(
+// CHECK: %[[R:.+]] = linalg.matmul {stark.cost = #stark.cost<{{.*}}>} ins(
 // CHECK-NOT: stark.problem
 // CHECK: return %[[R]]
 // CHECK-NOT: module @stark_problem

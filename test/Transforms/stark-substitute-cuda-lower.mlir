@@ -45,14 +45,14 @@ func.func @program(%x: memref<1000xf32>, %y: memref<1000xf32>) {
   }
   return
 }
-module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "1000xf32->1000xf32", signature = "00000000000000cc00000000000000cc"}, stark.winner = {baseline_us = 3.0 : f64, candidate = 4 : i64, params = {}, speedup = 3.0 : f64, strategy = "elementwise", target = "cuda", winner_us = 1.0 : f64}} {
+module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "1000xf32->1000xf32", signature = "00000000000000cc00000000000000cc">, stark.winner = #stark.winner<baseline_us = 3.0, candidate = 4, params = {}, speedup = 3.0, strategy = "elementwise", target = "cuda", winner_us = 1.0>} {
   func.func @kernel(%x: memref<1000xf32>, %y: memref<1000xf32>) {
     return
   }
   module @winner {
-    func.func @kernel(%x: memref<1000xf32>, %y: memref<1000xf32>) attributes {stark.cuda = {
+    func.func @kernel(%x: memref<1000xf32>, %y: memref<1000xf32>) attributes {stark.cuda = #stark.cuda<
         source = "extern \22C\22 __global__ void scale(const float *x, float *y) {\0A  int i = blockIdx.x * blockDim.x + threadIdx.x;\0A  if (i < 1000) y[i] = 2.0f * x[i];\0A}\0A",
-        launches = [{kernel = "scale", grid = array<i64: 4>, block = array<i64: 256>}]}} {
+        launches = [#stark.launch<kernel = "scale", grid = array<i64: 4>, block = array<i64: 256>>]>} {
       return
     }
   }

@@ -54,15 +54,15 @@ func.func @two_launches(%x: memref<1000xf32>, %y: memref<1000xf32>) {
   }
   return
 }
-module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "1000xf32->1000xf32", signature = "00000000000000cc00000000000000cc"}, stark.winner = {baseline_us = 3.0 : f64, candidate = 4 : i64, params = {}, speedup = 3.0 : f64, strategy = "elementwise", target = "cuda", winner_us = 1.0 : f64}} {
+module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "1000xf32->1000xf32", signature = "00000000000000cc00000000000000cc">, stark.winner = #stark.winner<baseline_us = 3.0, candidate = 4, params = {}, speedup = 3.0, strategy = "elementwise", target = "cuda", winner_us = 1.0>} {
   func.func @kernel(%x: memref<1000xf32>, %y: memref<1000xf32>) {
     return
   }
   module @winner {
-    func.func @kernel(%x: memref<1000xf32>, %y: memref<1000xf32>) attributes {stark.cuda = {
+    func.func @kernel(%x: memref<1000xf32>, %y: memref<1000xf32>) attributes {stark.cuda = #stark.cuda<
         source = "extern \22C\22 __global__ void scale(const float *x, float *y) {\0A  int i = blockIdx.x * blockDim.x + threadIdx.x;\0A  if (i < 1000) y[i] = 2.0f * x[i];\0A}\0Atemplate <int N> __global__ void add_one(const float *x, float *y) {\0A  extern __shared__ float s[];\0A  int i = blockIdx.x * blockDim.x + threadIdx.x;\0A  if (i < N) { s[threadIdx.x] = y[i]; y[i] = s[threadIdx.x] + 1.0f; }\0A}\0A",
-        launches = [{kernel = "scale", grid = array<i64: 4>, block = array<i64: 256>},
-                    {kernel = "add_one<1000>", grid = array<i64: 4>, block = array<i64: 256>, shared_bytes = 1024 : i64}]}} {
+        launches = [#stark.launch<kernel = "scale", grid = array<i64: 4>, block = array<i64: 256>>,
+                    #stark.launch<kernel = "add_one<1000>", grid = array<i64: 4>, block = array<i64: 256>, shared_bytes = 1024>]>} {
       return
     }
   }
@@ -97,15 +97,15 @@ func.func @tensor_matmul(%a: tensor<8x4xf32>, %b: tensor<4x2xf32>, %c: tensor<8x
          ins(%a, %b : tensor<8x4xf32>, tensor<4x2xf32>) outs(%c : tensor<8x2xf32>) -> tensor<8x2xf32>
   return %0 : tensor<8x2xf32>
 }
-module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", shapes = "8x4xf32,4x2xf32->8x2xf32", signature = "0123456789abcdef0123456789abcdef"}, stark.winner = {baseline_us = 5.0 : f64, candidate = 7 : i64, chip = "sm_80", params = {}, speedup = 2.5 : f64, strategy = "gemm", target = "cuda", winner_us = 2.0 : f64}} {
+module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "8x4xf32,4x2xf32->8x2xf32", signature = "0123456789abcdef0123456789abcdef">, stark.winner = #stark.winner<baseline_us = 5.0, candidate = 7, chip = "sm_80", params = {}, speedup = 2.5, strategy = "gemm", target = "cuda", winner_us = 2.0>} {
   func.func @kernel(%a: memref<8x4xf32>, %b: memref<4x2xf32>, %c: memref<8x2xf32>) {
     linalg.matmul ins(%a, %b : memref<8x4xf32>, memref<4x2xf32>) outs(%c : memref<8x2xf32>)
     return
   }
   module @winner {
-    func.func private @kernel(%a: memref<8x4xf32>, %b: memref<4x2xf32>, %c: memref<8x2xf32>) attributes {stark.cuda = {
+    func.func private @kernel(%a: memref<8x4xf32>, %b: memref<4x2xf32>, %c: memref<8x2xf32>) attributes {stark.cuda = #stark.cuda<
         source = "extern \22C\22 __global__ void matmul(const float *a, const float *b, float *c) {\0A  int i = threadIdx.y, j = threadIdx.x;\0A  float acc = c[i * 2 + j];\0A  for (int k = 0; k < 4; ++k) acc += a[i * 4 + k] * b[k * 2 + j];\0A  c[i * 2 + j] = acc;\0A}\0A",
-        launches = [{kernel = "matmul", grid = array<i64: 1>, block = array<i64: 2, 8>}]}}
+        launches = [#stark.launch<kernel = "matmul", grid = array<i64: 1>, block = array<i64: 2, 8>>]>}
   }
 }
 
@@ -130,12 +130,12 @@ func.func @compile_error(%x: memref<16xf32>, %y: memref<16xf32>) {
   }
   return
 }
-module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "16xf32->16xf32", signature = "00000000000000dd00000000000000dd"}, stark.winner = {baseline_us = 1.0 : f64, candidate = 1 : i64, params = {}, speedup = 3.0 : f64, strategy = "elementwise", target = "cuda", winner_us = 0.3 : f64}} {
+module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "16xf32->16xf32", signature = "00000000000000dd00000000000000dd">, stark.winner = #stark.winner<baseline_us = 1.0, candidate = 1, params = {}, speedup = 3.0, strategy = "elementwise", target = "cuda", winner_us = 0.3>} {
   func.func @kernel(%x: memref<16xf32>, %y: memref<16xf32>) {
     return
   }
   module @winner {
-    func.func @kernel(%x: memref<16xf32>, %y: memref<16xf32>) attributes {stark.cuda = {launches = [{block = array<i64: 16, 1, 1>, grid = array<i64: 1, 1, 1>, kernel = "k", shared_bytes = 0 : i64}], source = "extern \22C\22 __global__ void k(const float *x, float *y) { y[threadIdx.x] = expf(x[threadIdx.x]) + undeclared; }"}} {
+    func.func @kernel(%x: memref<16xf32>, %y: memref<16xf32>) attributes {stark.cuda = #stark.cuda<launches = [#stark.launch<block = array<i64: 16, 1, 1>, grid = array<i64: 1, 1, 1>, kernel = "k", shared_bytes = 0>], source = "extern \22C\22 __global__ void k(const float *x, float *y) { y[threadIdx.x] = expf(x[threadIdx.x]) + undeclared; }">} {
       return
     }
   }

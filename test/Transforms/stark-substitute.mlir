@@ -26,7 +26,7 @@ func.func @tensor_matmul(%a: tensor<8x4xf32>, %b: tensor<4x2xf32>, %c: tensor<8x
          ins(%a, %b : tensor<8x4xf32>, tensor<4x2xf32>) outs(%c : tensor<8x2xf32>) -> tensor<8x2xf32>
   return %0 : tensor<8x2xf32>
 }
-module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", shapes = "8x4xf32,4x2xf32->8x2xf32", signature = "0123456789abcdef0123456789abcdef"}, stark.winner = {baseline_us = 9.0 : f64, candidate = 3 : i64, params = {}, speedup = 4.5 : f64, strategy = "cpu-tile-vectorize", target = "cpu", winner_us = 2.0 : f64}} {
+module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "8x4xf32,4x2xf32->8x2xf32", signature = "0123456789abcdef0123456789abcdef">, stark.winner = #stark.winner<baseline_us = 9.0, candidate = 3, params = {}, speedup = 4.5, strategy = "cpu-tile-vectorize", target = "cpu", winner_us = 2.0>} {
   func.func @kernel(%a: memref<8x4xf32>, %b: memref<4x2xf32>, %c: memref<8x2xf32>) {
     linalg.matmul ins(%a, %b : memref<8x4xf32>, memref<4x2xf32>) outs(%c : memref<8x2xf32>)
     return
@@ -84,7 +84,7 @@ func.func @memref_ops(%x: memref<16xf32>, %y: memref<16xf32>) {
   }
   return
 }
-module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "16xf32->16xf32", signature = "00000000000000aa00000000000000aa"}, stark.winner = {baseline_us = 1.0 : f64, candidate = 1 : i64, params = {}, speedup = 2.0 : f64, strategy = "cpu-tile-vectorize", target = "cpu", winner_us = 0.5 : f64}} {
+module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "16xf32->16xf32", signature = "00000000000000aa00000000000000aa">, stark.winner = #stark.winner<baseline_us = 1.0, candidate = 1, params = {}, speedup = 2.0, strategy = "cpu-tile-vectorize", target = "cpu", winner_us = 0.5>} {
   func.func @kernel(%x: memref<16xf32>, %y: memref<16xf32>) {
     return
   }
@@ -98,7 +98,7 @@ module @stark_problem_0 attributes {stark.problem = {entry = "kernel", num_outpu
     }
   }
 }
-module @stark_problem_1 attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "16xf32->16xf32", signature = "00000000000000bb00000000000000bb"}} {
+module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "16xf32->16xf32", signature = "00000000000000bb00000000000000bb">} {
   func.func @kernel(%x: memref<16xf32>, %y: memref<16xf32>) {
     return
   }

@@ -112,7 +112,7 @@ static int emitSchedule(ModuleOp problem, const HardwareProfile &profile) {
         applyCudaSchedule(problem, schedule, error);
     if (failed(candidate))
       return fail(error);
-    (*candidate)->getOperation()->removeAttr("stark.problem");
+    (*candidate)->getOperation()->removeAttr(mlir::stark::kProblemAttrName);
     (*candidate)->print(output->os());
     output->os() << "\n";
   }

@@ -111,7 +111,7 @@ TEST_F(EvaluatorTest, SourcesThatDoNotParse) {
 TEST_F(EvaluatorTest, UnpromotableProblemIsJudgedWithoutHighPrecision) {
   // Bit-level code has no f32 counterpart: say so and use the baseline.
   const char *problem = R"mlir(
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
   func.func @kernel(%A: memref<4xf16>, %B: memref<4xf16>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -143,7 +143,7 @@ module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
 TEST_F(EvaluatorTest, NonFiniteReferenceIsFlagged) {
   // log of the all-negative distribution is NaN everywhere.
   const char *problem = R"mlir(
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
   func.func @kernel(%A: memref<6xf32>, %B: memref<6xf32>) {
     linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
         ins(%A : memref<6xf32>) outs(%B : memref<6xf32>) {
@@ -166,7 +166,7 @@ module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
 
 TEST_F(EvaluatorTest, LargeLowPrecisionProblemSkipsTheHostReference) {
   const char *problem = R"mlir(
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
   func.func @kernel(%A: memref<4x8xf16>, %B: memref<8x2xf16>, %C: memref<4x2xf16>) {
     linalg.matmul ins(%A, %B : memref<4x8xf16>, memref<8x2xf16>) outs(%C : memref<4x2xf16>)
     return

@@ -37,7 +37,7 @@ TEST_F(ProblemAnalysisTest, MatmulReadsItsOutput) {
 
 TEST_F(ProblemAnalysisTest, ElementwiseAndFillOutputsAreWriteOnly) {
   OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
-module attributes {stark.problem = {entry = "f", num_outputs = 2 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "f", num_outputs = 2>} {
   func.func @f(%A: memref<4x6xf16>, %B: memref<4x6xf16>, %C: memref<4x6xf16>, %D: memref<4x6xf16>) {
     linalg.add ins(%A, %B : memref<4x6xf16>, memref<4x6xf16>) outs(%C : memref<4x6xf16>)
     %z = arith.constant 0.0 : f16
@@ -59,7 +59,7 @@ module attributes {stark.problem = {entry = "f", num_outputs = 2 : i64}} {
 
 TEST_F(ProblemAnalysisTest, AnyOtherUseCountsAsARead) {
   OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
-module attributes {stark.problem = {entry = "f", num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "f", num_outputs = 1>} {
   func.func @f(%A: memref<4xf32>, %C: memref<4xf32>) {
     %c0 = arith.constant 0 : index
     %v = memref.load %C[%c0] : memref<4xf32>
@@ -86,7 +86,7 @@ module {
   EXPECT_NE(error.find("no 'stark.problem' attribute"), std::string::npos);
 
   m = parse(*context, R"mlir(
-module attributes {stark.problem = {entry = "other", num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "other", num_outputs = 1>} {
   func.func @kernel(%A: memref<4xf32>) { return }
 }
 )mlir");
@@ -120,7 +120,7 @@ TEST_F(ProblemAnalysisTest, SignatureComparison) {
 
 TEST_F(ProblemAnalysisTest, PromotesF16MatmulWithMixedAccumulation) {
   OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
   func.func @kernel(%A: memref<4x8xf16>, %B: memref<8x2xbf16>, %C: memref<4x2xf32>) {
     linalg.matmul ins(%A, %B : memref<4x8xf16>, memref<8x2xbf16>) outs(%C : memref<4x2xf32>)
     %c0 = arith.constant 0 : index
@@ -160,7 +160,7 @@ module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
 
 TEST_F(ProblemAnalysisTest, PromotionSaysWhatItCannotPromote) {
   OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
   func.func @kernel(%A: memref<4xf16>, %B: memref<4xi16>) {
     %c0 = arith.constant 0 : index
     %a = memref.load %A[%c0] : memref<4xf16>

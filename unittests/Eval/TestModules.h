@@ -28,7 +28,7 @@ inline OwningOpRef<ModuleOp> parse(MLIRContext &context, StringRef source) {
 
 /// 5x3 * 3x4 f32 matmul; C is accumulated into.
 inline constexpr const char *kMatmulProblem = R"mlir(
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", signature = "0">} {
   func.func @kernel(%A: memref<5x3xf32>, %B: memref<3x4xf32>, %C: memref<5x4xf32>) {
     linalg.matmul ins(%A, %B : memref<5x3xf32>, memref<3x4xf32>) outs(%C : memref<5x4xf32>)
     return

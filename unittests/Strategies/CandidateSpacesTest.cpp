@@ -2,8 +2,8 @@
 //-------===//
 
 #include "stark/Strategies/CandidateSpaces.h"
-#include "stark/Strategies/CpuStrategies.h"
 #include "stark/Eval/Evaluator.h"
+#include "stark/Strategies/CpuStrategies.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -18,7 +18,7 @@ using namespace mlir::stark;
 namespace {
 
 constexpr const char *kMatmul = R"mlir(
-  module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
     func.func @kernel(%a: memref<256x128xf32>, %b: memref<128x64xf32>, %c: memref<256x64xf32>) {
       linalg.matmul ins(%a, %b : memref<256x128xf32>, memref<128x64xf32>)
                     outs(%c : memref<256x64xf32>)

@@ -1,6 +1,7 @@
 //===- CpuStrategiesTest.cpp - Host schedules apply and vectorise ---------===//
 
 #include "stark/Strategies/CpuStrategies.h"
+#include "stark/Dialect/StarkDialect.h"
 #include "stark/Eval/Evaluator.h"
 #include "stark/Strategies/TransformScript.h"
 #include "stark/Target/CpuTarget.h"
@@ -42,9 +43,9 @@ protected:
   /// The problem module as stark-outline writes it (entry, outputs).
   OwningOpRef<ModuleOp> parseProblem(StringRef func, int64_t outputs = 1) {
     std::string text =
-        (llvm::Twine("module attributes {stark.problem = {entry = \"kernel\", "
-                     "num_outputs = ") +
-         llvm::Twine(outputs) + " : i64}} {\n" + func + "\n}")
+        (llvm::Twine("module attributes {stark.problem = "
+                     "#stark.problem<entry = \"kernel\", num_outputs = ") +
+         llvm::Twine(outputs) + ">} {\n" + func + "\n}")
             .str();
     return parse(text);
   }
@@ -56,7 +57,7 @@ protected:
     FailureOr<OwningOpRef<ModuleOp>> candidate =
         applyCpuSchedule(problem, s, error);
     ASSERT_TRUE(succeeded(candidate)) << s.describe() << ": " << error;
-    (**candidate)->removeAttr("stark.problem");
+    (**candidate)->removeAttr(kProblemAttrName);
     EvalResult r = evaluateCandidate(*target, problem, **candidate, options);
     EXPECT_TRUE(r.isOk()) << s.describe() << "\n" << formatEvalResult(r);
   }
@@ -241,8 +242,8 @@ TEST_F(CpuStrategiesTest, ConvolutionIsDecomposedAndVectorised) {
     EXPECT_GT(vectorOps, 0) << s.describe();
     EXPECT_EQ(wideTransfers, 0) << s.describe();
     // The problem's arguments are still what the candidate works on.
-    EXPECT_EQ((**candidate)->getAttr("stark.problem"),
-              (*problem)->getAttr("stark.problem"));
+    EXPECT_EQ((**candidate)->getAttr(kProblemAttrName),
+              (*problem)->getAttr(kProblemAttrName));
   }
   expectVerified(*problem, first);
 }
@@ -386,7 +387,7 @@ TEST_F(CpuStrategiesTest, LargeOpsGetAThreadedScheduleFirst) {
 /// threads: every iteration must run exactly once (a skipped one leaves
 /// b, one run twice adds a twice).
 constexpr const char *kParallelFill = R"mlir(
-  module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64}} {
+  module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
     func.func @kernel(%a: memref<7x3xf32>, %b: memref<7x3xf32>) {
       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
                       iterator_types = ["parallel", "parallel"]}

@@ -191,17 +191,16 @@ TEST_F(CudaSchedulesTest, MatmulScheduleStagesThroughSharedMemory) {
   EXPECT_EQ(*by, schedule->get("bm") / schedule->get("tm"));
   // The schedule is recorded on the entry.
   auto func = *(*candidate).getOps<func::FuncOp>().begin();
-  auto record = func->getAttrOfType<DictionaryAttr>("stark.schedule");
+  auto record = func->getAttrOfType<ScheduleAttr>(kScheduleAttrName);
   ASSERT_TRUE(record);
-  EXPECT_EQ(record.getAs<StringAttr>("family").getValue(), "td-matmul");
-  EXPECT_TRUE(contains(record.getAs<StringAttr>("script").getValue(),
-                       "transform.structured.promote"));
+  EXPECT_EQ(record.getFamily(), "td-matmul");
+  EXPECT_TRUE(contains(record.getScript(), "transform.structured.promote"));
   // The recorded script is the one built for the schedule, printed.
   std::string error;
   FailureOr<std::string> script =
       renderCudaTransformScript(*problem, *schedule, error);
   ASSERT_TRUE(succeeded(script)) << error;
-  EXPECT_EQ(record.getAs<StringAttr>("script").getValue(), *script);
+  EXPECT_EQ(record.getScript(), *script);
 #ifdef STARK_ENABLE_CUDA
   std::string ptx = ptxOf(*candidate);
   EXPECT_TRUE(contains(ptx, ".shared")) << ptx;

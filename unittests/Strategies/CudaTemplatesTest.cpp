@@ -212,7 +212,7 @@ func.func @kernel(%x: memref<4x77x50xf16>, %y: memref<4x77x50xf16>) {
 // Layer norm over 64 x 128 with gamma and beta, eps 1e-5, the mean taken
 // by multiplying with 1/128 (a fused problem: stark.problem is needed).
 const char *kLayerNorm = R"mlir(
-module attributes {stark.problem = {entry = "kernel", fused_ops = 3 : i64, num_outputs = 1 : i64}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 3, num_outputs = 1>} {
 func.func @kernel(%x: memref<64x128xf32>, %g: memref<128xf32>, %b: memref<128xf32>, %y: memref<64x128xf32>) {
   %zero = arith.constant 0.0 : f32
   %inv = arith.constant 7.812500e-03 : f32
@@ -260,7 +260,7 @@ protected:
   CudaTemplatesTest() {
     context.loadDialect<arith::ArithDialect, func::FuncDialect,
                         linalg::LinalgDialect, math::MathDialect,
-                        memref::MemRefDialect>();
+                        memref::MemRefDialect, StarkDialect>();
   }
 
   ProblemView view(StringRef ir) {
@@ -615,12 +615,11 @@ TEST_F(CudaTemplatesTest, CandidateModule) {
   auto func = (*candidate)->lookupSymbol<func::FuncOp>("kernel");
   ASSERT_TRUE(func);
   EXPECT_EQ(func.getBody().front().getOperations().size(), 1u);
-  auto attr = func->getAttrOfType<DictionaryAttr>("stark.cuda");
+  auto attr = func->getAttrOfType<CudaKernelAttr>(kCudaAttrName);
   ASSERT_TRUE(attr);
-  EXPECT_EQ(attr.getAs<StringAttr>("source").getValue(), plan->source);
-  auto family = func->getAttrOfType<DictionaryAttr>("stark.template");
-  ASSERT_TRUE(family);
-  EXPECT_EQ(family.getAs<StringAttr>("family").getValue(), "reduce_row");
+  EXPECT_EQ(attr.getSource(), plan->source);
+  EXPECT_EQ(attr.getFamily(), "reduce_row");
+  ASSERT_EQ(attr.getLaunchList().size(), 2u);
 #ifdef STARK_ENABLE_CUDA
   // The cuda target's own parser accepts it.
   FailureOr<CudaSourceCandidate> parsed = parseCudaSource(func, error);

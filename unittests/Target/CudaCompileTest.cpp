@@ -375,13 +375,13 @@ TEST_F(CudaCompileTest, NvrtcReportsCompileErrorsWithTheLog) {
 TEST_F(CudaCompileTest, ParsesTheCudaSourceAttribute) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
 func.func @scale(%a: memref<1000xf32>, %b: memref<1000xf32>) attributes {
-  stark.cuda = {source = "extern \"C\" __global__ void k(float*, float*) {}",
-                launches = [{kernel = "k", grid = array<i64: 4>,
+  stark.cuda = #stark.cuda<source = "extern \"C\" __global__ void k(float*, float*) {}",
+                launches = [#stark.launch<kernel = "k", grid = array<i64: 4>,
                              block = array<i64: 256, 1, 1>,
-                             shared_bytes = 65536 : i64},
-                            {kernel = "k", grid = array<i64: 1, 2, 3>,
-                             block = array<i64: 32, 4>}],
-                options = ["-use_fast_math"]}} {
+                             shared_bytes = 65536>,
+                            #stark.launch<kernel = "k", grid = array<i64: 1, 2, 3>,
+                             block = array<i64: 32, 4>>],
+                options = ["-use_fast_math"]>} {
   return
 }
 )mlir");
@@ -402,22 +402,40 @@ func.func @scale(%a: memref<1000xf32>, %b: memref<1000xf32>) attributes {
 }
 
 TEST_F(CudaCompileTest, RejectsMalformedCudaSourceAttributes) {
-  OwningOpRef<ModuleOp> module = parse(R"mlir(
+  // The stark dialect rejects malformed launches when the IR is parsed.
+  std::string diagnostics;
+  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
+    diagnostics += d.str() + "\n";
+    return success();
+  });
+  EXPECT_FALSE(parseSourceString<ModuleOp>(R"mlir(
 func.func private @no_launches(%a: memref<4xf32>) attributes {
-  stark.cuda = {source = "__global__ void k() {}", launches = []}}
+  stark.cuda = #stark.cuda<source = "__global__ void k() {}", launches = []>}
+)mlir",
+                                           &context));
+  EXPECT_NE(diagnostics.find("'launches' must not be empty"), std::string::npos)
+      << diagnostics;
+  EXPECT_FALSE(parseSourceString<ModuleOp>(R"mlir(
 func.func private @zero_block(%a: memref<4xf32>) attributes {
-  stark.cuda = {source = "__global__ void k() {}",
-                launches = [{kernel = "k", grid = array<i64: 1>,
-                             block = array<i64: 0>}]}}
-)mlir");
+  stark.cuda = #stark.cuda<source = "__global__ void k() {}",
+                launches = [#stark.launch<kernel = "k", grid = array<i64: 1>,
+                             block = array<i64: 0>>]>}
+)mlir",
+                                           &context));
+  EXPECT_NE(diagnostics.find("'block' must be 1 to 3 positive integers"),
+            std::string::npos)
+      << diagnostics;
+
+  // An attribute of another kind set without verification is refused too.
+  OwningOpRef<ModuleOp> module =
+      parse("func.func private @k(%a: memref<4xf32>)");
   ASSERT_TRUE(module);
+  auto func = module->lookupSymbol<func::FuncOp>("k");
+  func->setAttr(kCudaAttrName, DictionaryAttr::get(&context));
   std::string error;
-  EXPECT_TRUE(failed(parseCudaSource(
-      module->lookupSymbol<func::FuncOp>("no_launches"), error)));
-  EXPECT_NE(error.find("launches"), std::string::npos) << error;
-  EXPECT_TRUE(failed(parseCudaSource(
-      module->lookupSymbol<func::FuncOp>("zero_block"), error)));
-  EXPECT_NE(error.find("'block' must be 1 to 3 positive integers"),
+  EXPECT_TRUE(failed(parseCudaSource(func, error)));
+  EXPECT_NE(error.find("'stark.cuda' on @k must be a #stark.cuda attribute "
+                       "(string-keyed dictionaries are no longer accepted)"),
             std::string::npos)
       << error;
 }

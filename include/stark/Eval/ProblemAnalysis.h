@@ -43,7 +43,7 @@ struct ProblemAnalysis {
 };
 
 /// Reads `problem`. The module must carry
-/// `stark.problem = {entry = "...", num_outputs = N : i64, ...}`.
+/// `stark.problem = #stark.problem<entry = "...", num_outputs = N, ...>`.
 FailureOr<ProblemAnalysis> analyzeProblem(ModuleOp problem, std::string &error);
 
 /// "memref<33x9xf32>"

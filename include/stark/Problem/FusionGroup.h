@@ -15,6 +15,8 @@
 #ifndef STARK_PROBLEM_FUSIONGROUP_H
 #define STARK_PROBLEM_FUSIONGROUP_H
 
+#include "stark/Dialect/StarkAttrs.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

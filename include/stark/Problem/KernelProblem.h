@@ -12,6 +12,8 @@
 #ifndef STARK_PROBLEM_KERNELPROBLEM_H
 #define STARK_PROBLEM_KERNELPROBLEM_H
 
+#include "stark/Dialect/StarkAttrs.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -22,23 +24,8 @@
 
 namespace mlir::stark {
 
-/// Attribute on a problem module: {entry, num_outputs, op, shapes, signature}.
-inline constexpr StringLiteral kProblemAttrName = "stark.problem";
 /// Name of the entry function of outlined problems.
 inline constexpr StringLiteral kProblemEntryName = "kernel";
-
-struct KernelProblemInfo {
-  std::string entry;
-  int64_t numOutputs = 0;
-  std::string opName;
-  /// Operand shapes and element types, e.g. "64x32xf32,32x16xf32->64x16xf32".
-  std::string shapes;
-  /// Hex digest of the canonical problem module.
-  std::string signature;
-  /// Linalg ops the problem holds: more than one for a fused chain (see
-  /// FusionGroup.h).
-  int64_t fusedOps = 1;
-};
 
 /// Builds the problem module of `op`, a linalg structured op or
 /// linalg.softmax (tensors become memref arguments, constants the body or a
@@ -48,20 +35,18 @@ struct KernelProblemInfo {
 FailureOr<OwningOpRef<ModuleOp>> outlineKernelProblem(Operation *op,
                                                       std::string &whyNot);
 
-/// Reads the stark.problem attribute of `module`.
-FailureOr<KernelProblemInfo> getKernelProblemInfo(ModuleOp module,
-                                                  std::string &error);
+/// The #stark.problem attribute of `module` (kProblemAttrName); fails, with
+/// the reason in `error`, when it has none or one of another kind.
+FailureOr<ProblemAttr> getProblemAttr(ModuleOp module, std::string &error);
 
 /// The signature of a problem module: SHA-256 (first 128 bits, hex) of its
 /// generic form without locations and without the stark.problem attribute.
 std::string computeProblemSignature(ModuleOp problem);
 
-/// Signs `problem` (computeProblemSignature) and sets its stark.problem
-/// attribute: entry, num_outputs, op, shapes, signature, and `fused_ops`
-/// when `fusedOps` is given.
+/// Signs `problem` (computeProblemSignature) and sets its #stark.problem
+/// attribute: entry, num_outputs, op, shapes, signature and fused_ops.
 void setProblemAttr(ModuleOp problem, int64_t numOutputs, StringRef op,
-                    StringRef shapes,
-                    std::optional<int64_t> fusedOps = std::nullopt);
+                    StringRef shapes, int64_t fusedOps = 1);
 
 } // namespace mlir::stark
 

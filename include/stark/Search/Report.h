@@ -20,8 +20,7 @@ namespace mlir::stark {
 llvm::json::Object nodeToJSON(const SearchNode &node);
 
 /// The entry of the problem `symbol`: what it is and what its search gave.
-llvm::json::Object problemToJSON(StringRef symbol,
-                                 const KernelProblemInfo &info,
+llvm::json::Object problemToJSON(StringRef symbol, ProblemAttr info,
                                  const ProblemSearchResult &result);
 
 /// What the whole run was asked to do.

@@ -9,6 +9,8 @@
 #ifndef STARK_TARGET_CUDACOMPILE_H
 #define STARK_TARGET_CUDACOMPILE_H
 
+#include "stark/Dialect/StarkAttrs.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -69,9 +71,6 @@ FailureOr<std::string> compileGpuModuleToPtx(ModuleOp module,
 // CUDA C++ candidates
 //===----------------------------------------------------------------------===//
 
-/// Name of the entry function attribute that makes a candidate CUDA C++.
-constexpr StringLiteral kCudaSourceAttrName = "stark.cuda";
-
 /// One kernel launch of a CUDA C++ candidate. The kernel receives the data
 /// pointers of the entry's memref arguments, in order.
 struct CudaLaunch {
@@ -81,7 +80,8 @@ struct CudaLaunch {
   int64_t sharedBytes = 0;
 };
 
-/// The `stark.cuda` attribute, parsed.
+/// The #stark.cuda attribute of a candidate's entry, as the CUDA target and
+/// stark-substitute use it (extents padded to three).
 struct CudaSourceCandidate {
   std::string source;
   SmallVector<CudaLaunch> launches;
@@ -89,10 +89,11 @@ struct CudaSourceCandidate {
   SmallVector<std::string> options;
 };
 
-/// True when `func` carries a `stark.cuda` attribute.
+/// True when `func` carries a `stark.cuda` attribute (kCudaAttrName).
 bool hasCudaSource(func::FuncOp func);
 
-/// Parses the `stark.cuda` attribute of `func`.
+/// Reads the #stark.cuda attribute of `func`; fails when it has none or one
+/// of another kind.
 FailureOr<CudaSourceCandidate> parseCudaSource(func::FuncOp func,
                                                std::string &error);
 

@@ -3,6 +3,8 @@
 #ifndef STARK_TRANSFORMS_PASSES_H
 #define STARK_TRANSFORMS_PASSES_H
 
+#include "stark/Dialect/StarkDialect.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::stark {
@@ -12,9 +14,6 @@ namespace mlir::stark {
 
 #define GEN_PASS_REGISTRATION
 #include "stark/Transforms/Passes.h.inc"
-
-/// Name of the attribute stark-hot-ops puts on hot ops.
-inline constexpr StringLiteral kCostAttrName = "stark.cost";
 
 } // namespace mlir::stark
 

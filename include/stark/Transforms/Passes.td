@@ -31,15 +31,15 @@ def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
     After:
 
     ```mlir
-    %0 = linalg.matmul {stark.cost = {bound = "compute", bytes = 16777216 : i64,
-                          class = "contraction", dtype = "f32",
-                          flops = 2147483648 : i64, profile = "h200",
-                          rank = 1 : i64, share = 1.0 : f64,
-                          time_us = 32.05 : f64}}
+    %0 = linalg.matmul {stark.cost = #stark.cost<bound = "compute", bytes = 16777216,
+                          op_class = "contraction", dtype = "f32",
+                          flops = 2147483648, profile = "h200",
+                          rank = 1, share = 1.0,
+                          time_us = 32.05>}
            ins(...) outs(...) -> tensor<1024x1024xf32>
     ```
   }];
-  let dependentDialects = ["linalg::LinalgDialect"];
+  let dependentDialects = ["linalg::LinalgDialect", "stark::StarkDialect"];
   let options = [
     Option<"profile", "profile", "std::string", /*default=*/"\"host\"",
            "Hardware profile to estimate on: h200, a100 or host">,
@@ -66,7 +66,7 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     function `@kernel` whose arguments are memrefs (the op's shaped inputs,
     then its outputs) and whose body is the op on those memrefs. Constants
     the op captures are cloned in. The problem module carries
-    `stark.problem = {entry, num_outputs, op, shapes, signature}`; the
+    `stark.problem = #stark.problem<entry, num_outputs, op, shapes, signature>`; the
     signature hashes its canonical form, so it is the same across runs and
     machines and for the tensor and memref forms of the same op.
 
@@ -93,7 +93,7 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     surrounding code) keep their place and get a remark saying why.
   }];
   let dependentDialects = ["func::FuncDialect", "memref::MemRefDialect",
-                           "linalg::LinalgDialect"];
+                           "linalg::LinalgDialect", "stark::StarkDialect"];
   let options = [
     Option<"all", "all", "bool", /*default=*/"false",
            "Outline every linalg op, not only those marked stark.cost">,
@@ -120,13 +120,14 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
     times it against the baseline in a worker process, until the budget is
     spent. The fastest verified candidate that beats the baseline is kept
     inside the problem module as `module @winner`, and the problem gets
-    `stark.winner = {baseline_us, candidate, params, speedup, strategy,
-    winner_us}`. A remark on each op of the problem says what was found, or
+    `stark.winner = #stark.winner<baseline_us, candidate, params, speedup, strategy,
+    winner_us>`. A remark on each op of the problem says what was found, or
     why nothing was. `--stark-substitute` puts winners into the program.
 
     Progress goes to stderr while it runs; `report=FILE` writes every node
     of every search as JSON.
   }];
+  let dependentDialects = ["stark::StarkDialect"];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"auto\"",
            "Where candidates run: cpu, cuda, or auto (cuda when a device "
@@ -211,7 +212,7 @@ def StarkSubstitutePass : Pass<"stark-substitute", "ModuleOp"> {
                            "bufferization::BufferizationDialect",
                            "func::FuncDialect", "gpu::GPUDialect",
                            "LLVM::LLVMDialect", "memref::MemRefDialect",
-                           "NVVM::NVVMDialect"];
+                           "NVVM::NVVMDialect", "stark::StarkDialect"];
   let options = [
     Option<"keepProblems", "keep-problems", "bool", /*default=*/"false",
            "Keep the problem modules in the output">,

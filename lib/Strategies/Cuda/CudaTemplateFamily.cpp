@@ -279,10 +279,9 @@ std::string mlir::stark::formatTemplateParams(const TemplateParams &params) {
 
 FailureOr<OwningOpRef<ModuleOp>> mlir::stark::buildCudaCandidateModule(
     ModuleOp problem, const CudaKernelPlan &plan, std::string &error) {
-  std::string entry = "kernel";
-  if (auto attr = problem->getAttrOfType<DictionaryAttr>(kProblemAttrName))
-    if (auto name = attr.getAs<StringAttr>("entry"))
-      entry = name.getValue().str();
+  std::string entry = kProblemEntryName.str();
+  if (auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName))
+    entry = info.getEntry().str();
   OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
   auto func = candidate->lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
@@ -302,32 +301,23 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::stark::buildCudaCandidateModule(
   for (Operation *op : llvm::reverse(doomed))
     op->erase();
 
-  Builder b(candidate->getContext());
+  MLIRContext *ctx = candidate->getContext();
+  Builder b(ctx);
   SmallVector<Attribute> launches;
   for (const CudaKernelPlan::Launch &l : plan.launches)
-    launches.push_back(b.getDictionaryAttr({
-        b.getNamedAttr("kernel", b.getStringAttr(l.kernel)),
-        b.getNamedAttr("grid", b.getDenseI64ArrayAttr(l.grid)),
-        b.getNamedAttr("block", b.getDenseI64ArrayAttr(l.block)),
-        b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(l.sharedBytes)),
-    }));
-  SmallVector<NamedAttribute> fields = {
-      b.getNamedAttr("source", b.getStringAttr(plan.source)),
-      b.getNamedAttr("launches", b.getArrayAttr(launches))};
-  if (!plan.options.empty()) {
-    SmallVector<Attribute> options;
-    for (const std::string &o : plan.options)
-      options.push_back(b.getStringAttr(o));
-    fields.push_back(b.getNamedAttr("options", b.getArrayAttr(options)));
-  }
-  func->setAttr("stark.cuda", b.getDictionaryAttr(fields));
-  // Provenance for reports and tuning records.
+    launches.push_back(LaunchAttr::get(ctx, b.getDenseI64ArrayAttr(l.block),
+                                       b.getDenseI64ArrayAttr(l.grid),
+                                       l.kernel, l.sharedBytes));
+  ArrayAttr options;
+  if (!plan.options.empty())
+    options = b.getStrArrayAttr(llvm::to_vector_of<StringRef>(plan.options));
+  // The family and params are provenance for reports and tuning records.
   SmallVector<NamedAttribute> params;
   for (auto &[key, value] : plan.params)
     params.push_back(b.getNamedAttr(key, b.getStringAttr(value)));
-  func->setAttr("stark.template",
-                b.getDictionaryAttr(
-                    {b.getNamedAttr("family", b.getStringAttr(plan.family)),
-                     b.getNamedAttr("params", b.getDictionaryAttr(params))}));
+  func->setAttr(kCudaAttrName,
+                CudaKernelAttr::get(ctx, plan.family, b.getArrayAttr(launches),
+                                    options, b.getDictionaryAttr(params),
+                                    plan.source));
   return candidate;
 }

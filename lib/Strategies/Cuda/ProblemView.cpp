@@ -664,9 +664,9 @@ static FailureOr<ScalarKind> getArgKind(Type type, std::string &whyNot) {
 FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
                                                        std::string &whyNot) {
   ProblemView view;
-  if (auto attr = problem->getAttrOfType<DictionaryAttr>(kProblemAttrName))
-    if (auto entry = attr.getAs<StringAttr>("entry"))
-      view.entry = entry.getValue().str();
+  auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
+  if (info)
+    view.entry = info.getEntry().str();
   auto func = problem.lookupSymbol<func::FuncOp>(view.entry);
   if (!func || func.isExternal()) {
     whyNot = llvm::formatv("no function @{0} with a body", view.entry);
@@ -686,10 +686,7 @@ FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
       continue;
     if (compute) {
       // A fused problem: only the normalisation templates know them.
-      int64_t numOutputs = 0;
-      if (auto attr = problem->getAttrOfType<DictionaryAttr>(kProblemAttrName))
-        if (auto n = attr.getAs<IntegerAttr>("num_outputs"))
-          numOutputs = n.getInt();
+      int64_t numOutputs = info ? info.getNumOutputs() : 0;
       if (numOutputs < 1 || numOutputs > int64_t(view.argKinds.size())) {
         whyNot = "the entry holds more than one op";
         return failure();

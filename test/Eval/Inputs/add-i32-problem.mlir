@@ -1,5 +1,5 @@
 // Element-wise sum of two 7x13 i32 matrices; the output is write-only.
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.add", signature = "0000000000000000"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.add", signature = "0000000000000000">} {
   func.func @kernel(%A: memref<7x13xi32>, %B: memref<7x13xi32>, %C: memref<7x13xi32>) {
     linalg.add ins(%A, %B : memref<7x13xi32>, memref<7x13xi32>) outs(%C : memref<7x13xi32>)
     return

@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.reduce", shapes = "4x1048576xf32->4xf32", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.reduce", shapes = "4x1048576xf32->4xf32", signature = "0">} {
   func.func @kernel(%x: memref<4x1048576xf32>, %y: memref<4xf32>) {
     %zero = arith.constant 0.0 : f32
     linalg.fill ins(%zero : f32) outs(%y : memref<4xf32>)

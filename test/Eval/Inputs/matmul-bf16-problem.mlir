@@ -1,5 +1,5 @@
 // An 8x16 * 16x8 bf16 matmul, accumulating in bf16.
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", signature = "0000000000000000"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", signature = "0000000000000000">} {
   func.func @kernel(%A: memref<8x16xbf16>, %B: memref<16x8xbf16>, %C: memref<8x8xbf16>) {
     linalg.matmul ins(%A, %B : memref<8x16xbf16>, memref<16x8xbf16>) outs(%C : memref<8x8xbf16>)
     return

@@ -8,7 +8,7 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: FileCheck %s --check-prefix=IR < %t.out.mlir
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
-// RUN: sed 's/^module {/module attributes {stark.problem = {entry = "kernel", num_outputs = 2 : i64}} {/' %s > %t.problem.mlir
+// RUN: sed 's/^module {/module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 2>} {/' %s > %t.problem.mlir
 // RUN: stark-eval --target cuda --no-timing --problem %t.problem.mlir --candidate %t.out.mlir | FileCheck %s
 
 // REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} ({{.+}}, verified)

@@ -96,7 +96,7 @@ def problem_entry(path):
     """Returns (entry name, argument list text) of a problem module."""
     with open(path) as f:
         text = f.read()
-    m = re.search(r'stark\.problem\s*=\s*\{[^}]*entry\s*=\s*"([^"]+)"', text)
+    m = re.search(r'stark\.problem\s*=\s*#stark\.problem<[^>]*entry\s*=\s*"([^"]+)"', text)
     if not m:
         sys.exit(f"{path}: no stark.problem entry")
     entry = m.group(1)
@@ -113,8 +113,8 @@ def make_candidate(problem, kernel, defines):
     items = []
     for l in launches:
         items.append(
-            "{kernel = %s, grid = array<i64: %d, %d, %d>, "
-            "block = array<i64: %d, %d, %d>, shared_bytes = %d : i64}"
+            "#stark.launch<kernel = %s, grid = array<i64: %d, %d, %d>, "
+            "block = array<i64: %d, %d, %d>, shared_bytes = %d>"
             % ((mlir_string(l["kernel"]),) + tuple(l["grid"]) + tuple(l["block"])
                + (l["shared"],)))
     fields = [f"source = {mlir_string(source)}",
@@ -123,8 +123,8 @@ def make_candidate(problem, kernel, defines):
         fields.append("options = [" + ", ".join(mlir_string(o) for o in options) + "]")
     return (f"// Generated from {kernel} by cuda_candidate.py.\n"
             "module {\n"
-            f"  func.func @{entry}({args}) attributes {{stark.cuda = {{\n"
-            "      " + ",\n      ".join(fields) + "}} {\n"
+            f"  func.func @{entry}({args}) attributes {{stark.cuda = #stark.cuda<\n"
+            "      " + ",\n      ".join(fields) + ">}} {\n"
             "    return\n"
             "  }\n"
             "}\n")

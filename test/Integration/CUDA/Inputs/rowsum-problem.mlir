@@ -1,5 +1,5 @@
 // Row sums of a 1023x997 f32 matrix.
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.reduce"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.reduce">} {
   func.func @kernel(%A: memref<1023x997xf32>, %S: memref<1023xf32>) {
     %zero = arith.constant 0.0 : f32
     linalg.fill ins(%zero : f32) outs(%S : memref<1023xf32>)

@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.reduce", shapes = "300x130xf16->130xf16", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.reduce", shapes = "300x130xf16->130xf16", signature = "0">} {
   func.func @kernel(%x: memref<300x130xf16>, %y: memref<130xf16>) {
     linalg.reduce ins(%x : memref<300x130xf16>) outs(%y : memref<130xf16>) dimensions = [0]
       (%in: f16, %acc: f16) {

@@ -1,6 +1,6 @@
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
-module attributes {stark.problem = {entry = "kernel", fused_ops = 2 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic)", shapes = "28x16x128x128xf32->28x16x128x128xf32", signature = "29463354050bf3dd7224bbb9152985f0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "28x16x128x128xf32->28x16x128x128xf32", signature = "29463354050bf3dd7224bbb9152985f0">} {
   func.func @kernel(%arg0: memref<28x16x128x128xf32>, %arg1: memref<28x16x128x128xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %alloc = memref.alloc() : memref<28x128x128xf32>

@@ -1,5 +1,5 @@
 // Everything into one value: a single row, split over blocks.
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "512x1000xf32->f32", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "512x1000xf32->f32", signature = "0">} {
   func.func @kernel(%x: memref<512x1000xf32>, %y: memref<f32>) {
     linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>],
                     iterator_types = ["reduction", "reduction"]}

@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "1000x3xf32->1000x3xf32", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "1000x3xf32->1000x3xf32", signature = "0">} {
   func.func @kernel(%x: memref<1000x3xf32>, %y: memref<1000x3xf32>) {
     %c = arith.constant -1.5 : f32
     linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],

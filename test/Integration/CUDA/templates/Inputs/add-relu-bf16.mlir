@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "96x640xbf16,96x640xbf16->96x640xbf16", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "96x640xbf16,96x640xbf16->96x640xbf16", signature = "0">} {
   func.func @kernel(%x: memref<96x640xbf16>, %z: memref<96x640xbf16>, %y: memref<96x640xbf16>) {
     %zero = arith.constant 0.0 : bf16
     linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],

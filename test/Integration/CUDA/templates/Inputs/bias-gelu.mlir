@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "130x256xf32,256xf32->130x256xf32", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "130x256xf32,256xf32->130x256xf32", signature = "0">} {
   func.func @kernel(%x: memref<130x256xf32>, %b: memref<256xf32>, %y: memref<130x256xf32>) {
     %half = arith.constant 0.5 : f32
     %one = arith.constant 1.0 : f32

@@ -1,7 +1,7 @@
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d0)>
 #map2 = affine_map<(d0, d1, d2) -> (d1, d2)>
-module attributes {stark.problem = {entry = "kernel", fused_ops = 3 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic,linalg.generic)", shapes = "5x6x50xf32,6x50xf32->5x6x50xf32", signature = "a98ca9ae16350d0bee15329adba5fbfc"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 3, num_outputs = 1, op = "fused(linalg.generic,linalg.generic,linalg.generic)", shapes = "5x6x50xf32,6x50xf32->5x6x50xf32", signature = "a98ca9ae16350d0bee15329adba5fbfc">} {
   func.func @kernel(%arg0: memref<5x6x50xf32>, %arg1: memref<6x50xf32>, %arg2: memref<5x6x50xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %cst_0 = arith.constant 3.000000e+02 : f32

@@ -1,6 +1,6 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0)>
-module attributes {stark.problem = {entry = "kernel", fused_ops = 3 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic,linalg.generic)", shapes = "8x30000xf32->8x30000xf32", signature = "58dfd8c687129499c350625b863e9b88"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 3, num_outputs = 1, op = "fused(linalg.generic,linalg.generic,linalg.generic)", shapes = "8x30000xf32->8x30000xf32", signature = "58dfd8c687129499c350625b863e9b88">} {
   func.func @kernel(%arg0: memref<8x30000xf32>, %arg1: memref<8x30000xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %cst_0 = arith.constant 3.33333337E-5 : f32

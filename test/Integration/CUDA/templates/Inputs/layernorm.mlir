@@ -1,7 +1,7 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0)>
 #map2 = affine_map<(d0, d1) -> (d1)>
-module attributes {stark.problem = {entry = "kernel", fused_ops = 3 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic,linalg.generic)", shapes = "33x1000xf32,1000xf32,1000xf32->33x1000xf32", signature = "54838734dff5cd85a369301b3b4a5365"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 3, num_outputs = 1, op = "fused(linalg.generic,linalg.generic,linalg.generic)", shapes = "33x1000xf32,1000xf32,1000xf32->33x1000xf32", signature = "54838734dff5cd85a369301b3b4a5365">} {
   func.func @kernel(%arg0: memref<33x1000xf32>, %arg1: memref<1000xf32>, %arg2: memref<1000xf32>, %arg3: memref<33x1000xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %cst_0 = arith.constant 1.000000e+03 : f32

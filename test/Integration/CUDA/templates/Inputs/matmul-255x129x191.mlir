@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.matmul", shapes = "255x129xf32,129x191xf32->255x191xf32", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "255x129xf32,129x191xf32->255x191xf32", signature = "0">} {
   func.func @kernel(%a: memref<255x129xf32>, %b: memref<129x191xf32>, %c: memref<255x191xf32>) {
     linalg.matmul ins(%a, %b : memref<255x129xf32>, memref<129x191xf32>) outs(%c : memref<255x191xf32>)
     return

@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "128x300xf32->128xf32", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "128x300xf32->128xf32", signature = "0">} {
   func.func @kernel(%x: memref<128x300xf32>, %y: memref<128xf32>) {
     %scale = arith.constant 0.00333333341 : f32
     linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],

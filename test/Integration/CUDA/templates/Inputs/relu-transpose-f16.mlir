@@ -1,4 +1,4 @@
-module attributes {stark.problem = {entry = "kernel", num_outputs = 1 : i64, op = "linalg.generic", shapes = "33x65xf16->65x33xf16", signature = "0"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", shapes = "33x65xf16->65x33xf16", signature = "0">} {
   func.func @kernel(%x: memref<33x65xf16>, %y: memref<65x33xf16>) {
     %zero = arith.constant 0.0 : f16
     linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],

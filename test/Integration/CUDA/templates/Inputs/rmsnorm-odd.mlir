@@ -1,6 +1,6 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0)>
-module attributes {stark.problem = {entry = "kernel", fused_ops = 2 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic)", shapes = "37x999xf32->37x999xf32", signature = "e27d32dd1d3b614d889d5e43539f2d61"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "37x999xf32->37x999xf32", signature = "e27d32dd1d3b614d889d5e43539f2d61">} {
   func.func @kernel(%arg0: memref<37x999xf32>, %arg1: memref<37x999xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %cst_0 = arith.constant 9.990000e+02 : f32

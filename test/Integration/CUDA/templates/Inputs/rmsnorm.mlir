@@ -1,7 +1,7 @@
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map2 = affine_map<(d0, d1, d2) -> (d2)>
-module attributes {stark.problem = {entry = "kernel", fused_ops = 2 : i64, num_outputs = 1 : i64, op = "fused(linalg.generic,linalg.generic)", shapes = "2x40x768xf32,768xf32->2x40x768xf32", signature = "7c963f44fd3a14c769074f6913b79159"}} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "2x40x768xf32,768xf32->2x40x768xf32", signature = "7c963f44fd3a14c769074f6913b79159">} {
   func.func @kernel(%arg0: memref<2x40x768xf32>, %arg1: memref<768xf32>, %arg2: memref<2x40x768xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %cst_0 = arith.constant 7.680000e+02 : f32

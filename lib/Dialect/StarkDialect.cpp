@@ -1,0 +1,104 @@
+//===- StarkDialect.cpp - The stark dialect and its attribute checks ------===//
+
+#include "stark/Dialect/StarkDialect.h"
+#include "stark/Dialect/StarkAttrs.h"
+
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+#include "stark/Dialect/StarkDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "stark/Dialect/StarkAttrs.cpp.inc"
+
+void StarkDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "stark/Dialect/StarkAttrs.cpp.inc"
+      >();
+}
+
+void mlir::stark::registerStarkDialect(DialectRegistry &registry) {
+  registry.insert<StarkDialect>();
+  // The builtin dialect is loaded in every context: load stark with it.
+  registry.addExtension(+[](MLIRContext *ctx, BuiltinDialect *) {
+    ctx->loadDialect<StarkDialect>();
+  });
+}
+
+namespace {
+
+/// The error for a `stark.*` attribute that is not the typed one; old
+/// string-keyed dictionaries get told so.
+LogicalResult wrongKind(Operation *op, NamedAttribute attr,
+                        StringRef expected) {
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "'" << attr.getName().getValue()
+                            << "' must be a " << expected << " attribute";
+  if (isa<DictionaryAttr>(attr.getValue()))
+    diag << " (string-keyed dictionaries are no longer accepted)";
+  return diag;
+}
+
+} // namespace
+
+LogicalResult StarkDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  if (name == kCostAttrName) {
+    if (!isa<CostAttr>(value))
+      return wrongKind(op, attr, "#stark.cost");
+    return success();
+  }
+  if (name == kProblemAttrName) {
+    // A problem module describes itself; the ops it was outlined from name
+    // it.
+    if (isa<ModuleOp>(op)) {
+      if (!isa<ProblemAttr>(value))
+        return wrongKind(op, attr, "#stark.problem");
+      return success();
+    }
+    if (!isa<FlatSymbolRefAttr>(value))
+      return op->emitOpError()
+             << "'stark.problem' must be a symbol reference to a problem "
+                "module (a #stark.problem attribute belongs on the module)";
+    return success();
+  }
+  if (name == kWinnerAttrName) {
+    // On a problem module: the search's result. On the call that replaced
+    // an op: provenance in a builtin dictionary, which stock tools lowering
+    // the output can read.
+    if (isa<ModuleOp>(op)) {
+      if (!isa<WinnerAttr>(value))
+        return wrongKind(op, attr, "#stark.winner");
+      return success();
+    }
+    if (!isa<DictionaryAttr>(value))
+      return op->emitOpError()
+             << "'stark.winner' on a substituted call must be a dictionary "
+                "{candidate, signature, speedup, strategy} (a #stark.winner "
+                "attribute belongs on a problem module)";
+    return success();
+  }
+  if (name == kCudaAttrName || name == kScheduleAttrName) {
+    bool cuda = name == kCudaAttrName;
+    if (cuda ? !isa<CudaKernelAttr>(value) : !isa<ScheduleAttr>(value))
+      return wrongKind(op, attr, cuda ? "#stark.cuda" : "#stark.schedule");
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError() << "'" << name << "' belongs on a function";
+    return success();
+  }
+  if (name == "stark.template")
+    return op->emitOpError() << "'stark.template' is no longer used: the "
+                                "family and params are part of #stark.cuda";
+  // Other stark.* names are markers of their own (stark.cpu.threads,
+  // stark.unroll inside transform scripts).
+  return success();
+}
