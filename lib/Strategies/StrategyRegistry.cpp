@@ -9,6 +9,8 @@ using namespace mlir::stark;
 /// order of families that do not rank themselves (StrategyFamily::getRank).
 static void registerAllFamilies(StrategyRegistry &registry) {
   // CUDA C++ templates (docs/cuda-templates.md).
+  registry.add(createGemmF32Family());
+  registry.add(createGemm3xTf32Family());
   registry.add(createGemmFamily());
   registry.add(createGemmTcFamily());
   registry.add(createElementwiseFamily());

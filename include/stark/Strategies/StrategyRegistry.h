@@ -35,6 +35,8 @@ private:
 
 // The families of each kind, one create function each (defined in the
 // family's own file).
+std::unique_ptr<StrategyFamily> createGemmF32Family();
+std::unique_ptr<StrategyFamily> createGemm3xTf32Family();
 std::unique_ptr<StrategyFamily> createGemmFamily();
 std::unique_ptr<StrategyFamily> createGemmTcFamily();
 std::unique_ptr<StrategyFamily> createElementwiseFamily();

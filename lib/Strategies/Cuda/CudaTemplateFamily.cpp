@@ -79,6 +79,9 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view) {
                    ? "reduce_row"
                    : "reduce_col");
     }
+    // The embedded kernels first for f32 (they decline other types).
+    consider("gemm_3xtf32");
+    consider("gemm_f32");
     consider("gemm_tc");
     consider("gemm");
     if (!skinny) {

@@ -40,9 +40,9 @@ public:
   virtual LogicalResult check(const ProblemView &view, bool allowTf32,
                               std::string &whyNot) const = 0;
   /// The parameter sets worth trying (the family applies), best guess first.
-  virtual std::vector<TemplateParams>
-  enumerate(const ProblemView &view, const HardwareProfile &profile,
-            bool allowTf32) const = 0;
+  virtual std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                                const HardwareProfile &profile,
+                                                bool allowTf32) const = 0;
   /// The kernels of `params` (missing ones take their defaults, unknown
   /// names are an error).
   virtual FailureOr<CudaKernelPlan> generate(const ProblemView &view,
@@ -147,8 +147,61 @@ std::string emitContractionAddressing(const ProblemView &view,
 /// `constexpr` M, N, K and BATCH of the contraction.
 std::string emitProblemConstants(const ContractionView &c);
 /// Rough merit of a BM x BN tiling with register-block `reuse`.
-double tileScore(const ContractionView &c, int64_t bm, int64_t bn,
-                 double reuse, const HardwareProfile &profile);
+double tileScore(const ContractionView &c, int64_t bm, int64_t bn, double reuse,
+                 const HardwareProfile &profile);
+
+// The families over the embedded kernels of lib/Strategies/Kernels
+// (GemmCommon.cpp): gemm_f32 (GemmF32.cuh) and gemm_3xtf32 (Gemm3xTf32.cuh).
+
+/// How those kernels address a contraction. `strided`: every operand is
+/// offset + strides . (b, m, k) (resp. (b, k, n), (b, m, n)) over the
+/// decoded coordinates, so the kernels may take their affine copy path;
+/// otherwise every address goes through the decoding a_off / b_off / c_off.
+struct GemmKernelAddressing {
+  bool strided = false;
+  int64_t a[3] = {0, 0, 0}; // a_b, a_m, a_k
+  int64_t b[3] = {0, 0, 0}; // b_b, b_k, b_n
+  int64_t c[3] = {0, 0, 0}; // c_b, c_m, c_n
+  int64_t aOffset = 0, bOffset = 0, cOffset = 0;
+  /// A's contiguous dimension is m (stored K x M); B's is k (stored N x K).
+  bool transposeA = false, transposeB = false;
+};
+GemmKernelAddressing getGemmKernelAddressing(const ProblemView &view);
+/// Whether the kernels' 16-byte path is valid (gemmStridesVectorisable of
+/// GemmCommon.cuh): only for strided addressing; an operand the kernel does
+/// not read with vectors (`needA` / `needB` false) is not checked.
+bool isGemmKernelVectorisable(const GemmKernelAddressing &addr, bool needA,
+                              bool needB);
+/// Whether every in-tile offset fits 32 bits (gemmTileOffsetsFit).
+bool gemmKernelTileOffsetsFit(const GemmKernelAddressing &addr, int64_t bm,
+                              int64_t bn, int64_t bk);
+/// Applicability shared by both families: an f32 contraction whose sizes fit
+/// the kernels' 32-bit coordinates, on a grid of batch rows.
+LogicalResult checkGemmKernelApplies(const ProblemView &view, StringRef family,
+                                     std::string &whyNot);
+/// tileScore with two waves of blocks as full occupancy: these kernels
+/// hold one or two large blocks per SM, and with a single wave nothing
+/// hides a block's pipeline fill and drain (at 1024^3 the 64x64 tiles beat
+/// the larger ones on the H200).
+double gemmKernelTileScore(const ContractionView &c, int64_t bm, int64_t bn,
+                           double reuse, const HardwareProfile &profile);
+/// Whether the profile's chip has cp.async (sm_80 and later; unknown chips
+/// are assumed to).
+bool hasAsyncCopy(const HardwareProfile &profile);
+/// The whole source of a candidate over one embedded kernel: the prelude,
+/// GemmCommon.cuh and `kernelText` inlined (standard headers replaced by
+/// what the kernels use of them), the layout `StarkLayout` (affine when
+/// `affine`), `config` as `StarkConfig`, and the entry `kernel` running
+/// `stark_kernels::<block><StarkConfig, TA, TB, Vec, StarkLayout>` with
+/// alpha = beta = 1 (C accumulates) and no split-K.
+std::string emitGemmKernelSource(const ProblemView &view,
+                                 const GemmKernelAddressing &addr, bool affine,
+                                 StringRef kernelText, StringRef config,
+                                 StringRef block, StringRef kernel, bool vec,
+                                 int64_t minBlocks, int64_t groupM);
+/// The embedded kernel texts.
+StringRef getGemmF32KernelText();
+StringRef getGemm3xTf32KernelText();
 
 // Per-family applicability and parameter spaces (one file per family).
 LogicalResult checkGemmApplies(const ProblemView &view, std::string &whyNot);

@@ -9,9 +9,12 @@
 
 #include "CudaTemplatesInternal.h"
 
+#include "stark/Strategies/KernelSources.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -152,4 +155,230 @@ double cudatpl::tileScore(const ContractionView &c, int64_t bm, int64_t bn,
   double fill = std::min(1.0, blocks / sms);
   double intensity = double(bm * bn) / double(bm + bn) / 64.0;
   return useful * fill * std::sqrt(intensity) * std::sqrt(reuse);
+}
+
+//===----------------------------------------------------------------------===//
+// The embedded kernels (gemm_f32, gemm_3xtf32)
+//===----------------------------------------------------------------------===//
+
+/// An embedded kernel source that the build always provides.
+static StringRef embeddedKernel(StringRef fileName) {
+  std::optional<StringRef> text = getKernelSource(fileName);
+  assert(text && "kernel source not embedded");
+  return text.value_or("");
+}
+
+StringRef cudatpl::getGemmF32KernelText() {
+  return embeddedKernel("GemmF32.cuh");
+}
+StringRef cudatpl::getGemm3xTf32KernelText() {
+  return embeddedKernel("Gemm3xTf32.cuh");
+}
+
+/// The stride of `loops` (outermost first) in `access` when the access is
+/// linear in their mixed-radix linear index: each coefficient is the next
+/// inner one times the next inner range. An empty group has stride 0.
+static std::optional<int64_t> groupStride(const LinearAccess &access,
+                                          ArrayRef<unsigned> loops,
+                                          ArrayRef<int64_t> ranges) {
+  if (loops.empty())
+    return 0;
+  for (size_t i = 0; i + 1 < loops.size(); ++i)
+    if (access.coefficients[loops[i]] !=
+        access.coefficients[loops[i + 1]] * ranges[loops[i + 1]])
+      return std::nullopt;
+  return access.coefficients[loops.back()];
+}
+
+GemmKernelAddressing cudatpl::getGemmKernelAddressing(const ProblemView &view) {
+  const ContractionView &c = *view.contraction;
+  GemmKernelAddressing addr;
+  addr.transposeA = c.transposeA;
+  addr.transposeB = c.transposeB;
+  auto strides = [&](const LinearAccess &access,
+                     ArrayRef<SmallVector<unsigned>> groups, int64_t *out) {
+    for (auto [i, group] : llvm::enumerate(groups)) {
+      std::optional<int64_t> s = groupStride(access, group, view.loopRanges);
+      if (!s)
+        return false;
+      out[i] = *s;
+    }
+    return true;
+  };
+  const LinearAccess &a = view.inputs[0].access, &b = view.inputs[1].access,
+                     &o = view.outputs[0].access;
+  addr.strided = strides(a, {c.batchLoops, c.mLoops, c.kLoops}, addr.a) &&
+                 strides(b, {c.batchLoops, c.kLoops, c.nLoops}, addr.b) &&
+                 strides(o, {c.batchLoops, c.mLoops, c.nLoops}, addr.c);
+  if (!addr.strided)
+    return addr;
+  addr.aOffset = a.offset;
+  addr.bOffset = b.offset;
+  addr.cOffset = o.offset;
+  // The orientation the kernels' copies follow: the unit-stride dimension.
+  addr.transposeA = addr.a[1] == 1 && addr.a[2] != 1;
+  addr.transposeB = addr.b[1] == 1 && addr.b[2] != 1;
+  return addr;
+}
+
+bool cudatpl::isGemmKernelVectorisable(const GemmKernelAddressing &addr,
+                                       bool needA, bool needB) {
+  if (!addr.strided)
+    return false;
+  auto m4 = [](int64_t v) { return v % 4 == 0; };
+  const int64_t *a = addr.a, *b = addr.b, *c = addr.c;
+  bool okA =
+      addr.transposeA ? (a[1] == 1 && m4(a[2])) : (a[2] == 1 && m4(a[1]));
+  bool okB =
+      addr.transposeB ? (b[1] == 1 && m4(b[2])) : (b[2] == 1 && m4(b[1]));
+  bool okC = c[2] == 1 && m4(c[1]) && m4(c[0]) && m4(addr.cOffset);
+  okA = !needA || (okA && m4(a[0]) && m4(addr.aOffset));
+  okB = !needB || (okB && m4(b[0]) && m4(addr.bOffset));
+  return okA && okB && okC;
+}
+
+bool cudatpl::gemmKernelTileOffsetsFit(const GemmKernelAddressing &addr,
+                                       int64_t bm, int64_t bn, int64_t bk) {
+  const int64_t limit = std::numeric_limits<int32_t>::max();
+  auto mag = [](int64_t v) { return v < 0 ? -v : v; };
+  return mag(addr.a[1]) * bm + mag(addr.a[2]) * bk < limit &&
+         mag(addr.b[1]) * bk + mag(addr.b[2]) * bn < limit;
+}
+
+LogicalResult cudatpl::checkGemmKernelApplies(const ProblemView &view,
+                                              StringRef family,
+                                              std::string &whyNot) {
+  if (failed(checkContraction(view, whyNot)))
+    return failure();
+  const ContractionView &c = *view.contraction;
+  if (c.aKind != ScalarKind::F32 || c.bKind != ScalarKind::F32 ||
+      c.cKind != ScalarKind::F32) {
+    whyNot = (family + " needs f32 operands and an f32 output").str();
+    return failure();
+  }
+  if (view.inputs.size() < 2 || view.outputs.empty() ||
+      view.inputs[0].argNumber < 0 || view.inputs[1].argNumber < 0 ||
+      view.outputs[0].argNumber < 0) {
+    whyNot = (family + " needs both operands and the output in memory").str();
+    return failure();
+  }
+  const int64_t limit = std::numeric_limits<int32_t>::max();
+  if (c.m > limit || c.n > limit || c.k > limit) {
+    whyNot = (family + " keeps m, n and k in 32 bits").str();
+    return failure();
+  }
+  return success();
+}
+
+double cudatpl::gemmKernelTileScore(const ContractionView &c, int64_t bm,
+                                    int64_t bn, double reuse,
+                                    const HardwareProfile &profile) {
+  int64_t tilesM = ceilDiv(c.m, bm), tilesN = ceilDiv(c.n, bn);
+  double useful =
+      double(c.m) * double(c.n) / (double(tilesM * bm) * double(tilesN * bn));
+  double blocks = double(tilesM * tilesN * c.batch);
+  double sms = double(std::max<int64_t>(profile.numComputeUnits, 1));
+  double fill = std::min(1.0, blocks / (2 * sms));
+  double intensity = double(bm * bn) / double(bm + bn) / 64.0;
+  return useful * fill * std::sqrt(intensity) * std::sqrt(reuse);
+}
+
+bool cudatpl::hasAsyncCopy(const HardwareProfile &profile) {
+  StringRef chip = profile.chip;
+  unsigned major = 0;
+  if (!chip.consume_front("sm_") ||
+      chip.take_while(llvm::isDigit).getAsInteger(10, major))
+    return true;
+  return major >= 80;
+}
+
+/// The kernels' text for NVRTC, which has no standard library: without
+/// their include lines (their host helpers are left out under
+/// __CUDACC_RTC__; what the device code uses of <cstdint> and <type_traits>
+/// is declared in their namespace, where their `std::` and integer names
+/// resolve first).
+static void appendKernelText(std::string &s, StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    StringRef t = line.trim();
+    if (t == "#pragma once" || t.starts_with("#include"))
+      continue;
+    s += line.str() + "\n";
+  }
+}
+
+std::string cudatpl::emitGemmKernelSource(const ProblemView &view,
+                                          const GemmKernelAddressing &addr,
+                                          bool affine, StringRef kernelText,
+                                          StringRef config, StringRef block,
+                                          StringRef kernel, bool vec,
+                                          int64_t minBlocks, int64_t groupM) {
+  const ContractionView &c = *view.contraction;
+  std::string s = getCudaPrelude(view);
+  s += R"cuda(// What the kernels below take from the C++ standard library.
+namespace stark_kernels {
+namespace std {
+template <class...> using void_t = void;
+template <bool B> struct bool_constant { static constexpr bool value = B; };
+using false_type = bool_constant<false>;
+} // namespace std
+typedef unsigned int uint32_t;
+} // namespace stark_kernels
+
+)cuda";
+  appendKernelText(s, embeddedKernel("GemmCommon.cuh"));
+  appendKernelText(s, kernelText);
+  llvm::raw_string_ostream os(s);
+  os << "\n// The problem: C[b, m, n] += sum_k A[b, m, k] * B[b, k, n].\n";
+  os << emitProblemConstants(c);
+  if (!affine) {
+    os << "namespace stark_addr {\n"
+       << emitContractionAddressing(view, getIndexType(view))
+       << "} // namespace stark_addr\n";
+  }
+  auto strided = [](const int64_t *st, int64_t offset, StringRef x, StringRef y,
+                    StringRef z) {
+    return llvm::formatv("{0}LL * {1} + {2}LL * {3} + {4}LL * {5} + {6}LL",
+                         st[0], x, st[1], y, st[2], z, offset)
+        .str();
+  };
+  auto member = [&](StringRef name, StringRef x, StringRef y, StringRef z,
+                    const int64_t *st, int64_t offset) {
+    os << "  __device__ __forceinline__ long long " << name << "(int " << x
+       << ", int " << y << ", int " << z << ") const { return ";
+    if (affine)
+      os << strided(st, offset, x, y, z);
+    else
+      os << "(long long)stark_addr::" << name << "(" << x << ", " << y << ", "
+         << z << ")";
+    os << "; }\n";
+  };
+  os << "struct StarkLayout {\n";
+  os << "  static constexpr bool kAffine = " << (affine ? "true" : "false")
+     << ";\n";
+  member("a_off", "b", "m", "k", addr.a, addr.aOffset);
+  member("b_off", "b", "k", "n", addr.b, addr.bOffset);
+  member("c_off", "b", "m", "n", addr.c, addr.cOffset);
+  os << "};\n";
+  os << "typedef stark_kernels::" << config << " StarkConfig;\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(StarkConfig::kThreads, "
+     << minBlocks << ") " << kernel << "(" << getKernelParameters(view)
+     << ") {\n";
+  os << "  stark_kernels::GemmParams<StarkLayout> p;\n";
+  os << "  p.A = " << argName(view.inputs[0].argNumber) << ";\n";
+  os << "  p.B = " << argName(view.inputs[1].argNumber) << ";\n";
+  os << "  p.C = " << argName(view.outputs[0].argNumber) << ";\n";
+  os << llvm::formatv(
+      "  p.ws = nullptr;\n"
+      "  p.batch = (int)BATCH, p.M = (int)M, p.N = (int)N, p.K = (int)K;\n"
+      "  p.splits = 1, p.kPerSplit = (int)K, p.ldws = 0, p.groupM = {0};\n"
+      "  p.alpha = 1.f, p.beta = 1.f;\n"
+      "  p.lay = StarkLayout();\n",
+      groupM);
+  os << "  stark_kernels::" << block << "<StarkConfig, "
+     << (addr.transposeA ? "true" : "false") << ", "
+     << (addr.transposeB ? "true" : "false") << ", " << (vec ? "true" : "false")
+     << ", StarkLayout>(p);\n}\n";
+  return s;
 }

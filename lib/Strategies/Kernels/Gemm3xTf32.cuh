@@ -78,9 +78,11 @@ __device__ __forceinline__ void mmaTf32(float *c, const uint32_t *a,
 }
 } // namespace detail
 
+// The block's work as a device function, so that a generated kernel with
+// another signature (stark's candidates take the problem's pointers) can run
+// it; gemm3xTf32 below is the kernel the harness launches.
 template <class Cfg, bool TA, bool TB, bool Vec, class Layout>
-__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
-    gemm3xTf32(GemmParams<Layout> p) {
+__device__ __forceinline__ void gemm3xTf32Block(GemmParams<Layout> p) {
   constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK,
                 STAGES = Cfg::kStages;
   constexpr int NT = Cfg::kThreads, MI = Cfg::kMI, NI = Cfg::kNI;
@@ -294,6 +296,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
       for (int h = 0; h < 2; ++h)
         detail::storeOut<2, Vec>(p, b, split, m0 + wm0 + i * 16 + g + 8 * h,
                                  n0 + wn0 + j * 8 + 2 * t, &acc[i][j][2 * h]);
+}
+
+template <class Cfg, bool TA, bool TB, bool Vec, class Layout>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+    gemm3xTf32(GemmParams<Layout> p) {
+  gemm3xTf32Block<Cfg, TA, TB, Vec, Layout>(p);
 }
 
 } // namespace stark_kernels

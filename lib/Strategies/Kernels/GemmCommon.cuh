@@ -38,6 +38,8 @@ struct GemmStrides {
   }
 };
 
+// Host-side helpers; NVRTC (__CUDACC_RTC__) compiles device code only.
+#ifndef __CUDACC_RTC__
 // Row-major strides for A (M x K, or K x M when ta), B (K x N, or N x K when
 // tb), C (M x N).
 inline GemmStrides gemmRowMajorStrides(int M, int N, int K, bool ta, bool tb,
@@ -82,6 +84,8 @@ inline bool gemmTileOffsetsFit(const GemmStrides &s, int BM, int BN, int BK) {
   return a(s.a_m) * BM + a(s.a_k) * BK < lim &&
          a(s.b_k) * BK + a(s.b_n) * BN < lim;
 }
+
+#endif // __CUDACC_RTC__
 
 // Layouts that declare kAffine = true take the precomputed-offset copy path.
 template <class L, class = void> struct IsAffineLayout : std::false_type {};

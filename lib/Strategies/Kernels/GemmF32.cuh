@@ -42,9 +42,11 @@ struct SimtConfig {
 // TA: A stored K x M (read transposed in place); TB: B stored N x K. Vec:
 // 16-byte fast path (see gemmStridesVectorisable); otherwise every element goes
 // through the layout with 4-byte copies.
+// The block's work as a device function, so that a generated kernel with
+// another signature (stark's candidates take the problem's pointers) can run
+// it; gemmF32Simt below is the kernel the harness launches.
 template <class Cfg, bool TA, bool TB, bool Vec, class Layout>
-__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
-    gemmF32Simt(GemmParams<Layout> p) {
+__device__ __forceinline__ void gemmF32SimtBlock(GemmParams<Layout> p) {
   constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK,
                 STAGES = Cfg::kStages;
   constexpr int NT = Cfg::kThreads, LDA = Cfg::kLdA, LDB = Cfg::kLdB;
@@ -175,6 +177,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
         detail::storeOut<4, Vec>(p, b, split, m0 + aCol + i * LM * 4 + r,
                                  n0 + bCol + j * LN * 4,
                                  &acc[i * 4 + r][j * 4]);
+}
+
+template <class Cfg, bool TA, bool TB, bool Vec, class Layout>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+    gemmF32Simt(GemmParams<Layout> p) {
+  gemmF32SimtBlock<Cfg, TA, TB, Vec, Layout>(p);
 }
 
 } // namespace stark_kernels

@@ -1,0 +1,69 @@
+// The families over the embedded kernels (gemm_f32: SIMT fp32; gemm_3xtf32:
+// fp32-accurate tensor cores) verify on the GPU against the f32 rule for
+// square tile-multiple sizes (affine addressing, 16-byte copies), sizes that
+// divide no tile, A and B read transposed with odd strides (element copies),
+// batches, matrix-vector shapes and convolutions as implicit GEMMs (decoded
+// addresses), with the large and the small configurations of each.
+
+// RUN: stark-template --problem %S/Inputs/matmul-1024-f32.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-1024-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-1024-f32.mlir --family gemm_f32 --params bm=128,bn=256,bk=8,wm=32,wn=128,tm=8,tn=16,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-1024-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-1024-f32.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-1024-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-1024-f32.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-1024-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-1024-f32.mlir --family gemm_3xtf32 --params bm=128,bn=128,bk=32,wm=64,wn=32,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-1024-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-1024-f32.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-1024-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-255x129x191.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-255x129x191.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-255x129x191.mlir --family gemm_f32 --params bm=128,bn=256,bk=8,wm=32,wn=128,tm=8,tn=16,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-255x129x191.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-255x129x191.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-255x129x191.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-255x129x191.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-255x129x191.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-255x129x191.mlir --family gemm_3xtf32 --params bm=128,bn=128,bk=32,wm=64,wn=32,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-255x129x191.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-255x129x191.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-255x129x191.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-300x260x132.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-300x260x132.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-300x260x132.mlir --family gemm_f32 --params bm=128,bn=256,bk=8,wm=32,wn=128,tm=8,tn=16,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-300x260x132.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-300x260x132.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-300x260x132.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-300x260x132.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-300x260x132.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-300x260x132.mlir --family gemm_3xtf32 --params bm=128,bn=128,bk=32,wm=64,wn=32,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-300x260x132.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-300x260x132.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-300x260x132.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm_f32 --params bm=128,bn=256,bk=8,wm=32,wn=128,tm=8,tn=16,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm_3xtf32 --params bm=128,bn=128,bk=32,wm=64,wn=32,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-ta-f32.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-ta-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-tatb-f32-odd.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-tatb-f32-odd.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-tatb-f32-odd.mlir --family gemm_f32 --params bm=128,bn=256,bk=8,wm=32,wn=128,tm=8,tn=16,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-tatb-f32-odd.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-tatb-f32-odd.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-tatb-f32-odd.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-tatb-f32-odd.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-tatb-f32-odd.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-tatb-f32-odd.mlir --family gemm_3xtf32 --params bm=128,bn=128,bk=32,wm=64,wn=32,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-tatb-f32-odd.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-tatb-f32-odd.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-tatb-f32-odd.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_f32 --params bm=128,bn=256,bk=8,wm=32,wn=128,tm=8,tn=16,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_3xtf32 --params bm=128,bn=128,bk=32,wm=64,wn=32,stages=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matvec.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matvec.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matvec.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/matvec.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matvec.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matvec.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matvec.mlir --family gemm_3xtf32 --params bm=32,bn=32,bk=32,wm=16,wn=16,stages=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/matvec.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/vecmat.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/vecmat.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/vecmat.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/vecmat.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/vecmat.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/vecmat.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/vecmat.mlir --family gemm_3xtf32 --params bm=32,bn=32,bk=32,wm=16,wn=16,stages=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/vecmat.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/dot.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/dot.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/dot.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/dot.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/dot.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/dot.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/dot.mlir --family gemm_3xtf32 --params bm=32,bn=32,bk=32,wm=16,wn=16,stages=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/dot.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nhwc.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nhwc.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nhwc.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nhwc.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nhwc.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nhwc.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nhwc.mlir --family gemm_3xtf32 --params bm=32,bn=32,bk=32,wm=16,wn=16,stages=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nhwc.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nchw-strided.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nchw-strided.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nchw-strided.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nchw-strided.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nchw-strided.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nchw-strided.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv-nchw-strided.mlir --family gemm_3xtf32 --params bm=32,bn=32,bk=32,wm=16,wn=16,stages=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nchw-strided.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv1d-nwc.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv1d-nwc.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv1d-nwc.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv1d-nwc.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv1d-nwc.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv1d-nwc.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/conv1d-nwc.mlir --family gemm_3xtf32 --params bm=32,bn=32,bk=32,wm=16,wn=16,stages=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv1d-nwc.mlir --candidate - | FileCheck %s
+
+// CHECK: status: ok

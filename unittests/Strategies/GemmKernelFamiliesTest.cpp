@@ -1,0 +1,332 @@
+//===- GemmKernelFamiliesTest.cpp - gemm_f32 and gemm_3xtf32 --------------===//
+//
+// Needs no GPU: which contractions the two families over the embedded kernels
+// (lib/Strategies/Kernels) take or decline and why, their parameter points
+// against the hardware profiles, the addressing each source chooses (affine
+// strides, 16-byte copies, decoded implicit-GEMM addresses), and every
+// point's source compiled by NVRTC when the cuda target can load it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stark/Analysis/HardwareProfile.h"
+#include "stark/Strategies/CudaCodegen.h"
+#include "stark/Strategies/CudaTemplates.h"
+#ifdef STARK_ENABLE_CUDA
+#include "stark/Target/CudaCompile.h"
+#endif
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+namespace {
+
+const char *kFamilies[] = {"gemm_f32", "gemm_3xtf32"};
+
+const char *kMatmul4096 = R"mlir(
+func.func @kernel(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>) {
+  linalg.matmul ins(%a, %b : memref<4096x4096xf32>, memref<4096x4096xf32>) outs(%c : memref<4096x4096xf32>)
+  return
+})mlir";
+
+const char *kMatmul1024 = R"mlir(
+func.func @kernel(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<1024x1024xf32>)
+  return
+})mlir";
+
+// A^T B^T with odd sizes: no tile divides, no stride allows vectors.
+const char *kOddTransposed = R"mlir(
+func.func @kernel(%a: memref<37x45xf32>, %b: memref<29x37xf32>, %c: memref<45x29xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<37x45xf32>, memref<29x37xf32>) outs(%c : memref<45x29xf32>)
+  return
+})mlir";
+
+const char *kBatchMatmul = R"mlir(
+func.func @kernel(%a: memref<3x100x64xf32>, %b: memref<3x64x72xf32>, %c: memref<3x100x72xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x100x64xf32>, memref<3x64x72xf32>) outs(%c : memref<3x100x72xf32>)
+  return
+})mlir";
+
+// Implicit GEMM: k = (kh, kw, c) does not fold into one stride of the input.
+const char *kConvNhwc = R"mlir(
+func.func @kernel(%i: memref<2x18x18x16xf32>, %f: memref<3x3x16x32xf32>, %o: memref<2x16x16x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<2x18x18x16xf32>, memref<3x3x16x32xf32>) outs(%o : memref<2x16x16x32xf32>)
+  return
+})mlir";
+
+const char *kConvNchwStrided = R"mlir(
+func.func @kernel(%i: memref<1x3x17x17xf32>, %f: memref<8x3x3x3xf32>, %o: memref<1x8x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%i, %f : memref<1x3x17x17xf32>, memref<8x3x3x3xf32>) outs(%o : memref<1x8x8x8xf32>)
+  return
+})mlir";
+
+const char *kMatmulF16 = R"mlir(
+func.func @kernel(%a: memref<64x32xf16>, %b: memref<32x16xf16>, %c: memref<64x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x16xf16>) outs(%c : memref<64x16xf32>)
+  return
+})mlir";
+
+const char *kAdd = R"mlir(
+func.func @kernel(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) {
+  linalg.add ins(%x, %y : memref<64xf32>, memref<64xf32>) outs(%z : memref<64xf32>)
+  return
+})mlir";
+
+class GemmKernelFamiliesTest : public ::testing::Test {
+protected:
+  GemmKernelFamiliesTest() {
+    context.loadDialect<arith::ArithDialect, func::FuncDialect,
+                        linalg::LinalgDialect, memref::MemRefDialect>();
+  }
+
+  ProblemView view(StringRef ir) {
+    modules.push_back(parseSourceString<ModuleOp>(ir, &context));
+    EXPECT_TRUE(modules.back());
+    std::string why;
+    FailureOr<ProblemView> v = analyzeCudaProblem(*modules.back(), why);
+    EXPECT_TRUE(succeeded(v)) << why;
+    return succeeded(v) ? *v : ProblemView();
+  }
+
+  CudaKernelPlan plan(const ProblemView &v, StringRef family,
+                      const TemplateParams &params) {
+    std::string error;
+    FailureOr<CudaKernelPlan> p = generateCudaKernel(family, v, params, error);
+    EXPECT_TRUE(succeeded(p)) << family.str() << ": " << error;
+    return succeeded(p) ? *p : CudaKernelPlan();
+  }
+
+  MLIRContext context;
+  std::vector<OwningOpRef<ModuleOp>> modules;
+};
+
+bool contains(const std::string &s, StringRef what) {
+  return s.find(what.str()) != std::string::npos;
+}
+
+TEST_F(GemmKernelFamiliesTest, AppliesToF32Contractions) {
+  for (const char *ir : {kMatmul4096, kOddTransposed, kBatchMatmul, kConvNhwc,
+                         kConvNchwStrided}) {
+    ProblemView v = view(ir);
+    for (const char *family : kFamilies) {
+      std::string why;
+      EXPECT_TRUE(succeeded(checkFamilyApplies(family, v, why)))
+          << family << " on " << v.opName << ": " << why;
+    }
+    // Offered before the other GEMM families (only the reductions of
+    // skinny shapes go first).
+    SmallVector<std::string> order = getApplicableFamilies(v, false);
+    auto at = [&](StringRef f) { return llvm::find(order, f) - order.begin(); };
+    EXPECT_LT(at("gemm_3xtf32"), at("gemm_f32")) << v.opName;
+    EXPECT_LT(at("gemm_f32"), at("gemm")) << v.opName;
+    EXPECT_LT(at("gemm"), int64_t(order.size())) << v.opName;
+    if (std::min(v.contraction->m, v.contraction->n) >= 16)
+      EXPECT_EQ(order.front(), "gemm_3xtf32") << v.opName;
+  }
+}
+
+TEST_F(GemmKernelFamiliesTest, DeclinesWithReasons) {
+  ProblemView f16 = view(kMatmulF16);
+  ProblemView add = view(kAdd);
+  for (const char *family : kFamilies) {
+    std::string why;
+    EXPECT_TRUE(failed(checkFamilyApplies(family, f16, why)));
+    EXPECT_EQ(why, std::string(family) + " needs f32 operands and an f32 "
+                                         "output");
+    why.clear();
+    EXPECT_TRUE(failed(checkFamilyApplies(family, add, why)));
+    EXPECT_TRUE(contains(why, "not a contraction")) << why;
+    EXPECT_TRUE(
+        enumerateParams(family, f16, *lookupHardwareProfile("h200")).empty());
+  }
+  // Unknown parameters name the family's own.
+  ProblemView v = view(kMatmul4096);
+  std::string error;
+  EXPECT_TRUE(failed(generateCudaKernel("gemm_f32", v, {{"warp", 2}}, error)));
+  EXPECT_TRUE(contains(error, "has no parameter 'warp'")) << error;
+  EXPECT_TRUE(
+      failed(generateCudaKernel("gemm_3xtf32", v, {{"wm", 24}}, error)));
+  EXPECT_TRUE(contains(error, "multiple of 16")) << error;
+  EXPECT_TRUE(failed(generateCudaKernel("gemm_f32", v, {{"tm", 4}}, error)));
+  EXPECT_TRUE(contains(error, "32 thread tiles")) << error;
+}
+
+// The best measured configurations lead for their problem sizes.
+TEST_F(GemmKernelFamiliesTest, BestGuessFirst) {
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  ProblemView big = view(kMatmul4096), mid = view(kMatmul1024);
+  std::vector<TemplateParams> simt = enumerateParams("gemm_f32", big, h200);
+  ASSERT_FALSE(simt.empty());
+  EXPECT_EQ(simt.front(), (TemplateParams{{"bm", 128},
+                                          {"bn", 256},
+                                          {"bk", 8},
+                                          {"wm", 32},
+                                          {"wn", 128},
+                                          {"tm", 8},
+                                          {"tn", 16},
+                                          {"stages", 4},
+                                          {"group_m", 8},
+                                          {"min_blocks", 1}}));
+  simt = enumerateParams("gemm_f32", mid, h200);
+  ASSERT_FALSE(simt.empty());
+  EXPECT_EQ(simt.front().at("bm"), 64);
+  EXPECT_EQ(simt.front().at("bn"), 64);
+  EXPECT_EQ(simt.front().at("tm"), 8);
+  EXPECT_EQ(simt.front().at("tn"), 4);
+  std::vector<TemplateParams> tc = enumerateParams("gemm_3xtf32", big, h200);
+  ASSERT_FALSE(tc.empty());
+  EXPECT_EQ(tc.front(), (TemplateParams{{"bm", 128},
+                                        {"bn", 128},
+                                        {"bk", 32},
+                                        {"wm", 64},
+                                        {"wn", 32},
+                                        {"stages", 4},
+                                        {"group_m", 8}}));
+  tc = enumerateParams("gemm_3xtf32", mid, h200);
+  ASSERT_FALSE(tc.empty());
+  EXPECT_EQ(tc.front().at("bm"), 64);
+  EXPECT_EQ(tc.front().at("bn"), 64);
+  // No cp.async before sm_80: nothing to offer.
+  HardwareProfile old = h200;
+  old.chip = "sm_75";
+  for (const char *family : kFamilies)
+    EXPECT_TRUE(enumerateParams(family, big, old).empty()) << family;
+}
+
+// Every point fits the profile and launches one block per output tile with
+// the batch in grid.y.
+TEST_F(GemmKernelFamiliesTest, PointsFitTheProfiles) {
+  for (StringRef name : {"h200", "a100"}) {
+    HardwareProfile profile = *lookupHardwareProfile(name);
+    for (const char *ir : {kMatmul4096, kMatmul1024, kOddTransposed,
+                           kBatchMatmul, kConvNhwc, kConvNchwStrided}) {
+      ProblemView v = view(ir);
+      const ContractionView &c = *v.contraction;
+      for (const char *family : kFamilies) {
+        std::vector<TemplateParams> sets = enumerateParams(family, v, profile);
+        EXPECT_FALSE(sets.empty()) << family << " on " << v.opName;
+        EXPECT_LE(sets.size(), 12u) << family;
+        for (const TemplateParams &set : sets) {
+          CudaKernelPlan p = plan(v, family, set);
+          ASSERT_EQ(p.launches.size(), 1u);
+          const CudaKernelPlan::Launch &l = p.launches[0];
+          int64_t bm = set.at("bm"), bn = set.at("bn");
+          EXPECT_EQ(l.grid[0], ((c.m + bm - 1) / bm) * ((c.n + bn - 1) / bn));
+          EXPECT_EQ(l.grid[1], c.batch);
+          EXPECT_EQ(l.block[0], (bm / set.at("wm")) * (bn / set.at("wn")) * 32);
+          EXPECT_LE(l.block[0], profile.maxThreadsPerBlock);
+          EXPECT_LE(l.sharedBytes, profile.sharedMemoryPerBlock)
+              << family << " " << formatTemplateParams(set);
+          EXPECT_EQ(l.sharedBytes, p.sharedBytesPerBlock);
+        }
+      }
+    }
+  }
+}
+
+// Plain strides take the affine fast path with 16-byte copies; odd strides
+// keep the affine path with element copies; convolutions decode addresses.
+TEST_F(GemmKernelFamiliesTest, AddressingFollowsTheLayout) {
+  TemplateParams simt = {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"wm", 32},
+                         {"wn", 32}, {"tm", 8},  {"tn", 4}};
+  ProblemView square = view(kMatmul1024);
+  CudaKernelPlan p = plan(square, "gemm_f32", simt);
+  EXPECT_TRUE(contains(p.source, "static constexpr bool kAffine = true;"));
+  EXPECT_TRUE(contains(p.source, "return 0LL * b + 1024LL * m + 1LL * k + "
+                                 "0LL;"));
+  EXPECT_TRUE(contains(p.source, "gemmF32SimtBlock<StarkConfig, false, "
+                                 "false, true, StarkLayout>(p);"));
+  EXPECT_TRUE(contains(p.source, "p.alpha = 1.f, p.beta = 1.f;"));
+  EXPECT_TRUE(contains(p.source, "p.splits = 1"));
+  EXPECT_FALSE(contains(p.source, "#include \"GemmCommon.cuh\""));
+  EXPECT_FALSE(contains(p.source, "#include <type_traits>"));
+
+  ProblemView odd = view(kOddTransposed);
+  p = plan(odd, "gemm_3xtf32", {});
+  EXPECT_TRUE(contains(p.source, "static constexpr bool kAffine = true;"));
+  // A stored K x M and B stored N x K, read in place.
+  EXPECT_TRUE(contains(p.source, "return 0LL * b + 1LL * m + 45LL * k + "
+                                 "0LL;"));
+  EXPECT_TRUE(contains(p.source, "return 0LL * b + 1LL * k + 37LL * n + "
+                                 "0LL;"));
+  EXPECT_TRUE(contains(p.source, "gemm3xTf32Block<StarkConfig, true, true, "
+                                 "false, StarkLayout>(p);"));
+
+  ProblemView batch = view(kBatchMatmul);
+  p = plan(batch, "gemm_f32", simt);
+  EXPECT_TRUE(contains(p.source, "return 6400LL * b + 64LL * m + 1LL * k + "
+                                 "0LL;"));
+  EXPECT_EQ(p.launches[0].grid[1], 3);
+
+  ProblemView conv = view(kConvNhwc);
+  for (const char *family : kFamilies) {
+    p = plan(conv, family, {});
+    EXPECT_TRUE(contains(p.source, "static constexpr bool kAffine = false;"))
+        << family;
+    EXPECT_TRUE(contains(p.source, "namespace stark_addr {")) << family;
+    EXPECT_TRUE(contains(p.source, "(long long)stark_addr::a_off(b, m, k)"))
+        << family;
+    EXPECT_TRUE(contains(p.source, ", false, StarkLayout>(p);")) << family;
+  }
+}
+
+#ifdef STARK_ENABLE_CUDA
+/// NVRTC compiles `p` for sm_90a; false with a reason to skip when the
+/// cuda target cannot load NVRTC here.
+void expectCompiles(const CudaKernelPlan &p, const std::string &what,
+                    bool &skip) {
+  std::vector<std::string> names = {p.launches[0].kernel};
+  std::string error;
+  FailureOr<NvrtcOutput> out =
+      compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
+  if (failed(out) && contains(error, "NVRTC") && contains(error, "not found")) {
+    skip = true;
+    return;
+  }
+  EXPECT_TRUE(succeeded(out)) << what << "\n" << error;
+}
+#endif
+
+// Every point of the big square problem, and the first points of every
+// layout, compile (the kernels' static_asserts included).
+TEST_F(GemmKernelFamiliesTest, SourcesCompileWithNvrtc) {
+#ifndef STARK_ENABLE_CUDA
+  GTEST_SKIP() << "the cuda target (NVRTC) is not built";
+#else
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  bool skip = false;
+  for (const char *ir : {kMatmul4096, kMatmul1024, kOddTransposed, kBatchMatmul,
+                         kConvNhwc, kConvNchwStrided}) {
+    ProblemView v = view(ir);
+    for (const char *family : kFamilies) {
+      std::vector<TemplateParams> sets = enumerateParams(family, v, h200);
+      if (ir != kMatmul4096 && sets.size() > 2)
+        sets.resize(2);
+      for (const TemplateParams &set : sets) {
+        expectCompiles(plan(v, family, set),
+                       std::string(family) + " " + formatTemplateParams(set) +
+                           " on " + v.opName,
+                       skip);
+        if (skip)
+          GTEST_SKIP() << "NVRTC is not available";
+      }
+    }
+  }
+#endif
+}
+
+} // namespace
