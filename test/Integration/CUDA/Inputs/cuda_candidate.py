@@ -124,7 +124,7 @@ def make_candidate(problem, kernel, defines):
     return (f"// Generated from {kernel} by cuda_candidate.py.\n"
             "module {\n"
             f"  func.func @{entry}({args}) attributes {{stark.cuda = #stark.cuda<\n"
-            "      " + ",\n      ".join(fields) + ">}} {\n"
+            "      " + ",\n      ".join(fields) + ">} {\n"
             "    return\n"
             "  }\n"
             "}\n")
