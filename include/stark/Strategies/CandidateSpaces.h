@@ -3,8 +3,8 @@
 #ifndef STARK_STRATEGIES_CANDIDATESPACES_H
 #define STARK_STRATEGIES_CANDIDATESPACES_H
 
-#include "stark/Strategies/CandidateSpace.h"
 #include "stark/Analysis/HardwareProfile.h"
+#include "stark/Strategies/CandidateSpace.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

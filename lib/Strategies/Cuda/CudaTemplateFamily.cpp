@@ -309,8 +309,8 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::stark::buildCudaCandidateModule(
   SmallVector<Attribute> launches;
   for (const CudaKernelPlan::Launch &l : plan.launches)
     launches.push_back(LaunchAttr::get(ctx, b.getDenseI64ArrayAttr(l.block),
-                                       b.getDenseI64ArrayAttr(l.grid),
-                                       l.kernel, l.sharedBytes));
+                                       b.getDenseI64ArrayAttr(l.grid), l.kernel,
+                                       l.sharedBytes));
   ArrayAttr options;
   if (!plan.options.empty())
     options = b.getStrArrayAttr(llvm::to_vector_of<StringRef>(plan.options));

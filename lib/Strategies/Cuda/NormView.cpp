@@ -527,4 +527,3 @@ LogicalResult cudatpl::analyzeNormProblem(Operation *funcOp, ProblemView &view,
   view.reductionLoops = {false, true};
   return success();
 }
-

@@ -523,7 +523,6 @@ cudatpl::enumerateReduceCol(const ProblemView &view,
   return out;
 }
 
-
 //===----------------------------------------------------------------------===//
 // The families
 //===----------------------------------------------------------------------===//
@@ -587,9 +586,8 @@ public:
                                      const TemplateParams &params,
                                      std::string &whyNot) const override {
     ReduceColParams p;
-    if (failed(takeParams(params,
-                          {{"block_x", &p.blockX}, {"split_y", &p.splitY}},
-                          whyNot)))
+    if (failed(takeParams(
+            params, {{"block_x", &p.blockX}, {"split_y", &p.splitY}}, whyNot)))
       return failure();
     return generateReduceColKernel(view, p, whyNot);
   }
