@@ -32,11 +32,6 @@ StringRef mlir::stark::stringifyDistribution(Distribution d) {
   return "?";
 }
 
-bool mlir::stark::isFloatKind(ElementKind kind) {
-  return kind == ElementKind::F64 || kind == ElementKind::F32 ||
-         kind == ElementKind::F16 || kind == ElementKind::BF16;
-}
-
 double mlir::stark::getDistributionScale(Distribution d, ElementKind kind) {
   switch (d) {
   case Distribution::Large:

@@ -317,8 +317,8 @@ TEST_F(CudaTemplatesTest, TransposedMatmulViews) {
   ASSERT_TRUE(tb.contraction);
   EXPECT_FALSE(tb.contraction->transposeA);
   EXPECT_TRUE(tb.contraction->transposeB);
-  EXPECT_EQ(tb.contraction->aKind, ScalarKind::F16);
-  EXPECT_EQ(tb.contraction->cKind, ScalarKind::F32);
+  EXPECT_EQ(tb.contraction->aKind, ElementKind::F16);
+  EXPECT_EQ(tb.contraction->cKind, ElementKind::F32);
 }
 
 TEST_F(CudaTemplatesTest, BatchMatmulAndMatvecViews) {
@@ -411,7 +411,7 @@ TEST_F(CudaTemplatesTest, ReductionViews) {
   EXPECT_EQ(col.reduction->reducedLoops, SmallVector<unsigned>({0}));
   EXPECT_FALSE(col.reduction->innerContiguous);
   // f16 accumulates in f32.
-  EXPECT_EQ(col.reduction->accumulatorKind, ScalarKind::F32);
+  EXPECT_EQ(col.reduction->accumulatorKind, ElementKind::F32);
   EXPECT_EQ(getApplicableFamilies(col).front(), "reduce_col");
 
   ProblemView all = view(kTotalSumSquares);
@@ -530,13 +530,13 @@ TEST_F(CudaTemplatesTest, ElementwiseExpressionText) {
 }
 
 TEST_F(CudaTemplatesTest, Literals) {
-  EXPECT_EQ(emitScalarLiteral(ScalarKind::F32, 2.0, 0), "2.0f");
-  EXPECT_EQ(emitScalarLiteral(ScalarKind::F32, 1e-5, 0), "9.99999975e-06f");
-  EXPECT_EQ(emitScalarLiteral(ScalarKind::F32, -INFINITY, 0),
+  EXPECT_EQ(emitScalarLiteral(ElementKind::F32, 2.0, 0), "2.0f");
+  EXPECT_EQ(emitScalarLiteral(ElementKind::F32, 1e-5, 0), "9.99999975e-06f");
+  EXPECT_EQ(emitScalarLiteral(ElementKind::F32, -INFINITY, 0),
             "__int_as_float(0xff800000)");
-  EXPECT_EQ(emitScalarLiteral(ScalarKind::F64, 0.1, 0), "0.10000000000000001");
-  EXPECT_EQ(emitScalarLiteral(ScalarKind::I1, 0, 1), "true");
-  EXPECT_EQ(emitScalarLiteral(ScalarKind::I64, 0, -3), "-3LL");
+  EXPECT_EQ(emitScalarLiteral(ElementKind::F64, 0.1, 0), "0.10000000000000001");
+  EXPECT_EQ(emitScalarLiteral(ElementKind::I1, 0, 1), "true");
+  EXPECT_EQ(emitScalarLiteral(ElementKind::I64, 0, -3), "-3LL");
 }
 
 TEST_F(CudaTemplatesTest, UnsupportedPayloadOp) {

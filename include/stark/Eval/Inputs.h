@@ -58,9 +58,6 @@ void fillPrefill(HostBuffer &buffer);
 /// so that a skipped write can never coincide with the correct value.
 void fillDifferentFrom(HostBuffer &buffer, const HostBuffer &reference);
 
-/// True for f64/f32/f16/bf16.
-bool isFloatKind(ElementKind kind);
-
 /// Generates the arguments of one trial: inputs and read outputs from `d`
 /// (each argument with its own seed derived from `seed`), write-only outputs
 /// prefilled. `outputIsRead[i]` says whether argument i, when it is an

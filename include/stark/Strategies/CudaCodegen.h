@@ -20,12 +20,12 @@
 namespace mlir::stark {
 
 /// The C++ type an element has in memory (`__half` for f16).
-StringRef getCudaStorageType(ScalarKind kind);
+StringRef getCudaStorageType(ElementKind kind);
 /// The C++ type values of this kind are computed in: f16 and bf16 are
 /// promoted to `float` (the evaluator's reference for them is the f32 copy
 /// of the problem, so intermediate roundings to 16 bits would only add
 /// error), everything else computes in its own type.
-StringRef getCudaComputeType(ScalarKind kind);
+StringRef getCudaComputeType(ElementKind kind);
 
 /// CUDA statements computing `program`. `args` are C++ expressions for the
 /// arguments, already in their compute type; `indices` names the loop
@@ -39,7 +39,7 @@ std::string emitScalarProgram(const ScalarProgram &program,
                               ArrayRef<int> roots = {});
 
 /// The CUDA literal of a constant of `kind` ("2.0f", "__int_as_float(...)").
-std::string emitScalarLiteral(ScalarKind kind, double floatValue,
+std::string emitScalarLiteral(ElementKind kind, double floatValue,
                               int64_t intValue);
 
 } // namespace mlir::stark

@@ -16,6 +16,7 @@
 #define STARK_STRATEGIES_CUDATEMPLATES_H
 
 #include "stark/Analysis/CostModel.h"
+#include "stark/Analysis/ElementKind.h"
 #include "stark/Analysis/HardwareProfile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -36,19 +37,12 @@ namespace mlir::stark {
 // Scalars and payloads
 //===----------------------------------------------------------------------===//
 
-/// Element types the templates read, compute and write. `index` is I64.
-enum class ScalarKind { F16, BF16, F32, F64, I1, I8, I16, I32, I64 };
-FailureOr<ScalarKind> getScalarKind(Type type);
-StringRef stringifyScalarKind(ScalarKind kind);
-bool isFloatKind(ScalarKind kind);
-int64_t getScalarKindBytes(ScalarKind kind);
-
 /// One value of a payload: a block argument, a loop index, a constant or an
 /// arith / math operation on earlier nodes.
 struct ScalarNode {
   /// "arg", "index", "const", or the MLIR op name ("arith.addf").
   std::string op;
-  ScalarKind kind = ScalarKind::F32;
+  ElementKind kind = ElementKind::F32;
   SmallVector<int> operands; // indices of earlier nodes
   /// Argument number for "arg", loop dimension for "index".
   int64_t position = 0;
@@ -63,7 +57,7 @@ struct ScalarNode {
 /// Arguments are the op's operands (inputs, then outputs) in order.
 struct ScalarProgram {
   std::vector<ScalarNode> nodes;
-  SmallVector<ScalarKind> argKinds;
+  SmallVector<ElementKind> argKinds;
   SmallVector<int> yields; // one node per output
   /// True when some node reads argument `arg`.
   bool usesArg(unsigned arg) const;
@@ -93,7 +87,7 @@ struct LinearAccess {
 struct OperandView {
   /// Position among the entry's arguments; -1 for a scalar constant.
   int64_t argNumber = -1;
-  ScalarKind kind = ScalarKind::F32;
+  ElementKind kind = ElementKind::F32;
   SmallVector<int64_t> shape;
   bool isOutput = false;
   LinearAccess access;
@@ -112,8 +106,8 @@ struct ContractionView {
   /// loop is a k loop (B stored n-major). matmul has neither, matmul with
   /// transposed maps and batch_matmul_transpose_b have the respective one.
   bool transposeA = false, transposeB = false;
-  ScalarKind aKind = ScalarKind::F32, bKind = ScalarKind::F32,
-             cKind = ScalarKind::F32;
+  ElementKind aKind = ElementKind::F32, bKind = ElementKind::F32,
+              cKind = ElementKind::F32;
 };
 
 /// A reduction out[p] = combine(out[p], combine over r of pre(inputs[p, r])).
@@ -125,7 +119,7 @@ struct ReductionView {
   /// The combiner: "add", "mul", "max", "min", "maxnum", "minnum", "and",
   /// "or", "xor", with the kind it combines in.
   std::string combiner;
-  ScalarKind accumulatorKind = ScalarKind::F32;
+  ElementKind accumulatorKind = ElementKind::F32;
   /// Node of the payload that produces the combined value.
   int preNode = -1;
   /// The reduced loops of the largest input are its innermost dimensions,
@@ -139,7 +133,7 @@ struct SoftmaxView {
   int64_t rows = 1, length = 1;
   /// Elements between neighbours along `dim` (1 when it is the innermost).
   int64_t inner = 1;
-  ScalarKind inKind = ScalarKind::F32, outKind = ScalarKind::F32;
+  ElementKind inKind = ElementKind::F32, outKind = ElementKind::F32;
 };
 
 /// What linalg::inferConvolutionDims says about a convolution or pooling op.
@@ -166,8 +160,8 @@ struct NormView {
   double eps = 0;
   /// Entry arguments; -1 when absent.
   int64_t inputArg = 0, gammaArg = -1, betaArg = -1, outputArg = 1;
-  ScalarKind inKind = ScalarKind::F32, outKind = ScalarKind::F32,
-             gammaKind = ScalarKind::F32, betaKind = ScalarKind::F32;
+  ElementKind inKind = ElementKind::F32, outKind = ElementKind::F32,
+              gammaKind = ElementKind::F32, betaKind = ElementKind::F32;
   /// How each mean is taken: a sum divided by `length`, or (when
   /// `...ByFactor`) multiplied by the constant the problem holds.
   bool meanByFactor = false, varByFactor = false;
@@ -182,7 +176,7 @@ struct ProblemView {
   OpClass opClass = OpClass::Generic;
   bool isSoftmax = false;
   /// The entry's arguments: inputs, then outputs.
-  SmallVector<ScalarKind> argKinds;
+  SmallVector<ElementKind> argKinds;
   SmallVector<SmallVector<int64_t>> argShapes;
   unsigned numOutputArgs = 0;
   /// Linalg ops: loops, operands (op order), payload.

@@ -12,6 +12,8 @@
 #ifndef STARK_TARGET_TARGET_H
 #define STARK_TARGET_TARGET_H
 
+#include "stark/Analysis/ElementKind.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -23,14 +25,6 @@
 #include <vector>
 
 namespace mlir::stark {
-
-/// Element types the evaluator can generate, move and compare.
-enum class ElementKind { F64, F32, F16, BF16, I64, I32, I8, I1 };
-StringRef stringifyElementKind(ElementKind kind);
-/// Bytes of one element in memory (i1 is stored as one byte).
-int64_t getElementKindBytes(ElementKind kind);
-/// The kind of an MLIR element type, or failure for unsupported types.
-FailureOr<ElementKind> getElementKind(Type type);
 
 /// One argument of a kernel entry: a memref with a static shape.
 struct ArgSpec {

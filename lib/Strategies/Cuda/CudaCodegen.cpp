@@ -27,48 +27,48 @@ using namespace mlir::stark::cudatpl;
 // Element types
 //===----------------------------------------------------------------------===//
 
-StringRef mlir::stark::getCudaStorageType(ScalarKind kind) {
+StringRef mlir::stark::getCudaStorageType(ElementKind kind) {
   switch (kind) {
-  case ScalarKind::F16:
+  case ElementKind::F16:
     return "__half";
-  case ScalarKind::BF16:
+  case ElementKind::BF16:
     return "__nv_bfloat16";
   default:
     return getCudaComputeType(kind);
   }
 }
 
-StringRef mlir::stark::getCudaComputeType(ScalarKind kind) {
+StringRef mlir::stark::getCudaComputeType(ElementKind kind) {
   switch (kind) {
-  case ScalarKind::F16:
-  case ScalarKind::BF16:
-  case ScalarKind::F32:
+  case ElementKind::F16:
+  case ElementKind::BF16:
+  case ElementKind::F32:
     return "float";
-  case ScalarKind::F64:
+  case ElementKind::F64:
     return "double";
-  case ScalarKind::I1:
+  case ElementKind::I1:
     return "bool";
-  case ScalarKind::I8:
+  case ElementKind::I8:
     return "signed char";
-  case ScalarKind::I16:
+  case ElementKind::I16:
     return "short";
-  case ScalarKind::I32:
+  case ElementKind::I32:
     return "int";
-  case ScalarKind::I64:
+  case ElementKind::I64:
     return "long long";
   }
   return "float";
 }
 
-static StringRef getUnsignedType(ScalarKind kind) {
+static StringRef getUnsignedType(ElementKind kind) {
   switch (kind) {
-  case ScalarKind::I1:
+  case ElementKind::I1:
     return "bool";
-  case ScalarKind::I8:
+  case ElementKind::I8:
     return "unsigned char";
-  case ScalarKind::I16:
+  case ElementKind::I16:
     return "unsigned short";
-  case ScalarKind::I32:
+  case ElementKind::I32:
     return "unsigned int";
   default:
     return "unsigned long long";
@@ -79,9 +79,9 @@ static StringRef getUnsignedType(ScalarKind kind) {
 // Scalar programs
 //===----------------------------------------------------------------------===//
 
-std::string mlir::stark::emitScalarLiteral(ScalarKind kind, double floatValue,
+std::string mlir::stark::emitScalarLiteral(ElementKind kind, double floatValue,
                                            int64_t intValue) {
-  if (kind == ScalarKind::F64) {
+  if (kind == ElementKind::F64) {
     if (std::isnan(floatValue))
       return "__longlong_as_double(0x7ff8000000000000LL)";
     if (std::isinf(floatValue))
@@ -110,11 +110,11 @@ std::string mlir::stark::emitScalarLiteral(ScalarKind kind, double floatValue,
     return text + "f";
   }
   switch (kind) {
-  case ScalarKind::I1:
+  case ElementKind::I1:
     return intValue ? "true" : "false";
-  case ScalarKind::I64:
+  case ElementKind::I64:
     return std::to_string(intValue) + "LL";
-  case ScalarKind::I32:
+  case ElementKind::I32:
     if (intValue == INT32_MIN)
       return "(-2147483647 - 1)";
     return std::to_string(intValue);
@@ -124,11 +124,11 @@ std::string mlir::stark::emitScalarLiteral(ScalarKind kind, double floatValue,
   }
 }
 
-static bool isDoubleKind(ScalarKind k) { return k == ScalarKind::F64; }
+static bool isDoubleKind(ElementKind k) { return k == ElementKind::F64; }
 
 /// C math function for `base` ("exp") on `kind`: expf for float, exp for
 /// double.
-static std::string mathFn(StringRef base, ScalarKind kind) {
+static std::string mathFn(StringRef base, ElementKind kind) {
   return isDoubleKind(kind) ? base.str() : (base + "f").str();
 }
 
@@ -169,7 +169,7 @@ static std::string emitCmpF(StringRef pred, StringRef a, StringRef b) {
   return "(" + nan(x) + " || " + nan(y) + ")";
 }
 
-static std::string emitCmpI(StringRef pred, ScalarKind kind, StringRef a,
+static std::string emitCmpI(StringRef pred, ElementKind kind, StringRef a,
                             StringRef b) {
   std::string x = a.str(), y = b.str();
   if (pred.starts_with("u")) {
@@ -194,9 +194,9 @@ static std::string emitCmpI(StringRef pred, ScalarKind kind, StringRef a,
 static std::string emitOp(const ScalarProgram &p, const ScalarNode &n,
                           ArrayRef<std::string> a) {
   StringRef name = n.op;
-  ScalarKind rk = n.kind;
+  ElementKind rk = n.kind;
   std::string ct = getCudaComputeType(rk).str();
-  ScalarKind ok = n.operands.empty() ? rk : p.nodes[n.operands[0]].kind;
+  ElementKind ok = n.operands.empty() ? rk : p.nodes[n.operands[0]].kind;
   auto bin = [&](StringRef op) {
     return "(" + a[0] + " " + op.str() + " " + a[1] + ")";
   };
@@ -505,11 +505,11 @@ void cudatpl::setParam(CudaKernelPlan &plan, StringRef key, int64_t value) {
   plan.params[key.str()] = std::to_string(value);
 }
 
-std::string cudatpl::emitCombine(StringRef combiner, ScalarKind kind,
+std::string cudatpl::emitCombine(StringRef combiner, ElementKind kind,
                                  StringRef a, StringRef b) {
   std::string x = a.str(), y = b.str();
   bool fp = isFloatKind(kind);
-  bool dbl = kind == ScalarKind::F64;
+  bool dbl = kind == ElementKind::F64;
   if (combiner == "add")
     return "(" + x + " + " + y + ")";
   if (combiner == "mul")
@@ -531,7 +531,7 @@ std::string cudatpl::emitCombine(StringRef combiner, ScalarKind kind,
   return "(" + x + " ^ " + y + ")";
 }
 
-std::string cudatpl::emitCombineIdentity(StringRef combiner, ScalarKind kind) {
+std::string cudatpl::emitCombineIdentity(StringRef combiner, ElementKind kind) {
   bool fp = isFloatKind(kind);
   if (combiner == "add" || combiner == "or" || combiner == "xor")
     return emitScalarLiteral(kind, 0.0, 0);
@@ -542,7 +542,7 @@ std::string cudatpl::emitCombineIdentity(StringRef combiner, ScalarKind kind) {
   bool max = combiner == "max" || combiner == "maxnum";
   if (fp)
     return emitScalarLiteral(kind, max ? -INFINITY : INFINITY, 0);
-  int64_t bits = getScalarKindBytes(kind) * 8;
+  int64_t bits = getElementKindBytes(kind) * 8;
   int64_t hi = bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
   int64_t lo = -hi - 1;
   if (bits == 64)

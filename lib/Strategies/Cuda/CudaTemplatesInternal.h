@@ -129,10 +129,10 @@ int64_t ceilDiv(int64_t a, int64_t b);
 void setParam(CudaKernelPlan &plan, StringRef key, int64_t value);
 
 /// The combiner of a reduction as an expression of two compute values.
-std::string emitCombine(StringRef combiner, ScalarKind kind, StringRef a,
+std::string emitCombine(StringRef combiner, ElementKind kind, StringRef a,
                         StringRef b);
 /// The identity of a combiner in compute type `kind`.
-std::string emitCombineIdentity(StringRef combiner, ScalarKind kind);
+std::string emitCombineIdentity(StringRef combiner, ElementKind kind);
 
 // The two GEMM families (GemmCommon.cpp).
 

@@ -110,9 +110,9 @@ static int64_t largestElementBytes(const ProblemView &view) {
   int64_t bytes = 1;
   for (const OperandView &o : view.inputs)
     if (o.argNumber >= 0)
-      bytes = std::max(bytes, getScalarKindBytes(o.kind));
+      bytes = std::max(bytes, getElementKindBytes(o.kind));
   for (const OperandView &o : view.outputs)
-    bytes = std::max(bytes, getScalarKindBytes(o.kind));
+    bytes = std::max(bytes, getElementKindBytes(o.kind));
   return bytes;
 }
 

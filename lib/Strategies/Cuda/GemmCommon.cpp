@@ -88,8 +88,9 @@ std::string cudatpl::emitProblemConstants(const ContractionView &c) {
       .str();
 }
 
-static bool isGemmStorageKind(ScalarKind k) {
-  return k == ScalarKind::F32 || k == ScalarKind::F16 || k == ScalarKind::BF16;
+static bool isGemmStorageKind(ElementKind k) {
+  return k == ElementKind::F32 || k == ElementKind::F16 ||
+         k == ElementKind::BF16;
 }
 
 static LogicalResult checkContraction(const ProblemView &view,
@@ -125,9 +126,9 @@ LogicalResult cudatpl::checkGemmTcApplies(const ProblemView &view,
   if (failed(checkContraction(view, whyNot)))
     return failure();
   const ContractionView &c = *view.contraction;
-  bool half = c.aKind == ScalarKind::F16 && c.bKind == ScalarKind::F16;
-  bool bf16 = c.aKind == ScalarKind::BF16 && c.bKind == ScalarKind::BF16;
-  bool f32 = c.aKind == ScalarKind::F32 && c.bKind == ScalarKind::F32;
+  bool half = c.aKind == ElementKind::F16 && c.bKind == ElementKind::F16;
+  bool bf16 = c.aKind == ElementKind::BF16 && c.bKind == ElementKind::BF16;
+  bool f32 = c.aKind == ElementKind::F32 && c.bKind == ElementKind::F32;
   if (!half && !bf16 && !(f32 && allowTf32)) {
     whyNot = f32 ? "f32 inputs use tensor cores only as tf32, which needs "
                    "allow_tf32=1"
@@ -251,8 +252,8 @@ LogicalResult cudatpl::checkGemmKernelApplies(const ProblemView &view,
   if (failed(checkContraction(view, whyNot)))
     return failure();
   const ContractionView &c = *view.contraction;
-  if (c.aKind != ScalarKind::F32 || c.bKind != ScalarKind::F32 ||
-      c.cKind != ScalarKind::F32) {
+  if (c.aKind != ElementKind::F32 || c.bKind != ElementKind::F32 ||
+      c.cKind != ElementKind::F32) {
     whyNot = (family + " needs f32 operands and an f32 output").str();
     return failure();
   }

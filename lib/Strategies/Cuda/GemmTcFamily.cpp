@@ -29,7 +29,7 @@ static FailureOr<TcLayout>
 layoutTc(const ProblemView &view, const GemmTcParams &p, std::string &whyNot) {
   const ContractionView &c = *view.contraction;
   TcLayout l;
-  l.tf32 = c.aKind == ScalarKind::F32;
+  l.tf32 = c.aKind == ElementKind::F32;
   l.elemBytes = l.tf32 ? 4 : 2;
   l.fk = l.tf32 ? 8 : 16;
   l.pad = 16 / l.elemBytes;
@@ -306,7 +306,7 @@ cudatpl::enumerateGemmTc(const ProblemView &view,
       {64, 128, 32, 32, 64},  {64, 64, 32, 32, 32},   {64, 64, 64, 32, 32},
       {32, 64, 32, 16, 32},   {64, 32, 32, 32, 16},   {32, 32, 32, 16, 16}};
   const ContractionView &c = *view.contraction;
-  bool tf32 = c.aKind == ScalarKind::F32;
+  bool tf32 = c.aKind == ElementKind::F32;
   int64_t maxShared = profile.sharedMemoryPerBlock > 0
                           ? profile.sharedMemoryPerBlock
                           : 48 * 1024;

@@ -36,11 +36,11 @@ LogicalResult cudatpl::checkNormApplies(const ProblemView &view, bool rms,
 
 static int64_t maxNormVector(const NormView &nv) {
   int64_t bytes =
-      std::max(getScalarKindBytes(nv.inKind), getScalarKindBytes(nv.outKind));
+      std::max(getElementKindBytes(nv.inKind), getElementKindBytes(nv.outKind));
   if (nv.gammaArg >= 0)
-    bytes = std::max(bytes, getScalarKindBytes(nv.gammaKind));
+    bytes = std::max(bytes, getElementKindBytes(nv.gammaKind));
   if (nv.betaArg >= 0)
-    bytes = std::max(bytes, getScalarKindBytes(nv.betaKind));
+    bytes = std::max(bytes, getElementKindBytes(nv.betaKind));
   int64_t v = 16 / bytes;
   while (v > 1 && nv.length % v)
     v /= 2;
@@ -79,8 +79,8 @@ mlir::stark::generateNormKernel(const ProblemView &view, const NormParams &p,
     return failure();
   }
   bool dbl = llvm::any_of(view.argKinds,
-                          [](ScalarKind k) { return k == ScalarKind::F64; });
-  ScalarKind ck = dbl ? ScalarKind::F64 : ScalarKind::F32;
+                          [](ElementKind k) { return k == ElementKind::F64; });
+  ElementKind ck = dbl ? ElementKind::F64 : ElementKind::F32;
   std::string ct = dbl ? "double" : "float";
   std::string family = nv.rms ? "rmsnorm" : "layernorm";
   std::string kernel = "stark_" + family;

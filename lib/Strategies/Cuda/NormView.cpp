@@ -517,7 +517,7 @@ LogicalResult cudatpl::analyzeNormProblem(Operation *funcOp, ProblemView &view,
     nv.gammaKind = view.argKinds[nv.gammaArg];
   if (nv.betaArg >= 0)
     nv.betaKind = view.argKinds[nv.betaArg];
-  for (ScalarKind k : view.argKinds)
+  for (ElementKind k : view.argKinds)
     if (!isFloatKind(k))
       return a.fail("an argument that is not a float");
   view.norm = nv;

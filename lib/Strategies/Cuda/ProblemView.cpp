@@ -31,88 +31,6 @@ using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
 
 //===----------------------------------------------------------------------===//
-// Scalar kinds
-//===----------------------------------------------------------------------===//
-
-FailureOr<ScalarKind> mlir::stark::getScalarKind(Type type) {
-  if (type.isF16())
-    return ScalarKind::F16;
-  if (type.isBF16())
-    return ScalarKind::BF16;
-  if (type.isF32())
-    return ScalarKind::F32;
-  if (type.isF64())
-    return ScalarKind::F64;
-  if (type.isIndex())
-    return ScalarKind::I64;
-  if (auto i = dyn_cast<IntegerType>(type)) {
-    switch (i.getWidth()) {
-    case 1:
-      return ScalarKind::I1;
-    case 8:
-      return ScalarKind::I8;
-    case 16:
-      return ScalarKind::I16;
-    case 32:
-      return ScalarKind::I32;
-    case 64:
-      return ScalarKind::I64;
-    default:
-      break;
-    }
-  }
-  return failure();
-}
-
-StringRef mlir::stark::stringifyScalarKind(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::F16:
-    return "f16";
-  case ScalarKind::BF16:
-    return "bf16";
-  case ScalarKind::F32:
-    return "f32";
-  case ScalarKind::F64:
-    return "f64";
-  case ScalarKind::I1:
-    return "i1";
-  case ScalarKind::I8:
-    return "i8";
-  case ScalarKind::I16:
-    return "i16";
-  case ScalarKind::I32:
-    return "i32";
-  case ScalarKind::I64:
-    return "i64";
-  }
-  return "?";
-}
-
-bool mlir::stark::isFloatKind(ScalarKind kind) {
-  return kind == ScalarKind::F16 || kind == ScalarKind::BF16 ||
-         kind == ScalarKind::F32 || kind == ScalarKind::F64;
-}
-
-int64_t mlir::stark::getScalarKindBytes(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::I1:
-  case ScalarKind::I8:
-    return 1;
-  case ScalarKind::F16:
-  case ScalarKind::BF16:
-  case ScalarKind::I16:
-    return 2;
-  case ScalarKind::F32:
-  case ScalarKind::I32:
-    return 4;
-  case ScalarKind::F64:
-  case ScalarKind::I64:
-    return 8;
-  }
-  return 4;
-}
-
-//===----------------------------------------------------------------------===//
 // Scalar programs
 //===----------------------------------------------------------------------===//
 
@@ -165,7 +83,7 @@ static const llvm::StringSet<> &getSupportedOps() {
 
 static FailureOr<ScalarNode> makeConstantNode(Attribute value, Type type,
                                               std::string &whyNot) {
-  FailureOr<ScalarKind> kind = getScalarKind(type);
+  FailureOr<ElementKind> kind = getElementKind(type);
   if (failed(kind)) {
     whyNot = "constant of unsupported type";
     return failure();
@@ -178,7 +96,7 @@ static FailureOr<ScalarNode> makeConstantNode(Attribute value, Type type,
     return node;
   }
   if (auto i = dyn_cast<IntegerAttr>(value)) {
-    node.intValue = *kind == ScalarKind::I1
+    node.intValue = *kind == ElementKind::I1
                         ? int64_t(i.getValue().getZExtValue())
                         : i.getValue().getSExtValue();
     return node;
@@ -203,7 +121,7 @@ mlir::stark::extractScalarProgram(Operation *op, std::string &whyNot) {
   };
 
   for (auto [i, arg] : llvm::enumerate(block->getArguments())) {
-    FailureOr<ScalarKind> kind = getScalarKind(arg.getType());
+    FailureOr<ElementKind> kind = getElementKind(arg.getType());
     if (failed(kind)) {
       whyNot = llvm::formatv("payload argument #{0} has unsupported type", i);
       return failure();
@@ -253,7 +171,7 @@ mlir::stark::extractScalarProgram(Operation *op, std::string &whyNot) {
       whyNot = llvm::formatv("payload op '{0}' has no CUDA translation", name);
       return failure();
     }
-    FailureOr<ScalarKind> kind = getScalarKind(bodyOp.getResult(0).getType());
+    FailureOr<ElementKind> kind = getElementKind(bodyOp.getResult(0).getType());
     if (failed(kind)) {
       whyNot = llvm::formatv("payload op '{0}' has an unsupported result type",
                              name);
@@ -285,7 +203,7 @@ mlir::stark::extractScalarProgram(Operation *op, std::string &whyNot) {
       if (failed(id))
         return failure();
       node.operands.push_back(*id);
-      if (failed(getScalarKind(operand.getType()))) {
+      if (failed(getElementKind(operand.getType()))) {
         whyNot = llvm::formatv("payload op '{0}' has an unsupported operand "
                                "type",
                                name);
@@ -562,14 +480,14 @@ static FailureOr<ReductionView> analyzeReduction(const ProblemView &view,
       whyNot = "the combined value depends on the output";
       return failure();
     }
-  if (p.nodes[y].kind == ScalarKind::I1) {
+  if (p.nodes[y].kind == ElementKind::I1) {
     whyNot = "i1 reductions are not supported";
     return failure();
   }
   rv.preNode = pre;
-  ScalarKind k = p.nodes[y].kind;
+  ElementKind k = p.nodes[y].kind;
   rv.accumulatorKind =
-      (k == ScalarKind::F16 || k == ScalarKind::BF16) ? ScalarKind::F32 : k;
+      (k == ElementKind::F16 || k == ElementKind::BF16) ? ElementKind::F32 : k;
 
   const LinearAccess &out = view.outputs[0].access;
   for (int64_t d = 0; d < view.numLoops(); ++d) {
@@ -648,14 +566,14 @@ static FailureOr<ConvolutionView> analyzeConvolution(linalg::LinalgOp op) {
   return cv;
 }
 
-static FailureOr<ScalarKind> getArgKind(Type type, std::string &whyNot) {
+static FailureOr<ElementKind> getArgKind(Type type, std::string &whyNot) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity()) {
     whyNot = "entry arguments must be statically shaped identity-layout "
              "memrefs";
     return failure();
   }
-  FailureOr<ScalarKind> kind = getScalarKind(memref.getElementType());
+  FailureOr<ElementKind> kind = getElementKind(memref.getElementType());
   if (failed(kind))
     whyNot = "unsupported element type";
   return kind;
@@ -673,7 +591,7 @@ FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
     return failure();
   }
   for (Type t : func.getArgumentTypes()) {
-    FailureOr<ScalarKind> kind = getArgKind(t, whyNot);
+    FailureOr<ElementKind> kind = getArgKind(t, whyNot);
     if (failed(kind))
       return failure();
     view.argKinds.push_back(*kind);
@@ -766,7 +684,7 @@ FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
     OperandView ov;
     ov.isOutput = op.isDpsInit(&operand);
     Value v = operand.get();
-    FailureOr<ScalarKind> kind = getScalarKind(getElementTypeOrSelf(v));
+    FailureOr<ElementKind> kind = getElementKind(getElementTypeOrSelf(v));
     if (failed(kind)) {
       whyNot = "unsupported element type";
       return failure();

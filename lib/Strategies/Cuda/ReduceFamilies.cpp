@@ -50,7 +50,7 @@ LogicalResult cudatpl::checkReduceApplies(const ProblemView &view,
 /// The accumulator type and the helpers every reduction kernel uses.
 static void emitReductionHelpers(llvm::raw_ostream &os,
                                  const ReductionView &rv) {
-  ScalarKind acc = rv.accumulatorKind;
+  ElementKind acc = rv.accumulatorKind;
   os << "typedef " << getCudaComputeType(acc) << " acc_t;\n";
   os << "__device__ __forceinline__ acc_t stark_combine(acc_t a, acc_t b) { "
         "return "
@@ -93,7 +93,7 @@ static int64_t widestInputBytes(const ProblemView &view) {
   int64_t bytes = 1;
   for (const OperandView &in : view.inputs)
     if (in.argNumber >= 0)
-      bytes = std::max(bytes, getScalarKindBytes(in.kind));
+      bytes = std::max(bytes, getElementKindBytes(in.kind));
   return bytes;
 }
 
@@ -282,7 +282,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
       std::max<int64_t>(p.threads * p.rows, p.split > 1 ? 256 : 0);
   plan.sharedBytesPerBlock =
       p.threads > 32
-          ? p.rows * (p.threads / 32) * getScalarKindBytes(rv.accumulatorKind)
+          ? p.rows * (p.threads / 32) * getElementKindBytes(rv.accumulatorKind)
           : 0;
   setParam(plan, "threads", p.threads);
   setParam(plan, "rows", p.rows);
@@ -479,7 +479,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
   plan.threadsPerBlock = p.blockX * p.splitY;
   plan.sharedBytesPerBlock =
       p.splitY > 1
-          ? p.splitY * p.blockX * getScalarKindBytes(rv.accumulatorKind)
+          ? p.splitY * p.blockX * getElementKindBytes(rv.accumulatorKind)
           : 0;
   setParam(plan, "block_x", p.blockX);
   setParam(plan, "split_y", p.splitY);

@@ -38,7 +38,7 @@ static int64_t maxSoftmaxVector(const SoftmaxView &sv) {
   if (sv.inner != 1)
     return 1;
   int64_t bytes =
-      std::max(getScalarKindBytes(sv.inKind), getScalarKindBytes(sv.outKind));
+      std::max(getElementKindBytes(sv.inKind), getElementKindBytes(sv.outKind));
   int64_t v = 16 / bytes;
   while (v > 1 && sv.length % v)
     v /= 2;
@@ -70,7 +70,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
     return failure();
   }
   std::string idx = getIndexType(view);
-  bool dbl = sv.inKind == ScalarKind::F64 || sv.outKind == ScalarKind::F64;
+  bool dbl = sv.inKind == ElementKind::F64 || sv.outKind == ElementKind::F64;
   std::string ct = dbl ? "double" : "float";
   std::string inType = getCudaStorageType(sv.inKind).str();
   std::string outType = getCudaStorageType(sv.outKind).str();
@@ -94,7 +94,8 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
   os << "__device__ __forceinline__ ct_t stark_exp(ct_t x) { return "
      << (dbl ? "exp(x)" : "expf(x)") << "; }\n";
   os << "#define STARK_NEG_INF ("
-     << emitScalarLiteral(dbl ? ScalarKind::F64 : ScalarKind::F32, -INFINITY, 0)
+     << emitScalarLiteral(dbl ? ElementKind::F64 : ElementKind::F32, -INFINITY,
+                          0)
      << ")\n";
   os << R"cuda(
 // Adds x to the running (max, sum of exp(x - max)) of a row.

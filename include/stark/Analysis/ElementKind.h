@@ -1,0 +1,32 @@
+//===- ElementKind.h - The element types stark reads and moves --*- C++ -*-===//
+//
+// One enum for the element types of problems: the evaluator generates,
+// moves and compares them, the generators read and compute them. `index`
+// is I64. (HardwareProfile's compute types are a different thing: rate
+// classes of the hardware.)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_ANALYSIS_ELEMENTKIND_H
+#define STARK_ANALYSIS_ELEMENTKIND_H
+
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir::stark {
+
+enum class ElementKind { F64, F32, F16, BF16, I64, I32, I16, I8, I1 };
+
+/// "f32", "bf16", "i1", ...
+StringRef stringifyElementKind(ElementKind kind);
+/// Bytes of one element in memory (i1 is stored as one byte).
+int64_t getElementKindBytes(ElementKind kind);
+/// The kind of an MLIR element type, or failure for other types.
+FailureOr<ElementKind> getElementKind(Type type);
+bool isFloatKind(ElementKind kind);
+
+} // namespace mlir::stark
+
+#endif // STARK_ANALYSIS_ELEMENTKIND_H
