@@ -9,7 +9,7 @@ LLVM_PREFIX=/usr/lib/llvm-22
 JOBS="${STARK_JOBS:-$(nproc)}"
 
 PACKAGES=(
-  cmake ninja-build g++ ccache python3 git
+  cmake ninja-build g++ ccache python3 git clang-format
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libgtest-dev nlohmann-json3-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev
 )

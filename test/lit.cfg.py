@@ -12,7 +12,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "STARK"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stark_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
@@ -45,6 +45,19 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if lit.util.which("mlir-opt", config.llvm_tools_dir) and lit.util.which(
         "mlir-runner", config.llvm_tools_dir):
     config.available_features.add("mlir-runner")
+
+# The format check needs the clang-format the tree is formatted with: other
+# versions lay out the same code differently.
+clang_format = shutil.which("clang-format")
+if clang_format:
+    try:
+        version = subprocess.run([clang_format, "--version"],
+                                 capture_output=True, text=True,
+                                 timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        version = ""
+    if "clang-format version 14." in version:
+        config.available_features.add("clang-format-14")
 
 if not config.stark_static_llvm:
     config.available_features.add("stark-plugin")
