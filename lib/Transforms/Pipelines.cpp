@@ -1,43 +1,60 @@
 //===- Pipelines.cpp - The stark pipeline ---------------------------------===//
 
 #include "stark/Transforms/Pipelines.h"
+#include "stark/Target/Target.h"
 #include "stark/Transforms/Passes.h"
 
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 using namespace mlir::stark;
 
+namespace mlir::stark {
+#define GEN_PIPELINE_OPTIONS_COPY
+#include "stark/Transforms/PipelineOptions.h.inc"
+} // namespace mlir::stark
+
+/// The target `auto` stands for, decided the way stark-search decides it:
+/// cuda when a CUDA device is usable here, else cpu.
+static std::string resolveTarget(StringRef requested) {
+  if (requested != "auto")
+    return requested.str();
+  // A context of its own: probing the device registers the cuda target's
+  // dialects in the context it is given.
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  std::string error;
+  std::unique_ptr<Target> cuda = createTarget("cuda", context, error);
+  return cuda && cuda->getUnavailableReason().empty() ? "cuda" : "cpu";
+}
+
 void mlir::stark::buildStarkPipeline(OpPassManager &pm,
                                      const StarkPipelineOptions &options) {
+  std::string target = resolveTarget(options.target);
+  // stark-search's default profile for the resolved target, given to
+  // stark-hot-ops too, so both see the same hardware.
   std::string profile = options.profile;
   if (profile.empty())
-    profile = options.target == "cuda" ? "h200" : "host";
+    profile = target == "cuda" ? "h200" : "host";
 
   StarkHotOpsPassOptions hot;
+  copyPipelineOptions(options, hot);
   hot.profile = profile;
-  hot.topK = options.topK;
   pm.addPass(createStarkHotOpsPass(hot));
 
   StarkOutlinePassOptions outline;
-  outline.fuse = options.fuse;
+  copyPipelineOptions(options, outline);
   pm.addPass(createStarkOutlinePass(outline));
 
   StarkSearchPassOptions search;
-  search.target = options.target;
-  search.agent = options.agent;
-  search.budget = options.budget;
-  search.seconds = options.seconds;
-  search.seed = options.seed;
-  search.report = options.report;
-  search.profile = options.profile;
-  search.timeout = options.timeout;
-  search.progress = options.progress;
-  search.trials = options.trials;
-  search.timingTrials = options.timingTrials;
+  copyPipelineOptions(options, search);
+  search.target = target;
+  search.profile = profile;
   pm.addPass(createStarkSearchPass(search));
 
-  pm.addPass(createStarkSubstitutePass());
+  StarkSubstitutePassOptions substitute;
+  copyPipelineOptions(options, substitute);
+  pm.addPass(createStarkSubstitutePass(substitute));
 }
 
 void mlir::stark::registerStarkPipelines() {

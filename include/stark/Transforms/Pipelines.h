@@ -10,49 +10,20 @@
 
 namespace mlir::stark {
 
+/// Every option of every pass of the pipeline, generated from Passes.td
+/// (cmake/gen-pipeline-options.py, which also holds the few pipeline
+/// defaults that differ from a pass's own, such as top-k). An option that
+/// several passes share, such as `profile`, feeds all of them.
 struct StarkPipelineOptions : public PassPipelineOptions<StarkPipelineOptions> {
-  Option<std::string> target{*this, "target",
-                             llvm::cl::desc("cpu, cuda or auto"),
-                             llvm::cl::init("auto")};
-  Option<std::string> agent{*this, "agent",
-                            llvm::cl::desc("Agent team (expert)"),
-                            llvm::cl::init("expert")};
-  Option<unsigned> budget{*this, "budget",
-                          llvm::cl::desc("Candidates per problem"),
-                          llvm::cl::init(12)};
-  Option<double> seconds{*this, "seconds",
-                         llvm::cl::desc("Seconds per problem"),
-                         llvm::cl::init(120)};
-  Option<uint64_t> seed{*this, "seed", llvm::cl::desc("Search seed"),
-                        llvm::cl::init(0)};
-  Option<std::string> report{*this, "report",
-                             llvm::cl::desc("JSON report of every search"),
-                             llvm::cl::init("")};
-  Option<std::string> profile{
-      *this, "profile",
-      llvm::cl::desc("Hardware profile (default: from the target)"),
-      llvm::cl::init("")};
-  Option<unsigned> topK{*this, "top-k", llvm::cl::desc("Hot ops to optimise"),
-                        llvm::cl::init(3)};
-  Option<bool> fuse{*this, "fuse",
-                    llvm::cl::desc("Outline hot ops with their element-wise "
-                                   "and reduction chains as one problem"),
-                    llvm::cl::init(true)};
-  Option<double> timeout{*this, "timeout",
-                         llvm::cl::desc("Seconds per candidate evaluation"),
-                         llvm::cl::init(60)};
-  Option<unsigned> trials{*this, "trials",
-                          llvm::cl::desc("Correctness trials per candidate"),
-                          llvm::cl::init(5)};
-  Option<unsigned> timingTrials{
-      *this, "timing-trials",
-      llvm::cl::desc("Timed runs of baseline and candidate at least"),
-      llvm::cl::init(10)};
-  Option<bool> progress{*this, "progress", llvm::cl::desc("Progress on stderr"),
-                        llvm::cl::init(true)};
+#define GEN_PIPELINE_OPTIONS_DECL
+#include "stark/Transforms/PipelineOptions.h.inc"
 };
 
 /// stark-hot-ops -> stark-outline -> stark-search -> stark-substitute.
+/// `target=auto` is resolved here, once (cuda when a CUDA device is usable,
+/// else cpu), and an empty `profile` becomes that target's profile (h200
+/// for cuda, host for cpu), so hot ops are ranked for the hardware the
+/// search runs on.
 void buildStarkPipeline(OpPassManager &pm, const StarkPipelineOptions &options);
 
 /// Registers `stark-pipeline`.
