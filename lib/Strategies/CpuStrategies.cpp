@@ -1,6 +1,7 @@
 //===- CpuStrategies.cpp - Transform-dialect schedules for the host -------===//
 
 #include "stark/Strategies/CpuStrategies.h"
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Strategies/TransformScript.h"
 
@@ -110,15 +111,10 @@ void mlir::stark::registerCpuStrategyDialects(DialectRegistry &registry) {
 /// The single op a problem computes: a linalg structured op or
 /// linalg.softmax.
 static Operation *findProblemOp(ModuleOp problem) {
-  Operation *found = nullptr;
-  int count = 0;
-  problem->walk([&](Operation *op) {
-    if (isa<linalg::LinalgOp, linalg::SoftmaxOp>(op)) {
-      found = op;
-      ++count;
-    }
-  });
-  return count == 1 ? found : nullptr;
+  SmallVector<Operation *> ops = getProblemOps(problem);
+  if (ops.size() != 1 || !isa<linalg::LinalgOp, linalg::SoftmaxOp>(ops[0]))
+    return nullptr;
+  return ops[0];
 }
 
 static unsigned getNumLoops(Operation *op) {

@@ -2,6 +2,7 @@
 
 #include "stark/Strategies/CudaSchedules.h"
 #include "CudaSchedulesInternal.h"
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkAttrs.h"
 #include "stark/Strategies/CpuStrategies.h"
 #include "stark/Strategies/TransformScript.h"
@@ -66,13 +67,10 @@ void mlir::stark::registerCudaScheduleDialects(DialectRegistry &registry) {
 
 FailureOr<OpShape> cudaschedule::analyzeOp(ModuleOp problem,
                                            std::string &whyNot) {
-  linalg::LinalgOp found;
-  int count = 0;
-  problem->walk([&](linalg::LinalgOp op) {
-    found = op;
-    ++count;
-  });
-  if (count != 1) {
+  SmallVector<Operation *> ops = getProblemOps(problem);
+  auto found =
+      ops.size() == 1 ? dyn_cast<linalg::LinalgOp>(ops[0]) : linalg::LinalgOp();
+  if (!found) {
     whyNot = "the problem must hold exactly one linalg op";
     return failure();
   }

@@ -10,7 +10,7 @@ StrategyFamily::~StrategyFamily() = default;
 const ProblemView *StrategyProblem::getView(std::string &whyNot) const {
   if (!analyzed) {
     analyzed = true;
-    FailureOr<ProblemView> read = analyzeCudaProblem(module, whyNoView);
+    FailureOr<ProblemView> read = getProblemView(module, whyNoView);
     if (succeeded(read))
       view = std::move(*read);
   }

@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
       llvm::outs() << "schedule " << s.describe() << "\n";
   }
 
-  FailureOr<ProblemView> view = analyzeCudaProblem(*problem, error);
+  FailureOr<ProblemView> view = getProblemView(*problem, error);
   if (failed(view))
     return fail("cannot read the problem: " + error);
 

@@ -267,7 +267,7 @@ protected:
     modules.push_back(parseSourceString<ModuleOp>(ir, &context));
     EXPECT_TRUE(modules.back());
     std::string why;
-    FailureOr<ProblemView> v = analyzeCudaProblem(*modules.back(), why);
+    FailureOr<ProblemView> v = getProblemView(*modules.back(), why);
     EXPECT_TRUE(succeeded(v)) << why;
     return succeeded(v) ? *v : ProblemView();
   }
@@ -493,7 +493,7 @@ TEST_F(CudaTemplatesTest, LayerNormView) {
     modules.push_back(parseSourceString<ModuleOp>(ir, &context));
     ASSERT_TRUE(modules.back());
     std::string why;
-    EXPECT_TRUE(failed(analyzeCudaProblem(*modules.back(), why))) << to.str();
+    EXPECT_TRUE(failed(getProblemView(*modules.back(), why))) << to.str();
     EXPECT_NE(why.find("not a layer norm or RMS norm"), std::string::npos)
         << why;
   }

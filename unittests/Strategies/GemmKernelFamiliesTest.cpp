@@ -97,7 +97,7 @@ protected:
     modules.push_back(parseSourceString<ModuleOp>(ir, &context));
     EXPECT_TRUE(modules.back());
     std::string why;
-    FailureOr<ProblemView> v = analyzeCudaProblem(*modules.back(), why);
+    FailureOr<ProblemView> v = getProblemView(*modules.back(), why);
     EXPECT_TRUE(succeeded(v)) << why;
     return succeeded(v) ? *v : ProblemView();
   }

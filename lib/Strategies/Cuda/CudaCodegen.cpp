@@ -456,31 +456,6 @@ std::string cudatpl::emitLinearOffset(const LinearAccess &access,
   return s.empty() ? "0" : s;
 }
 
-SmallVector<unsigned> cudatpl::sortLoopsByStride(ArrayRef<unsigned> loops,
-                                                 const LinearAccess &access) {
-  SmallVector<unsigned> sorted(loops);
-  llvm::stable_sort(sorted, [&](unsigned x, unsigned y) {
-    return std::abs(access.coefficients[x]) > std::abs(access.coefficients[y]);
-  });
-  return sorted;
-}
-
-bool cudatpl::isDenseOver(const LinearAccess &access, ArrayRef<unsigned> loops,
-                          ArrayRef<int64_t> ranges) {
-  if (access.offset != 0)
-    return false;
-  int64_t expected = 1;
-  for (unsigned d : llvm::reverse(loops)) {
-    if (access.coefficients[d] != expected && ranges[d] != 1)
-      return false;
-    expected *= ranges[d];
-  }
-  for (auto [d, c] : llvm::enumerate(access.coefficients))
-    if (c != 0 && !llvm::is_contained(loops, unsigned(d)))
-      return false;
-  return true;
-}
-
 bool cudatpl::isAlignedExcept(const LinearAccess &access,
                               ArrayRef<unsigned> except, int64_t vec) {
   if (access.offset % vec != 0)
@@ -489,14 +464,6 @@ bool cudatpl::isAlignedExcept(const LinearAccess &access,
     if (!llvm::is_contained(except, unsigned(d)) && c % vec != 0)
       return false;
   return true;
-}
-
-int64_t cudatpl::productOver(ArrayRef<unsigned> loops,
-                             ArrayRef<int64_t> ranges) {
-  int64_t p = 1;
-  for (unsigned d : loops)
-    p *= ranges[d];
-  return p;
 }
 
 int64_t cudatpl::ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }

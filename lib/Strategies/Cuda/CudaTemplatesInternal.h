@@ -104,24 +104,11 @@ std::string emitLinearOffset(const LinearAccess &access,
                              ArrayRef<unsigned> loops,
                              ArrayRef<std::string> names, bool withOffset);
 
-/// Loops sorted by decreasing |coefficient| in `access` (ties keep order).
-SmallVector<unsigned> sortLoopsByStride(ArrayRef<unsigned> loops,
-                                        const LinearAccess &access);
-
-/// True when `access` walks `loops` (outermost first) densely: the
-/// coefficient of the innermost is 1 and each one out is the product of the
-/// ranges inside it.
-bool isDenseOver(const LinearAccess &access, ArrayRef<unsigned> loops,
-                 ArrayRef<int64_t> ranges);
-
 /// True when every coefficient except those of `except` and the offset are
 /// multiples of `vec` (a vector access starting at an aligned index of the
 /// loops in `except` stays aligned).
 bool isAlignedExcept(const LinearAccess &access, ArrayRef<unsigned> except,
                      int64_t vec);
-
-/// Product of `ranges` over `loops`.
-int64_t productOver(ArrayRef<unsigned> loops, ArrayRef<int64_t> ranges);
 
 int64_t ceilDiv(int64_t a, int64_t b);
 
@@ -215,12 +202,6 @@ LogicalResult checkDirectApplies(const ProblemView &view, std::string &whyNot);
 /// `rms` selects rmsnorm, else layernorm.
 LogicalResult checkNormApplies(const ProblemView &view, bool rms,
                                std::string &whyNot);
-
-/// Recognises a fused problem (`func` holds several ops) as a layer norm or
-/// RMS norm and fills `view.norm` (and the loop ranges); fails with the
-/// first thing it does not understand.
-LogicalResult analyzeNormProblem(Operation *func, ProblemView &view,
-                                 std::string &whyNot);
 
 std::vector<GemmParams> enumerateGemm(const ProblemView &view,
                                       const HardwareProfile &profile);

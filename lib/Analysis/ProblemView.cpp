@@ -7,9 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaTemplatesInternal.h"
+#include "stark/Analysis/ProblemView.h"
+#include "NormView.h"
 
-#include "stark/Problem/KernelProblem.h"
+#include "stark/Dialect/StarkAttrs.h"
+#include "stark/Dialect/StarkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,7 +30,6 @@
 
 using namespace mlir;
 using namespace mlir::stark;
-using namespace mlir::stark::cudatpl;
 
 //===----------------------------------------------------------------------===//
 // Scalar programs
@@ -53,7 +54,8 @@ SmallVector<bool> ScalarProgram::reachable(ArrayRef<int> roots) const {
   return live;
 }
 
-/// Ops with a CUDA translation (see emitOp).
+/// Ops a scalar program represents (each has a CUDA translation, see
+/// emitOp in lib/Strategies/Cuda/CudaCodegen.cpp).
 static const llvm::StringSet<> &getSupportedOps() {
   static const llvm::StringSet<> ops = {
       // arith, floating point
@@ -579,14 +581,33 @@ static FailureOr<ElementKind> getArgKind(Type type, std::string &whyNot) {
   return kind;
 }
 
-FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
-                                                       std::string &whyNot) {
+/// The entry function of a problem: the one #stark.problem names, else
+/// @kernel. Null when there is none with a body.
+static func::FuncOp getProblemEntry(ModuleOp problem) {
+  StringRef entry = "kernel";
+  if (auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName))
+    entry = info.getEntry();
+  auto func = problem.lookupSymbol<func::FuncOp>(entry);
+  return func && !func.isExternal() ? func : func::FuncOp();
+}
+
+SmallVector<Operation *> mlir::stark::getProblemOps(ModuleOp problem) {
+  SmallVector<Operation *> ops;
+  if (func::FuncOp func = getProblemEntry(problem))
+    for (Operation &op : func.getBody().front().without_terminator())
+      if (!matchPattern(&op, m_Constant()))
+        ops.push_back(&op);
+  return ops;
+}
+
+FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
+                                                   std::string &whyNot) {
   ProblemView view;
   auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
   if (info)
     view.entry = info.getEntry().str();
-  auto func = problem.lookupSymbol<func::FuncOp>(view.entry);
-  if (!func || func.isExternal()) {
+  func::FuncOp func = getProblemEntry(problem);
+  if (!func) {
     whyNot = llvm::formatv("no function @{0} with a body", view.entry);
     return failure();
   }
@@ -599,9 +620,7 @@ FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
   }
 
   Operation *compute = nullptr;
-  for (Operation &op : func.getBody().front().without_terminator()) {
-    if (matchPattern(&op, m_Constant()))
-      continue;
+  for (Operation *op : getProblemOps(problem)) {
     if (compute) {
       // A fused problem: only the normalisation templates know them.
       int64_t numOutputs = info ? info.getNumOutputs() : 0;
@@ -610,11 +629,11 @@ FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
         return failure();
       }
       view.numOutputArgs = numOutputs;
-      if (failed(analyzeNormProblem(func, view, whyNot)))
+      if (failed(detail::analyzeNormProblem(func, view, whyNot)))
         return failure();
       return view;
     }
-    compute = &op;
+    compute = op;
   }
   if (!compute) {
     whyNot = "the entry holds no op";
@@ -734,4 +753,39 @@ FailureOr<ProblemView> mlir::stark::analyzeCudaProblem(ModuleOp problem,
     if (FailureOr<ConvolutionView> cv = analyzeConvolution(op); succeeded(cv))
       view.convolution = *cv;
   return view;
+}
+
+SmallVector<unsigned>
+mlir::stark::sortLoopsByStride(ArrayRef<unsigned> loops,
+                               const LinearAccess &access) {
+  SmallVector<unsigned> sorted(loops);
+  llvm::stable_sort(sorted, [&](unsigned x, unsigned y) {
+    return std::abs(access.coefficients[x]) > std::abs(access.coefficients[y]);
+  });
+  return sorted;
+}
+
+bool mlir::stark::isDenseOver(const LinearAccess &access,
+                              ArrayRef<unsigned> loops,
+                              ArrayRef<int64_t> ranges) {
+  if (access.offset != 0)
+    return false;
+  int64_t expected = 1;
+  for (unsigned d : llvm::reverse(loops)) {
+    if (access.coefficients[d] != expected && ranges[d] != 1)
+      return false;
+    expected *= ranges[d];
+  }
+  for (auto [d, c] : llvm::enumerate(access.coefficients))
+    if (c != 0 && !llvm::is_contained(loops, unsigned(d)))
+      return false;
+  return true;
+}
+
+int64_t mlir::stark::productOver(ArrayRef<unsigned> loops,
+                                 ArrayRef<int64_t> ranges) {
+  int64_t p = 1;
+  for (unsigned d : loops)
+    p *= ranges[d];
+  return p;
 }

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaTemplatesInternal.h"
+#include "NormView.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,7 +32,6 @@
 
 using namespace mlir;
 using namespace mlir::stark;
-using namespace mlir::stark::cudatpl;
 
 //===----------------------------------------------------------------------===//
 // Symbolic evaluation
@@ -311,8 +310,9 @@ static OwningOpRef<Operation *> generalizedCopy(Operation *func) {
   return copy;
 }
 
-LogicalResult cudatpl::analyzeNormProblem(Operation *funcOp, ProblemView &view,
-                                          std::string &whyNot) {
+LogicalResult mlir::stark::detail::analyzeNormProblem(Operation *funcOp,
+                                                      ProblemView &view,
+                                                      std::string &whyNot) {
   NormAnalysis a(view, whyNot);
   OwningOpRef<Operation *> copy = generalizedCopy(funcOp);
   auto func = cast<func::FuncOp>(copy.get());
