@@ -7,6 +7,8 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
 
@@ -76,6 +78,56 @@ TEST_F(CandidateSpacesTest, CpuSpaceBuildsTransformedModules) {
   ASSERT_TRUE(succeeded(text)) << error;
   EXPECT_NE(text->find("vector."), std::string::npos);
   EXPECT_EQ(text->find("linalg.matmul"), std::string::npos);
+}
+
+/// The families of the cuda space of an f32 `m` x `k` by `k` x `n` matmul,
+/// in the order of their points (what the search tries first).
+static SmallVector<std::string> cudaFamilyOrder(MLIRContext &context, int64_t m,
+                                                int64_t n, int64_t k) {
+  std::string ir = llvm::formatv(
+      R"mlir(
+  module attributes {{stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {{
+    func.func @kernel(%a: memref<{0}x{2}xf32>, %b: memref<{2}x{1}xf32>, %c: memref<{0}x{1}xf32>) {{
+      linalg.matmul ins(%a, %b : memref<{0}x{2}xf32>, memref<{2}x{1}xf32>)
+                    outs(%c : memref<{0}x{1}xf32>)
+      return
+    }
+  })mlir",
+      m, n, k);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, &context);
+  SmallVector<std::string> order;
+  if (!module)
+    return order;
+  std::string why;
+  std::unique_ptr<CandidateSpace> space = createCandidateSpace(
+      "cuda", *module, *lookupHardwareProfile("h200"), why);
+  EXPECT_TRUE(space) << why;
+  if (space)
+    for (const StrategyPoint &p : space->getPoints())
+      if (!llvm::is_contained(order, p.family))
+        order.push_back(p.family);
+  return order;
+}
+
+// A shallow k leaves the pipelined kernels nothing to overlap: gemm's small
+// tiles lead, as for the suite's matmul_small_k (k = 4) and
+// matmul_tall_skinny (k = 2); a cube keeps the embedded kernels first.
+TEST_F(CandidateSpacesTest, CudaGemmOrderFollowsTheShape) {
+  for (int64_t k : {4, 2}) {
+    SmallVector<std::string> order = cudaFamilyOrder(context, 2048, 2048, k);
+    ASSERT_GE(order.size(), 3u) << k;
+    EXPECT_EQ(order[0], "gemm") << k;
+    auto at = [&](StringRef f) { return llvm::find(order, f) - order.begin(); };
+    EXPECT_EQ(at("reduce_row"), 1) << k;
+    EXPECT_EQ(at("reduce_col"), 2) << k;
+    EXPECT_LT(at("gemm_3xtf32"), int64_t(order.size())) << k;
+    EXPECT_LT(at("gemm_f32"), int64_t(order.size())) << k;
+  }
+  SmallVector<std::string> order = cudaFamilyOrder(context, 1024, 1024, 1024);
+  ASSERT_GE(order.size(), 3u);
+  EXPECT_EQ(order[0], "gemm_3xtf32");
+  EXPECT_EQ(order[1], "gemm_f32");
+  EXPECT_EQ(order[2], "gemm");
 }
 
 TEST_F(CandidateSpacesTest, UnknownTargetHasNoSpace) {

@@ -79,15 +79,25 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view) {
                    ? "reduce_row"
                    : "reduce_col");
     }
-    // The embedded kernels first for f32 (they decline other types).
-    consider("gemm_3xtf32");
-    consider("gemm_f32");
+    // The embedded kernels first for f32 (they decline other types), but
+    // not where k is shallower than two of their smallest slices (bk = 8):
+    // their cp.async pipeline then has nothing to overlap and the problem
+    // is bound by C's traffic, where gemm's small tiles win
+    // (matmul_small_k, k = 4, on the H200: 24.8 us for gemm, 70.4 us with
+    // gemm_f32 ranked first).
+    bool shallowK = c.k < kGemmKernelMinPipelinedK;
+    if (!shallowK) {
+      consider("gemm_3xtf32");
+      consider("gemm_f32");
+    }
     consider("gemm_tc");
     consider("gemm");
     if (!skinny) {
       consider("reduce_row");
       consider("reduce_col");
     }
+    consider("gemm_3xtf32");
+    consider("gemm_f32");
   }
   if (view.reduction) {
     if (view.reduction->innerContiguous) {

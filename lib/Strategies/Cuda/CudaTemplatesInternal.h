@@ -169,9 +169,14 @@ LogicalResult checkGemmKernelApplies(const ProblemView &view, StringRef family,
 /// tileScore with two waves of blocks as full occupancy: these kernels
 /// hold one or two large blocks per SM, and with a single wave nothing
 /// hides a block's pipeline fill and drain (at 1024^3 the 64x64 tiles beat
-/// the larger ones on the H200).
+/// the larger ones on the H200). The zero padding of the last `bk` slice
+/// of k counts as waste like that of the edge tiles.
 double gemmKernelTileScore(const ContractionView &c, int64_t bm, int64_t bn,
-                           double reuse, const HardwareProfile &profile);
+                           int64_t bk, double reuse,
+                           const HardwareProfile &profile);
+/// Below this k the embedded kernels rank after gemm: fewer than two slices
+/// of their smallest bk.
+constexpr int64_t kGemmKernelMinPipelinedK = 16;
 /// Whether the profile's chip has cp.async (sm_80 and later; unknown chips
 /// are assumed to).
 bool hasAsyncCopy(const HardwareProfile &profile);

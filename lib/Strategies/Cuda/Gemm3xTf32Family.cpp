@@ -140,7 +140,8 @@ static std::vector<Tf32Params> enumerate(const ProblemView &view,
         s->registers > 255 || s->registers * s->threads > regsPerSm)
       continue;
     double reuse = double(p.wm * p.wn) / double(p.wm + p.wn) / 16.0;
-    scored.push_back({p, gemmKernelTileScore(c, p.bm, p.bn, reuse, profile)});
+    scored.push_back(
+        {p, gemmKernelTileScore(c, p.bm, p.bn, p.bk, reuse, profile)});
   }
   std::stable_sort(
       scored.begin(), scored.end(),

@@ -272,11 +272,12 @@ LogicalResult cudatpl::checkGemmKernelApplies(const ProblemView &view,
 }
 
 double cudatpl::gemmKernelTileScore(const ContractionView &c, int64_t bm,
-                                    int64_t bn, double reuse,
+                                    int64_t bn, int64_t bk, double reuse,
                                     const HardwareProfile &profile) {
   int64_t tilesM = ceilDiv(c.m, bm), tilesN = ceilDiv(c.n, bn);
   double useful =
       double(c.m) * double(c.n) / (double(tilesM * bm) * double(tilesN * bn));
+  useful *= double(c.k) / double(ceilDiv(c.k, bk) * bk);
   double blocks = double(tilesM * tilesN * c.batch);
   double sms = double(std::max<int64_t>(profile.numComputeUnits, 1));
   double fill = std::min(1.0, blocks / (2 * sms));

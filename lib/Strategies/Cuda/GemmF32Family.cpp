@@ -155,7 +155,8 @@ static std::vector<F32Params> enumerate(const ProblemView &view,
         s->registers * s->threads * p.minBlocks > regsPerSm)
       continue;
     double reuse = double(p.tm * p.tn) / double(p.tm + p.tn) / 4.0;
-    scored.push_back({p, gemmKernelTileScore(c, p.bm, p.bn, reuse, profile)});
+    scored.push_back(
+        {p, gemmKernelTileScore(c, p.bm, p.bn, p.bk, reuse, profile)});
   }
   std::stable_sort(
       scored.begin(), scored.end(),
