@@ -6,21 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stark/Strategies/CudaTemplates.h"
+#include "CudaProblemTest.h"
 #include "stark/Analysis/HardwareProfile.h"
-#include "stark/Strategies/CudaCodegen.h"
 #ifdef STARK_ENABLE_CUDA
 #include "stark/Target/CudaCompile.h"
 #endif
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -30,12 +21,11 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "gtest/gtest.h"
-
 #include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::stark;
+using namespace mlir::stark::test;
 
 namespace {
 
@@ -46,12 +36,6 @@ namespace {
 const char *kMatmul = R"mlir(
 func.func @kernel(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>) {
   linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
-  return
-})mlir";
-
-const char *kMatmul4096 = R"mlir(
-func.func @kernel(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>) {
-  linalg.matmul ins(%a, %b : memref<4096x4096xf32>, memref<4096x4096xf32>) outs(%c : memref<4096x4096xf32>)
   return
 })mlir";
 
@@ -79,20 +63,6 @@ func.func @kernel(%a: memref<4x128x64xbf16>, %b: memref<4x64x96xbf16>, %c: memre
 const char *kMatvec = R"mlir(
 func.func @kernel(%a: memref<512x1024xf32>, %x: memref<1024xf32>, %y: memref<512xf32>) {
   linalg.matvec ins(%a, %x : memref<512x1024xf32>, memref<1024xf32>) outs(%y : memref<512xf32>)
-  return
-})mlir";
-
-const char *kConvNhwc = R"mlir(
-func.func @kernel(%i: memref<2x18x18x16xf32>, %f: memref<3x3x16x32xf32>, %o: memref<2x16x16x32xf32>) {
-  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<2x18x18x16xf32>, memref<3x3x16x32xf32>) outs(%o : memref<2x16x16x32xf32>)
-  return
-})mlir";
-
-const char *kConvNchwStrided = R"mlir(
-func.func @kernel(%i: memref<1x3x17x17xf32>, %f: memref<8x3x3x3xf32>, %o: memref<1x8x8x8xf32>) {
-  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-    ins(%i, %f : memref<1x3x17x17xf32>, memref<8x3x3x3xf32>) outs(%o : memref<1x8x8x8xf32>)
   return
 })mlir";
 
@@ -255,26 +225,7 @@ func.func @kernel(%x: memref<64x128xf32>, %g: memref<128xf32>, %b: memref<128xf3
 }
 })mlir";
 
-class CudaTemplatesTest : public ::testing::Test {
-protected:
-  CudaTemplatesTest() {
-    context.loadDialect<arith::ArithDialect, func::FuncDialect,
-                        linalg::LinalgDialect, math::MathDialect,
-                        memref::MemRefDialect, StarkDialect>();
-  }
-
-  ProblemView view(StringRef ir) {
-    modules.push_back(parseSourceString<ModuleOp>(ir, &context));
-    EXPECT_TRUE(modules.back());
-    std::string why;
-    FailureOr<ProblemView> v = getProblemView(*modules.back(), why);
-    EXPECT_TRUE(succeeded(v)) << why;
-    return succeeded(v) ? *v : ProblemView();
-  }
-
-  MLIRContext context;
-  std::vector<OwningOpRef<ModuleOp>> modules;
-};
+class CudaTemplatesTest : public test::CudaProblemTest {};
 
 //===----------------------------------------------------------------------===//
 // Recognition

@@ -8,36 +8,21 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaProblemTest.h"
 #include "stark/Analysis/HardwareProfile.h"
-#include "stark/Strategies/CudaCodegen.h"
-#include "stark/Strategies/CudaTemplates.h"
 #ifdef STARK_ENABLE_CUDA
 #include "stark/Target/CudaCompile.h"
 #endif
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
-
-#include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace mlir::stark;
+using namespace mlir::stark::test;
 
 namespace {
 
 const char *kFamilies[] = {"gemm_f32", "gemm_3xtf32"};
-
-const char *kMatmul4096 = R"mlir(
-func.func @kernel(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>) {
-  linalg.matmul ins(%a, %b : memref<4096x4096xf32>, memref<4096x4096xf32>) outs(%c : memref<4096x4096xf32>)
-  return
-})mlir";
 
 const char *kMatmul1024 = R"mlir(
 func.func @kernel(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {
@@ -59,21 +44,6 @@ func.func @kernel(%a: memref<3x100x64xf32>, %b: memref<3x64x72xf32>, %c: memref<
   return
 })mlir";
 
-// Implicit GEMM: k = (kh, kw, c) does not fold into one stride of the input.
-const char *kConvNhwc = R"mlir(
-func.func @kernel(%i: memref<2x18x18x16xf32>, %f: memref<3x3x16x32xf32>, %o: memref<2x16x16x32xf32>) {
-  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<2x18x18x16xf32>, memref<3x3x16x32xf32>) outs(%o : memref<2x16x16x32xf32>)
-  return
-})mlir";
-
-const char *kConvNchwStrided = R"mlir(
-func.func @kernel(%i: memref<1x3x17x17xf32>, %f: memref<8x3x3x3xf32>, %o: memref<1x8x8x8xf32>) {
-  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-    ins(%i, %f : memref<1x3x17x17xf32>, memref<8x3x3x3xf32>) outs(%o : memref<1x8x8x8xf32>)
-  return
-})mlir";
-
 const char *kMatmulF16 = R"mlir(
 func.func @kernel(%a: memref<64x32xf16>, %b: memref<32x16xf16>, %c: memref<64x16xf32>) {
   linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x16xf16>) outs(%c : memref<64x16xf32>)
@@ -86,37 +56,7 @@ func.func @kernel(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) {
   return
 })mlir";
 
-class GemmKernelFamiliesTest : public ::testing::Test {
-protected:
-  GemmKernelFamiliesTest() {
-    context.loadDialect<arith::ArithDialect, func::FuncDialect,
-                        linalg::LinalgDialect, memref::MemRefDialect>();
-  }
-
-  ProblemView view(StringRef ir) {
-    modules.push_back(parseSourceString<ModuleOp>(ir, &context));
-    EXPECT_TRUE(modules.back());
-    std::string why;
-    FailureOr<ProblemView> v = getProblemView(*modules.back(), why);
-    EXPECT_TRUE(succeeded(v)) << why;
-    return succeeded(v) ? *v : ProblemView();
-  }
-
-  CudaKernelPlan plan(const ProblemView &v, StringRef family,
-                      const TemplateParams &params) {
-    std::string error;
-    FailureOr<CudaKernelPlan> p = generateCudaKernel(family, v, params, error);
-    EXPECT_TRUE(succeeded(p)) << family.str() << ": " << error;
-    return succeeded(p) ? *p : CudaKernelPlan();
-  }
-
-  MLIRContext context;
-  std::vector<OwningOpRef<ModuleOp>> modules;
-};
-
-bool contains(const std::string &s, StringRef what) {
-  return s.find(what.str()) != std::string::npos;
-}
+class GemmKernelFamiliesTest : public test::CudaProblemTest {};
 
 TEST_F(GemmKernelFamiliesTest, AppliesToF32Contractions) {
   for (const char *ir : {kMatmul4096, kOddTransposed, kBatchMatmul, kConvNhwc,

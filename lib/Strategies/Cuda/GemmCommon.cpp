@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaTemplatesInternal.h"
+#include "GemmCommon.h"
 
 #include "stark/Strategies/KernelSources.h"
 
@@ -285,6 +285,40 @@ double cudatpl::gemmKernelTileScore(const ContractionView &c, int64_t bm,
   return useful * fill * std::sqrt(intensity) * std::sqrt(reuse);
 }
 
+CudaKernelPlan cudatpl::makeGemmPlan(const ContractionView &c, StringRef family,
+                                     StringRef kernel, std::string source,
+                                     int64_t bm, int64_t bn, int64_t threads,
+                                     int64_t sharedBytes, bool dynamicShared) {
+  CudaKernelPlan plan;
+  plan.source = std::move(source);
+  plan.family = family.str();
+  CudaKernelPlan::Launch launch;
+  launch.kernel = kernel.str();
+  launch.grid = {ceilDiv(c.m, bm) * ceilDiv(c.n, bn), c.batch, 1};
+  launch.block = {threads, 1, 1};
+  if (dynamicShared)
+    launch.sharedBytes = sharedBytes;
+  plan.launches.push_back(launch);
+  plan.sharedBytesPerBlock = sharedBytes;
+  plan.threadsPerBlock = threads;
+  return plan;
+}
+
+BlockLimits::BlockLimits(const HardwareProfile &profile)
+    : sharedBytes(profile.sharedMemoryPerBlock > 0
+                      ? profile.sharedMemoryPerBlock
+                      : 48 * 1024),
+      threads(profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock
+                                             : 1024),
+      registersPerUnit(profile.registersPerUnit > 0 ? profile.registersPerUnit
+                                                    : 65536) {}
+
+bool BlockLimits::fits(int64_t sharedBytes, int64_t threads, int64_t registers,
+                       int64_t blocks) const {
+  return sharedBytes <= this->sharedBytes && threads <= this->threads &&
+         registers <= 255 && registers * threads * blocks <= registersPerUnit;
+}
+
 bool cudatpl::hasAsyncCopy(const HardwareProfile &profile) {
   StringRef chip = profile.chip;
   unsigned major = 0;
@@ -383,4 +417,54 @@ typedef unsigned int uint32_t;
      << (addr.transposeB ? "true" : "false") << ", " << (vec ? "true" : "false")
      << ", StarkLayout>(p);\n}\n";
   return s;
+}
+
+//===----------------------------------------------------------------------===//
+// The families over the embedded kernels
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmKernelFamily::check(const ProblemView &view, bool allowTf32,
+                                      std::string &whyNot) const {
+  return checkGemmKernelApplies(view, getName(), whyNot);
+}
+
+std::vector<GemmKernelParams>
+GemmKernelFamily::enumerateStructs(const ProblemView &view,
+                                   const HardwareProfile &profile,
+                                   bool allowTf32) const {
+  if (!hasAsyncCopy(profile))
+    return {};
+  const ContractionView &c = *view.contraction;
+  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  BlockLimits limits(profile);
+  std::vector<std::pair<GemmKernelParams, double>> scored;
+  for (const GemmKernelParams &p : getConfigs()) {
+    std::string ignored;
+    FailureOr<GemmKernelShape> s = getShape(addr, p, ignored);
+    if (failed(s) ||
+        !limits.fits(s->sharedBytes, s->threads, s->registers, p.minBlocks))
+      continue;
+    scored.push_back(
+        {p, gemmKernelTileScore(c, p.bm, p.bn, p.bk, getReuse(p), profile)});
+  }
+  return sortByScore(std::move(scored));
+}
+
+FailureOr<CudaKernelPlan>
+GemmKernelFamily::generateStruct(const ProblemView &view,
+                                 const GemmKernelParams &p,
+                                 std::string &whyNot) const {
+  if (failed(check(view, /*allowTf32=*/false, whyNot)))
+    return failure();
+  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  FailureOr<GemmKernelShape> shape = getShape(addr, p, whyNot);
+  if (failed(shape))
+    return failure();
+  CudaKernelPlan plan = makeGemmPlan(
+      *view.contraction, getName(), kernel,
+      emitGemmKernelSource(view, addr, shape->affine, text, getConfigType(p),
+                           block, kernel, shape->vec, p.minBlocks, p.groupM),
+      p.bm, p.bn, shape->threads, shape->sharedBytes, /*dynamicShared=*/true);
+  setParams(plan, p, fields);
+  return plan;
 }

@@ -1,6 +1,6 @@
 //===- GemmFamily.cpp - The SIMT GEMM family (gemm) -----------------------===//
 
-#include "CudaTemplatesInternal.h"
+#include "GemmCommon.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -98,6 +98,20 @@ layoutSimt(const ProblemView &view, const GemmParams &p, std::string &whyNot) {
   l.registers = p.tm * p.tn + p.tm + p.tn + aLoads + bLoads + 32;
   (void)vm;
   return l;
+}
+
+/// The family's parameters.
+static ArrayRef<ParamField<GemmParams>> getGemmFields() {
+  static const ParamField<GemmParams> fields[] = {
+      {"bm", &GemmParams::bm},
+      {"bn", &GemmParams::bn},
+      {"bk", &GemmParams::bk},
+      {"tm", &GemmParams::tm},
+      {"tn", &GemmParams::tn},
+      {"double_buffer", &GemmParams::doubleBuffer},
+      {"group_m", &GemmParams::groupM},
+      {"min_blocks", &GemmParams::minBlocks}};
+  return fields;
 }
 
 FailureOr<CudaKernelPlan>
@@ -352,24 +366,10 @@ __device__ __forceinline__ void stark_load_vec(const T* p, float (&r)[V]) {
 }
 )cuda";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "gemm";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_gemm";
-  launch.grid = {ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn), c.batch, 1};
-  launch.block = {layout->threads, 1, 1};
-  plan.launches.push_back(launch);
-  plan.sharedBytesPerBlock = layout->sharedBytes;
-  plan.threadsPerBlock = layout->threads;
-  setParam(plan, "bm", p.bm);
-  setParam(plan, "bn", p.bn);
-  setParam(plan, "bk", p.bk);
-  setParam(plan, "tm", p.tm);
-  setParam(plan, "tn", p.tn);
-  setParam(plan, "double_buffer", p.doubleBuffer);
-  setParam(plan, "group_m", p.groupM);
-  setParam(plan, "min_blocks", p.minBlocks);
+  CudaKernelPlan plan = makeGemmPlan(
+      c, "gemm", "stark_gemm", std::move(s), p.bm, p.bn, layout->threads,
+      layout->sharedBytes, /*dynamicShared=*/false);
+  setParams(plan, p, getGemmFields());
   return plan;
 }
 
@@ -384,19 +384,9 @@ std::vector<GemmParams> cudatpl::enumerateGemm(const ProblemView &view,
       {64, 32, 8, 4, 4},   {32, 32, 8, 4, 4},    {32, 32, 16, 2, 2},
       {16, 64, 8, 2, 4},   {64, 16, 8, 4, 2},    {16, 16, 16, 1, 1}};
   const ContractionView &c = *view.contraction;
-  struct Scored {
-    GemmParams p;
-    double score;
-  };
-  std::vector<Scored> scored;
-  int64_t maxShared =
-      profile.sharedMemoryPerBlock > 0
-          ? std::min<int64_t>(profile.sharedMemoryPerBlock, 48 * 1024)
-          : 48 * 1024;
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
-  int64_t regsPerSm =
-      profile.registersPerUnit > 0 ? profile.registersPerUnit : 65536;
+  // Static shared memory: the layout keeps within 48 KiB.
+  BlockLimits limits(profile);
+  std::vector<std::pair<GemmParams, double>> scored;
   for (bool db : {true, false}) {
     for (auto &shape : shapes) {
       for (int64_t minBlocks : {1, 2}) {
@@ -410,9 +400,7 @@ std::vector<GemmParams> cudatpl::enumerateGemm(const ProblemView &view,
         p.doubleBuffer = db;
         std::string ignored;
         FailureOr<SimtLayout> l = layoutSimt(view, p, ignored);
-        if (failed(l) || l->sharedBytes > maxShared ||
-            l->threads > maxThreads || l->registers > 255 ||
-            l->registers * l->threads > regsPerSm)
+        if (failed(l) || !limits.fits(l->sharedBytes, l->threads, l->registers))
           continue;
         double reuse = double(p.tm * p.tn) / double(p.tm + p.tn) / 4.0;
         double score = tileScore(c, p.bm, p.bn, reuse, profile);
@@ -430,60 +418,31 @@ std::vector<GemmParams> cudatpl::enumerateGemm(const ProblemView &view,
       }
     }
   }
-  std::stable_sort(
-      scored.begin(), scored.end(),
-      [](const Scored &a, const Scored &b) { return a.score > b.score; });
-  std::vector<GemmParams> out;
-  for (const Scored &s : scored)
-    out.push_back(s.p);
-  return out;
+  return sortByScore(std::move(scored));
 }
 
 //===----------------------------------------------------------------------===//
 
 namespace {
-class GemmFamily : public CudaTemplateFamily {
+class GemmFamily : public StructParamFamily<GemmParams> {
 public:
-  GemmFamily() : CudaTemplateFamily("gemm") {}
+  GemmFamily() : StructParamFamily("gemm", getGemmFields()) {}
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkGemmApplies(view, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const GemmParams &p : enumerateGemm(view, profile))
-      out.push_back({{"bm", p.bm},
-                     {"bn", p.bn},
-                     {"bk", p.bk},
-                     {"tm", p.tm},
-                     {"tn", p.tn},
-                     {"double_buffer", p.doubleBuffer},
-                     {"group_m", p.groupM},
-                     {"min_blocks", p.minBlocks}});
-    return out;
+private:
+  std::vector<GemmParams> enumerateStructs(const ProblemView &view,
+                                           const HardwareProfile &profile,
+                                           bool allowTf32) const override {
+    return enumerateGemm(view, profile);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    GemmParams p;
-    int64_t db = p.doubleBuffer;
-    if (failed(takeParams(params,
-                          {{"bm", &p.bm},
-                           {"bn", &p.bn},
-                           {"bk", &p.bk},
-                           {"tm", &p.tm},
-                           {"tn", &p.tn},
-                           {"double_buffer", &db},
-                           {"group_m", &p.groupM},
-                           {"min_blocks", &p.minBlocks}},
-                          whyNot)))
-      return failure();
-    p.doubleBuffer = db != 0;
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const GemmParams &p,
+                                           std::string &whyNot) const override {
     return generateGemmKernel(view, p, whyNot);
   }
 };

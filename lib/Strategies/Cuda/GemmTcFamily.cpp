@@ -1,6 +1,6 @@
 //===- GemmTcFamily.cpp - The tensor-core GEMM family (gemm_tc) -----------===//
 
-#include "CudaTemplatesInternal.h"
+#include "GemmCommon.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -80,6 +80,20 @@ layoutTc(const ProblemView &view, const GemmTcParams &p, std::string &whyNot) {
   // Accumulator fragments (8 floats each), operand fragments, addressing.
   l.registers = fm * fn * 8 + (fm + fn) * (l.tf32 ? 4 : 8) + 40;
   return l;
+}
+
+/// The family's parameters.
+static ArrayRef<ParamField<GemmTcParams>> getGemmTcFields() {
+  static const ParamField<GemmTcParams> fields[] = {
+      {"bm", &GemmTcParams::bm},
+      {"bn", &GemmTcParams::bn},
+      {"bk", &GemmTcParams::bk},
+      {"wm", &GemmTcParams::wm},
+      {"wn", &GemmTcParams::wn},
+      {"stages", &GemmTcParams::stages},
+      {"group_m", &GemmTcParams::groupM},
+      {"allow_tf32", &GemmTcParams::allowTf32}};
+  return fields;
 }
 
 FailureOr<CudaKernelPlan>
@@ -274,25 +288,10 @@ template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm vol
 }
 )cuda";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "gemm_tc";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_gemm_tc";
-  launch.grid = {ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn), c.batch, 1};
-  launch.block = {layout->threads, 1, 1};
-  launch.sharedBytes = layout->sharedBytes;
-  plan.launches.push_back(launch);
-  plan.sharedBytesPerBlock = layout->sharedBytes;
-  plan.threadsPerBlock = layout->threads;
-  setParam(plan, "bm", p.bm);
-  setParam(plan, "bn", p.bn);
-  setParam(plan, "bk", p.bk);
-  setParam(plan, "wm", p.wm);
-  setParam(plan, "wn", p.wn);
-  setParam(plan, "stages", p.stages);
-  setParam(plan, "group_m", p.groupM);
-  setParam(plan, "allow_tf32", p.allowTf32);
+  CudaKernelPlan plan = makeGemmPlan(
+      c, "gemm_tc", "stark_gemm_tc", std::move(s), p.bm, p.bn, layout->threads,
+      layout->sharedBytes, /*dynamicShared=*/true);
+  setParams(plan, p, getGemmTcFields());
   return plan;
 }
 
@@ -307,18 +306,8 @@ cudatpl::enumerateGemmTc(const ProblemView &view,
       {32, 64, 32, 16, 32},   {64, 32, 32, 32, 16},   {32, 32, 32, 16, 16}};
   const ContractionView &c = *view.contraction;
   bool tf32 = c.aKind == ElementKind::F32;
-  int64_t maxShared = profile.sharedMemoryPerBlock > 0
-                          ? profile.sharedMemoryPerBlock
-                          : 48 * 1024;
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
-  int64_t regsPerSm =
-      profile.registersPerUnit > 0 ? profile.registersPerUnit : 65536;
-  struct Scored {
-    GemmTcParams p;
-    double score;
-  };
-  std::vector<Scored> scored;
+  BlockLimits limits(profile);
+  std::vector<std::pair<GemmTcParams, double>> scored;
   for (int64_t stages : {3, 4, 2}) {
     for (auto &shape : shapes) {
       GemmTcParams p;
@@ -332,8 +321,7 @@ cudatpl::enumerateGemmTc(const ProblemView &view,
       p.allowTf32 = allowTf32 && tf32;
       std::string ignored;
       FailureOr<TcLayout> l = layoutTc(view, p, ignored);
-      if (failed(l) || l->sharedBytes > maxShared || l->threads > maxThreads ||
-          l->registers > 255 || l->registers * l->threads > regsPerSm)
+      if (failed(l) || !limits.fits(l->sharedBytes, l->threads, l->registers))
         continue;
       double reuse = double(p.wm * p.wn) / double(p.wm + p.wn) / 16.0;
       double score = tileScore(c, p.bm, p.bn, reuse, profile);
@@ -342,58 +330,29 @@ cudatpl::enumerateGemmTc(const ProblemView &view,
       scored.push_back({p, score});
     }
   }
-  std::stable_sort(
-      scored.begin(), scored.end(),
-      [](const Scored &a, const Scored &b) { return a.score > b.score; });
-  std::vector<GemmTcParams> out;
-  for (const Scored &s : scored)
-    out.push_back(s.p);
-  return out;
+  return sortByScore(std::move(scored));
 }
 
 namespace {
-class GemmTcFamily : public CudaTemplateFamily {
+class GemmTcFamily : public StructParamFamily<GemmTcParams> {
 public:
-  GemmTcFamily() : CudaTemplateFamily("gemm_tc") {}
+  GemmTcFamily() : StructParamFamily("gemm_tc", getGemmTcFields()) {}
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkGemmTcApplies(view, allowTf32, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const GemmTcParams &p : enumerateGemmTc(view, profile, allowTf32))
-      out.push_back({{"bm", p.bm},
-                     {"bn", p.bn},
-                     {"bk", p.bk},
-                     {"wm", p.wm},
-                     {"wn", p.wn},
-                     {"stages", p.stages},
-                     {"group_m", p.groupM},
-                     {"allow_tf32", p.allowTf32}});
-    return out;
+private:
+  std::vector<GemmTcParams> enumerateStructs(const ProblemView &view,
+                                             const HardwareProfile &profile,
+                                             bool allowTf32) const override {
+    return enumerateGemmTc(view, profile, allowTf32);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    GemmTcParams p;
-    int64_t tf32 = p.allowTf32;
-    if (failed(takeParams(params,
-                          {{"bm", &p.bm},
-                           {"bn", &p.bn},
-                           {"bk", &p.bk},
-                           {"wm", &p.wm},
-                           {"wn", &p.wn},
-                           {"stages", &p.stages},
-                           {"group_m", &p.groupM},
-                           {"allow_tf32", &tf32}},
-                          whyNot)))
-      return failure();
-    p.allowTf32 = tf32 != 0;
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const GemmTcParams &p,
+                                           std::string &whyNot) const override {
     return generateGemmTcKernel(view, p, whyNot);
   }
 };

@@ -1,0 +1,190 @@
+//===- GemmCommon.h - The frame the four GEMM families share --------------===//
+//
+// The GEMM families (gemm, gemm_tc, gemm_f32, gemm_3xtf32) each keep their
+// parameters in a struct; the family class around it converts to and from
+// TemplateParams through a table of named fields, filters its candidate
+// blocks against the profile the same way and sorts them by their score.
+// The two families over the embedded kernels differ only in the kernel, its
+// configurations and the shape of its block: one class, GemmKernelFamily.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_LIB_STRATEGIES_CUDA_GEMMCOMMON_H
+#define STARK_LIB_STRATEGIES_CUDA_GEMMCOMMON_H
+
+#include "CudaTemplatesInternal.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace mlir::stark::cudatpl {
+
+/// A parameter of a family: a named integer or flag field of its struct P.
+template <class P> struct ParamField {
+  ParamField(StringRef name, int64_t P::*value) : name(name), value(value) {}
+  ParamField(StringRef name, bool P::*flag) : name(name), flag(flag) {}
+
+  int64_t get(const P &p) const { return value ? p.*value : int64_t(p.*flag); }
+  void set(P &p, int64_t v) const {
+    if (value)
+      p.*value = v;
+    else
+      p.*flag = v != 0;
+  }
+
+  StringRef name;
+  int64_t P::*value = nullptr;
+  bool P::*flag = nullptr;
+};
+
+/// Records every field of `p` in the plan's parameters.
+template <class P>
+void setParams(CudaKernelPlan &plan, const P &p,
+               ArrayRef<ParamField<P>> fields) {
+  for (const ParamField<P> &field : fields)
+    setParam(plan, field.name, field.get(p));
+}
+
+/// A family whose parameter sets are the structs P: it enumerates and
+/// generates structs, the conversions are the fields'.
+template <class P> class StructParamFamily : public CudaTemplateFamily {
+public:
+  StructParamFamily(StringRef name, ArrayRef<ParamField<P>> fields,
+                    P defaults = P())
+      : CudaTemplateFamily(name), fields(fields), defaults(defaults) {}
+
+  std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                        const HardwareProfile &profile,
+                                        bool allowTf32) const final {
+    std::vector<TemplateParams> out;
+    for (const P &p : enumerateStructs(view, profile, allowTf32)) {
+      TemplateParams params;
+      for (const ParamField<P> &field : fields)
+        params[field.name.str()] = field.get(p);
+      out.push_back(std::move(params));
+    }
+    return out;
+  }
+
+  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                     const TemplateParams &params,
+                                     std::string &whyNot) const final {
+    P p = defaults;
+    SmallVector<int64_t> values;
+    for (const ParamField<P> &field : fields)
+      values.push_back(field.get(p));
+    SmallVector<std::pair<StringRef, int64_t *>> slots;
+    for (auto [field, value] : llvm::zip_equal(fields, values))
+      slots.push_back({field.name, &value});
+    if (failed(takeParams(params, slots, whyNot)))
+      return failure();
+    for (auto [field, value] : llvm::zip_equal(fields, values))
+      field.set(p, value);
+    return generateStruct(view, p, whyNot);
+  }
+
+protected:
+  /// The parameter sets worth trying, best guess first.
+  virtual std::vector<P> enumerateStructs(const ProblemView &view,
+                                          const HardwareProfile &profile,
+                                          bool allowTf32) const = 0;
+  virtual FailureOr<CudaKernelPlan>
+  generateStruct(const ProblemView &view, const P &p,
+                 std::string &whyNot) const = 0;
+
+  ArrayRef<ParamField<P>> fields;
+  P defaults;
+};
+
+/// A plan of one launch of `kernel`: a block of `threads` per BM x BN tile
+/// of the output, the batch in grid.y; `sharedBytes` per block, requested
+/// at launch when `dynamicShared` (else declared in the source).
+CudaKernelPlan makeGemmPlan(const ContractionView &c, StringRef family,
+                            StringRef kernel, std::string source, int64_t bm,
+                            int64_t bn, int64_t threads, int64_t sharedBytes,
+                            bool dynamicShared);
+
+/// What a block may use on a profile (the generic limits where the profile
+/// does not say).
+struct BlockLimits {
+  explicit BlockLimits(const HardwareProfile &profile);
+  /// Whether `blocks` blocks of `threads` threads, each thread holding
+  /// `registers`, fit one SM, and one block's shared memory and threads fit.
+  bool fits(int64_t sharedBytes, int64_t threads, int64_t registers,
+            int64_t blocks = 1) const;
+
+  int64_t sharedBytes, threads, registersPerUnit;
+};
+
+/// The structs of `scored`, highest score first, ties in their given order.
+template <class P>
+std::vector<P> sortByScore(std::vector<std::pair<P, double>> scored) {
+  std::stable_sort(
+      scored.begin(), scored.end(),
+      [](const auto &a, const auto &b) { return a.second > b.second; });
+  std::vector<P> out;
+  for (auto &entry : scored)
+    out.push_back(std::move(entry.first));
+  return out;
+}
+
+/// The parameters of an embedded kernel's block: BM x BN x BK block tile,
+/// WM x WN warp tiles, TM x TN thread tiles (SIMT only), `stages` tiles in
+/// flight, tile rows per raster group, blocks per SM for __launch_bounds__.
+struct GemmKernelParams {
+  int64_t bm = 128, bn = 128, bk = 8, wm = 32, wn = 32, tm = 8, tn = 8;
+  int64_t stages = 4, groupM = 8, minBlocks = 1;
+};
+
+/// One block of an embedded kernel on a problem.
+struct GemmKernelShape {
+  int64_t threads = 0, sharedBytes = 0, registers = 0;
+  /// 16-byte copies; the affine copy path.
+  bool vec = false, affine = false;
+};
+
+/// A family over one embedded kernel (GemmF32.cuh, Gemm3xTf32.cuh): the
+/// check, the enumeration over the kernel's configurations and the source
+/// are the same; the kernel says its configurations, the shape of a block
+/// and its configuration type.
+class GemmKernelFamily : public StructParamFamily<GemmKernelParams> {
+public:
+  /// `kernel`: the entry of a candidate; `block`: the kernel's device
+  /// function it runs; `text`: the kernel's source.
+  GemmKernelFamily(StringRef name,
+                   ArrayRef<ParamField<GemmKernelParams>> fields,
+                   GemmKernelParams defaults, StringRef kernel, StringRef block,
+                   StringRef text)
+      : StructParamFamily(name, fields, defaults), kernel(kernel), block(block),
+        text(text) {}
+
+  LogicalResult check(const ProblemView &view, bool allowTf32,
+                      std::string &whyNot) const final;
+
+protected:
+  /// The configurations measured best on the H200, in the order that breaks
+  /// ties of their score.
+  virtual std::vector<GemmKernelParams> getConfigs() const = 0;
+  /// The block of `p` on `addr`, or why `p` is not a valid block.
+  virtual FailureOr<GemmKernelShape> getShape(const GemmKernelAddressing &addr,
+                                              const GemmKernelParams &p,
+                                              std::string &whyNot) const = 0;
+  /// The kernel's configuration type for `p` ("SimtConfig<...>").
+  virtual std::string getConfigType(const GemmKernelParams &p) const = 0;
+  /// The data reuse of the per-warp or per-thread register block.
+  virtual double getReuse(const GemmKernelParams &p) const = 0;
+
+private:
+  std::vector<GemmKernelParams> enumerateStructs(const ProblemView &view,
+                                                 const HardwareProfile &profile,
+                                                 bool allowTf32) const final;
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const GemmKernelParams &p,
+                                           std::string &whyNot) const final;
+
+  StringRef kernel, block, text;
+};
+
+} // namespace mlir::stark::cudatpl
+
+#endif // STARK_LIB_STRATEGIES_CUDA_GEMMCOMMON_H

@@ -1,0 +1,85 @@
+//===- CudaProblemTest.h - Problems and a fixture for the CUDA tests ------===//
+
+#ifndef STARK_UNITTESTS_STRATEGIES_CUDAPROBLEMTEST_H
+#define STARK_UNITTESTS_STRATEGIES_CUDAPROBLEMTEST_H
+
+#include "stark/Analysis/ProblemView.h"
+#include "stark/Dialect/StarkDialect.h"
+#include "stark/Strategies/CudaCodegen.h"
+#include "stark/Strategies/CudaTemplates.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::stark::test {
+
+inline constexpr const char *kMatmul4096 = R"mlir(
+func.func @kernel(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>) {
+  linalg.matmul ins(%a, %b : memref<4096x4096xf32>, memref<4096x4096xf32>) outs(%c : memref<4096x4096xf32>)
+  return
+})mlir";
+
+// Implicit GEMM: k = (kh, kw, c) does not fold into one stride of the input.
+inline constexpr const char *kConvNhwc = R"mlir(
+func.func @kernel(%i: memref<2x18x18x16xf32>, %f: memref<3x3x16x32xf32>, %o: memref<2x16x16x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<2x18x18x16xf32>, memref<3x3x16x32xf32>) outs(%o : memref<2x16x16x32xf32>)
+  return
+})mlir";
+
+inline constexpr const char *kConvNchwStrided = R"mlir(
+func.func @kernel(%i: memref<1x3x17x17xf32>, %f: memref<8x3x3x3xf32>, %o: memref<1x8x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%i, %f : memref<1x3x17x17xf32>, memref<8x3x3x3xf32>) outs(%o : memref<1x8x8x8xf32>)
+  return
+})mlir";
+
+/// Parses problems into views (the modules live as long as the test) and
+/// generates kernels, failing the test with the reason when either fails.
+class CudaProblemTest : public ::testing::Test {
+protected:
+  CudaProblemTest() {
+    context.loadDialect<arith::ArithDialect, func::FuncDialect,
+                        linalg::LinalgDialect, math::MathDialect,
+                        memref::MemRefDialect, StarkDialect>();
+  }
+
+  ProblemView view(StringRef ir) {
+    modules.push_back(parseSourceString<ModuleOp>(ir, &context));
+    EXPECT_TRUE(modules.back());
+    std::string why;
+    FailureOr<ProblemView> v = getProblemView(*modules.back(), why);
+    EXPECT_TRUE(succeeded(v)) << why;
+    return succeeded(v) ? *v : ProblemView();
+  }
+
+  CudaKernelPlan plan(const ProblemView &v, StringRef family,
+                      const TemplateParams &params) {
+    std::string error;
+    FailureOr<CudaKernelPlan> p = generateCudaKernel(family, v, params, error);
+    EXPECT_TRUE(succeeded(p)) << family.str() << ": " << error;
+    return succeeded(p) ? *p : CudaKernelPlan();
+  }
+
+  MLIRContext context;
+  std::vector<OwningOpRef<ModuleOp>> modules;
+};
+
+inline bool contains(const std::string &s, StringRef what) {
+  return s.find(what.str()) != std::string::npos;
+}
+
+} // namespace mlir::stark::test
+
+#endif // STARK_UNITTESTS_STRATEGIES_CUDAPROBLEMTEST_H
