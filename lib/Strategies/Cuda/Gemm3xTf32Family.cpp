@@ -77,14 +77,11 @@ private:
       whyNot = "stages in [2, 8], group_m >= 1";
       return failure();
     }
-    GemmKernelShape s;
-    s.threads = (p.bm / p.wm) * (p.bn / p.wn) * 32;
-    if (s.threads > 1024) {
-      whyNot = llvm::formatv("{0} threads per block (limit 1024)", s.threads);
+    FailureOr<GemmKernelShape> shape =
+        getWarpTiledShape(addr, p, true, true, whyNot);
+    if (failed(shape))
       return failure();
-    }
-    s.affine = addr.strided && gemmKernelTileOffsetsFit(addr, p.bm, p.bn, p.bk);
-    s.vec = s.affine && isGemmKernelVectorisable(addr, true, true);
+    GemmKernelShape &s = *shape;
     // The kernel's TileCopy keeps at most 21 copies per thread.
     int64_t perCopy = s.vec ? 4 : 1;
     if (ceilDiv(p.bm * p.bk / perCopy, s.threads) > 21 ||
@@ -99,7 +96,7 @@ private:
     // Tensor-core and fp32 accumulators, split fragments, addressing.
     int64_t mi = p.wm / 16, ni = p.wn / 8;
     s.registers = 2 * mi * ni * 4 + 8 * mi + 4 * ni + 40;
-    return s;
+    return shape;
   }
 
   std::string getConfigType(const GemmKernelParams &p) const override {

@@ -428,6 +428,21 @@ LogicalResult GemmKernelFamily::check(const ProblemView &view, bool allowTf32,
   return checkGemmKernelApplies(view, getName(), whyNot);
 }
 
+FailureOr<GemmKernelShape>
+GemmKernelFamily::getWarpTiledShape(const GemmKernelAddressing &addr,
+                                    const GemmKernelParams &p, bool vecA,
+                                    bool vecB, std::string &whyNot) {
+  GemmKernelShape s;
+  s.threads = (p.bm / p.wm) * (p.bn / p.wn) * 32;
+  if (s.threads > 1024) {
+    whyNot = llvm::formatv("{0} threads per block (limit 1024)", s.threads);
+    return failure();
+  }
+  s.affine = addr.strided && gemmKernelTileOffsetsFit(addr, p.bm, p.bn, p.bk);
+  s.vec = s.affine && isGemmKernelVectorisable(addr, vecA, vecB);
+  return s;
+}
+
 std::vector<GemmKernelParams>
 GemmKernelFamily::enumerateStructs(const ProblemView &view,
                                    const HardwareProfile &profile,

@@ -174,6 +174,14 @@ protected:
   /// The data reuse of the per-warp or per-thread register block.
   virtual double getReuse(const GemmKernelParams &p) const = 0;
 
+  /// The threads of a block of WM x WN warp tiles (at most 1024) and its
+  /// copy path: affine where the in-tile offsets fit 32 bits, 16-byte copies
+  /// where the operands the kernel reads with vectors (`vecA`, `vecB`)
+  /// allow them.
+  static FailureOr<GemmKernelShape>
+  getWarpTiledShape(const GemmKernelAddressing &addr, const GemmKernelParams &p,
+                    bool vecA, bool vecB, std::string &whyNot);
+
 private:
   std::vector<GemmKernelParams> enumerateStructs(const ProblemView &view,
                                                  const HardwareProfile &profile,

@@ -95,15 +95,11 @@ private:
       whyNot = "stages in [2, 8], group_m >= 1, min_blocks in [1, 32]";
       return failure();
     }
-    GemmKernelShape s;
-    s.threads = (p.bm / p.wm) * (p.bn / p.wn) * 32;
-    if (s.threads > 1024) {
-      whyNot = llvm::formatv("{0} threads per block (limit 1024)", s.threads);
+    FailureOr<GemmKernelShape> shape =
+        getWarpTiledShape(addr, p, addr.transposeA, !addr.transposeB, whyNot);
+    if (failed(shape))
       return failure();
-    }
-    s.affine = addr.strided && gemmKernelTileOffsetsFit(addr, p.bm, p.bn, p.bk);
-    s.vec = s.affine &&
-            isGemmKernelVectorisable(addr, addr.transposeA, !addr.transposeB);
+    GemmKernelShape &s = *shape;
     if (copiesPerThread(p.bk, p.bm, s.vec && addr.transposeA, s.threads) > 21 ||
         copiesPerThread(p.bk, p.bn, s.vec && !addr.transposeB, s.threads) >
             21) {
@@ -113,7 +109,7 @@ private:
     s.sharedBytes = p.stages * p.bk * (p.bm + 4 + p.bn + 4) * 4;
     // Accumulators, one k step of both operands, addressing.
     s.registers = p.tm * p.tn + p.tm + p.tn + 40;
-    return s;
+    return shape;
   }
 
   std::string getConfigType(const GemmKernelParams &p) const override {

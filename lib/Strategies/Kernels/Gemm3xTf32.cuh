@@ -96,13 +96,8 @@ __device__ __forceinline__ void gemm3xTf32Block(GemmParams<Layout> p) {
   float *smem = reinterpret_cast<float *>(smem4);
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
-  int tm, tn;
-  detail::swizzleTile(blockIdx.x, tilesM, tilesN, p.groupM, tm, tn);
-  const int m0 = tm * BM, n0 = tn * BN;
-  const int b = blockIdx.y / p.splits, split = blockIdx.y % p.splits;
-  const int kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
-  const int kTiles = kEnd > kBeg ? (kEnd - kBeg + BK - 1) / BK : 0;
+  int m0, n0, b, split, kBeg, kEnd, kTiles;
+  detail::blockTile<BM, BN, BK>(p, m0, n0, b, split, kBeg, kEnd, kTiles);
   const float *A = p.A, *B = p.B;
   const Layout lay = p.lay;
   const int M = p.M, N = p.N;
@@ -112,20 +107,18 @@ __device__ __forceinline__ void gemm3xTf32Block(GemmParams<Layout> p) {
   // B [k][n] or (TB) [n][k]; the copy's INNER index is the contiguous one.
   detail::TileCopy<TA ? BK : BM, TA ? BM : BK, LDA, NT, Vec, false, TA> copyA;
   detail::TileCopy<TB ? BN : BK, TB ? BK : BN, LDB, NT, Vec, false, !TB> copyB;
-  long long aBase = 0, bBase = 0, aStep = 0, bStep = 0;
+  detail::AffineTiles at;
   if constexpr (kAffine) {
-    aBase = lay.a_off(b, m0, kBeg), bBase = lay.b_off(b, kBeg, n0);
-    aStep = lay.a_off(b, m0, kBeg + BK) - aBase;
-    bStep = lay.b_off(b, kBeg + BK, n0) - bBase;
+    at.init<BK>(lay, b, m0, n0, kBeg);
     copyA.init(tid, [&](int o, int i, int &n) {
       int m = TA ? i : o, k = TA ? o : i, gm = m0 + m;
       n = gm < M ? (TA ? min(4, M - gm) : 4) : 0;
-      return int(lay.a_off(b, gm, kBeg + k) - aBase);
+      return int(lay.a_off(b, gm, kBeg + k) - at.aBase);
     });
     copyB.init(tid, [&](int o, int i, int &n) {
       int nn = TB ? o : i, k = TB ? i : o, gn = n0 + nn;
       n = gn < N ? (TB ? 4 : min(4, N - gn)) : 0;
-      return int(lay.b_off(b, kBeg + k, gn) - bBase);
+      return int(lay.b_off(b, kBeg + k, gn) - at.bBase);
     });
   }
   auto loadStage = [&](int stage, int kt) {
@@ -133,86 +126,30 @@ __device__ __forceinline__ void gemm3xTf32Block(GemmParams<Layout> p) {
     float *bs = as + A_FLOATS;
     const int k0 = kBeg + kt * BK;
     if constexpr (kAffine) {
-      copyA.copy(as, A + aBase + kt * aStep, tid, kEnd - k0);
-      copyB.copy(bs, B + bBase + kt * bStep, tid, kEnd - k0);
+      copyA.copy(as, A + at.aBase + kt * at.aStep, tid, kEnd - k0);
+      copyB.copy(bs, B + at.bBase + kt * at.bStep, tid, kEnd - k0);
       return;
     }
-    if constexpr (TA) {
-      detail::loadTile<BK, BM, LDA, NT, Vec, false>(
-          as, tid, [&](int k, int m, int &avail) {
-            int gk = k0 + k, gm = m0 + m;
-            bool ok = gk < kEnd && gm < M;
-            avail = ok ? min(4, M - gm) : 0;
-            return ok ? A + lay.a_off(b, gm, gk) : A;
-          });
-    } else {
-      detail::loadTile<BM, BK, LDA, NT, Vec, false>(
-          as, tid, [&](int m, int k, int &avail) {
-            int gk = k0 + k, gm = m0 + m;
-            bool ok = gk < kEnd && gm < M;
-            avail = ok ? min(4, kEnd - gk) : 0;
-            return ok ? A + lay.a_off(b, gm, gk) : A;
-          });
-    }
-    if constexpr (TB) {
-      detail::loadTile<BN, BK, LDB, NT, Vec, false>(
-          bs, tid, [&](int n, int k, int &avail) {
-            int gk = k0 + k, gn = n0 + n;
-            bool ok = gk < kEnd && gn < N;
-            avail = ok ? min(4, kEnd - gk) : 0;
-            return ok ? B + lay.b_off(b, gk, gn) : B;
-          });
-    } else {
-      detail::loadTile<BK, BN, LDB, NT, Vec, false>(
-          bs, tid, [&](int k, int n, int &avail) {
-            int gk = k0 + k, gn = n0 + n;
-            bool ok = gk < kEnd && gn < N;
-            avail = ok ? min(4, N - gn) : 0;
-            return ok ? B + lay.b_off(b, gk, gn) : B;
-          });
-    }
+    detail::loadOperandTile<BM, BK, LDA, NT, Vec, false, TA>(
+        as, tid, A, m0, M, k0, kEnd,
+        [&](int m, int k) { return lay.a_off(b, m, k); });
+    detail::loadOperandTile<BN, BK, LDB, NT, Vec, false, !TB>(
+        bs, tid, B, n0, N, k0, kEnd,
+        [&](int n, int k) { return lay.b_off(b, k, n); });
   };
 
   const int wm0 = (warp / Cfg::kWarpsN) * WM, wn0 = (warp % Cfg::kWarpsN) * WN;
   const int g = lane >> 2, t = lane & 3;
 
   float acc[MI][NI][4];
-#pragma unroll
-  for (int i = 0; i < MI; ++i)
-#pragma unroll
-    for (int j = 0; j < NI; ++j)
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        acc[i][j][c] = 0.f;
+  detail::zero(acc);
 
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < kTiles)
-      loadStage(s, s);
-    detail::cpAsyncCommit();
-  }
-
-  for (int kt = 0; kt < kTiles; ++kt) {
-    detail::cpAsyncWait<STAGES - 2>();
-    __syncthreads();
-    {
-      int next = kt + STAGES - 1;
-      if (next < kTiles)
-        loadStage(next % STAGES, next);
-      detail::cpAsyncCommit();
-    }
-    const float *as = smem + (kt % STAGES) * STAGE;
+  detail::runPipeline<STAGES>(kTiles, loadStage, [&](int stage) {
+    const float *as = smem + stage * STAGE;
     const float *bs = as + A_FLOATS;
     float part[Cfg::kChunked ? MI : 1][Cfg::kChunked ? NI : 1][4];
-    if constexpr (Cfg::kChunked) {
-#pragma unroll
-      for (int i = 0; i < MI; ++i)
-#pragma unroll
-        for (int j = 0; j < NI; ++j)
-#pragma unroll
-          for (int c = 0; c < 4; ++c)
-            part[i][j][c] = 0.f;
-    }
+    if constexpr (Cfg::kChunked)
+      detail::zero(part);
 #pragma unroll
     for (int ks = 0; ks < BK; ks += 8) {
       uint32_t bBig[NI][2], bSmall[NI][2];
@@ -285,8 +222,7 @@ __device__ __forceinline__ void gemm3xTf32Block(GemmParams<Layout> p) {
           for (int c = 0; c < 4; ++c)
             acc[i][j][c] += part[i][j][c];
     }
-  }
-  detail::cpAsyncWait<0>();
+  });
 
 #pragma unroll
   for (int i = 0; i < MI; ++i)

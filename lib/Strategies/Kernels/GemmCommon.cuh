@@ -246,6 +246,101 @@ __device__ __forceinline__ void swizzleTile(int pid, int tilesM, int tilesN,
   tn = (pid % width) / size;
 }
 
+// The block's output tile (m0, n0), batch b, split and k range [kBeg, kEnd)
+// of kTiles BK-deep tiles: grid x holds the output tiles, grid y the batch
+// times the splits.
+template <int BM, int BN, int BK, class Layout>
+__device__ __forceinline__ void blockTile(const GemmParams<Layout> &p, int &m0,
+                                          int &n0, int &b, int &split,
+                                          int &kBeg, int &kEnd, int &kTiles) {
+  const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
+  int tm, tn;
+  swizzleTile(blockIdx.x, tilesM, tilesN, p.groupM, tm, tn);
+  m0 = tm * BM, n0 = tn * BN;
+  b = blockIdx.y / p.splits, split = blockIdx.y % p.splits;
+  kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
+  kTiles = kEnd > kBeg ? (kEnd - kBeg + BK - 1) / BK : 0;
+}
+
+// For affine layouts: the offsets of the block's A and B tiles at its first
+// k, and how far they move per BK-deep k tile.
+struct AffineTiles {
+  long long aBase = 0, bBase = 0, aStep = 0, bStep = 0;
+  template <int BK, class Layout>
+  __device__ __forceinline__ void init(const Layout &lay, int b, int m0, int n0,
+                                       int kBeg) {
+    aBase = lay.a_off(b, m0, kBeg), bBase = lay.b_off(b, kBeg, n0);
+    aStep = lay.a_off(b, m0, kBeg + BK) - aBase;
+    bStep = lay.b_off(b, kBeg + BK, n0) - bBase;
+  }
+};
+
+// loadTile for one operand of any layout: the tile holds elements (x, k) for
+// x in [x0, x0 + BX) (m of A, n of B) and k in [k0, k0 + BK), stored [BK][BX]
+// when XInner, else [BX][BK]; off(x, k) is the element's offset from base.
+// Elements at or past xEnd or kEnd read as zero.
+template <int BX, int BK, int LDS, int NT, bool Vec, bool FastOuter,
+          bool XInner, class Off>
+__device__ __forceinline__ void
+loadOperandTile(float *dst, int tid, const float *base, int x0, int xEnd,
+                int k0, int kEnd, const Off &off) {
+  auto at = [&](int x, int k, int &avail, int left) {
+    int gk = k0 + k, gx = x0 + x;
+    bool ok = gk < kEnd && gx < xEnd;
+    avail = ok ? min(4, left) : 0;
+    return ok ? base + off(gx, gk) : base;
+  };
+  if constexpr (XInner)
+    loadTile<BK, BX, LDS, NT, Vec, FastOuter>(
+        dst, tid, [&](int k, int x, int &avail) {
+          return at(x, k, avail, xEnd - (x0 + x));
+        });
+  else
+    loadTile<BX, BK, LDS, NT, Vec, FastOuter>(
+        dst, tid, [&](int x, int k, int &avail) {
+          return at(x, k, avail, kEnd - (k0 + k));
+        });
+}
+
+// The multistage cp.async main loop: the first STAGES - 1 k tiles are put in
+// flight, then each k tile waits for its stage, puts the tile STAGES - 1
+// ahead in flight into the stage freed last and runs compute(stage).
+// load(stage, kt) issues the copies of k tile kt.
+template <int STAGES, class Load, class Compute>
+__device__ __forceinline__ void runPipeline(int kTiles, const Load &load,
+                                            const Compute &compute) {
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < kTiles)
+      load(s, s);
+    cpAsyncCommit();
+  }
+  for (int kt = 0; kt < kTiles; ++kt) {
+    cpAsyncWait<STAGES - 2>();
+    __syncthreads();
+    {
+      int next = kt + STAGES - 1;
+      if (next < kTiles)
+        load(next % STAGES, next);
+      cpAsyncCommit();
+    }
+    compute(kt % STAGES);
+  }
+  cpAsyncWait<0>();
+}
+
+// Sets every element of a (multi-dimensional) register array to zero.
+template <int N> __device__ __forceinline__ void zero(float (&a)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    a[i] = 0.f;
+}
+template <class T, int N> __device__ __forceinline__ void zero(T (&a)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    zero(a[i]);
+}
+
 // Writes V consecutive outputs (b, m, n..n+V-1): into the split-K workspace
 // when splits > 1, else into C through the layout (16/8-byte stores when Vec
 // and all V are in bounds).

@@ -39,6 +39,17 @@ struct SimtConfig {
   static_assert(STAGES >= 2, "at least double buffering");
 };
 
+// N 16-byte vectors from src, src + STRIDE, ... into r[0, 4 N).
+template <int N, int STRIDE>
+__device__ __forceinline__ void loadVectors(float *r, const float *src) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    float4 v = *reinterpret_cast<const float4 *>(src + i * STRIDE);
+    r[i * 4 + 0] = v.x, r[i * 4 + 1] = v.y, r[i * 4 + 2] = v.z,
+              r[i * 4 + 3] = v.w;
+  }
+}
+
 // TA: A stored K x M (read transposed in place); TB: B stored N x K. Vec:
 // 16-byte fast path (see gemmStridesVectorisable); otherwise every element goes
 // through the layout with 4-byte copies.
@@ -57,13 +68,8 @@ __device__ __forceinline__ void gemmF32SimtBlock(GemmParams<Layout> p) {
   float *smem = reinterpret_cast<float *>(smem4);
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
-  int tm, tn;
-  detail::swizzleTile(blockIdx.x, tilesM, tilesN, p.groupM, tm, tn);
-  const int m0 = tm * BM, n0 = tn * BN;
-  const int b = blockIdx.y / p.splits, split = blockIdx.y % p.splits;
-  const int kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
-  const int kTiles = kEnd > kBeg ? (kEnd - kBeg + BK - 1) / BK : 0;
+  int m0, n0, b, split, kBeg, kEnd, kTiles;
+  detail::blockTile<BM, BN, BK>(p, m0, n0, b, split, kBeg, kEnd, kTiles);
   const float *A = p.A, *B = p.B;
   const Layout lay = p.lay;
   const int M = p.M, N = p.N;
@@ -72,20 +78,18 @@ __device__ __forceinline__ void gemmF32SimtBlock(GemmParams<Layout> p) {
   constexpr bool kAffine = IsAffineLayout<Layout>::value;
   detail::TileCopy<BK, BM, LDA, NT, Vec && TA, !TA, true> copyA;
   detail::TileCopy<BK, BN, LDB, NT, Vec && !TB, TB, true> copyB;
-  long long aBase = 0, bBase = 0, aStep = 0, bStep = 0;
+  detail::AffineTiles at;
   if constexpr (kAffine) {
-    aBase = lay.a_off(b, m0, kBeg), bBase = lay.b_off(b, kBeg, n0);
-    aStep = lay.a_off(b, m0, kBeg + BK) - aBase;
-    bStep = lay.b_off(b, kBeg + BK, n0) - bBase;
+    at.init<BK>(lay, b, m0, n0, kBeg);
     copyA.init(tid, [&](int k, int m, int &n) {
       int gm = m0 + m;
       n = gm < M ? min(4, M - gm) : 0;
-      return int(lay.a_off(b, gm, kBeg + k) - aBase);
+      return int(lay.a_off(b, gm, kBeg + k) - at.aBase);
     });
     copyB.init(tid, [&](int k, int nn, int &n) {
       int gn = n0 + nn;
       n = gn < N ? min(4, N - gn) : 0;
-      return int(lay.b_off(b, kBeg + k, gn) - bBase);
+      return int(lay.b_off(b, kBeg + k, gn) - at.bBase);
     });
   }
   auto loadStage = [&](int stage, int kt) {
@@ -93,24 +97,16 @@ __device__ __forceinline__ void gemmF32SimtBlock(GemmParams<Layout> p) {
     float *bs = as + BK * LDA;
     const int k0 = kBeg + kt * BK;
     if constexpr (kAffine) {
-      copyA.copy(as, A + aBase + kt * aStep, tid, kEnd - k0);
-      copyB.copy(bs, B + bBase + kt * bStep, tid, kEnd - k0);
+      copyA.copy(as, A + at.aBase + kt * at.aStep, tid, kEnd - k0);
+      copyB.copy(bs, B + at.bBase + kt * at.bStep, tid, kEnd - k0);
       return;
     }
-    detail::loadTile<BK, BM, LDA, NT, Vec && TA, !TA>(
-        as, tid, [&](int k, int m, int &avail) {
-          int gk = k0 + k, gm = m0 + m;
-          bool ok = gk < kEnd && gm < M;
-          avail = ok ? min(4, M - gm) : 0;
-          return ok ? A + lay.a_off(b, gm, gk) : A;
-        });
-    detail::loadTile<BK, BN, LDB, NT, Vec && !TB, TB>(
-        bs, tid, [&](int k, int n, int &avail) {
-          int gk = k0 + k, gn = n0 + n;
-          bool ok = gk < kEnd && gn < N;
-          avail = ok ? min(4, N - gn) : 0;
-          return ok ? B + lay.b_off(b, gk, gn) : B;
-        });
+    detail::loadOperandTile<BM, BK, LDA, NT, Vec && TA, !TA, true>(
+        as, tid, A, m0, M, k0, kEnd,
+        [&](int m, int k) { return lay.a_off(b, m, k); });
+    detail::loadOperandTile<BN, BK, LDB, NT, Vec && !TB, TB, true>(
+        bs, tid, B, n0, N, k0, kEnd,
+        [&](int n, int k) { return lay.b_off(b, k, n); });
   };
 
   const int wm0 = (warp / Cfg::kWarpsN) * WM, wn0 = (warp % Cfg::kWarpsN) * WN;
@@ -118,55 +114,23 @@ __device__ __forceinline__ void gemmF32SimtBlock(GemmParams<Layout> p) {
   const int aCol = wm0 + lm * 4, bCol = wn0 + ln * 4;
 
   float acc[MI * 4][NI * 4];
-#pragma unroll
-  for (int i = 0; i < MI * 4; ++i)
-#pragma unroll
-    for (int j = 0; j < NI * 4; ++j)
-      acc[i][j] = 0.f;
+  detail::zero(acc);
 
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < kTiles)
-      loadStage(s, s);
-    detail::cpAsyncCommit();
-  }
-
-  for (int kt = 0; kt < kTiles; ++kt) {
-    detail::cpAsyncWait<STAGES - 2>();
-    __syncthreads();
-    {
-      int next = kt + STAGES - 1;
-      if (next < kTiles)
-        loadStage(next % STAGES, next);
-      detail::cpAsyncCommit();
-    }
-    const float *as = smem + (kt % STAGES) * Cfg::kStageFloats;
+  detail::runPipeline<STAGES>(kTiles, loadStage, [&](int stage) {
+    const float *as = smem + stage * Cfg::kStageFloats;
     const float *bs = as + BK * LDA;
 #pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
       float a[MI * 4], bv[NI * 4];
-#pragma unroll
-      for (int i = 0; i < MI; ++i) {
-        float4 v = *reinterpret_cast<const float4 *>(as + kk * LDA + aCol +
-                                                     i * LM * 4);
-        a[i * 4 + 0] = v.x, a[i * 4 + 1] = v.y, a[i * 4 + 2] = v.z,
-                  a[i * 4 + 3] = v.w;
-      }
-#pragma unroll
-      for (int j = 0; j < NI; ++j) {
-        float4 v = *reinterpret_cast<const float4 *>(bs + kk * LDB + bCol +
-                                                     j * LN * 4);
-        bv[j * 4 + 0] = v.x, bv[j * 4 + 1] = v.y, bv[j * 4 + 2] = v.z,
-                   bv[j * 4 + 3] = v.w;
-      }
+      loadVectors<MI, LM * 4>(a, as + kk * LDA + aCol);
+      loadVectors<NI, LN * 4>(bv, bs + kk * LDB + bCol);
 #pragma unroll
       for (int i = 0; i < MI * 4; ++i)
 #pragma unroll
         for (int j = 0; j < NI * 4; ++j)
           acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
     }
-  }
-  detail::cpAsyncWait<0>();
+  });
 
 #pragma unroll
   for (int i = 0; i < MI; ++i)
