@@ -15,24 +15,6 @@
 using namespace mlir;
 using namespace mlir::stark;
 
-StringRef mlir::stark::stringifyOpClass(OpClass c) {
-  switch (c) {
-  case OpClass::Contraction:
-    return "contraction";
-  case OpClass::Convolution:
-    return "convolution";
-  case OpClass::Pooling:
-    return "pooling";
-  case OpClass::Reduction:
-    return "reduction";
-  case OpClass::Elementwise:
-    return "elementwise";
-  case OpClass::Generic:
-    return "generic";
-  }
-  return "generic";
-}
-
 OpClass mlir::stark::classifyLinalgOp(linalg::LinalgOp op) {
   if (op->getName().getStringRef().starts_with("linalg.pooling_"))
     return OpClass::Pooling;

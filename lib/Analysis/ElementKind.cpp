@@ -7,29 +7,7 @@
 using namespace mlir;
 using namespace mlir::stark;
 
-StringRef mlir::stark::stringifyElementKind(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F64:
-    return "f64";
-  case ElementKind::F32:
-    return "f32";
-  case ElementKind::F16:
-    return "f16";
-  case ElementKind::BF16:
-    return "bf16";
-  case ElementKind::I64:
-    return "i64";
-  case ElementKind::I32:
-    return "i32";
-  case ElementKind::I16:
-    return "i16";
-  case ElementKind::I8:
-    return "i8";
-  case ElementKind::I1:
-    return "i1";
-  }
-  return "?";
-}
+#include "stark/Analysis/AnalysisEnums.cpp.inc"
 
 int64_t mlir::stark::getElementKindBytes(ElementKind kind) {
   switch (kind) {

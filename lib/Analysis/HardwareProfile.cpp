@@ -38,30 +38,6 @@ ComputeType mlir::stark::classifyComputeType(Type t) {
   return ComputeType::Other;
 }
 
-StringRef mlir::stark::stringifyComputeType(ComputeType t) {
-  switch (t) {
-  case ComputeType::F64:
-    return "f64";
-  case ComputeType::F32:
-    return "f32";
-  case ComputeType::TF32:
-    return "tf32";
-  case ComputeType::F16:
-    return "f16";
-  case ComputeType::BF16:
-    return "bf16";
-  case ComputeType::F8:
-    return "f8";
-  case ComputeType::I8:
-    return "i8";
-  case ComputeType::I32:
-    return "i32";
-  case ComputeType::Other:
-    return "other";
-  }
-  return "other";
-}
-
 double HardwareProfile::peakFor(ComputeType t) const {
   // A rate of 0 means "no dedicated units": fall back to the next wider type.
   auto orElse = [](double v, double fallback) { return v > 0 ? v : fallback; };

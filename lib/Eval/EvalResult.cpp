@@ -255,7 +255,7 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalResult &r,
   }
   std::optional<StringRef> status = o->getString("status");
   std::optional<EvalStatus> parsed =
-      status ? parseEvalStatus(*status) : std::nullopt;
+      status ? symbolizeEvalStatus(*status) : std::nullopt;
   if (!parsed) {
     path.field("status").report("expected a known status");
     return false;

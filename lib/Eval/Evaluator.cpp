@@ -34,33 +34,6 @@
 using namespace mlir;
 using namespace mlir::stark;
 
-StringRef mlir::stark::stringifyEvalStatus(EvalStatus status) {
-  switch (status) {
-  case EvalStatus::Ok:
-    return "ok";
-  case EvalStatus::Wrong:
-    return "wrong";
-  case EvalStatus::CompileError:
-    return "compile_error";
-  case EvalStatus::Crash:
-    return "crash";
-  case EvalStatus::Timeout:
-    return "timeout";
-  case EvalStatus::Error:
-    return "error";
-  }
-  return "error";
-}
-
-std::optional<EvalStatus> mlir::stark::parseEvalStatus(StringRef name) {
-  for (EvalStatus s :
-       {EvalStatus::Ok, EvalStatus::Wrong, EvalStatus::CompileError,
-        EvalStatus::Crash, EvalStatus::Timeout, EvalStatus::Error})
-    if (stringifyEvalStatus(s) == name)
-      return s;
-  return std::nullopt;
-}
-
 bool EvalResult::hasFlag(StringRef flag) const {
   return llvm::is_contained(flags, flag);
 }

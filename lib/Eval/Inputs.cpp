@@ -9,27 +9,13 @@
 using namespace mlir;
 using namespace mlir::stark;
 
+#include "stark/Eval/EvalEnums.cpp.inc"
+
 ArrayRef<Distribution> mlir::stark::getAllDistributions() {
   static const Distribution all[] = {
       Distribution::Uniform, Distribution::Normal, Distribution::Large,
       Distribution::Tiny, Distribution::Negative};
   return all;
-}
-
-StringRef mlir::stark::stringifyDistribution(Distribution d) {
-  switch (d) {
-  case Distribution::Uniform:
-    return "uniform";
-  case Distribution::Normal:
-    return "normal";
-  case Distribution::Large:
-    return "large";
-  case Distribution::Tiny:
-    return "tiny";
-  case Distribution::Negative:
-    return "negative";
-  }
-  return "?";
 }
 
 double mlir::stark::getDistributionScale(Distribution d, ElementKind kind) {

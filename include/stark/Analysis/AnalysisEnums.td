@@ -9,13 +9,7 @@
 #ifndef STARK_ANALYSIS_ENUMS
 #define STARK_ANALYSIS_ENUMS
 
-include "mlir/IR/EnumAttr.td"
-
-class Stark_Enum<string name, string summary, list<I32EnumAttrCase> cases>
-    : I32EnumAttr<name, summary, cases> {
-  let cppNamespace = "::mlir::stark";
-  let genSpecializedAttr = 0;
-}
+include "stark/Analysis/StarkEnumBase.td"
 
 // The element types of problems: the evaluator generates, moves and
 // compares them, the generators read and compute them. `index` is i64.

@@ -10,6 +10,7 @@
 #ifndef STARK_ANALYSIS_COSTMODEL_H
 #define STARK_ANALYSIS_COSTMODEL_H
 
+#include "stark/Analysis/AnalysisEnums.h"
 #include "stark/Analysis/HardwareProfile.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,16 +20,7 @@
 
 namespace mlir::stark {
 
-/// The classes of ops the agents have strategy families for.
-enum class OpClass {
-  Contraction, // matmul, batch_matmul, matvec, generic contractions
-  Convolution, // conv_*, depthwise conv
-  Pooling,     // pooling_*
-  Reduction,   // some reduction dimension, not a contraction
-  Elementwise, // all-parallel, identity-like maps
-  Generic      // anything else (transposes, broadcasts, gathers)
-};
-StringRef stringifyOpClass(OpClass c);
+/// The class of `op` (OpClass, see AnalysisEnums.td).
 OpClass classifyLinalgOp(linalg::LinalgOp op);
 
 struct OpCost {

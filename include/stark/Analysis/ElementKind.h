@@ -10,6 +10,8 @@
 #ifndef STARK_ANALYSIS_ELEMENTKIND_H
 #define STARK_ANALYSIS_ELEMENTKIND_H
 
+#include "stark/Analysis/AnalysisEnums.h"
+
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 
@@ -17,10 +19,6 @@
 
 namespace mlir::stark {
 
-enum class ElementKind { F64, F32, F16, BF16, I64, I32, I16, I8, I1 };
-
-/// "f32", "bf16", "i1", ...
-StringRef stringifyElementKind(ElementKind kind);
 /// Bytes of one element in memory (i1 is stored as one byte).
 int64_t getElementKindBytes(ElementKind kind);
 /// The kind of an MLIR element type, or failure for other types.

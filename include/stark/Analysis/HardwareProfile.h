@@ -8,6 +8,8 @@
 #ifndef STARK_ANALYSIS_HARDWAREPROFILE_H
 #define STARK_ANALYSIS_HARDWAREPROFILE_H
 
+#include "stark/Analysis/AnalysisEnums.h"
+
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -18,12 +20,8 @@
 
 namespace mlir::stark {
 
-/// Element types the profiles know peak rates for.
-enum class ComputeType { F64, F32, TF32, F16, BF16, F8, I8, I32, Other };
-
 /// Maps an MLIR element type to the class of arithmetic units that run it.
 ComputeType classifyComputeType(Type elementType);
-StringRef stringifyComputeType(ComputeType type);
 
 struct HardwareProfile {
   std::string name;        // "h200", "a100", "host"

@@ -8,7 +8,7 @@
 #ifndef STARK_EVAL_ENUMS
 #define STARK_EVAL_ENUMS
 
-include "stark/Analysis/AnalysisEnums.td"
+include "stark/Analysis/StarkEnumBase.td"
 
 def Stark_EvalStatus : Stark_Enum<"EvalStatus", "evaluation status", [
   // verified (and timed, unless timing was off)

@@ -14,6 +14,7 @@
 #define STARK_EVAL_EVALUATOR_H
 
 #include "stark/Eval/Compare.h"
+#include "stark/Eval/EvalEnums.h"
 #include "stark/Eval/Timing.h"
 #include "stark/Target/Target.h"
 
@@ -30,17 +31,6 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace mlir::stark {
-
-enum class EvalStatus {
-  Ok,           // verified (and timed, unless timing was off)
-  Wrong,        // ran, but an output (or an input) differs from the reference
-  CompileError, // does not parse, verify, match the signature, lower or JIT
-  Crash,        // the run failed: signal, abort, illegal address, no result
-  Timeout,      // did not finish within the worker's time limit
-  Error,        // could not evaluate at all: bad problem, target unavailable
-};
-StringRef stringifyEvalStatus(EvalStatus status);
-std::optional<EvalStatus> parseEvalStatus(StringRef name);
 
 struct EvalOptions {
   /// Seed of all generated inputs; trial t uses mixSeed(seed, t).

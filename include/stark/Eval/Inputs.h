@@ -11,6 +11,7 @@
 #ifndef STARK_EVAL_INPUTS_H
 #define STARK_EVAL_INPUTS_H
 
+#include "stark/Eval/EvalEnums.h"
 #include "stark/Target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -29,11 +30,9 @@ namespace mlir::stark {
 /// Integers use small ranges so sums and products stay exact:
 /// uniform/normal in [-8, 8] (i8: [-4, 4]), large in [-1000, 1000]
 /// (i8: [-100, 100]), tiny in [-1, 1], negative in [-8, -1]; i1 is a coin.
-enum class Distribution { Uniform, Normal, Large, Tiny, Negative };
 
 /// All distributions, in the order the evaluator cycles through them.
 ArrayRef<Distribution> getAllDistributions();
-StringRef stringifyDistribution(Distribution d);
 
 /// The nominal magnitude of a distribution's values for `kind` (1 for all
 /// but Large and Tiny). The comparison scales its absolute tolerance for

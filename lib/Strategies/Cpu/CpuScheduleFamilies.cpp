@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Strategies/CpuStrategies.h"
+#include "stark/Strategies/ScheduleFamily.h"
 #include "stark/Strategies/StrategyRegistry.h"
 
 using namespace mlir;
@@ -15,31 +16,10 @@ using namespace mlir::stark;
 
 namespace {
 
-class CpuScheduleFamily : public StrategyFamily {
+class CpuScheduleFamily : public ScheduleFamily<CpuSchedule> {
 public:
-  explicit CpuScheduleFamily(StringRef name) : name(name) {}
-
-  Kind getKind() const override { return Kind::CpuSchedule; }
-  StringRef getName() const override { return name; }
-  StringRef getTarget() const override { return "cpu"; }
-
-  LogicalResult applies(const StrategyProblem &problem,
-                        std::string &whyNot) const override {
-    if (!schedules(problem, whyNot).empty())
-      return success();
-    if (whyNot.empty())
-      whyNot = (name + ": another family fits the op").str();
-    return failure();
-  }
-
-  std::vector<StrategyPoint>
-  getPoints(const StrategyProblem &problem) const override {
-    std::string ignored;
-    std::vector<StrategyPoint> points;
-    for (const CpuSchedule &s : schedules(problem, ignored))
-      points.push_back({s.family, s.toParams(), s.describe()});
-    return points;
-  }
+  explicit CpuScheduleFamily(StringRef name)
+      : ScheduleFamily(name, Kind::CpuSchedule, "cpu") {}
 
   /// A schedule is not rebuilt from its parameters: the point names one of
   /// the enumerated schedules.
@@ -60,18 +40,15 @@ public:
     return failure();
   }
 
-private:
-  std::vector<CpuSchedule> schedules(const StrategyProblem &problem,
-                                     std::string &whyNot) const {
-    std::vector<CpuSchedule> mine;
-    for (CpuSchedule &s : enumerateCpuSchedules(problem.getModule(),
-                                                problem.getProfile(), whyNot))
-      if (s.family == name)
-        mine.push_back(std::move(s));
-    return mine;
+protected:
+  std::vector<CpuSchedule> enumerateAll(const StrategyProblem &problem,
+                                        std::string &whyNot) const override {
+    return enumerateCpuSchedules(problem.getModule(), problem.getProfile(),
+                                 whyNot);
   }
-
-  StringRef name;
+  StringRef getWhyNoneOfMine() const override {
+    return "another family fits the op";
+  }
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Strategies/CudaSchedules.h"
+#include "stark/Strategies/ScheduleFamily.h"
 #include "stark/Strategies/StrategyRegistry.h"
 
 using namespace mlir;
@@ -14,32 +15,12 @@ using namespace mlir::stark;
 
 namespace {
 
-class TdScheduleFamily : public StrategyFamily {
+class TdScheduleFamily : public ScheduleFamily<CudaSchedule> {
 public:
-  explicit TdScheduleFamily(StringRef name) : name(name) {}
+  explicit TdScheduleFamily(StringRef name)
+      : ScheduleFamily(name, Kind::CudaSchedule, "cuda") {}
 
-  Kind getKind() const override { return Kind::CudaSchedule; }
-  StringRef getName() const override { return name; }
-  StringRef getTarget() const override { return "cuda"; }
-
-  LogicalResult applies(const StrategyProblem &problem,
-                        std::string &whyNot) const override {
-    if (!schedules(problem, whyNot).empty())
-      return success();
-    if (whyNot.empty())
-      whyNot = (name + ": no schedule fits the op").str();
-    return failure();
-  }
-
-  std::vector<StrategyPoint>
-  getPoints(const StrategyProblem &problem) const override {
-    std::string ignored;
-    std::vector<StrategyPoint> points;
-    for (const CudaSchedule &s : schedules(problem, ignored))
-      points.push_back({s.family, s.toParams(), s.describe()});
-    return points;
-  }
-
+  /// A point rebuilds from its parameters, enumerated or not.
   FailureOr<std::string> build(const StrategyProblem &problem,
                                const StrategyPoint &point,
                                std::string &error) const override {
@@ -57,18 +38,15 @@ public:
     return printCandidate(**candidate);
   }
 
-private:
-  std::vector<CudaSchedule> schedules(const StrategyProblem &problem,
-                                      std::string &whyNot) const {
-    std::vector<CudaSchedule> mine;
-    for (CudaSchedule &s : enumerateCudaSchedules(problem.getModule(),
-                                                  problem.getProfile(), whyNot))
-      if (s.family == name)
-        mine.push_back(std::move(s));
-    return mine;
+protected:
+  std::vector<CudaSchedule> enumerateAll(const StrategyProblem &problem,
+                                         std::string &whyNot) const override {
+    return enumerateCudaSchedules(problem.getModule(), problem.getProfile(),
+                                  whyNot);
   }
-
-  StringRef name;
+  StringRef getWhyNoneOfMine() const override {
+    return "no schedule fits the op";
+  }
 };
 
 } // namespace
