@@ -64,29 +64,37 @@ double HardwareProfile::peakFor(ComputeType t) const {
   return peakF32;
 }
 
-// NVIDIA H200 SXM, from NVIDIA's H200 datasheet (dense rates, no sparsity):
-// FP64 34 TFLOP/s, FP32 67, TF32 tensor 494.5, FP16/BF16 tensor 989.5,
-// FP8 1979, INT8 1979 TOP/s, HBM3e 4.8 TB/s. 132 SMs and 60 MB L2 as the
-// device reports them; 228 KB shared memory per SM (227 KB per block).
-static HardwareProfile makeH200() {
+/// Dense peak rates (no sparsity) in FLOP/s (OP/s for integers); 0 means
+/// no dedicated units.
+struct GpuPeaks {
+  double f64, f32, tf32, f16, bf16, f8, i8, i32;
+};
+
+/// An NVIDIA GPU of `sms` SMs with `smemPerSmKB` KB of shared memory per SM
+/// (1 KB of it reserved per block), 64K registers per SM, 1024 threads per
+/// block and 2 us of launch overhead.
+static HardwareProfile makeNvidiaGpu(StringRef name, StringRef description,
+                                     StringRef chip, const GpuPeaks &peaks,
+                                     double bandwidth, int64_t sms,
+                                     int64_t l2MB, int64_t smemPerSmKB) {
   HardwareProfile p;
-  p.name = "h200";
-  p.description = "NVIDIA H200 SXM (sm_90a, 132 SMs, HBM3e 4.8 TB/s)";
+  p.name = name.str();
+  p.description = description.str();
   p.isGpu = true;
-  p.chip = "sm_90a";
-  p.peakF64 = 34e12;
-  p.peakF32 = 67e12;
-  p.peakTF32 = 494.5e12;
-  p.peakF16 = 989.5e12;
-  p.peakBF16 = 989.5e12;
-  p.peakF8 = 1979e12;
-  p.peakI8 = 1979e12;
-  p.peakI32 = 33.5e12;
-  p.memoryBandwidth = 4.8e12;
-  p.numComputeUnits = 132;
-  p.l2Bytes = 60LL << 20;
-  p.sharedMemoryPerBlock = 227LL << 10;
-  p.sharedMemoryPerUnit = 228LL << 10;
+  p.chip = chip.str();
+  p.peakF64 = peaks.f64;
+  p.peakF32 = peaks.f32;
+  p.peakTF32 = peaks.tf32;
+  p.peakF16 = peaks.f16;
+  p.peakBF16 = peaks.bf16;
+  p.peakF8 = peaks.f8;
+  p.peakI8 = peaks.i8;
+  p.peakI32 = peaks.i32;
+  p.memoryBandwidth = bandwidth;
+  p.numComputeUnits = sms;
+  p.l2Bytes = l2MB << 20;
+  p.sharedMemoryPerBlock = (smemPerSmKB - 1) << 10;
+  p.sharedMemoryPerUnit = smemPerSmKB << 10;
   p.registersPerUnit = 65536;
   p.maxThreadsPerBlock = 1024;
   p.warpSize = 32;
@@ -94,34 +102,26 @@ static HardwareProfile makeH200() {
   return p;
 }
 
+// NVIDIA H200 SXM, from NVIDIA's H200 datasheet (dense rates, no sparsity):
+// FP64 34 TFLOP/s, FP32 67, TF32 tensor 494.5, FP16/BF16 tensor 989.5,
+// FP8 1979, INT8 1979 TOP/s, HBM3e 4.8 TB/s. 132 SMs and 60 MB L2 as the
+// device reports them; 228 KB shared memory per SM (227 KB per block).
+static HardwareProfile makeH200() {
+  return makeNvidiaGpu(
+      "h200", "NVIDIA H200 SXM (sm_90a, 132 SMs, HBM3e 4.8 TB/s)", "sm_90a",
+      {34e12, 67e12, 494.5e12, 989.5e12, 989.5e12, 1979e12, 1979e12, 33.5e12},
+      4.8e12, 132, 60, 228);
+}
+
 // NVIDIA A100 SXM 80 GB, from NVIDIA's A100 datasheet (dense rates):
 // FP64 9.7 TFLOP/s, FP32 19.5, TF32 tensor 156, FP16/BF16 tensor 312,
 // INT8 624 TOP/s, HBM2e 2.039 TB/s; 108 SMs, 40 MB L2, 164 KB shared memory
 // per SM (163 KB per block). No FP8 units.
 static HardwareProfile makeA100() {
-  HardwareProfile p;
-  p.name = "a100";
-  p.description = "NVIDIA A100 SXM 80GB (sm_80, 108 SMs, HBM2e 2.0 TB/s)";
-  p.isGpu = true;
-  p.chip = "sm_80";
-  p.peakF64 = 9.7e12;
-  p.peakF32 = 19.5e12;
-  p.peakTF32 = 156e12;
-  p.peakF16 = 312e12;
-  p.peakBF16 = 312e12;
-  p.peakF8 = 0;
-  p.peakI8 = 624e12;
-  p.peakI32 = 9.75e12;
-  p.memoryBandwidth = 2.039e12;
-  p.numComputeUnits = 108;
-  p.l2Bytes = 40LL << 20;
-  p.sharedMemoryPerBlock = 163LL << 10;
-  p.sharedMemoryPerUnit = 164LL << 10;
-  p.registersPerUnit = 65536;
-  p.maxThreadsPerBlock = 1024;
-  p.warpSize = 32;
-  p.launchOverheadSeconds = 2e-6;
-  return p;
+  return makeNvidiaGpu(
+      "a100", "NVIDIA A100 SXM 80GB (sm_80, 108 SMs, HBM2e 2.0 TB/s)", "sm_80",
+      {9.7e12, 19.5e12, 156e12, 312e12, 312e12, 0, 624e12, 9.75e12}, 2.039e12,
+      108, 40, 164);
 }
 
 /// Reads the first number after `key` in /proc/cpuinfo.

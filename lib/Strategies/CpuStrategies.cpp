@@ -603,15 +603,6 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     return failure();
   }
 
-  // Collect diagnostics instead of printing them: a schedule that does not
-  // apply is an ordinary outcome of the search.
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error)
-      diagnostics += d.str() + "\n";
-    return success();
-  });
-
   FailureOr<OwningOpRef<ModuleOp>> script =
       buildCpuTransformScript(ctx, schedule, error);
   if (failed(script))
@@ -620,13 +611,8 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
   if (schedule.onTensors() &&
       failed(convertToTensorForm(findProblemOp(*candidate), error)))
     return failure();
-  auto entry = (*script)->lookupSymbol<transform::TransformOpInterface>(
-      transform::TransformDialect::kTransformEntryPointSymbolName);
-  if (failed(transform::applyTransformNamedSequence(
-          *candidate, entry, **script, transform::TransformOptions()))) {
-    error = "the schedule does not apply: " + diagnostics;
+  if (failed(applyTransformScript(*candidate, **script, error)))
     return failure();
-  }
   // What the cpu target cannot run, or would leak on every call.
   Operation *leftover = nullptr;
   (*candidate)->walk([&](Operation *nested) {

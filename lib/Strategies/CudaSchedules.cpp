@@ -424,22 +424,9 @@ mlir::stark::applyCudaSchedule(ModuleOp problem, const CudaSchedule &schedule,
   if (failed(script))
     return failure();
 
-  // A schedule that does not apply is an ordinary outcome of the search:
-  // its diagnostics go into the error, not to the user.
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error)
-      diagnostics += d.str() + "\n";
-    return success();
-  });
   OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
-  auto entry = (*script)->lookupSymbol<transform::TransformOpInterface>(
-      transform::TransformDialect::kTransformEntryPointSymbolName);
-  if (failed(transform::applyTransformNamedSequence(
-          *candidate, entry, **script, transform::TransformOptions()))) {
-    error = "the schedule does not apply: " + diagnostics;
+  if (failed(applyTransformScript(*candidate, **script, error)))
     return failure();
-  }
   if (failed(allocsToDynamicSharedMemory(*candidate, error)))
     return failure();
   annotateVectorAlignment(*candidate);
@@ -449,8 +436,9 @@ mlir::stark::applyCudaSchedule(ModuleOp problem, const CudaSchedule &schedule,
     error = "the schedule left a linalg op that was not vectorised";
     return failure();
   }
+  ErrorCollector errors(ctx);
   if (failed(verify(*candidate))) {
-    error = "the scheduled module does not verify: " + diagnostics;
+    error = "the scheduled module does not verify: " + errors.getText();
     return failure();
   }
 

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
@@ -102,4 +104,25 @@ std::string mlir::stark::printTransformScript(ModuleOp script) {
   llvm::raw_string_ostream os(text);
   script->print(os, OpPrintingFlags());
   return text;
+}
+
+ErrorCollector::ErrorCollector(MLIRContext *ctx)
+    : handler(ctx, [this](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error)
+          text += d.str() + "\n";
+        return success();
+      }) {}
+
+LogicalResult mlir::stark::applyTransformScript(ModuleOp candidate,
+                                                ModuleOp script,
+                                                std::string &error) {
+  ErrorCollector errors(candidate.getContext());
+  auto entry = script.lookupSymbol<transform::TransformOpInterface>(
+      transform::TransformDialect::kTransformEntryPointSymbolName);
+  if (failed(transform::applyTransformNamedSequence(
+          candidate, entry, script, transform::TransformOptions()))) {
+    error = "the schedule does not apply: " + errors.getText();
+    return failure();
+  }
+  return success();
 }

@@ -140,18 +140,27 @@ static bool prepareSharedMemory(CudaRuntimeState *s, CUfunction function,
                   "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 }
 
+/// The function to launch with `sharedBytes` of dynamic shared memory, or
+/// null when nothing may run: a failed load or lookup was recorded already,
+/// and launching nothing keeps the run from touching a null function.
+static CUfunction prepareLaunch(CudaRuntimeState *s, void *function,
+                                int32_t sharedBytes) {
+  if (!s || !function || s->hasError())
+    return nullptr;
+  auto cuFunction = static_cast<CUfunction>(function);
+  if (!prepareSharedMemory(s, cuFunction, sharedBytes))
+    return nullptr;
+  return cuFunction;
+}
+
 static void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                              intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                              intptr_t blockZ, int32_t sharedBytes, void *stream,
                              void **params, void **extra,
                              size_t /*paramsCount*/) {
   CudaRuntimeState *s = state();
-  // A failed load or lookup was recorded already; launching nothing keeps
-  // the run from touching a null function.
-  if (!s || !function || s->hasError())
-    return;
-  auto cuFunction = static_cast<CUfunction>(function);
-  if (!prepareSharedMemory(s, cuFunction, sharedBytes))
+  CUfunction cuFunction = prepareLaunch(s, function, sharedBytes);
+  if (!cuFunction)
     return;
   s->check(s->api.cuLaunchKernelFn(cuFunction, gridX, gridY, gridZ, blockX,
                                    blockY, blockZ, sharedBytes,
@@ -167,10 +176,8 @@ static void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                                     int32_t sharedBytes, void *stream,
                                     void **params, void **extra) {
   CudaRuntimeState *s = state();
-  if (!s || !function || s->hasError())
-    return;
-  auto cuFunction = static_cast<CUfunction>(function);
-  if (!prepareSharedMemory(s, cuFunction, sharedBytes))
+  CUfunction cuFunction = prepareLaunch(s, function, sharedBytes);
+  if (!cuFunction)
     return;
   CUlaunchAttribute attrs[1];
   attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
@@ -74,6 +75,25 @@ private:
 
 /// The script as text, the form it is recorded in (without locations).
 std::string printTransformScript(ModuleOp script);
+
+/// Collects the error diagnostics of a context while it lives, instead of
+/// printing them: a schedule that does not apply is an ordinary outcome.
+class ErrorCollector {
+public:
+  explicit ErrorCollector(MLIRContext *ctx);
+  /// The errors so far, one per line.
+  const std::string &getText() const { return text; }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+/// Applies the entry sequence of `script` to `candidate`. A schedule that
+/// does not apply is an ordinary outcome of the search: its diagnostics go
+/// into `error` ("the schedule does not apply: ..."), not to the user.
+LogicalResult applyTransformScript(ModuleOp candidate, ModuleOp script,
+                                   std::string &error);
 
 } // namespace mlir::stark
 
