@@ -95,10 +95,15 @@
 
 // Max over rows of an f16 matrix: one thread per column, f32 accumulator,
 // NaN-propagating max, combined with the initial output.
-// COL: typedef float acc_t;
-// COL: return stark_maximumf(a, b);
-// COL: #define STARK_IDENTITY (__int_as_float(0xff800000))
-// COL: stark_cast<__half>(stark_combine((acc_t)stark_widen(arg1[o]), acc));
+// COL: struct StarkCombine {
+// COL-NEXT: typedef float Acc;
+// COL-NEXT: return stark_maximumf(a, b);
+// COL-NEXT: return __int_as_float(0xff800000);
+// COL: stark_kernels::forLaneVectors<SY, 1>((idx_t)0, LEN, threadIdx.y, [&](idx_t r) {
+// COL: const float x0 = stark_widen(arg0[b0 + (130) * i0]);
+// COL-NEXT: acc = StarkCombine()(acc, (acc_t)(x0));
+// COL: acc = stark_kernels::reduceColumnThreads<StarkCombine, BX, SY>(acc);
+// COL-NEXT: stark_kernels::accumulateInto<StarkCombine>(arg1 + o, acc);
 
 // SOFTMAX: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax">]
 
