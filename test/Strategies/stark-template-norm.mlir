@@ -28,36 +28,35 @@
 // x, gamma and beta are the arguments in order; eps is the problem's f32
 // constant; both means divide the sum by the row length.
 // LN-SRC: // Layer norm of 33 rows of 1000, eps 9.99999975e-06f, gamma, beta.
-// LN-SRC: constexpr idx_t ROWS = 33, LEN = 1000;
-// LN-SRC: constexpr bool CACHE = true;
-// LN-SRC: constexpr bool HAS_GAMMA = true, HAS_BETA = true;
-// LN-SRC: #define STARK_MEAN(s) ((s) / (ct_t)LEN)
-// LN-SRC: #define STARK_VAR(s) ((s) / (ct_t)LEN)
-// LN-SRC: const TIn* __restrict__ x = arg0;
-// LN-SRC: TOut* __restrict__ y = arg3;
-// LN-SRC: const TG* __restrict__ gamma = arg1;
-// LN-SRC: const TB* __restrict__ beta = arg2;
-// LN-SRC: constexpr bool RMS = false;
-// LN-SRC: constexpr bool DIVIDE = false;
+// LN-SRC: struct StarkNorm {
+// LN-SRC: static constexpr Idx kRows = 33, kLen = 1000;
+// LN-SRC-NEXT: static constexpr int kLanes = 64, kRowsPerBlock = 4, kVec = 4;
+// LN-SRC-NEXT: static constexpr bool kCache = true, kRms = false, kDivide = false;
+// LN-SRC-NEXT: static constexpr bool kHasGamma = true, kHasBeta = true;
+// LN-SRC-NEXT: Compute eps() { return 9.99999975e-06f; }
+// LN-SRC-NEXT: Compute mean(Compute s) { return s / (Compute)kLen; }
+// LN-SRC-NEXT: Compute variance(Compute s) { return s / (Compute)kLen; }
+// LN-SRC: stark_layernorm(
+// LN-SRC-NEXT: stark_kernels::normRows<StarkNorm>(arg0, arg3, arg1, arg2);
 
 // Rows of 30000 do not fit the registers: Welford statistics; the problem
 // multiplies the sums by its constant 1/30000, and so does the kernel.
 // LONG: // Layer norm of 8 rows of 30000, eps 9.99999975e-06f.
-// LONG: constexpr bool CACHE = false;
-// LONG: constexpr bool HAS_GAMMA = false, HAS_BETA = false;
-// LONG: #define STARK_MEAN(s) ((s) * 3.33333337e-05f)
-// LONG: #define STARK_VAR(s) ((s) * 3.33333337e-05f)
-// LONG: const TG* __restrict__ gamma = nullptr;
+// LONG: static constexpr bool kCache = false, kRms = false, kDivide = false;
+// LONG-NEXT: static constexpr bool kHasGamma = false, kHasBeta = false;
+// LONG: Compute mean(Compute s) { return s * 3.33333337e-05f; }
+// LONG-NEXT: Compute variance(Compute s) { return s * 3.33333337e-05f; }
+// LONG: stark_kernels::normRows<StarkNorm>(arg0, arg1, nullptr, nullptr);
 
 // Normalised over the two trailing dimensions: 5 rows of 6 x 50; gamma is
 // indexed by the position in the row.
 // LN3D: // Layer norm of 5 rows of 300, eps 9.99999975e-06f, gamma.
-// LN3D: constexpr int TPR = 32, RPB = 4, VEC = 2;
+// LN3D: static constexpr int kLanes = 32, kRowsPerBlock = 4, kVec = 2;
 
 // RMS norm written as x / sqrt(eps + mean(x * x)) * gamma.
 // RMS: // RMS norm of 80 rows of 768, eps 9.99999997e-07f, gamma.
-// RMS: constexpr bool RMS = true;
-// RMS: constexpr bool DIVIDE = true;
+// RMS: static constexpr bool kCache = true, kRms = true, kDivide = true;
+// RMS: stark_kernels::normRows<StarkNorm>(arg0, arg2, arg1, nullptr);
 
 // NOTLN: the problem is an RMS norm, not a layer norm
 // BIG: cache=1 keeps 64 elements per lane in registers (at most 32)

@@ -82,27 +82,34 @@
 // The bias is the same for the 4 points of a vector along j only if j is
 // not the vector's loop: here it is, so it is loaded as a vector too.
 // EW-SRC: constexpr long long CHUNKS = 8192LL;
-// EW-SRC: const StarkVec<float, VEC> x0 = *reinterpret_cast<const StarkVec<float, VEC>*>(arg0 + p);
-// EW-SRC: const StarkVec<float, VEC> x1 = *reinterpret_cast<const StarkVec<float, VEC>*>(arg1 + i1);
+// EW-SRC: stark_kernels::gridStride<CHUNKS, BLOCK, PER_THREAD>([&](long long chunk) {
+// EW-SRC: const StarkVec<float, VEC> x0 = stark_kernels::loadVec<VEC>(arg0 + p);
+// EW-SRC: const StarkVec<float, VEC> x1 = stark_kernels::loadVec<VEC>(arg1 + i1);
 // EW-SRC: const float v3 = (stark_widen(x0.v[j]) + stark_widen(x1.v[j]));
 // EW-SRC: const float v6 = erff(v5);
-// EW-SRC: r0[j] = stark_cast<float>(v11);
-// EW-SRC: *reinterpret_cast<StarkVec<float, VEC>*>(arg2 + p) = y;
+// EW-SRC: r0.v[j] = stark_cast<float>(v11);
+// EW-SRC: stark_kernels::storeVec<VEC>(arg2 + p, r0);
 
 // A single row split over 8 blocks, then a second launch combines them.
 // SPLIT: launches = [#stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1, 8, 1>, kernel = "stark_reduce_row">, #stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1, 1, 1>, kernel = "stark_reduce_row_finish">]
 
 // Max over rows of an f16 matrix: one thread per column, f32 accumulator,
 // NaN-propagating max, combined with the initial output.
-// COL: typedef float acc_t;
-// COL: return stark_maximumf(a, b);
-// COL: #define STARK_IDENTITY (__int_as_float(0xff800000))
-// COL: stark_cast<__half>(stark_combine((acc_t)stark_widen(arg1[o]), acc));
+// COL: struct StarkCombine {
+// COL-NEXT: typedef float Acc;
+// COL-NEXT: return stark_maximumf(a, b);
+// COL-NEXT: return __int_as_float(0xff800000);
+// COL: stark_kernels::forLaneVectors<SY, 1>((idx_t)0, LEN, threadIdx.y, [&](idx_t r) {
+// COL: const float x0 = stark_widen(arg0[b0 + (130) * i0]);
+// COL-NEXT: acc = StarkCombine()(acc, (acc_t)(x0));
+// COL: acc = stark_kernels::reduceColumnThreads<StarkCombine, BX, SY>(acc);
+// COL-NEXT: stark_kernels::accumulateInto<StarkCombine>(arg1 + o, acc);
 
 // SOFTMAX: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax">]
 
 // Depthwise: one thread per output, the 3x3 window unrolled.
 // DW: extern "C" __global__ void __launch_bounds__(BLOCK) stark_direct(
+// DW-NEXT: stark_kernels::gridStride<POINTS, BLOCK, 1>([&](long long q) {
 // DW: float acc0 = stark_widen(arg2[o0]);
 // DW: #pragma unroll
 // DW-NEXT: for (idx_t i4 = 0; i4 < 3; ++i4) {

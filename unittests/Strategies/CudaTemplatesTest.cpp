@@ -813,7 +813,8 @@ void compileJobs(std::vector<Job> &jobs) {
 
 TEST_F(CudaTemplatesTest, GeneratedSourcesCompileForSm90a) {
   // A representative subset: every family, both operand layouts, every
-  // element type, tails and vectors.
+  // element type, tails and vectors, lanes within a warp and across warps,
+  // rows in registers and streamed.
   struct Case {
     const char *ir;
     const char *family;
@@ -845,11 +846,16 @@ TEST_F(CudaTemplatesTest, GeneratedSourcesCompileForSm90a) {
       {kBroadcastGelu, "elementwise", {}},
       {kReluF16Transpose, "elementwise", {{"vec", 1}, {"per_thread", 2}}},
       {kTotalSumSquares, "reduce_row", {}},
+      {kRowSum, "reduce_row", {{"threads", 128}, {"rows", 2}, {"vec", 1}}},
       {kColMax, "reduce_col", {}},
       {kSoftmax, "softmax", {}},
       {kSoftmaxStridedF16, "softmax", {}},
       {kDepthwise, "direct", {}},
       {kMaxPool, "direct", {}},
+      {kLayerNorm, "layernorm", {}},
+      {kLayerNorm,
+       "layernorm",
+       {{"threads", 64}, {"rows", 2}, {"vec", 2}, {"cache", 0}}},
   };
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   std::vector<Job> jobs;

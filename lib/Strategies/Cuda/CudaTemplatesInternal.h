@@ -78,8 +78,12 @@ SmallVector<StringRef> rankTemplateFamilies(const ProblemView &view);
 /// "i0", "i1", ...: the C++ names of the loop indices.
 SmallVector<std::string> loopNames(const ProblemView &view);
 
-/// The includes and helpers every generated source starts with.
-std::string getCudaPrelude(const ProblemView &view);
+/// The includes and helpers every generated source starts with, then the
+/// embedded kernel sources `kernelFiles` (lib/Strategies/Kernels, e.g.
+/// "Reduce.cuh", each after those it includes), without their include lines:
+/// a candidate carries only the .cuh files it uses.
+std::string getCudaPrelude(const ProblemView &view,
+                           ArrayRef<StringRef> kernelFiles = {});
 
 /// "const float* __restrict__ arg0, ..., float* __restrict__ arg2": every
 /// kernel takes the data pointers of all entry arguments, in order.

@@ -150,7 +150,10 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
     return emitLinearOffset(access, order, names, true);
   };
 
-  std::string s = getCudaPrelude(view);
+  // The grid-stride loop and the vector accesses are Loops.cuh; the part
+  // written here decodes a chunk's point, classifies each operand's access
+  // and evaluates the payload.
+  std::string s = getCudaPrelude(view, {"Loops.cuh"});
   llvm::raw_string_ostream os(s);
   os << "// Element-wise " << view.opName << ": " << vec
      << " points per access along loop d" << inner << ".\n";
@@ -161,20 +164,17 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
   os << "extern \"C\" __global__ void __launch_bounds__(BLOCK) "
         "stark_elementwise("
      << getKernelParameters(view) << ") {\n";
-  os << "  for (long long base = (long long)blockIdx.x * (BLOCK * "
-        "PER_THREAD) + threadIdx.x; base < CHUNKS;\n"
-        "       base += (long long)gridDim.x * (BLOCK * PER_THREAD)) {\n";
-  os << "#pragma unroll\n";
-  os << "    for (int u = 0; u < PER_THREAD; ++u) {\n";
-  os << "      const long long chunk = base + (long long)u * BLOCK;\n";
-  os << "      if (chunk >= CHUNKS) break;\n";
-  os << "      const idx_t p = (idx_t)(chunk * VEC);\n";
-  os << emitDecode("      ", "idx_t", "p", order, view.loopRanges, names);
+  os << "  stark_kernels::gridStride<CHUNKS, BLOCK, PER_THREAD>([&](long long "
+        "chunk) {\n";
+  os << "    const idx_t p = (idx_t)(chunk * VEC);\n";
+  os << emitDecode("    ", "idx_t", "p", order, view.loopRanges, names);
 
   // Loads: one vector, one scalar or VEC scalars per operand.
   unsigned numOps = view.inputs.size() + view.outputs.size();
   SmallVector<std::string> argExprs(numOps);
-  SmallVector<VecAccess> kinds(numOps);
+  auto stride = [&](const LinearAccess &access) {
+    return "(idx_t)(" + std::to_string(access.coefficients[inner]) + ")";
+  };
   for (unsigned i = 0; i < numOps; ++i) {
     bool isOut = i >= view.inputs.size();
     const OperandView &o =
@@ -184,28 +184,22 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
     if (isOut && !view.body->usesArg(i))
       continue;
     VecAccess k = classify(o.access, inner, vec);
-    kinds[i] = k;
     std::string x = "x" + std::to_string(i);
     std::string t = getCudaStorageType(o.kind).str();
-    std::string ptr = argName(o.argNumber);
-    std::string off = offsetOf(o.access);
-    if (k == VecAccess::Vector) {
-      os << "      const StarkVec<" << t << ", VEC> " << x
-         << " = *reinterpret_cast<const StarkVec<" << t << ", VEC>*>(" << ptr
-         << " + " << off << ");\n";
-      argExprs[i] = "stark_widen(" + x + ".v[j])";
-    } else if (k == VecAccess::Invariant) {
-      os << "      const " << t << " " << x << " = " << ptr << "[" << off
+    std::string ptr = argName(o.argNumber), off = offsetOf(o.access);
+    std::string at = ptr + " + " + off;
+    if (k == VecAccess::Invariant) {
+      os << "    const " << t << " " << x << " = " << ptr << "[" << off
          << "];\n";
       argExprs[i] = "stark_widen(" + x + ")";
-    } else {
-      os << "      " << t << " " << x << "[VEC];\n";
-      os << "#pragma unroll\n";
-      os << "      for (int j = 0; j < VEC; ++j) " << x << "[j] = " << ptr
-         << "[" << off << " + (idx_t)(" << o.access.coefficients[inner]
-         << ") * j];\n";
-      argExprs[i] = "stark_widen(" + x + "[j])";
+      continue;
     }
+    os << "    const StarkVec<" << t << ", VEC> " << x << " = stark_kernels::";
+    if (k == VecAccess::Vector)
+      os << "loadVec<VEC>(" << at << ");\n";
+    else
+      os << "loadStrided<VEC>(" << at << ", " << stride(o.access) << ");\n";
+    argExprs[i] = "stark_widen(" + x + ".v[j])";
   }
   // The payload, once per point of the vector.
   SmallVector<std::string> results;
@@ -214,36 +208,28 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
   std::string body =
       emitScalarProgram(*view.body, argExprs, indexNames, "v", results);
   for (auto [k, out] : llvm::enumerate(view.outputs))
-    os << "      " << getCudaStorageType(out.kind) << " r" << k << "[VEC];\n";
+    os << "    StarkVec<" << getCudaStorageType(out.kind) << ", VEC> r" << k
+       << ";\n";
   os << "#pragma unroll\n";
-  os << "      for (int j = 0; j < VEC; ++j) {\n";
+  os << "    for (int j = 0; j < VEC; ++j) {\n";
   SmallVector<StringRef> lines;
   StringRef(body).split(lines, '\n', -1, false);
   for (StringRef line : lines)
-    os << "        " << line << "\n";
+    os << "      " << line << "\n";
   for (auto [k, out] : llvm::enumerate(view.outputs))
-    os << "        r" << k << "[j] = stark_cast<"
+    os << "      r" << k << ".v[j] = stark_cast<"
        << getCudaStorageType(out.kind) << ">(" << results[k] << ");\n";
-  os << "      }\n";
+  os << "    }\n";
   // Stores.
   for (auto [k, out] : llvm::enumerate(view.outputs)) {
-    std::string t = getCudaStorageType(out.kind).str();
-    std::string ptr = argName(out.argNumber);
-    std::string off = offsetOf(out.access);
-    if (classify(out.access, inner, vec) == VecAccess::Vector) {
-      os << "      {\n        StarkVec<" << t << ", VEC> y;\n";
-      os << "#pragma unroll\n";
-      os << "        for (int j = 0; j < VEC; ++j) y.v[j] = r" << k << "[j];\n";
-      os << "        *reinterpret_cast<StarkVec<" << t << ", VEC>*>(" << ptr
-         << " + " << off << ") = y;\n      }\n";
-    } else {
-      os << "#pragma unroll\n";
-      os << "      for (int j = 0; j < VEC; ++j) " << ptr << "[" << off
-         << " + (idx_t)(" << out.access.coefficients[inner] << ") * j] = r" << k
-         << "[j];\n";
-    }
+    std::string at = argName(out.argNumber) + " + " + offsetOf(out.access);
+    if (classify(out.access, inner, vec) == VecAccess::Vector)
+      os << "    stark_kernels::storeVec<VEC>(" << at << ", r" << k << ");\n";
+    else
+      os << "    stark_kernels::storeStrided<VEC>(" << at << ", "
+         << stride(out.access) << ", r" << k << ");\n";
   }
-  os << "    }\n  }\n}\n";
+  os << "  });\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(s);
@@ -328,7 +314,9 @@ mlir::stark::generateDirectKernel(const ProblemView &view,
   SmallVector<std::string> names = loopNames(view);
   const LinearAccess &primary = view.outputs[0].access;
 
-  std::string s = getCudaPrelude(view);
+  // The grid-stride loop is Loops.cuh; the part written here decodes the
+  // point and runs the reduced loops of the payload in order.
+  std::string s = getCudaPrelude(view, {"Loops.cuh"});
   llvm::raw_string_ostream os(s);
   os << "// Direct " << view.opName
      << ": one thread per output point, reductions in order.\n";
@@ -337,8 +325,7 @@ mlir::stark::generateDirectKernel(const ProblemView &view,
   os << "constexpr int BLOCK = " << p.block << ";\n\n";
   os << "extern \"C\" __global__ void __launch_bounds__(BLOCK) stark_direct("
      << getKernelParameters(view) << ") {\n";
-  os << "  for (long long q = (long long)blockIdx.x * BLOCK + threadIdx.x; q "
-        "< POINTS; q += (long long)gridDim.x * BLOCK) {\n";
+  os << "  stark_kernels::gridStride<POINTS, BLOCK, 1>([&](long long q) {\n";
   os << "    const idx_t p = (idx_t)q;\n";
   os << emitDecode("    ", "idx_t", "p", par, view.loopRanges, names);
 
@@ -398,7 +385,7 @@ mlir::stark::generateDirectKernel(const ProblemView &view,
   for (auto [k, out] : llvm::enumerate(view.outputs))
     os << "    " << argName(out.argNumber) << "[o" << k << "] = stark_cast<"
        << getCudaStorageType(out.kind) << ">(acc" << k << ");\n";
-  os << "  }\n}\n";
+  os << "  });\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(s);

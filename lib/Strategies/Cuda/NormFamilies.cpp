@@ -84,213 +84,53 @@ mlir::stark::generateNormKernel(const ProblemView &view, const NormParams &p,
   std::string ct = dbl ? "double" : "float";
   std::string family = nv.rms ? "rmsnorm" : "layernorm";
   std::string kernel = "stark_" + family;
-  auto mean = [&](StringRef sum, bool byFactor, double factor) {
-    return byFactor ? (sum + " * " + emitScalarLiteral(ck, factor, 0)).str()
-                    : (sum + " / (ct_t)LEN").str();
+  auto mean = [&](bool byFactor, double factor) {
+    return byFactor ? "s * " + emitScalarLiteral(ck, factor, 0)
+                    : std::string("s / (Compute)kLen");
   };
+  auto pointer = [](int64_t arg) {
+    return arg >= 0 ? argName(arg) : std::string("nullptr");
+  };
+  auto flag = [](bool b) { return b ? "true" : "false"; };
 
-  std::string s = getCudaPrelude(view);
+  // The kernel is Norm.cuh; the part written here is the problem as its
+  // config (with the payload's mean, variance and epsilon) and the entry.
+  std::string s = getCudaPrelude(view, {"Loops.cuh", "Lanes.cuh", "Norm.cuh"});
   llvm::raw_string_ostream os(s);
+  std::string eps = emitScalarLiteral(ck, nv.eps, 0);
   os << "// " << (nv.rms ? "RMS norm" : "Layer norm") << " of " << nv.rows
-     << " rows of " << nv.length << ", eps " << emitScalarLiteral(ck, nv.eps, 0)
+     << " rows of " << nv.length << ", eps " << eps
      << (nv.gammaArg >= 0 ? ", gamma" : "") << (nv.betaArg >= 0 ? ", beta" : "")
      << ".\n";
-  os << "typedef " << getIndexType(view) << " idx_t;\n";
-  os << "typedef " << ct << " ct_t;\n";
-  os << "typedef " << getCudaStorageType(nv.inKind) << " TIn;\n";
-  os << "typedef " << getCudaStorageType(nv.outKind) << " TOut;\n";
-  os << "typedef " << getCudaStorageType(nv.gammaKind) << " TG;\n";
-  os << "typedef " << getCudaStorageType(nv.betaKind) << " TB;\n";
-  os << "constexpr idx_t ROWS = " << nv.rows << ", LEN = " << nv.length
+  os << "struct StarkNorm {\n";
+  os << "  typedef " << getIndexType(view) << " Idx;\n";
+  os << "  typedef " << ct << " Compute;\n";
+  os << "  typedef " << getCudaStorageType(nv.inKind) << " In;\n";
+  os << "  typedef " << getCudaStorageType(nv.outKind) << " Out;\n";
+  os << "  typedef " << getCudaStorageType(nv.gammaKind) << " Gamma;\n";
+  os << "  typedef " << getCudaStorageType(nv.betaKind) << " Beta;\n";
+  os << "  static constexpr Idx kRows = " << nv.rows << ", kLen = " << nv.length
      << ";\n";
-  os << "constexpr int TPR = " << p.threads << ", RPB = " << p.rows
-     << ", VEC = " << p.vec << ";\n";
-  os << "constexpr bool CACHE = " << (p.cache ? "true" : "false") << ";\n";
-  os << "constexpr bool HAS_GAMMA = " << (nv.gammaArg >= 0 ? "true" : "false")
-     << ", HAS_BETA = " << (nv.betaArg >= 0 ? "true" : "false") << ";\n";
-  os << "constexpr int PER_LANE = (int)((LEN + TPR * VEC - 1) / (TPR * "
-        "VEC));\n";
-  os << "constexpr int W = TPR < 32 ? TPR : 32, NW = TPR > 32 ? TPR / 32 : "
-        "1;\n";
-  os << "#define STARK_EPS (" << emitScalarLiteral(ck, nv.eps, 0) << ")\n";
-  os << "#define STARK_MEAN(s) (" << mean("(s)", nv.meanByFactor, nv.meanFactor)
-     << ")\n";
-  os << "#define STARK_VAR(s) (" << mean("(s)", nv.varByFactor, nv.varFactor)
-     << ")\n";
-  os << "__device__ __forceinline__ ct_t stark_sqrt(ct_t x) { return "
-     << (dbl ? "sqrt(x)" : "sqrtf(x)") << "; }\n";
-  os << "__device__ __forceinline__ ct_t stark_rsqrt(ct_t x) { return "
-     << (dbl ? "rsqrt(x)" : "rsqrtf(x)") << "; }\n";
-  os << R"cuda(
-// Sum over the TPR lanes of a row, returned to all of them (part: NW slots).
-__device__ __forceinline__ ct_t stark_row_sum(ct_t v, ct_t* part) {
-#pragma unroll
-  for (int off = W / 2; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off, W);
-  if constexpr (TPR > 32) {
-    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = part[0];
-    for (int w = 1; w < NW; ++w) v += part[w];
-  } else {
-    v = __shfl_sync(0xffffffffu, v, 0, W);
-  }
-  return v;
-}
-
-// Merges the running (count, mean, M2) of two disjoint parts of a row.
-__device__ __forceinline__ void stark_welford_merge(ct_t& n, ct_t& m, ct_t& m2, ct_t nb, ct_t mb, ct_t m2b) {
-  if (nb == (ct_t)0) return;
-  const ct_t nn = n + nb, d = mb - m;
-  m += d * (nb / nn);
-  m2 += m2b + d * d * (n * nb / nn);
-  n = nn;
-}
-
-)cuda";
-  os << "extern \"C\" __global__ void __launch_bounds__(TPR * RPB) " << kernel
-     << "(" << getKernelParameters(view) << ") {\n";
-  os << "  const TIn* __restrict__ x = " << argName(nv.inputArg) << ";\n";
-  os << "  TOut* __restrict__ y = " << argName(nv.outputArg) << ";\n";
-  os << "  const TG* __restrict__ gamma = "
-     << (nv.gammaArg >= 0 ? argName(nv.gammaArg) : std::string("nullptr"))
+  os << "  static constexpr int kLanes = " << p.threads
+     << ", kRowsPerBlock = " << p.rows << ", kVec = " << p.vec << ";\n";
+  os << "  static constexpr bool kCache = " << flag(p.cache)
+     << ", kRms = " << flag(nv.rms) << ", kDivide = " << flag(nv.divideBySqrt)
      << ";\n";
-  os << "  const TB* __restrict__ beta = "
-     << (nv.betaArg >= 0 ? argName(nv.betaArg) : std::string("nullptr"))
-     << ";\n";
-  os << "  constexpr bool RMS = " << (nv.rms ? "true" : "false") << ";\n";
-  os << "  constexpr bool DIVIDE = " << (nv.divideBySqrt ? "true" : "false")
-     << ";\n";
-  os << R"cuda(  __shared__ ct_t part[3][RPB][NW];
-  const int lane = threadIdx.x;
-  const idx_t row = (idx_t)blockIdx.x * RPB + threadIdx.y;
-  // Rows past the end still take part in the block's barriers.
-  const bool active = row < ROWS;
-  const idx_t base = active ? row * LEN : 0;
-  auto load = [&](idx_t j) { return *reinterpret_cast<const StarkVec<TIn, VEC>*>(x + base + j); };
-  ct_t mean = 0, stat = 0;
-  StarkVec<TIn, VEC> cached[CACHE ? PER_LANE : 1];
-  if constexpr (CACHE) {
-    // Two passes over the row in registers: the sum, then the centred squares.
-    ct_t s = 0;
-#pragma unroll
-    for (int i = 0; i < PER_LANE; ++i) {
-      const idx_t j = ((idx_t)i * TPR + lane) * VEC;
-      if (active && j < LEN) {
-        cached[i] = load(j);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-          const ct_t xv = (ct_t)stark_widen(cached[i].v[v]);
-          s += RMS ? xv * xv : xv;
-        }
-      }
-    }
-    s = stark_row_sum(s, part[0][threadIdx.y]);
-    if constexpr (RMS) {
-      stat = STARK_VAR(s);
-    } else {
-      mean = STARK_MEAN(s);
-      ct_t q = 0;
-#pragma unroll
-      for (int i = 0; i < PER_LANE; ++i) {
-        const idx_t j = ((idx_t)i * TPR + lane) * VEC;
-        if (active && j < LEN) {
-#pragma unroll
-          for (int v = 0; v < VEC; ++v) {
-            const ct_t d = (ct_t)stark_widen(cached[i].v[v]) - mean;
-            q += d * d;
-          }
-        }
-      }
-      q = stark_row_sum(q, part[1][threadIdx.y]);
-      stat = STARK_VAR(q);
-    }
-  } else if constexpr (RMS) {
-    ct_t s = 0;
-    if (active) {
-#pragma unroll 4
-      for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) {
-        const StarkVec<TIn, VEC> xv = load(j);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-          const ct_t e = (ct_t)stark_widen(xv.v[v]);
-          s += e * e;
-        }
-      }
-    }
-    stat = STARK_VAR(stark_row_sum(s, part[0][threadIdx.y]));
-  } else {
-    // One streaming pass: each lane's Welford (count, mean, M2), merged.
-    ct_t n = 0, m = 0, m2 = 0;
-    if (active) {
-#pragma unroll 4
-      for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) {
-        const StarkVec<TIn, VEC> xv = load(j);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-          const ct_t e = (ct_t)stark_widen(xv.v[v]);
-          n += (ct_t)1;
-          const ct_t d = e - m;
-          m += d / n;
-          m2 += d * (e - m);
-        }
-      }
-    }
-#pragma unroll
-    for (int off = W / 2; off > 0; off /= 2) {
-      const ct_t nb = __shfl_down_sync(0xffffffffu, n, off, W);
-      const ct_t mb = __shfl_down_sync(0xffffffffu, m, off, W);
-      const ct_t m2b = __shfl_down_sync(0xffffffffu, m2, off, W);
-      stark_welford_merge(n, m, m2, nb, mb, m2b);
-    }
-    if constexpr (TPR > 32) {
-      if (lane % 32 == 0) {
-        part[0][threadIdx.y][lane / 32] = n;
-        part[1][threadIdx.y][lane / 32] = m;
-        part[2][threadIdx.y][lane / 32] = m2;
-      }
-      __syncthreads();
-      n = part[0][threadIdx.y][0];
-      m = part[1][threadIdx.y][0];
-      m2 = part[2][threadIdx.y][0];
-      for (int w = 1; w < NW; ++w)
-        stark_welford_merge(n, m, m2, part[0][threadIdx.y][w], part[1][threadIdx.y][w], part[2][threadIdx.y][w]);
-    } else {
-      m = __shfl_sync(0xffffffffu, m, 0, W);
-      m2 = __shfl_sync(0xffffffffu, m2, 0, W);
-    }
-    mean = m;
-    stat = STARK_VAR(m2);
-  }
-  if (!active) return;
-  const ct_t scale = DIVIDE ? stark_sqrt(stat + STARK_EPS) : stark_rsqrt(stat + STARK_EPS);
-  auto store = [&](idx_t j, const StarkVec<TIn, VEC>& xv) {
-    StarkVec<TOut, VEC> o;
-    StarkVec<TG, VEC> g;
-    StarkVec<TB, VEC> b;
-    if constexpr (HAS_GAMMA) g = *reinterpret_cast<const StarkVec<TG, VEC>*>(gamma + j);
-    if constexpr (HAS_BETA) b = *reinterpret_cast<const StarkVec<TB, VEC>*>(beta + j);
-#pragma unroll
-    for (int v = 0; v < VEC; ++v) {
-      const ct_t c = RMS ? (ct_t)stark_widen(xv.v[v]) : (ct_t)stark_widen(xv.v[v]) - mean;
-      ct_t t = DIVIDE ? c / scale : c * scale;
-      if constexpr (HAS_GAMMA) t = t * (ct_t)stark_widen(g.v[v]);
-      if constexpr (HAS_BETA) t = t + (ct_t)stark_widen(b.v[v]);
-      o.v[v] = stark_cast<TOut>(t);
-    }
-    *reinterpret_cast<StarkVec<TOut, VEC>*>(y + base + j) = o;
-  };
-  if constexpr (CACHE) {
-#pragma unroll
-    for (int i = 0; i < PER_LANE; ++i) {
-      const idx_t j = ((idx_t)i * TPR + lane) * VEC;
-      if (j < LEN) store(j, cached[i]);
-    }
-  } else {
-#pragma unroll 4
-    for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) store(j, load(j));
-  }
-}
-)cuda";
+  os << "  static constexpr bool kHasGamma = " << flag(nv.gammaArg >= 0)
+     << ", kHasBeta = " << flag(nv.betaArg >= 0) << ";\n";
+  os << "  static __device__ __forceinline__ Compute eps() { return " << eps
+     << "; }\n";
+  os << "  static __device__ __forceinline__ Compute mean(Compute s) { return "
+     << mean(nv.meanByFactor, nv.meanFactor) << "; }\n";
+  os << "  static __device__ __forceinline__ Compute variance(Compute s) { "
+        "return "
+     << mean(nv.varByFactor, nv.varFactor) << "; }\n";
+  os << "};\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(" << p.threads * p.rows
+     << ") " << kernel << "(" << getKernelParameters(view) << ") {\n";
+  os << "  stark_kernels::normRows<StarkNorm>(" << argName(nv.inputArg) << ", "
+     << argName(nv.outputArg) << ", " << pointer(nv.gammaArg) << ", "
+     << pointer(nv.betaArg) << ");\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(s);

@@ -47,27 +47,18 @@ LogicalResult cudatpl::checkReduceApplies(const ProblemView &view,
   return success();
 }
 
-/// The accumulator type and the helpers every reduction kernel uses.
-static void emitReductionHelpers(llvm::raw_ostream &os,
-                                 const ReductionView &rv) {
+/// The combiner as the Op struct of Reduce.cuh, and its accumulator type.
+static void emitReductionOp(llvm::raw_ostream &os, const ReductionView &rv) {
   ElementKind acc = rv.accumulatorKind;
-  os << "typedef " << getCudaComputeType(acc) << " acc_t;\n";
-  os << "__device__ __forceinline__ acc_t stark_combine(acc_t a, acc_t b) { "
+  os << "struct StarkCombine {\n";
+  os << "  typedef " << getCudaComputeType(acc) << " Acc;\n";
+  os << "  __device__ __forceinline__ Acc operator()(Acc a, Acc b) const { "
         "return "
      << emitCombine(rv.combiner, acc, "a", "b") << "; }\n";
-  os << "#define STARK_IDENTITY (" << emitCombineIdentity(rv.combiner, acc)
-     << ")\n";
-  os << R"cuda(// Combines the values of WIDTH consecutive lanes into the first of them.
-template <int WIDTH> __device__ __forceinline__ acc_t stark_lanes_reduce(acc_t v) {
-#pragma unroll
-  for (int off = WIDTH / 2; off > 0; off /= 2) {
-    const acc_t other = __shfl_down_sync(0xffffffffu, v, off, WIDTH);
-    v = stark_combine(v, other);
-  }
-  return v;
-}
-
-)cuda";
+  os << "  static __device__ __forceinline__ Acc identity() { return "
+     << emitCombineIdentity(rv.combiner, acc) << "; }\n";
+  os << "};\n";
+  os << "typedef StarkCombine::Acc acc_t;\n";
 }
 
 namespace {
@@ -150,14 +141,16 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
   std::string idx = getIndexType(view);
   SmallVector<std::string> names = loopNames(view);
   const OperandView &out = view.outputs[0];
-  std::string outType = getCudaStorageType(out.kind).str();
 
-  std::string s = getCudaPrelude(view);
+  // The row walk, the lanes' combining and the split parts are Reduce.cuh;
+  // the part written here decodes rows and elements and evaluates pre().
+  std::string s =
+      getCudaPrelude(view, {"Loops.cuh", "Lanes.cuh", "Reduce.cuh"});
   llvm::raw_string_ostream os(s);
   os << "// Row reduction (" << rv.combiner << ") of " << view.opName << ": "
      << rv.rows << " rows of " << rv.length << ".\n";
   os << "typedef " << idx << " idx_t;\n";
-  emitReductionHelpers(os, rv);
+  emitReductionOp(os, rv);
   os << "constexpr idx_t ROWS = " << rv.rows << ", LEN = " << rv.length
      << ", CHUNK = " << chunk << ";\n";
   os << "constexpr int TPR = " << p.threads << ", RPB = " << p.rows
@@ -171,7 +164,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
   os << R"cuda(  const int lane = threadIdx.x;
   const idx_t row = (idx_t)blockIdx.x * RPB + threadIdx.y;
   const int part = blockIdx.y;
-  acc_t acc = STARK_IDENTITY;
+  acc_t acc = StarkCombine::identity();
   if (row < ROWS) {
 )cuda";
   os << emitDecode("    ", "idx_t", "row", rv.parallelLoops, view.loopRanges,
@@ -196,19 +189,15 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
       os << "    const idx_t b" << k << " = " << base << ";\n";
     }
   }
-  os << "    const idx_t begin = (idx_t)part * CHUNK;\n";
-  os << "    const idx_t end = begin + CHUNK < LEN ? begin + CHUNK : LEN;\n";
-  // Unrolled so that several loads are in flight before the first use.
-  os << "#pragma unroll 4\n";
-  os << "    for (idx_t e = begin + (idx_t)lane * VEC; e < end; e += TPR * "
-        "VEC) {\n";
+  os << "    stark_kernels::forRowPart<TPR, VEC, CHUNK, LEN>(part, lane, "
+        "[&](idx_t e) {\n";
   for (auto [k, in] : llvm::enumerate(view.inputs)) {
     if (in.argNumber < 0 || kinds[k] != RowAccess::Contiguous)
       continue;
     std::string t = getCudaStorageType(in.kind).str();
     os << "      const StarkVec<" << t << ", VEC> y" << k
-       << " = *reinterpret_cast<const StarkVec<" << t << ", VEC>*>("
-       << argName(in.argNumber) << " + b" << k << " + e);\n";
+       << " = stark_kernels::loadVec<VEC>(" << argName(in.argNumber) << " + b"
+       << k << " + e);\n";
     argExprs[k] = "stark_widen(y" + std::to_string(k) + ".v[j])";
   }
   os << "#pragma unroll\n";
@@ -224,43 +213,30 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
        << emitLinearOffset(in.access, rv.reducedLoops, names, false) << "]);\n";
     argExprs[k] = "z" + std::to_string(k);
   }
-  argExprs[numIn] = "STARK_IDENTITY"; // never read by the pre-expression
+  argExprs[numIn] = "StarkCombine::identity()"; // never read by pre()
   SmallVector<std::string> results;
   std::string pre = emitScalarProgram(*view.body, argExprs, names, "v", results,
                                       {rv.preNode});
   emitLines(os, "        ", pre);
-  os << "        acc = stark_combine(acc, (acc_t)(" << results[0] << "));\n";
-  os << "      }\n    }\n  }\n";
-  os << R"cuda(  acc = stark_lanes_reduce<(TPR < 32 ? TPR : 32)>(acc);
-  if constexpr (TPR > 32) {
-    __shared__ acc_t warp_partials[RPB][TPR > 32 ? TPR / 32 : 1];
-    if (lane % 32 == 0) warp_partials[threadIdx.y][lane / 32] = acc;
-    __syncthreads();
-    if (lane < 32) {
-      acc = lane < TPR / 32 ? warp_partials[threadIdx.y][lane] : STARK_IDENTITY;
-      acc = stark_lanes_reduce<32>(acc);
-    }
-  }
-  if (lane == 0 && row < ROWS) {
-)cuda";
+  os << "        acc = StarkCombine()(acc, (acc_t)(" << results[0] << "));\n";
+  os << "      }\n    });\n  }\n";
+  os << "  acc = stark_kernels::reduceRowLanes<StarkCombine, TPR, RPB>(acc);\n";
   std::string outPtr = argName(out.argNumber);
   if (p.split > 1) {
-    os << "    stark_partials[row * SPLIT + part] = acc;\n  }\n}\n\n";
+    os << "  if (lane == 0 && row < ROWS) stark_partials[row * SPLIT + part] "
+          "= acc;\n}\n\n";
     os << "extern \"C\" __global__ void __launch_bounds__(256) "
           "stark_reduce_row_finish("
        << getKernelParameters(view) << ") {\n";
     os << "  const idx_t row = (idx_t)blockIdx.x * 256 + threadIdx.x;\n";
     os << "  if (row >= ROWS) return;\n";
-    os << "  acc_t acc = STARK_IDENTITY;\n";
-    os << "  for (int q = 0; q < SPLIT; ++q) acc = stark_combine(acc, "
-          "stark_partials[row * SPLIT + q]);\n";
-    os << "  " << outPtr << "[row] = stark_cast<" << outType
-       << ">(stark_combine((acc_t)stark_widen(" << outPtr
-       << "[row]), acc));\n}\n";
+    os << "  stark_kernels::accumulateInto<StarkCombine>(" << outPtr
+       << " + row, stark_kernels::combineParts<StarkCombine, "
+          "SPLIT>(stark_partials + row * SPLIT));\n}\n";
   } else {
-    os << "    " << outPtr << "[row] = stark_cast<" << outType
-       << ">(stark_combine((acc_t)stark_widen(" << outPtr
-       << "[row]), acc));\n  }\n}\n";
+    os << "  if (lane == 0 && row < ROWS) "
+          "stark_kernels::accumulateInto<StarkCombine>("
+       << outPtr << " + row, acc);\n}\n";
   }
 
   CudaKernelPlan plan;
@@ -399,15 +375,17 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
   SmallVector<std::string> names = loopNames(view);
   SmallVector<unsigned> order = columnOrder(view, rv);
   const OperandView &out = view.outputs[0];
-  std::string outType = getCudaStorageType(out.kind).str();
   std::string outPtr = argName(out.argNumber);
 
-  std::string s = getCudaPrelude(view);
+  // The walk over the reduced points and the tree over a column's threads
+  // are Reduce.cuh; the part written here decodes and evaluates pre().
+  std::string s =
+      getCudaPrelude(view, {"Loops.cuh", "Lanes.cuh", "Reduce.cuh"});
   llvm::raw_string_ostream os(s);
   os << "// Column reduction (" << rv.combiner << ") of " << view.opName << ": "
      << rv.rows << " outputs, " << rv.length << " reduced points each.\n";
   os << "typedef " << idx << " idx_t;\n";
-  emitReductionHelpers(os, rv);
+  emitReductionOp(os, rv);
   os << "constexpr idx_t OUTPUTS = " << rv.rows << ", LEN = " << rv.length
      << ";\n";
   os << "constexpr int BX = " << p.blockX << ", SY = " << p.splitY << ";\n\n";
@@ -415,7 +393,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
         "stark_reduce_col("
      << getKernelParameters(view) << ") {\n";
   os << "  const idx_t p = (idx_t)blockIdx.x * BX + threadIdx.x;\n";
-  os << "  acc_t acc = STARK_IDENTITY;\n";
+  os << "  acc_t acc = StarkCombine::identity();\n";
   os << "  idx_t o = 0;\n";
   os << "  if (p < OUTPUTS) {\n";
   os << emitDecode("    ", "idx_t", "p", order, view.loopRanges, names);
@@ -428,8 +406,8 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
     os << "    const idx_t b" << k << " = "
        << emitLinearOffset(in.access, order, names, true) << ";\n";
   }
-  os << "#pragma unroll 4\n";
-  os << "    for (idx_t r = threadIdx.y; r < LEN; r += SY) {\n";
+  os << "    stark_kernels::forLaneVectors<SY, 1>((idx_t)0, LEN, "
+        "threadIdx.y, [&](idx_t r) {\n";
   os << emitDecode("      ", "idx_t", "r", rv.reducedLoops, view.loopRanges,
                    names);
   for (auto [k, in] : llvm::enumerate(view.inputs)) {
@@ -444,29 +422,18 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
        << " = stark_widen(" << argName(in.argNumber) << "[" << off << "]);\n";
     argExprs[k] = "x" + std::to_string(k);
   }
-  argExprs[numIn] = "STARK_IDENTITY";
+  argExprs[numIn] = "StarkCombine::identity()";
   SmallVector<std::string> results;
   std::string pre = emitScalarProgram(*view.body, argExprs, names, "v", results,
                                       {rv.preNode});
   emitLines(os, "      ", pre);
-  os << "      acc = stark_combine(acc, (acc_t)(" << results[0] << "));\n";
-  os << "    }\n  }\n";
-  os << R"cuda(  if constexpr (SY > 1) {
-    __shared__ acc_t partial[SY][BX];
-    partial[threadIdx.y][threadIdx.x] = acc;
-    __syncthreads();
-#pragma unroll
-    for (int half = SY / 2; half > 0; half /= 2) {
-      if (threadIdx.y < half)
-        partial[threadIdx.y][threadIdx.x] = stark_combine(partial[threadIdx.y][threadIdx.x], partial[threadIdx.y + half][threadIdx.x]);
-      __syncthreads();
-    }
-    acc = partial[0][threadIdx.x];
-  }
-  if (threadIdx.y == 0 && p < OUTPUTS)
-)cuda";
-  os << "    " << outPtr << "[o] = stark_cast<" << outType
-     << ">(stark_combine((acc_t)stark_widen(" << outPtr << "[o]), acc));\n}\n";
+  os << "      acc = StarkCombine()(acc, (acc_t)(" << results[0] << "));\n";
+  os << "    });\n  }\n";
+  os << "  acc = stark_kernels::reduceColumnThreads<StarkCombine, BX, "
+        "SY>(acc);\n";
+  os << "  if (threadIdx.y == 0 && p < OUTPUTS) "
+        "stark_kernels::accumulateInto<StarkCombine>("
+     << outPtr << " + o, acc);\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(s);

@@ -75,123 +75,31 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
   std::string inType = getCudaStorageType(sv.inKind).str();
   std::string outType = getCudaStorageType(sv.outKind).str();
 
-  std::string s = getCudaPrelude(view);
+  // The kernel is Softmax.cuh; the part written here is the problem as its
+  // config and the entry point.
+  std::string s =
+      getCudaPrelude(view, {"Loops.cuh", "Lanes.cuh", "Softmax.cuh"});
   llvm::raw_string_ostream os(s);
   os << "// Online softmax along dimension " << sv.dim << ": " << sv.rows
      << " rows of " << sv.length << ", stride " << sv.inner << ".\n";
-  os << "typedef " << idx << " idx_t;\n";
-  os << "typedef " << ct << " ct_t;\n";
-  os << "typedef " << inType << " TIn;\n";
-  os << "typedef " << outType << " TOut;\n";
-  os << "constexpr idx_t ROWS = " << sv.rows << ", LEN = " << sv.length
-     << ", INNER = " << sv.inner << ";\n";
-  os << "constexpr int TPR = " << p.threads << ", RPB = " << p.rows
-     << ", VEC = " << p.vec << ";\n";
-  os << "// Each lane's part of a row stays in registers between the passes.\n";
-  os << "constexpr bool CACHE = " << (p.cache ? "true" : "false") << ";\n";
-  os << "constexpr int PER_LANE = (int)((LEN + TPR * VEC - 1) / (TPR * "
-        "VEC));\n";
-  os << "__device__ __forceinline__ ct_t stark_exp(ct_t x) { return "
-     << (dbl ? "exp(x)" : "expf(x)") << "; }\n";
-  os << "#define STARK_NEG_INF ("
-     << emitScalarLiteral(dbl ? ElementKind::F64 : ElementKind::F32, -INFINITY,
-                          0)
-     << ")\n";
-  os << R"cuda(
-// Adds x to the running (max, sum of exp(x - max)) of a row.
-__device__ __forceinline__ void stark_online(ct_t x, ct_t& m, ct_t& s) {
-  if (x > m) { s = s * stark_exp(m - x) + (ct_t)1; m = x; }
-  else if (x != STARK_NEG_INF) s += stark_exp(x - m);
-}
-// Merges two running pairs.
-__device__ __forceinline__ void stark_merge(ct_t& m, ct_t& s, ct_t m2, ct_t s2) {
-  const ct_t mx = m > m2 ? m : m2;
-  if (mx == STARK_NEG_INF) return;
-  s = (m == STARK_NEG_INF ? (ct_t)0 : s * stark_exp(m - mx)) + (m2 == STARK_NEG_INF ? (ct_t)0 : s2 * stark_exp(m2 - mx));
-  m = mx;
-}
-
-)cuda";
-  os << "extern \"C\" __global__ void __launch_bounds__(TPR * RPB) "
-        "stark_softmax("
-     << getKernelParameters(view) << ") {\n";
-  os << "  const TIn* __restrict__ in = " << argName(0) << ";\n";
-  os << "  TOut* __restrict__ out = " << argName(1) << ";\n";
-  os << R"cuda(  const int lane = threadIdx.x;
-  const idx_t row = (idx_t)blockIdx.x * RPB + threadIdx.y;
-  const idx_t base = (row / INNER) * (LEN * INNER) + row % INNER;
-  ct_t m = STARK_NEG_INF, s = 0;
-  // Lane-interleaved vectors: part i of a lane starts at (i * TPR + lane) * VEC.
-  auto load = [&](idx_t j) {
-    if constexpr (VEC > 1) {
-      return *reinterpret_cast<const StarkVec<TIn, VEC>*>(in + base + j);
-    } else {
-      StarkVec<TIn, VEC> x;
-      x.v[0] = in[base + j * INNER];
-      return x;
-    }
-  };
-  StarkVec<TIn, VEC> cached[CACHE ? PER_LANE : 1];
-  if (row < ROWS) {
-    if constexpr (CACHE) {
-#pragma unroll
-      for (int i = 0; i < PER_LANE; ++i) {
-        const idx_t j = ((idx_t)i * TPR + lane) * VEC;
-        if (j < LEN) {
-          cached[i] = load(j);
-#pragma unroll
-          for (int v = 0; v < VEC; ++v) stark_online((ct_t)stark_widen(cached[i].v[v]), m, s);
-        }
-      }
-    } else {
-#pragma unroll 4
-      for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) {
-        const StarkVec<TIn, VEC> x = load(j);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) stark_online((ct_t)stark_widen(x.v[v]), m, s);
-      }
-    }
-  }
-  // Merge the lanes of the row, then hand the result to all of them.
-  constexpr int W = TPR < 32 ? TPR : 32;
-#pragma unroll
-  for (int off = W / 2; off > 0; off /= 2) {
-    const ct_t m2 = __shfl_down_sync(0xffffffffu, m, off, W);
-    const ct_t s2 = __shfl_down_sync(0xffffffffu, s, off, W);
-    stark_merge(m, s, m2, s2);
-  }
-  if constexpr (TPR > 32) {
-    __shared__ ct_t wm[RPB][TPR > 32 ? TPR / 32 : 1], ws[RPB][TPR > 32 ? TPR / 32 : 1];
-    if (lane % 32 == 0) { wm[threadIdx.y][lane / 32] = m; ws[threadIdx.y][lane / 32] = s; }
-    __syncthreads();
-    m = wm[threadIdx.y][0];
-    s = ws[threadIdx.y][0];
-    for (int w = 1; w < TPR / 32; ++w) stark_merge(m, s, wm[threadIdx.y][w], ws[threadIdx.y][w]);
-  } else {
-    m = __shfl_sync(0xffffffffu, m, 0, W);
-    s = __shfl_sync(0xffffffffu, s, 0, W);
-  }
-  if (row >= ROWS) return;
-  const ct_t inv = (ct_t)1 / s;
-  auto store = [&](idx_t j, const StarkVec<TIn, VEC>& x) {
-    StarkVec<TOut, VEC> y;
-#pragma unroll
-    for (int v = 0; v < VEC; ++v) y.v[v] = stark_cast<TOut>(stark_exp((ct_t)stark_widen(x.v[v]) - m) * inv);
-    if constexpr (VEC > 1) *reinterpret_cast<StarkVec<TOut, VEC>*>(out + base + j) = y;
-    else out[base + j * INNER] = y.v[0];
-  };
-  if constexpr (CACHE) {
-#pragma unroll
-    for (int i = 0; i < PER_LANE; ++i) {
-      const idx_t j = ((idx_t)i * TPR + lane) * VEC;
-      if (j < LEN) store(j, cached[i]);
-    }
-  } else {
-#pragma unroll 4
-    for (idx_t j = (idx_t)lane * VEC; j < LEN; j += TPR * VEC) store(j, load(j));
-  }
-}
-)cuda";
+  os << "struct StarkSoftmax {\n";
+  os << "  typedef " << idx << " Idx;\n";
+  os << "  typedef " << ct << " Compute;\n";
+  os << "  typedef " << inType << " In;\n";
+  os << "  typedef " << outType << " Out;\n";
+  os << "  static constexpr Idx kRows = " << sv.rows << ", kLen = " << sv.length
+     << ", kInner = " << sv.inner << ";\n";
+  os << "  static constexpr int kLanes = " << p.threads
+     << ", kRowsPerBlock = " << p.rows << ", kVec = " << p.vec << ";\n";
+  os << "  // Each lane's part of a row stays in registers between the "
+        "passes.\n";
+  os << "  static constexpr bool kCache = " << (p.cache ? "true" : "false")
+     << ";\n";
+  os << "};\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(" << p.threads * p.rows
+     << ") stark_softmax(" << getKernelParameters(view) << ") {\n";
+  os << "  stark_kernels::softmaxRows<StarkSoftmax>(" << argName(0) << ", "
+     << argName(1) << ");\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(s);

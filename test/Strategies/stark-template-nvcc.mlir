@@ -1,0 +1,22 @@
+// The sources stark-template writes for the pointwise and row families (the
+// embedded Loops.cuh, Lanes.cuh, Reduce.cuh, Softmax.cuh and Norm.cuh with
+// their generated specialisation) compile with nvcc for sm_90a, without a
+// GPU: an f16 transposed elementwise op, a row reduction split over blocks,
+// an f16 column max, a depthwise convolution, a strided f16 softmax, a
+// streamed (Welford) layer norm and an RMS norm.
+// REQUIRES: nvcc
+
+// RUN: stark-template --problem %S/Inputs/templates/relu-transpose-f16.mlir --family elementwise --source > %t.ew.cu
+// RUN: %nvcc-compile %t.ew.cu -o %t.ew.o
+// RUN: stark-template --problem %S/Inputs/templates/sum-squares.mlir --family reduce_row --params threads=256,rows=1,vec=4,split=8 --source > %t.row.cu
+// RUN: %nvcc-compile %t.row.cu -o %t.row.o
+// RUN: stark-template --problem %S/Inputs/templates/col-max-f16.mlir --family reduce_col --source > %t.col.cu
+// RUN: %nvcc-compile %t.col.cu -o %t.col.o
+// RUN: stark-template --problem %S/Inputs/templates/depthwise.mlir --family direct --source > %t.direct.cu
+// RUN: %nvcc-compile %t.direct.cu -o %t.direct.o
+// RUN: stark-template --problem %S/Inputs/templates/softmax-strided-f16.mlir --family softmax --source > %t.softmax.cu
+// RUN: %nvcc-compile %t.softmax.cu -o %t.softmax.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm-long.mlir --family layernorm --source > %t.ln.cu
+// RUN: %nvcc-compile %t.ln.cu -o %t.ln.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/rmsnorm.mlir --family rmsnorm --params threads=128,rows=2,vec=4,cache=0 --source > %t.rms.cu
+// RUN: %nvcc-compile %t.rms.cu -o %t.rms.o
