@@ -24,7 +24,7 @@
 // carries the source, the launches and where they came from.
 // GEMM-LABEL: func.func @kernel(
 // GEMM-SAME: %{{.+}}: memref<4096x4096xf32>, %{{.+}}: memref<4096x4096xf32>, %{{.+}}: memref<4096x4096xf32>)
-// GEMM-SAME: stark.cuda = #stark.cuda<family = "gemm", launches = [#stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1024, 1, 1>, kernel = "stark_gemm">], params = {bk = "8", bm = "128", bn = "128", double_buffer = "1", group_m = "8", min_blocks = "1", tm = "8", tn = "8"}, source = "{{.*}}extern \22C\22 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) stark_gemm(const float* __restrict__ arg0, const float* __restrict__ arg1, float* __restrict__ arg2)
+// GEMM-SAME: stark.cuda = #stark.cuda<family = "gemm", launches = [#stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1024, 1, 1>, kernel = "stark_gemm">], params = {bk = "8", bm = "128", bn = "128", double_buffer = "1", group_m = "8", min_blocks = "1", tm = "8", tn = "8"}, source = "{{.*}}extern \22C\22 __global__ void __launch_bounds__(StarkConfig::kThreads, MIN_BLOCKS) stark_gemm(const float* __restrict__ arg0, const float* __restrict__ arg1, float* __restrict__ arg2)
 // GEMM-NEXT: return
 // GEMM-NEXT: }
 
@@ -34,9 +34,16 @@
 // GEMM-SRC: constexpr int A_AXIS = 0, VA = 4, B_AXIS = 0, VB = 4, VC = 4;
 // GEMM-SRC: typedef int idx_t;
 // GEMM-SRC: return (4096) * l0 + l2;
+// The kernel is GemmSimt.cuh, inlined, run by the entry on this problem.
+// GEMM-SRC: struct StarkGemmProblem {
+// GEMM-SRC: static constexpr long long M = 4096, N = 4096, K = 4096;
+// GEMM-SRC: return stark_addr::a_off(b, m, k);
+// GEMM-SRC: namespace stark_kernels {
 // GEMM-SRC: __shared__ __align__(16) float As[STAGES][BK][LDA];
 // GEMM-SRC: acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-// GEMM-SRC: v.v[j] = stark_cast<TC>((float)stark_widen(v.v[j]) + acc[i][c * VN + j]);
+// GEMM-SRC: stark_cast<TC>((float)stark_widen(v.v[j]) + acc[i][c * VN + j]);
+// GEMM-SRC: typedef stark_kernels::SimtGemmConfig<StarkGemmProblem, BM, BN, BK, TM, TN, GROUP_M, DOUBLE_BUFFER, MIN_BLOCKS, A_AXIS, VA, B_AXIS, VB, VC> StarkConfig;
+// GEMM-SRC: stark_kernels::gemmSimtBlock<StarkConfig>(arg0, arg1, arg2);
 
 // Without tf32 an f32 matmul has no tensor-core family.
 // LIST-NOT: gemm_tc

@@ -197,6 +197,10 @@ std::string emitGemmKernelSource(const ProblemView &view,
                                  int64_t minBlocks, int64_t groupM);
 /// The embedded kernel texts.
 StringRef getGemmF32KernelText();
+StringRef getGemmSimtKernelText();
+/// Appends an embedded kernel's text without its `#pragma once` and
+/// include lines.
+void appendKernelText(std::string &s, StringRef text);
 StringRef getGemm3xTf32KernelText();
 
 // Per-family applicability and parameter spaces (one file per family).

@@ -172,6 +172,9 @@ static StringRef embeddedKernel(StringRef fileName) {
 StringRef cudatpl::getGemmF32KernelText() {
   return embeddedKernel("GemmF32.cuh");
 }
+StringRef cudatpl::getGemmSimtKernelText() {
+  return embeddedKernel("GemmSimt.cuh");
+}
 StringRef cudatpl::getGemm3xTf32KernelText() {
   return embeddedKernel("Gemm3xTf32.cuh");
 }
@@ -333,7 +336,7 @@ bool cudatpl::hasAsyncCopy(const HardwareProfile &profile) {
 /// __CUDACC_RTC__; what the device code uses of <cstdint> and <type_traits>
 /// is declared in their namespace, where their `std::` and integer names
 /// resolve first).
-static void appendKernelText(std::string &s, StringRef text) {
+void cudatpl::appendKernelText(std::string &s, StringRef text) {
   SmallVector<StringRef> lines;
   text.split(lines, '\n');
   for (StringRef line : lines) {

@@ -2,6 +2,7 @@
 
 #include "GemmCommon.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -148,223 +149,41 @@ mlir::stark::generateGemmKernel(const ProblemView &view, const GemmParams &p,
   os << "typedef " << getCudaStorageType(c.bKind) << " TB;\n";
   os << "typedef " << getCudaStorageType(c.cKind) << " TC;\n";
   os << "typedef " << idx << " idx_t;\n\n";
-  os << emitContractionAddressing(view, "idx_t") << "\n";
-  os << R"cuda(constexpr int THREADS = (BM / TM) * (BN / TN);
-constexpr int TX = BN / TN;
-// Each thread owns CM chunks of VM rows spaced BM / CM apart (and likewise
-// for columns) so that a warp's shared-memory fragment reads are 16-byte
-// vectors without bank conflicts.
-constexpr int VM = TM < 4 ? TM : 4, CM = TM / VM;
-constexpr int VN = TN < 4 ? TN : 4, CN = TN / VN;
-// Units stored transposed into shared memory get a 4-float row pad.
-constexpr int LDA = BM + (A_AXIS == 0 ? 4 : 0);
-constexpr int LDB = BN + (B_AXIS == 1 ? 4 : 0);
-constexpr int A_UNITS = BM * BK / VA, B_UNITS = BK * BN / VB;
-constexpr int A_LOADS = (A_UNITS + THREADS - 1) / THREADS;
-constexpr int B_LOADS = (B_UNITS + THREADS - 1) / THREADS;
-constexpr int STAGES = DOUBLE_BUFFER ? 2 : 1;
-constexpr int TILES_M = (int)((M + BM - 1) / BM), TILES_N = (int)((N + BN - 1) / BN);
-constexpr int K_TILES = (int)((K + BK - 1) / BK);
-
-template <int V, class T>
-__device__ __forceinline__ void stark_load_vec(const T* p, float (&r)[V]) {
-  const StarkVec<T, V> v = *reinterpret_cast<const StarkVec<T, V>*>(p);
-#pragma unroll
-  for (int i = 0; i < V; ++i) r[i] = (float)stark_widen(v.v[i]);
-}
-
-)cuda";
-  os << "extern \"C\" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) "
-        "stark_gemm("
+  os << "namespace stark_addr {\n"
+     << emitContractionAddressing(view, "idx_t")
+     << "} // namespace stark_addr\n\n";
+  // The kernel is GemmSimt.cuh; the problem reaches it through one struct.
+  os << "struct StarkGemmProblem {\n";
+  os << "  typedef " << getCudaStorageType(c.aKind) << " TA;\n";
+  os << "  typedef " << getCudaStorageType(c.bKind) << " TB;\n";
+  os << "  typedef " << getCudaStorageType(c.cKind) << " TC;\n";
+  os << "  typedef " << idx << " idx_t;\n";
+  os << llvm::formatv(
+      "  static constexpr long long M = {0}, N = {1}, K = {2};\n", c.m, c.n,
+      c.k);
+  for (auto [name, params] :
+       {std::pair<StringRef, StringRef>{"a_off", "b, m, k"},
+        {"b_off", "b, k, n"},
+        {"c_off", "b, m, n"}}) {
+    SmallVector<StringRef> names;
+    params.split(names, ", ");
+    os << "  static __device__ __forceinline__ idx_t " << name << "(idx_t "
+       << llvm::join(names, ", idx_t ") << ") { return stark_addr::" << name
+       << "(" << params << "); }\n";
+  }
+  os << "};\n";
+  os.flush();
+  appendKernelText(s, getGemmSimtKernelText());
+  os << "typedef stark_kernels::SimtGemmConfig<StarkGemmProblem, BM, BN, BK, "
+        "TM, TN, GROUP_M, DOUBLE_BUFFER, MIN_BLOCKS, A_AXIS, VA, B_AXIS, VB, "
+        "VC> StarkConfig;\n\n";
+  os << "extern \"C\" __global__ void "
+        "__launch_bounds__(StarkConfig::kThreads, MIN_BLOCKS) stark_gemm("
      << getKernelParameters(view) << ") {\n";
-  os << "  const TA* __restrict__ A = " << argName(view.inputs[0].argNumber)
-     << ";\n";
-  os << "  const TB* __restrict__ B = " << argName(view.inputs[1].argNumber)
-     << ";\n";
-  os << "  TC* __restrict__ C = " << argName(view.outputs[0].argNumber)
-     << ";\n";
-  os << R"cuda(  __shared__ __align__(16) float As[STAGES][BK][LDA];
-  __shared__ __align__(16) float Bs[STAGES][BK][LDB];
-  const int tid = threadIdx.x;
-  const int tx = tid % TX, ty = tid / TX;
-  // Grouped tile order: GROUP_M consecutive tile rows reuse B tiles in L2.
-  const int pid = blockIdx.x;
-  const int group_width = GROUP_M * TILES_N;
-  const int first_m = (pid / group_width) * GROUP_M;
-  const int group_rows = min(TILES_M - first_m, GROUP_M);
-  const int tile_m = first_m + (pid % group_width) % group_rows;
-  const int tile_n = (pid % group_width) / group_rows;
-  const idx_t m0 = (idx_t)tile_m * BM, n0 = (idx_t)tile_n * BN;
-  const idx_t batch = blockIdx.y;
-
-  float ra[A_LOADS][VA], rb[B_LOADS][VB];
-  // Global -> registers; out-of-range elements read as zero.
-  auto load_tiles = [&](int kt) {
-    const idx_t k0 = (idx_t)kt * BK;
-#pragma unroll
-    for (int i = 0; i < A_LOADS; ++i) {
-      const int u = tid + i * THREADS;
-      int mm, kk;
-      if constexpr (A_AXIS == 0) { mm = u / (BK / VA); kk = (u % (BK / VA)) * VA; }
-      else { kk = u / (BM / VA); mm = (u % (BM / VA)) * VA; }
-      const idx_t m = m0 + mm, k = k0 + kk;
-      if ((A_UNITS % THREADS == 0 || u < A_UNITS) && m < M && k < K) {
-        stark_load_vec<VA>(A + a_off(batch, m, k), ra[i]);
-      } else {
-#pragma unroll
-        for (int v = 0; v < VA; ++v) ra[i][v] = 0.f;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < B_LOADS; ++i) {
-      const int u = tid + i * THREADS;
-      int kk, nn;
-      if constexpr (B_AXIS == 0) { kk = u / (BN / VB); nn = (u % (BN / VB)) * VB; }
-      else { nn = u / (BK / VB); kk = (u % (BK / VB)) * VB; }
-      const idx_t k = k0 + kk, n = n0 + nn;
-      if ((B_UNITS % THREADS == 0 || u < B_UNITS) && k < K && n < N) {
-        stark_load_vec<VB>(B + b_off(batch, k, n), rb[i]);
-      } else {
-#pragma unroll
-        for (int v = 0; v < VB; ++v) rb[i][v] = 0.f;
-      }
-    }
-  };
-  // Registers -> shared memory, k-major for both tiles.
-  auto store_tiles = [&](int s) {
-#pragma unroll
-    for (int i = 0; i < A_LOADS; ++i) {
-      const int u = tid + i * THREADS;
-      if (A_UNITS % THREADS != 0 && u >= A_UNITS) break;
-      if constexpr (A_AXIS == 0) {
-        const int mm = u / (BK / VA), kk = (u % (BK / VA)) * VA;
-#pragma unroll
-        for (int v = 0; v < VA; ++v) As[s][kk + v][mm] = ra[i][v];
-      } else {
-        const int kk = u / (BM / VA), mm = (u % (BM / VA)) * VA;
-        if constexpr (VA == 4) {
-          *reinterpret_cast<float4*>(&As[s][kk][mm]) = make_float4(ra[i][0], ra[i][1], ra[i][2], ra[i][3]);
-        } else {
-#pragma unroll
-          for (int v = 0; v < VA; ++v) As[s][kk][mm + v] = ra[i][v];
-        }
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < B_LOADS; ++i) {
-      const int u = tid + i * THREADS;
-      if (B_UNITS % THREADS != 0 && u >= B_UNITS) break;
-      if constexpr (B_AXIS == 0) {
-        const int kk = u / (BN / VB), nn = (u % (BN / VB)) * VB;
-        if constexpr (VB == 4) {
-          *reinterpret_cast<float4*>(&Bs[s][kk][nn]) = make_float4(rb[i][0], rb[i][1], rb[i][2], rb[i][3]);
-        } else {
-#pragma unroll
-          for (int v = 0; v < VB; ++v) Bs[s][kk][nn + v] = rb[i][v];
-        }
-      } else {
-        const int nn = u / (BK / VB), kk = (u % (BK / VB)) * VB;
-#pragma unroll
-        for (int v = 0; v < VB; ++v) Bs[s][kk + v][nn] = rb[i][v];
-      }
-    }
-  };
-
-  float acc[TM][TN];
-#pragma unroll
-  for (int i = 0; i < TM; ++i)
-#pragma unroll
-    for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
-
-  auto compute = [&](int s) {
-#pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      float a[TM], b[TN];
-#pragma unroll
-      for (int c = 0; c < CM; ++c) {
-        const float* p = &As[s][kk][c * (BM / CM) + ty * VM];
-        if constexpr (VM == 4) {
-          const float4 t = *reinterpret_cast<const float4*>(p);
-          a[c * 4 + 0] = t.x; a[c * 4 + 1] = t.y; a[c * 4 + 2] = t.z; a[c * 4 + 3] = t.w;
-        } else if constexpr (VM == 2) {
-          const float2 t = *reinterpret_cast<const float2*>(p);
-          a[c * 2 + 0] = t.x; a[c * 2 + 1] = t.y;
-        } else {
-          a[c] = p[0];
-        }
-      }
-#pragma unroll
-      for (int c = 0; c < CN; ++c) {
-        const float* p = &Bs[s][kk][c * (BN / CN) + tx * VN];
-        if constexpr (VN == 4) {
-          const float4 t = *reinterpret_cast<const float4*>(p);
-          b[c * 4 + 0] = t.x; b[c * 4 + 1] = t.y; b[c * 4 + 2] = t.z; b[c * 4 + 3] = t.w;
-        } else if constexpr (VN == 2) {
-          const float2 t = *reinterpret_cast<const float2*>(p);
-          b[c * 2 + 0] = t.x; b[c * 2 + 1] = t.y;
-        } else {
-          b[c] = p[0];
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-    }
-  };
-
-  load_tiles(0);
-  store_tiles(0);
-  __syncthreads();
-  for (int kt = 0; kt < K_TILES; ++kt) {
-    if constexpr (DOUBLE_BUFFER) {
-      // The next tile's global loads are in flight while this one computes.
-      const int cur = kt & 1;
-      if (kt + 1 < K_TILES) load_tiles(kt + 1);
-      compute(cur);
-      if (kt + 1 < K_TILES) store_tiles(cur ^ 1);
-      __syncthreads();
-    } else {
-      compute(0);
-      __syncthreads();
-      if (kt + 1 < K_TILES) {
-        load_tiles(kt + 1);
-        store_tiles(0);
-      }
-      __syncthreads();
-    }
-  }
-
-  // C += acc (linalg contractions accumulate into their output).
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const idx_t m = m0 + (i / VM) * (BM / CM) + ty * VM + (i % VM);
-    if (m >= M) continue;
-#pragma unroll
-    for (int c = 0; c < CN; ++c) {
-      const idx_t n = n0 + c * (BN / CN) + tx * VN;
-      if constexpr (VC == VN && VC > 1) {
-        if (n < N) {
-          TC* p = C + c_off(batch, m, n);
-          StarkVec<TC, VC> v = *reinterpret_cast<StarkVec<TC, VC>*>(p);
-#pragma unroll
-          for (int j = 0; j < VC; ++j)
-            v.v[j] = stark_cast<TC>((float)stark_widen(v.v[j]) + acc[i][c * VN + j]);
-          *reinterpret_cast<StarkVec<TC, VC>*>(p) = v;
-        }
-      } else {
-#pragma unroll
-        for (int j = 0; j < VN; ++j) {
-          if (n + j < N) {
-            TC* p = C + c_off(batch, m, n + j);
-            *p = stark_cast<TC>((float)stark_widen(*p) + acc[i][c * VN + j]);
-          }
-        }
-      }
-    }
-  }
-}
-)cuda";
+  os << "  stark_kernels::gemmSimtBlock<StarkConfig>("
+     << argName(view.inputs[0].argNumber) << ", "
+     << argName(view.inputs[1].argNumber) << ", "
+     << argName(view.outputs[0].argNumber) << ");\n}\n";
 
   CudaKernelPlan plan = makeGemmPlan(
       c, "gemm", "stark_gemm", std::move(s), p.bm, p.bn, layout->threads,
