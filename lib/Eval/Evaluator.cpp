@@ -42,8 +42,6 @@ bool EvalResult::hasFlag(StringRef flag) const {
 // The protocol
 //===----------------------------------------------------------------------===//
 
-/// Copies `buffers` into f32 buffers of the same shape (exact: every f16
-/// and bf16 value is an f32 value).
 /// `buffers` with every float element kind narrower than `wide` converted
 /// to `wide` (exactly: every narrower float is representable).
 static std::vector<HostBuffer> widenFloats(ArrayRef<HostBuffer> buffers,
@@ -59,8 +57,11 @@ static std::vector<HostBuffer> widenFloats(ArrayRef<HostBuffer> buffers,
       widened.back().bytes = b.bytes;
       continue;
     }
-    for (int64_t i = 0, e = spec.numElements(); i < e; ++i)
-      widened.back().setFromDouble(i, b.getAsDouble(i));
+    HostBuffer &w = widened.back();
+    forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        w.setFromDouble(i, b.getAsDouble(i));
+    });
   }
   return widened;
 }
