@@ -122,6 +122,7 @@ private:
   bool runHigh(ArrayRef<HostBuffer> host, std::vector<HostBuffer> &highOut,
                StringRef where);
   bool runTrial(unsigned trial);
+  bool storeExtraReferences(unsigned first);
   bool timeAndCheck();
   bool checkOutputs(ArrayRef<HostBuffer> expected, ArrayRef<HostBuffer> got,
                     const std::vector<HostBuffer> *highOut, Distribution dist,
@@ -472,6 +473,35 @@ bool Evaluation::runTrial(unsigned trial) {
                       where);
 }
 
+/// A writing evaluation also stores the references of the extra trials a
+/// suspicious speedup triggers: a candidate far faster than a slow upstream
+/// baseline would otherwise run both references on that many more inputs.
+bool Evaluation::storeExtraReferences(unsigned first) {
+  ArrayRef<Distribution> all = getAllDistributions();
+  for (unsigned e = 0; e < options.extraTrials && isWriting(); ++e) {
+    unsigned trial = first + e;
+    Distribution dist = all[trial % all.size()];
+    uint64_t seed = mixSeed(options.seed, trial);
+    std::string where = llvm::formatv("extra trial {0} ({1}, seed {2})", trial,
+                                      stringifyDistribution(dist), seed)
+                            .str();
+    std::vector<HostBuffer> host = generateArguments(
+        analysis.signature, analysis.outputIsRead, dist, seed);
+    phase("running the baseline: " + where);
+    std::vector<HostBuffer> expected, highOut;
+    std::string error;
+    if (failed(baseline.run(host, expected, error))) {
+      finish(EvalStatus::Error, "the baseline failed to run: " + error);
+      return false;
+    }
+    ++result.referenceRuns;
+    if (ensureHigh() && !runHigh(host, highOut, where))
+      return false;
+    saveReferences(seed, dist, &expected, haveHigh ? &highOut : nullptr);
+  }
+  return true;
+}
+
 bool Evaluation::checkOutputs(ArrayRef<HostBuffer> expected,
                               ArrayRef<HostBuffer> got,
                               const std::vector<HostBuffer> *highOut,
@@ -645,6 +675,8 @@ void Evaluation::run() {
         }
       }
       addFlag("extra_trials_passed");
+    } else if (!storeExtraReferences(trials)) {
+      return;
     }
   }
 

@@ -1,7 +1,8 @@
 // The search computes the reference outputs of its trial inputs once, in the
 // problem's own evaluation, and every candidate reuses them. With 2 trials
-// and an f64 reference that is 2 baseline runs, 2 f64 runs and the f64 run
-// on the timing input: 5 runs for the whole search, however many
+// and an f64 reference that is 2 baseline runs, 2 f64 runs, the f64 run on
+// the timing input and 2 runs for each of the 10 extra trials a suspicious
+// speedup would trigger: 25 runs for the whole search, however many
 // candidates. The candidates (replayed: a correct kernel, one that drops
 // the last row, the correct one again) read 3, 1 and 3 trial inputs, and
 // the wrong one is still rejected.
@@ -16,7 +17,7 @@
 // CHECK: "references": {
 // CHECK-NEXT: "allowance_seconds": {{[0-9.e+-]+}},
 // CHECK-NEXT: "reused": 7,
-// CHECK-NEXT: "runs": 5
+// CHECK-NEXT: "runs": 25
 // CHECK-NEXT: },
 func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %c: tensor<16x4xf32>) -> tensor<16x4xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x4xf32>)
