@@ -4,11 +4,13 @@
 #include "stark/Eval/Inputs.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -65,6 +67,9 @@ SmallVector<int64_t> mlir::stark::delinearize(int64_t flat,
 }
 
 double mlir::stark::getRootMeanSquare(const HostBuffer &buffer) {
+  // Sequential on purpose: a sum in another order rounds differently, and
+  // this value scales the absolute bound of the large distribution, so a
+  // parallel sum could move a verdict at the edge of the bound.
   double sum = 0;
   int64_t count = 0;
   for (int64_t i = 0, e = buffer.spec.numElements(); i < e; ++i) {
@@ -108,28 +113,28 @@ static ElementCheck checkFloat(double got, double exp,
   return {err <= allowed, err, allowed, ratio};
 }
 
-CompareResult mlir::stark::compareOutput(unsigned argIndex,
-                                         const HostBuffer &got,
-                                         const HostBuffer &expected,
-                                         const HostBuffer *highPrecision,
-                                         const CompareOptions &options) {
-  CompareResult result;
-  int64_t n = expected.spec.numElements();
-  result.numElements = n;
-  bool isFloat = isFloatKind(expected.spec.kind);
-  if (highPrecision && highPrecision->spec.numElements() != n)
-    highPrecision = nullptr;
-
-  // The worst element is the one with the largest error relative to what
-  // it was allowed; ties keep the first.
+namespace {
+/// The verdict on a run of elements: counts and the worst element, the
+/// first one on ties.
+struct RangeVerdict {
+  int64_t numMismatches = 0;
+  int64_t numReferenceNonFinite = 0;
   int64_t worstIndex = -1;
   ElementCheck worstCheck{true, 0, 0, -1};
   bool worstUsedHigh = false;
-  for (int64_t i = 0; i < n; ++i) {
+};
+} // namespace
+
+static void compareRange(const HostBuffer &got, const HostBuffer &expected,
+                         const HostBuffer *highPrecision,
+                         const CompareOptions &options, int64_t begin,
+                         int64_t end, RangeVerdict &v) {
+  bool isFloat = isFloatKind(expected.spec.kind);
+  for (int64_t i = begin; i < end; ++i) {
     double g = got.getAsDouble(i);
     double e = expected.getAsDouble(i);
     if (!std::isfinite(e))
-      ++result.numReferenceNonFinite;
+      ++v.numReferenceNonFinite;
     ElementCheck check;
     bool usedHigh = false;
     if (!isFloat) {
@@ -148,11 +153,46 @@ CompareResult mlir::stark::compareOutput(unsigned argIndex,
       }
     }
     if (!check.passed)
-      ++result.numMismatches;
-    if (check.ratio > worstCheck.ratio) {
-      worstCheck = check;
-      worstIndex = i;
-      worstUsedHigh = usedHigh;
+      ++v.numMismatches;
+    if (check.ratio > v.worstCheck.ratio) {
+      v.worstCheck = check;
+      v.worstIndex = i;
+      v.worstUsedHigh = usedHigh;
+    }
+  }
+}
+
+CompareResult mlir::stark::compareOutput(unsigned argIndex,
+                                         const HostBuffer &got,
+                                         const HostBuffer &expected,
+                                         const HostBuffer *highPrecision,
+                                         const CompareOptions &options) {
+  CompareResult result;
+  int64_t n = expected.spec.numElements();
+  result.numElements = n;
+  if (highPrecision && highPrecision->spec.numElements() != n)
+    highPrecision = nullptr;
+
+  // The worst element is the one with the largest error relative to what
+  // it was allowed; ties keep the first. Chunks are judged in parallel and
+  // merged in order with the same strict comparison, so the verdict is the
+  // one a single pass over the elements gives.
+  std::vector<RangeVerdict> verdicts(
+      size_t(llvm::divideCeil(std::max<int64_t>(n, 0), kChunkElements)));
+  forEachChunk(n, [&](int64_t begin, int64_t end) {
+    compareRange(got, expected, highPrecision, options, begin, end,
+                 verdicts[size_t(begin / kChunkElements)]);
+  });
+  int64_t worstIndex = -1;
+  ElementCheck worstCheck{true, 0, 0, -1};
+  bool worstUsedHigh = false;
+  for (const RangeVerdict &v : verdicts) {
+    result.numMismatches += v.numMismatches;
+    result.numReferenceNonFinite += v.numReferenceNonFinite;
+    if (v.worstIndex >= 0 && v.worstCheck.ratio > worstCheck.ratio) {
+      worstCheck = v.worstCheck;
+      worstIndex = v.worstIndex;
+      worstUsedHigh = v.worstUsedHigh;
     }
   }
   result.passed = result.numMismatches == 0;
@@ -198,12 +238,20 @@ std::string mlir::stark::describeWorstElement(const WorstElement &w) {
 
 double mlir::stark::getMaxAbsDifference(const HostBuffer &a,
                                         const HostBuffer &b) {
-  double worst = 0;
   int64_t n = std::min(a.spec.numElements(), b.spec.numElements());
-  for (int64_t i = 0; i < n; ++i) {
-    double x = a.getAsDouble(i), y = b.getAsDouble(i);
-    if (std::isfinite(x) && std::isfinite(y))
-      worst = std::max(worst, std::fabs(x - y));
-  }
-  return worst;
+  // A maximum does not depend on the order: chunks in parallel.
+  std::vector<double> worst(
+      size_t(llvm::divideCeil(std::max<int64_t>(n, 0), kChunkElements)), 0);
+  forEachChunk(n, [&](int64_t begin, int64_t end) {
+    double &w = worst[size_t(begin / kChunkElements)];
+    for (int64_t i = begin; i < end; ++i) {
+      double x = a.getAsDouble(i), y = b.getAsDouble(i);
+      if (std::isfinite(x) && std::isfinite(y))
+        w = std::max(w, std::fabs(x - y));
+    }
+  });
+  double result = 0;
+  for (double w : worst)
+    result = std::max(result, w);
+  return result;
 }

@@ -81,6 +81,9 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"max_high_precision_iterations", o.maxHighPrecisionIterations},
       {"f64_reference", o.f64Reference},
       {"measure_time", o.measureTime},
+      {"reference_dir", o.referenceDir},
+      {"write_references", o.writeReferences},
+      {"max_stored_reference_bytes", o.maxStoredReferenceBytes},
       {"timing",
        json::Object{
            {"warmup_runs", o.timing.warmupRuns},
@@ -117,6 +120,12 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
     o.f64Reference = *b;
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
+  readString(*obj, "reference_dir", o.referenceDir);
+  if (std::optional<bool> b = obj->getBoolean("write_references"))
+    o.writeReferences = *b;
+  if (const json::Value *v = obj->get("max_stored_reference_bytes"))
+    if (std::optional<uint64_t> n = v->getAsUINT64())
+      o.maxStoredReferenceBytes = *n;
   if (const json::Object *t = obj->getObject("timing")) {
     readInt(*t, "warmup_runs", o.timing.warmupRuns);
     readInt(*t, "min_trials", o.timing.minTrials);
@@ -232,6 +241,10 @@ json::Value mlir::stark::toJSON(const EvalResult &r) {
       {"distributions", std::move(distributions)},
       {"high_precision_reference", r.highPrecisionReference},
   };
+  o["references"] = json::Object{
+      {"runs", r.referenceRuns},
+      {"reused", r.referencesReused},
+  };
   if (r.baselineTime && r.candidateTime) {
     o["timing"] = json::Object{
         {"baseline", timingToJSON(*r.baselineTime)},
@@ -285,6 +298,10 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalResult &r,
     readStrings(*c, "distributions", r.distributions);
     if (std::optional<bool> b = c->getBoolean("high_precision_reference"))
       r.highPrecisionReference = *b;
+  }
+  if (const json::Object *refs = o->getObject("references")) {
+    readInt(*refs, "runs", r.referenceRuns);
+    readInt(*refs, "reused", r.referencesReused);
   }
   if (const json::Object *t = o->getObject("timing")) {
     if (const json::Object *b = t->getObject("baseline"))
@@ -345,6 +362,9 @@ std::string mlir::stark::formatEvalResult(const EvalResult &r) {
   else
     llvm::interleaveComma(r.flags, os);
   os << "\n";
+  if (r.correctnessTrials > 0)
+    os << "references: " << r.referenceRuns << " runs, " << r.referencesReused
+       << " trial inputs reused\n";
   for (const std::string &note : r.notes)
     os << "note: " << note << "\n";
   if (!r.logTail.empty()) {

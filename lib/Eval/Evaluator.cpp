@@ -4,6 +4,7 @@
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Eval/Inputs.h"
 #include "stark/Eval/ProblemAnalysis.h"
+#include "stark/Eval/References.h"
 #include "stark/Target/CpuTarget.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -24,9 +25,11 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cmath>
 #include <limits>
@@ -42,25 +45,23 @@ bool EvalResult::hasFlag(StringRef flag) const {
 // The protocol
 //===----------------------------------------------------------------------===//
 
-/// Copies `buffers` into f32 buffers of the same shape (exact: every f16
-/// and bf16 value is an f32 value).
 /// `buffers` with every float element kind narrower than `wide` converted
 /// to `wide` (exactly: every narrower float is representable).
 static std::vector<HostBuffer> widenFloats(ArrayRef<HostBuffer> buffers,
                                            ElementKind wide) {
   std::vector<HostBuffer> widened;
   for (const HostBuffer &b : buffers) {
-    ArgSpec spec = b.spec;
-    if (isFloatKind(spec.kind) &&
-        getElementKindBytes(spec.kind) < getElementKindBytes(wide))
-      spec.kind = wide;
+    ArgSpec spec = widenSpec(b.spec, wide);
     widened.emplace_back(spec);
     if (spec.kind == b.spec.kind) {
       widened.back().bytes = b.bytes;
       continue;
     }
-    for (int64_t i = 0, e = spec.numElements(); i < e; ++i)
-      widened.back().setFromDouble(i, b.getAsDouble(i));
+    HostBuffer &w = widened.back();
+    forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        w.setFromDouble(i, b.getAsDouble(i));
+    });
   }
   return widened;
 }
@@ -109,7 +110,19 @@ private:
   }
 
   bool prepare();
+  void prepareHigh();
+  bool compileHigh(std::string &error);
+  bool ensureHigh();
+  void openStore();
+  bool isReading() const { return store && !store->isWritable(); }
+  bool isWriting() const { return store && store->isWritable(); }
+  void saveReferences(uint64_t seed, Distribution dist,
+                      const std::vector<HostBuffer> *expected,
+                      const std::vector<HostBuffer> *highOut);
+  bool runHigh(ArrayRef<HostBuffer> host, std::vector<HostBuffer> &highOut,
+               StringRef where);
   bool runTrial(unsigned trial);
+  bool storeExtraReferences(unsigned first);
   bool timeAndCheck();
   bool checkOutputs(ArrayRef<HostBuffer> expected, ArrayRef<HostBuffer> got,
                     const std::vector<HostBuffer> *highOut, Distribution dist,
@@ -124,9 +137,12 @@ private:
   SmallVector<OwningOpRef<ModuleOp>> modules; // lowered clones, kept alive
   Runner baseline, cand, high;
   std::unique_ptr<Target> hostTarget; // for the high-precision reference
+  /// There is a high-precision reference: compiled here, or stored.
   bool haveHigh = false;
   /// The element kind the high-precision reference computes in.
   ElementKind highKind = ElementKind::F32;
+  /// Where reference outputs are read from or written to; null: nowhere.
+  std::unique_ptr<ReferenceStore> store;
 };
 
 } // namespace
@@ -189,6 +205,77 @@ bool Evaluation::prepare() {
   }
   cand.kernel = std::move(*k);
 
+  openStore();
+  prepareHigh();
+
+  auto args = target.allocate(sig, error);
+  if (failed(args)) {
+    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
+    return false;
+  }
+  baseline.args = std::move(*args);
+  args = target.allocate(sig, error);
+  if (failed(args)) {
+    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
+    return false;
+  }
+  cand.args = std::move(*args);
+  return true;
+}
+
+/// The key of the reference store: everything the reference outputs of a
+/// trial input depend on besides the trial itself.
+static std::string getReferenceKey(ModuleOp problem, StringRef target,
+                                   const EvalOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  problem->print(os);
+  return llvm::formatv("problem {0:x16}; target {1}; seed {2}; f64 reference "
+                       "{3}; max high-precision iterations {4}",
+                       llvm::xxh3_64bits(text), target, options.seed,
+                       options.f64Reference, options.maxHighPrecisionIterations)
+      .str();
+}
+
+void Evaluation::openStore() {
+  if (options.referenceDir.empty())
+    return;
+  if (options.writeReferences) {
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(options.referenceDir)) {
+      result.notes.push_back("the references are not stored: cannot create '" +
+                             options.referenceDir + "': " + ec.message());
+      return;
+    }
+  }
+  store = std::make_unique<ReferenceStore>(options.referenceDir,
+                                           options.writeReferences,
+                                           options.maxStoredReferenceBytes);
+}
+
+void Evaluation::prepareHigh() {
+  std::string key;
+  if (store)
+    key = getReferenceKey(problem, target.getName(), options);
+  // A reading evaluation takes the decision of the one that stored the
+  // references: whether there is a high-precision reference, and why not.
+  // It compiles that reference only when a trial input is not stored.
+  if (isReading()) {
+    if (std::optional<ReferenceManifest> m = store->readManifest(key)) {
+      haveHigh = m->highKind.has_value();
+      if (haveHigh)
+        highKind = *m->highKind;
+      for (const std::string &flag : m->flags)
+        addFlag(flag);
+      llvm::append_range(result.notes, m->notes);
+      result.highPrecisionReference = haveHigh;
+      return;
+    }
+    store.reset(); // nothing stored for this problem
+  }
+  size_t flagsBefore = result.flags.size();
+  size_t notesBefore = result.notes.size();
+
   // f16/bf16: the problem in f32 on the host (naive loops, so capped).
   // f32 with a reduction: the problem in f64 on the same target, as costly
   // as the baseline. A blocked or split reduction is often more accurate
@@ -206,38 +293,12 @@ bool Evaluation::prepare() {
                       analysis.iterations, options.maxHighPrecisionIterations)
             .str());
   } else if (analysis.isLowPrecision || f64Reference) {
-    Target *where = &target;
-    MLIRContext *ctx = problem->getContext();
-    FloatType wide = Float32Type::get(ctx);
-    if (f64Reference) {
-      highKind = ElementKind::F64;
-      wide = Float64Type::get(ctx);
-      phase("compiling the high-precision reference (f64)");
-    } else {
-      phase("compiling the high-precision reference (f32, on the host)");
-      if (target.getName() != "cpu") {
-        hostTarget = createCpuTarget(*ctx);
-        where = hostTarget.get();
-      }
-    }
-    FailureOr<OwningOpRef<ModuleOp>> wideModule =
-        promoteFloats(problem, wide, error);
-    FailureOr<KernelSignature> wideSig = failure();
-    if (succeeded(wideModule))
-      wideSig = getKernelSignature(**wideModule, analysis.entry,
-                                   analysis.numOutputs, error);
-    if (succeeded(wideSig)) {
-      k = where->compile(**wideModule, *wideSig, error);
-      if (succeeded(k)) {
-        high.kernel = std::move(*k);
-        auto args = where->allocate(*wideSig, error);
-        if (succeeded(args)) {
-          high.args = std::move(*args);
-          haveHigh = true;
-        }
-      }
-      modules.push_back(std::move(*wideModule));
-    }
+    highKind = f64Reference ? ElementKind::F64 : ElementKind::F32;
+    phase(f64Reference
+              ? "compiling the high-precision reference (f64)"
+              : "compiling the high-precision reference (f32, on the host)");
+    std::string error;
+    haveHigh = compileHigh(error);
     result.highPrecisionReference = haveHigh;
     if (!haveHigh) {
       addFlag("no_high_precision_reference");
@@ -245,19 +306,103 @@ bool Evaluation::prepare() {
     }
   }
 
-  auto args = target.allocate(sig, error);
-  if (failed(args)) {
-    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
-    return false;
+  if (isWriting()) {
+    ReferenceManifest m;
+    m.key = key;
+    if (haveHigh)
+      m.highKind = highKind;
+    m.flags.assign(result.flags.begin() + flagsBefore, result.flags.end());
+    m.notes.assign(result.notes.begin() + notesBefore, result.notes.end());
+    std::string error;
+    if (failed(store->writeManifest(m, error))) {
+      result.notes.push_back("the references are not stored: " + error);
+      store.reset();
+    }
   }
-  baseline.args = std::move(*args);
-  args = target.allocate(sig, error);
-  if (failed(args)) {
-    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
-    return false;
+}
+
+bool Evaluation::compileHigh(std::string &error) {
+  MLIRContext *ctx = problem->getContext();
+  Target *where = &target;
+  FloatType wide = Float64Type::get(ctx);
+  if (highKind != ElementKind::F64) {
+    wide = Float32Type::get(ctx);
+    if (target.getName() != "cpu") {
+      hostTarget = createCpuTarget(*ctx);
+      where = hostTarget.get();
+    }
   }
-  cand.args = std::move(*args);
+  FailureOr<OwningOpRef<ModuleOp>> wideModule =
+      promoteFloats(problem, wide, error);
+  if (failed(wideModule))
+    return false;
+  modules.push_back(std::move(*wideModule));
+  FailureOr<KernelSignature> wideSig = getKernelSignature(
+      *modules.back(), analysis.entry, analysis.numOutputs, error);
+  if (failed(wideSig))
+    return false;
+  FailureOr<std::unique_ptr<CompiledKernel>> k =
+      where->compile(*modules.back(), *wideSig, error);
+  if (failed(k))
+    return false;
+  auto args = where->allocate(*wideSig, error);
+  if (failed(args))
+    return false;
+  high.kernel = std::move(*k);
+  high.args = std::move(*args);
   return true;
+}
+
+/// A reading evaluation compiles the high-precision reference only for a
+/// trial input that is not stored. Should it fail here although it
+/// compiled where the references were stored, the evaluation goes on as
+/// one without it would.
+bool Evaluation::ensureHigh() {
+  if (!haveHigh || high.kernel)
+    return haveHigh;
+  phase("compiling the high-precision reference");
+  std::string error;
+  if (compileHigh(error))
+    return true;
+  haveHigh = false;
+  addFlag("no_high_precision_reference");
+  result.notes.push_back("no high-precision reference: " + error);
+  return false;
+}
+
+bool Evaluation::runHigh(ArrayRef<HostBuffer> host,
+                         std::vector<HostBuffer> &highOut, StringRef where) {
+  phase(("running the high-precision reference: " + where).str());
+  std::string error;
+  if (failed(high.run(widenFloats(host, highKind), highOut, error))) {
+    finish(EvalStatus::Error,
+           "the high-precision reference failed to run: " + error);
+    return false;
+  }
+  ++result.referenceRuns;
+  return true;
+}
+
+void Evaluation::saveReferences(uint64_t seed, Distribution dist,
+                                const std::vector<HostBuffer> *expected,
+                                const std::vector<HostBuffer> *highOut) {
+  if (!isWriting())
+    return;
+  std::string error;
+  FailureOr<bool> saved = store->save(
+      seed, dist, analysis.signature, expected,
+      highOut ? std::optional(highKind) : std::nullopt, highOut, error);
+  if (failed(saved))
+    result.notes.push_back("the references are not all stored: " + error);
+  else if (!*saved)
+    result.notes.push_back(
+        llvm::formatv("the references of the {0} input with seed {1} are "
+                      "not stored: the store holds at most {2} bytes",
+                      stringifyDistribution(dist), seed,
+                      options.maxStoredReferenceBytes)
+            .str());
+  if (failed(saved) || !*saved)
+    store.reset();
 }
 
 bool Evaluation::runTrial(unsigned trial) {
@@ -276,11 +421,21 @@ bool Evaluation::runTrial(unsigned trial) {
       generateArguments(sig, analysis.outputIsRead, dist, seed);
   std::string error;
 
-  phase("running the baseline: " + where);
-  std::vector<HostBuffer> expected;
-  if (failed(baseline.run(host, expected, error))) {
-    finish(EvalStatus::Error, "the baseline failed to run: " + error);
-    return false;
+  // The reference outputs of this input: from the store, or run here.
+  std::vector<HostBuffer> expected, highOut;
+  bool stored = isReading() &&
+                store->load(seed, dist, sig, &expected,
+                            haveHigh ? std::optional(highKind) : std::nullopt,
+                            haveHigh ? &highOut : nullptr);
+  if (stored) {
+    ++result.referencesReused;
+  } else {
+    phase("running the baseline: " + where);
+    if (failed(baseline.run(host, expected, error))) {
+      finish(EvalStatus::Error, "the baseline failed to run: " + error);
+      return false;
+    }
+    ++result.referenceRuns;
   }
 
   // Integer outputs have no NaN: give the candidate a prefill that differs
@@ -308,18 +463,43 @@ bool Evaluation::runTrial(unsigned trial) {
     return false;
   }
 
-  std::vector<HostBuffer> highOut;
-  if (haveHigh) {
-    phase("running the high-precision reference: " + where);
-    if (failed(high.run(widenFloats(host, highKind), highOut, error))) {
-      finish(EvalStatus::Error,
-             "the high-precision reference failed to run: " + error);
+  if (!stored) {
+    if (ensureHigh() && !runHigh(host, highOut, where))
       return false;
-    }
+    saveReferences(seed, dist, &expected, haveHigh ? &highOut : nullptr);
   }
 
   return checkOutputs(expected, got, haveHigh ? &highOut : nullptr, dist, seed,
                       where);
+}
+
+/// A writing evaluation also stores the references of the extra trials a
+/// suspicious speedup triggers: a candidate far faster than a slow upstream
+/// baseline would otherwise run both references on that many more inputs.
+bool Evaluation::storeExtraReferences(unsigned first) {
+  ArrayRef<Distribution> all = getAllDistributions();
+  for (unsigned e = 0; e < options.extraTrials && isWriting(); ++e) {
+    unsigned trial = first + e;
+    Distribution dist = all[trial % all.size()];
+    uint64_t seed = mixSeed(options.seed, trial);
+    std::string where = llvm::formatv("extra trial {0} ({1}, seed {2})", trial,
+                                      stringifyDistribution(dist), seed)
+                            .str();
+    std::vector<HostBuffer> host = generateArguments(
+        analysis.signature, analysis.outputIsRead, dist, seed);
+    phase("running the baseline: " + where);
+    std::vector<HostBuffer> expected, highOut;
+    std::string error;
+    if (failed(baseline.run(host, expected, error))) {
+      finish(EvalStatus::Error, "the baseline failed to run: " + error);
+      return false;
+    }
+    ++result.referenceRuns;
+    if (ensureHigh() && !runHigh(host, highOut, where))
+      return false;
+    saveReferences(seed, dist, &expected, haveHigh ? &highOut : nullptr);
+  }
+  return true;
 }
 
 bool Evaluation::checkOutputs(ArrayRef<HostBuffer> expected,
@@ -449,16 +629,22 @@ bool Evaluation::timeAndCheck() {
            "cannot read the outputs of the timed runs: " + error);
     return false;
   }
-  std::vector<HostBuffer> highOut;
-  if (haveHigh &&
-      failed(high.run(widenFloats(host, highKind), highOut, error))) {
-    finish(EvalStatus::Error,
-           "the high-precision reference failed to run: " + error);
-    return false;
-  }
   uint64_t seed = mixSeed(options.seed, 0x7137);
   std::string where =
       llvm::formatv("the last timed run (uniform, seed {0})", seed).str();
+  // The baseline's output comes from its own timed run; the high-precision
+  // one from the store, or run here.
+  std::vector<HostBuffer> highOut;
+  if (haveHigh) {
+    if (isReading() && store->load(seed, Distribution::Uniform, sig, nullptr,
+                                   highKind, &highOut)) {
+      ++result.referencesReused;
+    } else if (ensureHigh()) {
+      if (!runHigh(host, highOut, where))
+        return false;
+      saveReferences(seed, Distribution::Uniform, nullptr, &highOut);
+    }
+  }
   if (!checkOutputs(expected, got, haveHigh ? &highOut : nullptr,
                     Distribution::Uniform, seed, where))
     return false;
@@ -489,6 +675,8 @@ void Evaluation::run() {
         }
       }
       addFlag("extra_trials_passed");
+    } else if (!storeExtraReferences(trials)) {
+      return;
     }
   }
 

@@ -2,6 +2,11 @@
 
 #include "stark/Eval/Inputs.h"
 
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Parallel.h"
+
+#include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -38,13 +43,31 @@ uint64_t mlir::stark::mixSeed(uint64_t a, uint64_t b) {
   return z ^ (z >> 31);
 }
 
+void mlir::stark::forEachChunk(int64_t n,
+                               llvm::function_ref<void(int64_t, int64_t)> fn) {
+  int64_t chunks = llvm::divideCeil(std::max<int64_t>(n, 0), kChunkElements);
+  if (chunks <= 1) {
+    if (n > 0)
+      fn(0, n);
+    return;
+  }
+  llvm::parallelFor(0, size_t(chunks), [&](size_t c) {
+    int64_t begin = int64_t(c) * kChunkElements;
+    fn(begin, std::min(n, begin + kChunkElements));
+  });
+}
+
 namespace {
-/// splitmix64: tiny, fast, and identical on every platform.
+/// splitmix64: tiny, fast, and identical on every platform. Its state after
+/// k draws is seed + k * gamma, so any point of the stream can be reached
+/// directly: that is what lets the generator fill chunks in parallel.
 class Rng {
 public:
-  explicit Rng(uint64_t seed) : state(seed) {}
+  static constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ULL;
+  explicit Rng(uint64_t seed, uint64_t skipDraws = 0)
+      : state(seed + skipDraws * kGamma) {}
   uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = (state += kGamma);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
@@ -114,15 +137,32 @@ static int64_t drawInteger(Rng &rng, Distribution d, ElementKind kind) {
   return 0;
 }
 
-void mlir::stark::fillRandom(HostBuffer &buffer, Distribution d,
-                             uint64_t seed) {
-  Rng rng(seed);
+/// How many draws of the stream one element takes: one, except for the
+/// Large and Tiny floats (a sign and a magnitude). Normal floats take two
+/// per pair of elements (Box-Muller gives a cosine and a sine), so a chunk
+/// that starts at an even element starts at a fresh pair.
+static uint64_t getDrawsPerElement(Distribution d, bool isFloat) {
+  return isFloat && (d == Distribution::Large || d == Distribution::Tiny) ? 2
+                                                                          : 1;
+}
+
+void mlir::stark::fillRandomRange(HostBuffer &buffer, Distribution d,
+                                  uint64_t seed, int64_t begin, int64_t end) {
   ElementKind kind = buffer.spec.kind;
-  int64_t n = buffer.spec.numElements();
   bool isFloat = isFloatKind(kind);
-  for (int64_t i = 0; i < n; ++i)
+  assert((begin % 2 == 0 || begin == end) &&
+         "a range starts at a pair of normals");
+  Rng rng(seed, uint64_t(begin) * getDrawsPerElement(d, isFloat));
+  for (int64_t i = begin; i < end; ++i)
     buffer.setFromDouble(i, isFloat ? drawFloat(rng, d, kind)
                                     : double(drawInteger(rng, d, kind)));
+}
+
+void mlir::stark::fillRandom(HostBuffer &buffer, Distribution d,
+                             uint64_t seed) {
+  forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
+    fillRandomRange(buffer, d, seed, begin, end);
+  });
 }
 
 void mlir::stark::fillPrefill(HostBuffer &buffer) {
@@ -130,8 +170,10 @@ void mlir::stark::fillPrefill(HostBuffer &buffer) {
   int64_t n = buffer.spec.numElements();
   if (isFloatKind(kind)) {
     double nan = std::numeric_limits<double>::quiet_NaN();
-    for (int64_t i = 0; i < n; ++i)
-      buffer.setFromDouble(i, nan);
+    forEachChunk(n, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        buffer.setFromDouble(i, nan);
+    });
     return;
   }
   // A byte pattern no small generated value or plausible result has.

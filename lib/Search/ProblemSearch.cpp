@@ -62,8 +62,10 @@ ProblemSearchResult mlir::stark::searchProblem(
   WorkerOptions worker;
   worker.targetName = options.target;
   worker.timeoutSeconds = options.timeout;
+  ReferenceOptions references;
+  references.timeoutSeconds = options.referenceTimeout;
   EvaluatorJudge judge(problemText, problem.getSymName()->str(), evalOptions,
-                       worker);
+                       worker, references);
   std::string error;
   FailureOr<double> baseline = judge.measureBaseline(error);
   if (failed(baseline)) {
@@ -88,6 +90,11 @@ ProblemSearchResult mlir::stark::searchProblem(
   };
   result.search = runSearch(*baseline, *agents, judge, treeOptions, budget,
                             options.seed, clock, progress);
+  for (const EvalResult &r : judge.getResults()) {
+    result.referenceRuns += r.referenceRuns;
+    result.referencesReused += r.referencesReused;
+  }
+  result.referenceAllowance = judge.getReferenceAllowance();
   if (expert)
     result.lastBuildError = expert->getLastBuildError();
   if (result.search->winner)

@@ -49,6 +49,10 @@ mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
   for (int64_t id = 0; id < search.tree.size(); ++id)
     nodes.push_back(nodeToJSON(search.tree.node(id)));
   report["baseline_seconds"] = result.baselineSeconds;
+  report["references"] =
+      llvm::json::Object{{"runs", result.referenceRuns},
+                         {"reused", result.referencesReused},
+                         {"allowance_seconds", result.referenceAllowance}};
   report["candidates"] = search.candidatesTried;
   report["stop_reason"] = search.stopReason;
   report["nodes"] = std::move(nodes);

@@ -69,6 +69,9 @@ struct StarkSearchPass
     if (!(seconds > 0) || !(timeout > 0))
       return module.emitError()
              << "stark-search: seconds and timeout must be positive";
+    if (!(referenceTimeout > 0))
+      return module.emitError()
+             << "stark-search: reference-timeout must be positive";
     if (!(minSpeedup >= 1.0))
       return module.emitError()
              << "stark-search: min-speedup must be at least 1";
@@ -164,6 +167,7 @@ struct StarkSearchPass
     options.trials = trials;
     options.timingTrials = timingTrials;
     options.timeout = timeout;
+    options.referenceTimeout = referenceTimeout;
     auto onProgress = [&](const SearchProgress &p) {
       if (!progress)
         return;

@@ -83,6 +83,17 @@ static cl::opt<double>
                  cl::desc("Stop timing early once IQR/median is at most this"),
                  cl::init(TimingOptions().targetRelativeSpread),
                  cl::cat(category));
+static cl::opt<std::string> referenceDir(
+    "references",
+    cl::desc("Reference store: read the baseline's and the high-precision "
+             "reference's outputs of each trial input from DIR where they "
+             "are stored (see --write-references)"),
+    cl::value_desc("dir"), cl::cat(category));
+static cl::opt<bool> writeReferences(
+    "write-references",
+    cl::desc("Compute the reference outputs and store them in --references "
+             "(evaluate the problem against itself to fill a store)"),
+    cl::cat(category));
 static cl::opt<bool> noTiming("no-timing", cl::desc("Verify only, do not time"),
                               cl::cat(category));
 static cl::opt<bool> noFlush("no-cache-flush",
@@ -139,6 +150,10 @@ int main(int argc, char **argv) {
     llvm::errs() << "stark-eval: --problem and --candidate are required\n";
     return 2;
   }
+  if (writeReferences && referenceDir.empty()) {
+    llvm::errs() << "stark-eval: --write-references needs --references\n";
+    return 2;
+  }
   std::optional<std::string> problem = readSource(problemPath);
   std::optional<std::string> candidate = readSource(candidatePath);
   if (!problem || !candidate)
@@ -152,6 +167,8 @@ int main(int argc, char **argv) {
   options.maxHighPrecisionIterations = maxHighPrecisionIterations;
   options.f64Reference = !noF64Reference;
   options.measureTime = !noTiming;
+  options.referenceDir = referenceDir;
+  options.writeReferences = writeReferences;
   options.timing.minTrials = trials;
   options.timing.maxTrials = maxTrials;
   options.timing.warmupRuns = warmup;

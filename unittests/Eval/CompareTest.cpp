@@ -178,3 +178,41 @@ TEST(CompareTest, MaxAbsDifferenceSkipsNonFinite) {
   HostBuffer b = buffer(ElementKind::F64, {4}, {1.5, 1.75, 0.0, 0.0});
   EXPECT_DOUBLE_EQ(getMaxAbsDifference(a, b), 0.5);
 }
+
+// The comparison runs over chunks in parallel; its verdict must be the one
+// a single pass gives: every mismatch counted once, and of equally bad
+// elements in different chunks, the first one named.
+TEST(CompareTest, ParallelComparisonMatchesOnePass) {
+  int64_t n = 3 * 65536 + 5;
+  std::vector<double> values(n);
+  for (int64_t i = 0; i < n; ++i)
+    values[i] = double(i % 101) / 7.0;
+  HostBuffer expected = buffer(ElementKind::F32, {n}, values);
+  HostBuffer got = expected;
+  // The same error on equal values in chunks 2, 1 and 3, a smaller one in
+  // chunk 0, and a non-finite reference element in chunk 3.
+  int64_t same[] = {2 * 65536 + 7, 65536 + 7 + 101 * 3, 3 * 65536 + 3};
+  for (int64_t i : same) {
+    values[i] = 0.5;
+    expected.setFromDouble(i, 0.5);
+    got.setFromDouble(i, 1.5);
+  }
+  got.setFromDouble(10, got.getAsDouble(10) + 0.01);
+  expected.setFromDouble(n - 1, std::numeric_limits<double>::infinity());
+  got.setFromDouble(n - 1, std::numeric_limits<double>::infinity());
+
+  CompareOptions options;
+  options.tolerance = getTolerance(ElementKind::F32, 1);
+  CompareResult r = compareOutput(2, got, expected, nullptr, options);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.numElements, n);
+  EXPECT_EQ(r.numMismatches, 4);
+  EXPECT_EQ(r.numReferenceNonFinite, 1);
+  ASSERT_TRUE(r.worst);
+  int64_t first = *std::min_element(std::begin(same), std::end(same));
+  EXPECT_EQ(r.worst->flatIndex, first);
+  EXPECT_DOUBLE_EQ(r.worst->absError, 1.0);
+
+  // The largest difference, wherever its chunk.
+  EXPECT_DOUBLE_EQ(getMaxAbsDifference(got, expected), 1.0);
+}

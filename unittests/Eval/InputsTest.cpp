@@ -136,3 +136,47 @@ TEST(InputsTest, GenerateArgumentsPrefillsOnlyWriteOnlyOutputs) {
   // Every argument has a seed of its own.
   EXPECT_NE(args[0].bytes, args[1].bytes);
 }
+
+/// FNV-1a of the bytes: a short name for a buffer's exact contents.
+static uint64_t fingerprint(const HostBuffer &b) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (uint8_t byte : b.bytes)
+    h = (h ^ byte) * 0x100000001b3ULL;
+  return h;
+}
+
+// The generator is parallel over chunks of elements; a seed must still name
+// the bytes it named when it was one sequential stream. The fingerprints
+// below were taken from the sequential generator before it was split into
+// chunks; the size is odd and spans several chunks.
+TEST(InputsTest, ParallelGenerationKeepsTheSequentialValues) {
+  struct Case {
+    ElementKind kind;
+    Distribution d;
+    uint64_t expected;
+  };
+  const Case cases[] = {
+      {ElementKind::F32, Distribution::Uniform, 0xe293c86e163f4b5fULL},
+      {ElementKind::F32, Distribution::Normal, 0x24563fb72e05b5f0ULL},
+      {ElementKind::F32, Distribution::Large, 0x969f22b4e8b44704ULL},
+      {ElementKind::F32, Distribution::Tiny, 0xe31bee2dc3e650f4ULL},
+      {ElementKind::F32, Distribution::Negative, 0x4e794a6312de848dULL},
+      {ElementKind::F16, Distribution::Normal, 0x35c620fb5bee604aULL},
+      {ElementKind::BF16, Distribution::Large, 0xb46b12e48fcb1bfbULL},
+      {ElementKind::F64, Distribution::Normal, 0xb1e89ec94b73c909ULL},
+      {ElementKind::I32, Distribution::Large, 0x50513a7ed355a68cULL},
+      {ElementKind::I8, Distribution::Negative, 0x493fdf3b2f3aa143ULL},
+      {ElementKind::I1, Distribution::Uniform, 0xb73c5580556d4c33ULL},
+  };
+  for (const Case &c : cases) {
+    HostBuffer b(spec(c.kind, {3, 100003}));
+    fillRandom(b, c.d, 0x5eed);
+    EXPECT_EQ(fingerprint(b), c.expected)
+        << stringifyDistribution(c.d).str() << " "
+        << stringifyElementKind(c.kind).str();
+    // The whole buffer as one sequential stream, in this thread.
+    HostBuffer sequential(spec(c.kind, {3, 100003}));
+    fillRandomRange(sequential, c.d, 0x5eed, 0, 3 * 100003);
+    EXPECT_EQ(sequential.bytes, b.bytes);
+  }
+}

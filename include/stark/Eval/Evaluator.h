@@ -52,6 +52,17 @@ struct EvalOptions {
   /// costly as the baseline). An output element passes when it is within
   /// the f32 bound of the baseline or of this reference.
   bool f64Reference = true;
+  /// The reference store (References.h): a directory that keeps the
+  /// baseline's and the high-precision reference's outputs of every trial
+  /// input. Empty: no store; every evaluation runs its own references.
+  std::string referenceDir;
+  /// Compute the references and store them (the problem's evaluation
+  /// against itself). Otherwise the store is only read: a trial input whose
+  /// outputs are stored does not run the references again.
+  bool writeReferences = false;
+  /// The most a writing evaluation stores, in bytes; the outputs of trial
+  /// inputs beyond it are not stored and each evaluation computes them.
+  uint64_t maxStoredReferenceBytes = uint64_t(8) << 30;
   /// Time the candidate against the baseline after it verifies.
   bool measureTime = true;
   TimingOptions timing;
@@ -87,6 +98,11 @@ struct EvalResult {
   std::vector<uint64_t> seeds;
   std::vector<std::string> distributions;
   bool highPrecisionReference = false;
+  /// Runs of the baseline and of the high-precision reference made to get
+  /// reference outputs (the baseline's timed runs are not counted), and
+  /// trial inputs whose reference outputs came from the store instead.
+  unsigned referenceRuns = 0;
+  unsigned referencesReused = 0;
 
   std::optional<TimingStats> baselineTime;
   std::optional<TimingStats> candidateTime;

@@ -15,6 +15,7 @@
 #include "stark/Target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 
@@ -44,8 +45,24 @@ double getDistributionScale(Distribution d, ElementKind kind);
 uint64_t mixSeed(uint64_t a, uint64_t b);
 
 /// Fills `buffer` with values of distribution `d`, rounded to its element
-/// kind. The same (d, seed, spec) always gives the same bytes.
+/// kind. The same (d, seed, spec) always gives the same bytes: element i
+/// is the value the sequential stream of `seed` gives it, whichever thread
+/// computes it (the buffer is filled in parallel chunks).
 void fillRandom(HostBuffer &buffer, Distribution d, uint64_t seed);
+
+/// Fills elements [begin, end) of `buffer` exactly as fillRandom does;
+/// `begin` must be even (normals come in pairs).
+void fillRandomRange(HostBuffer &buffer, Distribution d, uint64_t seed,
+                     int64_t begin, int64_t end);
+
+/// The evaluator's unit of parallel work on a buffer: large enough that a
+/// thread's share outweighs its scheduling, and even (see fillRandomRange).
+inline constexpr int64_t kChunkElements = int64_t(1) << 16;
+
+/// Calls fn(begin, end) on consecutive chunks of kChunkElements covering
+/// [0, n), on llvm::parallelFor's threads (in this thread when there is one
+/// chunk). `fn` must only touch its own elements.
+void forEachChunk(int64_t n, llvm::function_ref<void(int64_t, int64_t)> fn);
 
 /// Fills a write-only output before a run: NaN for floats, a fixed sentinel
 /// pattern for integers. A kernel that skips a write leaves it behind.

@@ -5,6 +5,13 @@
 // root's baseline so that drift between evaluations (each one times the
 // baseline again, interleaved) does not reorder the leaderboard.
 //
+// The problem's own evaluation (the root) computes the reference outputs of
+// every trial input once and keeps them in a store the judge owns; every
+// candidate's evaluation reads them. That evaluation has a time limit of
+// its own, and each candidate's limit is its own plus an allowance for the
+// baseline runs it still makes, so a slow reference never reads as a
+// failing candidate or problem.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STARK_SEARCH_EVALUATORJUDGE_H
@@ -17,14 +24,32 @@
 
 namespace mlir::stark {
 
+/// How the judge runs the references.
+struct ReferenceOptions {
+  /// Keep the reference outputs in a store and reuse them for every
+  /// candidate (off: every evaluation computes its own, as stark-eval does).
+  bool reuse = true;
+  /// Seconds the problem's own evaluation may take: the reference outputs
+  /// of every trial input and the baseline's timing.
+  double timeoutSeconds = 600;
+};
+
 class EvaluatorJudge : public Judge {
 public:
   EvaluatorJudge(std::string problemSource, std::string problemName,
-                 EvalOptions options, WorkerOptions worker);
+                 EvalOptions options, WorkerOptions worker,
+                 ReferenceOptions references = {});
+  ~EvaluatorJudge() override;
 
   /// Evaluates the problem against itself: the baseline time (the root of
-  /// the search). Fails when even the baseline does not run.
+  /// the search), and the reference outputs the candidates reuse. Fails
+  /// when even the baseline does not run within the reference limit.
   FailureOr<double> measureBaseline(std::string &error);
+
+  /// The allowance a candidate's evaluation gets on top of its own limit
+  /// for the baseline it still compiles and times: the wall time of the
+  /// problem's own evaluation, which ran the baseline more often.
+  double getReferenceAllowance() const { return referenceAllowance; }
 
   Verdict judge(const Proposal &proposal) override;
 
@@ -35,6 +60,10 @@ private:
   std::string problemSource, problemName;
   EvalOptions options;
   WorkerOptions worker;
+  ReferenceOptions references;
+  /// The judge's reference store; removed with the judge.
+  std::string referenceDir;
+  double referenceAllowance = 0;
   double baselineSeconds = 0;
   std::vector<EvalResult> results;
 };

@@ -35,8 +35,12 @@ struct ProblemSearchOptions {
   /// Correctness trials and timed runs per evaluation.
   unsigned trials = 5;
   unsigned timingTrials = 10;
-  /// Seconds per evaluation in the worker.
+  /// Seconds per evaluation in the worker; a candidate's evaluation gets
+  /// the reference allowance on top (EvaluatorJudge.h).
   double timeout = 60;
+  /// Seconds the problem's own evaluation (the references and the
+  /// baseline's timing) may take.
+  double referenceTimeout = 600;
 };
 
 enum class ProblemSearchStatus {
@@ -55,6 +59,13 @@ struct ProblemSearchResult {
   /// Skipped: why, as a sentence for the remark.
   std::string skipReason;
   double baselineSeconds = 0;
+  /// Over every evaluation of the search: runs of the baseline and of the
+  /// high-precision reference made for reference outputs, trial inputs
+  /// whose reference outputs were reused from the store, and the seconds
+  /// each candidate's evaluation was allowed for its baseline.
+  unsigned referenceRuns = 0;
+  unsigned referencesReused = 0;
+  double referenceAllowance = 0;
   /// Searched: the tree and its winner.
   std::optional<SearchResult> search;
   /// The expert's last failure to build a candidate (empty for replay).

@@ -149,7 +149,14 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "Hardware profile the strategies are grounded in (default: host "
            "for cpu, h200 for cuda)">,
     Option<"timeout", "timeout", "double", /*default=*/"60",
-           "Seconds one candidate's evaluation may take">,
+           "Seconds one candidate's evaluation may take, on top of the "
+           "time the problem's own evaluation took (the allowance for the "
+           "baseline it runs again)">,
+    Option<"referenceTimeout", "reference-timeout", "double",
+           /*default=*/"600",
+           "Seconds the problem's own evaluation may take: the reference "
+           "outputs of every trial input, computed once per problem and "
+           "reused by every candidate, and the baseline's timing">,
     Option<"minSpeedup", "min-speedup", "double", /*default=*/"1.05",
            "A winner must be at least this much faster than the baseline">,
     Option<"timingTrials", "timing-trials", "unsigned", /*default=*/"10",
