@@ -8,7 +8,13 @@ driver (python/stark/bench.py) reads: name, category, twin, arguments,
 result, dims, params, the KernelBench problem and shapes it follows and the
 scale-down factor.
 
+The full set (--set full, bench/problems/full/) is every problem with
+KernelBench shapes of its own in the table (`full=`) at those shapes, less
+those too large for the host (HOST_CAP_BYTES), with a generated README.md
+that lists sizes and what is left out.
+
   python3 bench/problems/gen.py            # rewrite the .mlir files here
+  python3 bench/problems/gen.py --set full # rewrite bench/problems/full
   python3 bench/problems/gen.py --check    # exit 1 if a file is stale
   python3 bench/problems/gen.py --small DIR  # small variants into DIR
   python3 bench/problems/gen.py --lint STARK_OPT  # what the lit test runs
@@ -17,6 +23,7 @@ scale-down factor.
 import argparse
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -249,16 +256,30 @@ def matmul_maps(ta, tb):
 
 def b_matmul(d, p):
     ta, tb = p.get("ta", False), p.get("tb", False)
+    dt = p.get("dtype", "f32")
     M, N, K = d["M"], d["N"], d["K"]
-    f = Fn([("A", [K, M] if ta else [M, K], "f32"),
-            ("B", [N, K] if tb else [K, N], "f32")])
+    f = Fn([("A", [K, M] if ta else [M, K], dt),
+            ("B", [N, K] if tb else [K, N], dt)])
+    # torch-mlir lowers a bf16 aten.mm (what torch.matmul on two matrices
+    # becomes) to a zero-filled f32 accumulator, linalg.matmul with bf16
+    # operands and that f32 output, then an element-wise truncf to bf16.
+    # linalg.matmul computes in its output's type (each operand is extended
+    # to it before the multiply), so this form accumulates in f32 as cuBLAS'
+    # bf16 GEMM does; a bf16 output would round every partial sum to bf16.
     acc = f.filled([M, N], 0.0)
     if ta or tb:
         a, b = matmul_maps(ta, tb)
         attrs = ("indexing_maps = [" + ", ".join(
             [amap(3, a), amap(3, b), amap(3, ["d0", "d1"])]) + "]")
-        return f, f.named("linalg.matmul", ["%A", "%B"], acc, attrs)
-    return f, f.named("linalg.matmul", ["%A", "%B"], acc)
+        y = f.named("linalg.matmul", ["%A", "%B"], acc, attrs)
+    else:
+        y = f.named("linalg.matmul", ["%A", "%B"], acc)
+    if dt == "f32":
+        return f, y
+    out = f.empty([M, N], dt)
+    return f, f.generic(2, [(y, ["d0", "d1"])], [(out, ["d0", "d1"])],
+                        ["parallel", "parallel"],
+                        [f"%r = arith.truncf %a0 : f32 to {dt}"], ["%r"])
 
 
 def b_bmm(d, p):
@@ -660,28 +681,43 @@ PROBLEMS = []
 
 
 def P(name, category, builder, twin, dims, small, params=None, kb=None,
-      kb_shapes=None, scale=1, note=""):
+      kb_shapes=None, scale=1, note="", full=None):
+    """full: the dims at KernelBench's own shapes, for the full set."""
     PROBLEMS.append(dict(name=name, category=category, builder=builder,
                          twin=twin, dims=dims, small=small,
                          params=params or {}, kb=kb, kb_shapes=kb_shapes,
-                         scale=scale, note=note))
+                         scale=scale, note=note, full=full))
 
 
 # matmul family
 P("matmul_square", "level1", b_matmul, "matmul", dict(M=1024, N=1024, K=1024),
   dict(M=7, N=9, K=5), kb="1_Square_matrix_multiplication_",
-  kb_shapes="N = 4096", scale=4)
+  kb_shapes="N = 4096", scale=4, full=dict(M=4096, N=4096, K=4096))
 P("matmul_rect", "level1", b_matmul, "matmul", dict(M=512, N=1024, K=2048),
   dict(M=6, N=10, K=7), kb="2_Standard_matrix_multiplication_",
-  kb_shapes="M = 2048, K = 8192, N = 4096", scale=4)
+  kb_shapes="M = 2048, K = 8192, N = 4096", scale=4,
+  full=dict(M=2048, N=4096, K=8192))
+# bf16 twins of the two: bf16 operands and result, f32 accumulation.
+for base, dims, small, kbn, kbs, full in (
+        ("matmul_square", dict(M=1024, N=1024, K=1024), dict(M=7, N=9, K=5),
+         "1_Square_matrix_multiplication_", "N = 4096",
+         dict(M=4096, N=4096, K=4096)),
+        ("matmul_rect", dict(M=512, N=1024, K=2048), dict(M=6, N=10, K=7),
+         "2_Standard_matrix_multiplication_",
+         "M = 2048, K = 8192, N = 4096", dict(M=2048, N=4096, K=8192))):
+    P(base + "_bf16", "level1", b_matmul, "matmul", dims, small,
+      params=dict(dtype="bf16"), kb=kbn, kb_shapes=kbs, scale=4, full=full,
+      note="bf16 twin of " + base + " (KernelBench's problem is f32)")
 P("matmul_batched", "level1", b_bmm, "bmm",
   dict(BATCH=32, M=128, N=512, K=256), dict(BATCH=2, M=5, N=6, K=7),
   kb="3_Batched_matrix_multiplication",
-  kb_shapes="batch_size = 128, m = 512, k = 1024, n = 2048", scale=4)
+  kb_shapes="batch_size = 128, m = 512, k = 1024, n = 2048", scale=4,
+  full=dict(BATCH=128, M=512, N=2048, K=1024))
 P("matvec", "level1", b_matvec, "matvec", dict(M=128, K=65536),
   dict(M=5, K=33), kb="4_Matrix_vector_multiplication_",
   kb_shapes="M = 2048, K = 1048576 (B: K x 1)", scale=16,
-  note="the vector is rank 1 (KernelBench: K x 1)")
+  note="the vector is rank 1 (KernelBench: K x 1)",
+  full=dict(M=2048, K=1048576))
 P("matrix_scalar", "level1", b_scalar_mul, "scalar_mul",
   dict(M=4096, N=1024), dict(M=4, N=9), params=dict(s=3.14),
   kb="5_Matrix_scalar_multiplication", kb_shapes="M = 65536, N = 16384",
@@ -689,28 +725,34 @@ P("matrix_scalar", "level1", b_scalar_mul, "scalar_mul",
 P("matmul_large_k", "level1", b_matmul, "matmul",
   dict(M=64, N=64, K=131072), dict(M=3, N=4, K=300),
   kb="6_Matmul_with_large_K_dimension_",
-  kb_shapes="M = 256, N = 256, K = 524288", scale=4)
+  kb_shapes="M = 256, N = 256, K = 524288", scale=4,
+  full=dict(M=256, N=256, K=524288))
 P("matmul_small_k", "level1", b_matmul, "matmul",
   dict(M=2048, N=2048, K=4), dict(M=9, N=8, K=2),
   kb="7_Matmul_with_small_K_dimension_",
-  kb_shapes="M = 32768, N = 32768, K = 64", scale=16)
+  kb_shapes="M = 32768, N = 32768, K = 64", scale=16,
+  full=dict(M=32768, N=32768, K=64))
 P("matmul_irregular", "level1", b_matmul, "matmul",
   dict(M=1025, N=740, K=368), dict(M=7, N=5, K=3),
   kb="8_Matmul_with_irregular_shapes_",
   kb_shapes="M = 8205, K = 2949, N = 5921", scale=8,
-  note="each dimension divided by 8, rounded down")
+  note="each dimension divided by 8, rounded down",
+  full=dict(M=8205, N=5921, K=2949))
 P("matmul_tall_skinny", "level1", b_matmul, "matmul",
   dict(M=2048, N=2048, K=2), dict(M=8, N=8, K=2),
   kb="9_Tall_skinny_matrix_multiplication_",
-  kb_shapes="M = 32768, N = 32 (A: M x N, B: N x M)", scale=16)
+  kb_shapes="M = 32768, N = 32 (A: M x N, B: N x M)", scale=16,
+  full=dict(M=32768, N=32768, K=32))
 P("matmul_3d_tensor", "level1", b_tensor3_matmul, "tensor3_matmul",
   dict(N=4, M=256, K=512, L=192), dict(N=2, M=3, K=4, L=5),
   kb="10_3D_tensor_matrix_multiplication",
-  kb_shapes="N = 16, M = 1024, K = 2048, L = 768", scale=4)
+  kb_shapes="N = 16, M = 1024, K = 2048, L = 768", scale=4,
+  full=dict(N=16, M=1024, K=2048, L=768))
 P("matmul_diag", "level1", b_diag_matmul, "diag_matmul",
   dict(N=2048, M=2048), dict(N=5, M=6), kb="12_Matmul_with_diagonal_matrices_",
   kb_shapes="M = 4096, N = 4096", scale=2,
-  note="diag(a) @ B written as the row scaling it is")
+  note="diag(a) @ B written as the row scaling it is",
+  full=dict(N=4096, M=4096))
 for tag, ta, tb, kbn in (("a", True, False, "16_Matmul_with_transposed_A"),
                          ("b", False, True, "17_Matmul_with_transposed_B"),
                          ("both", True, True,
@@ -718,7 +760,8 @@ for tag, ta, tb, kbn in (("a", True, False, "16_Matmul_with_transposed_A"),
     P(f"matmul_transposed_{tag}", "level1", b_matmul, "matmul_t",
       dict(M=512, N=1024, K=2048), dict(M=4, N=6, K=5),
       params=dict(ta=ta, tb=tb), kb=kbn,
-      kb_shapes="M = 2048, K = 8192, N = 4096", scale=4)
+      kb_shapes="M = 2048, K = 8192, N = 4096", scale=4,
+      full=dict(M=2048, N=4096, K=8192))
 
 # element-wise activations
 for act in ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu",
@@ -777,28 +820,32 @@ P("conv2d_square", "level1", b_conv2d, "conv2d",
   dict(N=2, C=3, H=6, W=5, F=4, KH=3, KW=3),
   kb="63_conv_standard_2D__square_input__square_kernel",
   kb_shapes="batch_size = 16, in_channels = 16, out_channels = 128, "
-  "kernel_size = 3, 1024 x 1024", scale=4)
+  "kernel_size = 3, 1024 x 1024", scale=4,
+  full=dict(N=16, C=16, H=1024, W=1024, F=128, KH=3, KW=3))
 P("conv2d_asym", "level1", b_conv2d, "conv2d",
   dict(N=2, C=16, H=128, W=256, F=32, KH=3, KW=3),
   dict(N=1, C=2, H=5, W=7, F=3, KH=3, KW=3),
   kb="55_conv_standard_2D__asymmetric_input__square_kernel",
   kb_shapes="batch_size = 8, in_channels = 64, out_channels = 128, "
-  "kernel_size = 3, 512 x 1024", scale=4)
+  "kernel_size = 3, 512 x 1024", scale=4,
+  full=dict(N=8, C=64, H=512, W=1024, F=128, KH=3, KW=3))
 P("conv2d_depthwise", "level1", b_depthwise, "conv2d_depthwise",
   dict(N=16, C=32, H=64, W=128, K=3), dict(N=2, C=3, H=5, W=6, K=3),
   kb="84_conv_depthwise_2D_asymmetric_input_square_kernel",
   kb_shapes="batch_size = 64, in_channels = 128, kernel_size = 3, "
-  "256 x 512", scale=4)
+  "256 x 512", scale=4, full=dict(N=64, C=128, H=256, W=512, K=3))
 P("conv2d_pointwise", "level1", b_conv2d, "conv2d",
   dict(N=4, C=16, H=256, W=256, F=32, KH=1, KW=1),
   dict(N=2, C=3, H=4, W=5, F=4, KH=1, KW=1), kb="87_conv_pointwise_2D",
   kb_shapes="batch_size = 16, in_channels = 64, out_channels = 128, "
-  "1024 x 1024", scale=4)
+  "1024 x 1024", scale=4,
+  full=dict(N=16, C=64, H=1024, W=1024, F=128, KH=1, KW=1))
 P("conv1d", "level1", b_conv1d, "conv1d",
   dict(N=8, C=16, L=32768, F=32, K=3), dict(N=2, C=3, L=9, F=4, K=3),
   kb="67_conv_standard_1D",
   kb_shapes="batch_size = 32, in_channels = 64, out_channels = 128, "
-  "kernel_size = 3, length = 131072", scale=4)
+  "kernel_size = 3, length = 131072", scale=4,
+  full=dict(N=32, C=64, L=131072, F=128, K=3))
 
 # pooling (no padding: linalg pooling has none, and a tensor.pad is not a
 # linalg op stark would time)
@@ -849,23 +896,114 @@ P("swish_scale_bias", "fused", b_swish_scale_bias, "swish_scale_bias",
   note="x * sigmoid(x) * 1.702 + b[col]: three framework ops")
 
 
+# ---------------------------------------------------------------------------
+# The full set: the problems that have KernelBench shapes of their own
+# (`full=` in the table) at those shapes, in bench/problems/full/.
+# ---------------------------------------------------------------------------
+
+FULL_DIR = os.path.join(HERE, "full")
+
+# A full-size problem is left out when one correctness trial needs more
+# host memory than this for its arguments and its f64 references; the
+# driver may run several searches side by side, and one of these alone
+# takes far more than this at its peak (see `estimate`).
+HOST_CAP_BYTES = 20e9
+
+ELEMENT_BYTES = {"f32": 4, "bf16": 2, "f16": 2, "f64": 8, "i64": 8}
+GEMM_TWINS = ("matmul", "matmul_t", "bmm", "tensor3_matmul")
+CONV_TWINS = ("conv2d", "conv2d_depthwise", "conv1d")
+
+
+def group_of(twin, dtype):
+    """The family a problem's row is summarised in: `gemm` (f32), `gemm_bf16`,
+    `gemv`, `conv`, or `other`."""
+    if twin in GEMM_TWINS:
+        return "gemm" if dtype == "f32" else "gemm_" + dtype
+    if twin == "matvec":
+        return "gemv"
+    if twin in CONV_TWINS:
+        return "conv"
+    return "other"
+
+
+def flop_count(twin, d):
+    """Multiply-adds count two: what TFLOP/s is measured against. None for
+    problems that are not contractions."""
+    if twin in ("matmul", "matmul_t"):
+        return 2 * d["M"] * d["N"] * d["K"]
+    if twin == "bmm":
+        return 2 * d["BATCH"] * d["M"] * d["N"] * d["K"]
+    if twin == "tensor3_matmul":
+        return 2 * d["N"] * d["M"] * d["K"] * d["L"]
+    if twin == "matvec":
+        return 2 * d["M"] * d["K"]
+    if twin == "conv2d":
+        oh, ow = d["H"] - d["KH"] + 1, d["W"] - d["KW"] + 1
+        return 2 * d["N"] * d["F"] * oh * ow * d["C"] * d["KH"] * d["KW"]
+    if twin == "conv2d_depthwise":
+        oh, ow = d["H"] - d["K"] + 1, d["W"] - d["K"] + 1
+        return 2 * d["N"] * d["C"] * oh * ow * d["K"] * d["K"]
+    if twin == "conv1d":
+        return 2 * d["N"] * d["F"] * (d["L"] - d["K"] + 1) * d["C"] * d["K"]
+    return None
+
+
+def numel(shape):
+    n = 1
+    for x in shape:
+        n *= x
+    return n
+
+
+def estimate(fn, result, contraction):
+    """Host memory of one correctness trial, from what stark-eval holds
+    (docs/evaluation.md): every argument (inputs and the output) in its own
+    type four times (the generated inputs, the candidate's copy, the
+    baseline's and the candidate's results), and for an f32 problem with a
+    reduction twice more widened to f64 (the f64 reference's inputs and its
+    results). `arguments + f64` is what HOST_CAP_BYTES bounds."""
+    shapes = [(s, d) for _, s, d in fn.args] + [fn.types[result]]
+    elements = sum(numel(s) for s, _ in shapes)
+    arg_bytes = sum(numel(s) * ELEMENT_BYTES[d] for s, d in shapes)
+    f32 = all(d == "f32" for _, s, d in fn.args)
+    f64_bytes = 2 * 8 * elements if (f32 and contraction) else 0
+    return {"elements": elements, "argument_bytes": arg_bytes,
+            "f64_reference_bytes": f64_bytes,
+            "trial_peak_bytes": 4 * arg_bytes + f64_bytes}
+
+
+def full_status(spec, cap=HOST_CAP_BYTES):
+    """(estimate, reason it is left out or None) of a problem's full shape."""
+    fn, result = spec["builder"](spec["full"], spec["params"])
+    est = estimate(fn, result, flop_count(spec["twin"], spec["full"]) is not
+                   None)
+    need = est["argument_bytes"] + est["f64_reference_bytes"]
+    why = None
+    if need > cap:
+        why = (f"arguments and f64 references need {need / 1e9:.1f} GB of "
+               f"host memory per trial, above the {cap / 1e9:.0f} GB cap "
+               f"(peak {est['trial_peak_bytes'] / 1e9:.0f} GB)")
+    return est, why
+
+
 def check_size(spec, fn):
     for a, s, _ in fn.args:
-        n = 1
-        for x in s:
-            n *= x
+        n = numel(s)
         if n > MAX_ELEMENTS:
             raise SystemExit(f"{spec['name']}: argument {a} has {n} elements, "
                              f"above the cap {MAX_ELEMENTS}")
 
 
-def render(spec, small=False):
-    dims = spec["small"] if small else spec["dims"]
+def render(spec, small=False, full=False):
+    dims = spec["small"] if small else (spec["full"] if full else
+                                        spec["dims"])
     fn, result = spec["builder"](dims, spec["params"])
-    if not small:
+    if not small and not full:
         check_size(spec, fn)
     rshape, rdt = fn.types[result]
     sfn, sres = spec["builder"](spec["small"], spec["params"])
+    dtype = spec["params"].get("dtype", "f32")
+    flops = flop_count(spec["twin"], dims)
     meta = {
         "check": {"dims": spec["small"],
                   "args": [s for _, s, _ in sfn.args],
@@ -873,23 +1011,31 @@ def render(spec, small=False):
         "name": spec["name"],
         "category": spec["category"],
         "twin": spec["twin"],
-        "dtype": "f32",
+        "dtype": dtype,
+        "group": group_of(spec["twin"], dtype),
+        "set": "full" if full else ("small" if small else "reduced"),
+        "flops": flops,
         "args": [{"name": a, "shape": s, "dtype": d} for a, s, d in fn.args],
         "result": {"shape": rshape, "dtype": rdt},
         "dims": dims,
         "params": spec["params"],
         "kernelbench": spec["kb"],
         "kernelbench_shapes": spec["kb_shapes"],
-        "scaled_down": spec["scale"] if spec["scale"] != 1 else None,
+        "scaled_down": (spec["scale"] if spec["scale"] != 1 and not full
+                        else None),
     }
+    if full:
+        meta["host"] = estimate(fn, result, flops is not None)
     lines = [f"// stark-bench: {json.dumps(meta, sort_keys=True)}"]
     title = spec["name"].replace("_", " ")
-    lines.append(f"// {title} ({spec['category']}), f32, generated by "
+    lines.append(f"// {title} ({spec['category']}), {dtype}, generated by "
                  "bench/problems/gen.py: edit the table there.")
     if spec["kb"]:
         lines.append(f"// KernelBench level 1 {spec['kb']}: "
                      f"{spec['kb_shapes']}.")
-    if spec["scale"] != 1:
+    if full:
+        lines.append("// Full set: KernelBench's own shapes.")
+    elif spec["scale"] != 1:
         lines.append(f"// Scaled down: every dimension but kernel sizes "
                      f"divided by {spec['scale']} to fit the suite's size "
                      "caps.")
@@ -901,6 +1047,90 @@ def render(spec, small=False):
     if small:
         lines.append("// Small variant for checks, not for timing.")
     return "\n".join(lines) + "\n" + fn.text(result)
+
+
+def full_readme(cap=HOST_CAP_BYTES):
+    """bench/problems/full/README.md: the set, each problem's size, and the
+    problems left out with the reason."""
+    L = ["# The full set (generated by bench/problems/gen.py --set full)", "",
+         "Every GEMM, matrix-vector and convolution problem of the suite at "
+         "KernelBench's own shapes, and the bf16 twins of matmul_square and "
+         "matmul_rect. Run it with `python3 -m stark.bench --set full` "
+         "(docs/benchmarks.md, \"The full set\", says how to split it over "
+         "device calls).", "",
+         "*args*: all arguments and the result in their own type; *f64*: "
+         "the f64 reference's widened arguments and results (f32 "
+         "contractions); *peak*: one correctness trial's host memory in "
+         "stark-eval (4 x args + f64). A problem whose args + f64 exceed "
+         f"{cap / 1e9:.0f} GB is left out.", "",
+         "| problem | group | shapes | GFLOP | args GB | f64 GB | peak GB "
+         "| in the set |", "|---|---|---|---|---|---|---|---|"]
+    for spec in PROBLEMS:
+        if not spec["full"]:
+            continue
+        est, why = full_status(spec, cap)
+        dtype = spec["params"].get("dtype", "f32")
+        flops = flop_count(spec["twin"], spec["full"])
+        dims = ", ".join(f"{k}={v}" for k, v in spec["full"].items())
+        L.append(f"| {spec['name']} | {group_of(spec['twin'], dtype)} | "
+                 f"{dims} | {'-' if flops is None else f'{flops / 1e9:.1f}'}"
+                 f" | {est['argument_bytes'] / 1e9:.2f} | "
+                 f"{est['f64_reference_bytes'] / 1e9:.2f} | "
+                 f"{est['trial_peak_bytes'] / 1e9:.1f} | "
+                 f"{'yes' if why is None else 'no: ' + why} |")
+    return "\n".join(L) + "\n"
+
+
+def outputs(which, cap=HOST_CAP_BYTES):
+    """{file name: text} of a set: `reduced` or `full`."""
+    if which == "reduced":
+        return {s["name"] + ".mlir": render(s) for s in PROBLEMS}
+    out = {s["name"] + ".mlir": render(s, full=True) for s in PROBLEMS
+           if s["full"] and full_status(s, cap)[1] is None}
+    out["README.md"] = full_readme(cap)
+    return out
+
+
+def signature_mismatches(meta, text):
+    """The header's argument and result types against @main's signature."""
+    m = re.search(r"func\.func @main\((.*)\) -> (tensor<[^>]*>) \{", text)
+    if not m:
+        return ["no 'func.func @main(...) -> tensor<...>' line"]
+    header = [ty(a["shape"], a["dtype"]) for a in meta["args"]]
+    header_result = ty(meta["result"]["shape"], meta["result"]["dtype"])
+    found = re.findall(r"%\w+: (tensor<[^>]*>)", m.group(1))
+    why = []
+    if found != header:
+        why.append(f"header arguments {header} != @main's {found}")
+    if m.group(2) != header_result:
+        why.append(f"header result {header_result} != @main's {m.group(2)}")
+    return why
+
+
+TORCH_DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16",
+                "i64": "int64", "f64": "float64"}
+
+
+def twin_shape_mismatches(twins, meta):
+    """Where torch imports: the twin, run on meta tensors (shapes only, no
+    memory) of the header's arguments, gives the header's result shape and
+    type. Without torch there is nothing to run it on."""
+    try:
+        import torch
+    except Exception:
+        return []
+    xs = [torch.empty(a["shape"], device="meta",
+                      dtype=getattr(torch, TORCH_DTYPES[a["dtype"]]))
+          for a in meta["args"]]
+    got = twins.TWINS[meta["twin"]](*xs, d=meta["dims"], p=meta["params"])
+    want = getattr(torch, TORCH_DTYPES[meta["result"]["dtype"]])
+    why = []
+    if list(got.shape) != meta["result"]["shape"]:
+        why.append(f"twin result shape {list(got.shape)} != "
+                   f"{meta['result']['shape']}")
+    if got.dtype != want:
+        why.append(f"twin result type {got.dtype} != {want}")
+    return why
 
 
 def lint(stark_opt, folder):
@@ -922,7 +1152,8 @@ def lint(stark_opt, folder):
         else:
             meta = json.loads(first[len("// stark-bench: "):])
             for key in ("name", "category", "twin", "args", "result", "dims",
-                        "params", "check", "scaled_down"):
+                        "params", "check", "scaled_down", "dtype", "group",
+                        "set", "flops"):
                 if key not in meta:
                     why.append(f"header lacks '{key}'")
             if meta.get("name") + ".mlir" != fname:
@@ -938,6 +1169,9 @@ def lint(stark_opt, folder):
                 if ref.shape != meta["check"]["result"]:
                     why.append(f"reference shape {ref.shape} != "
                                f"{meta['check']['result']}")
+                with open(path) as f:
+                    why += signature_mismatches(meta, f.read())
+                why += twin_shape_mismatches(twins, meta)
         proc = subprocess.run(
             [stark_opt, path, "--stark-hot-ops=profile=h200 top-k=0",
              "--mlir-print-op-on-diagnostic=false", "-o", os.devnull],
@@ -969,42 +1203,55 @@ def main():
     ap.add_argument("--lint", metavar="STARK_OPT")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--small", metavar="DIR")
-    ap.add_argument("--dir", default=HERE)
+    ap.add_argument("--set", choices=["reduced", "full"], default="reduced",
+                    help="the suite's shapes (bench/problems) or KernelBench's"
+                    " own (bench/problems/full)")
+    ap.add_argument("--dir", default=None,
+                    help="where the set's files are (default: its folder)")
+    ap.add_argument("--host-cap-gb", type=float, default=HOST_CAP_BYTES / 1e9,
+                    help="full set: leave out problems whose arguments and "
+                    "f64 references need more host memory (written elsewhere "
+                    "than the default folder only)")
     args = ap.parse_args()
+    folder = args.dir or (FULL_DIR if args.set == "full" else HERE)
     if args.lint:
-        return lint(args.lint, args.dir)
+        return lint(args.lint, folder)
     names = [p["name"] for p in PROBLEMS]
     assert len(names) == len(set(names)), "duplicate problem names"
-    stale = []
-    for spec in PROBLEMS:
-        if args.small:
-            os.makedirs(args.small, exist_ok=True)
+    if args.small:
+        os.makedirs(args.small, exist_ok=True)
+        for spec in PROBLEMS:
             with open(os.path.join(args.small, spec["name"] + ".mlir"),
                       "w") as f:
                 f.write(render(spec, small=True))
-            continue
-        text = render(spec)
-        path = os.path.join(args.dir, spec["name"] + ".mlir")
-        if args.check:
-            try:
-                with open(path) as f:
-                    if f.read() != text:
-                        stale.append(path)
-            except OSError:
-                stale.append(path)
-        else:
-            with open(path, "w") as f:
+        return 0
+    cap = args.host_cap_gb * 1e9
+    if cap != HOST_CAP_BYTES and folder == FULL_DIR:
+        raise SystemExit("--host-cap-gb: write into another --dir; the "
+                         "checked-in full set uses the default cap")
+    files = outputs(args.set, cap)
+    if not args.check:
+        os.makedirs(folder, exist_ok=True)
+        for fname, text in files.items():
+            with open(os.path.join(folder, fname), "w") as f:
                 f.write(text)
-    if args.check:
-        known = {n + ".mlir" for n in names}
-        extra = [f for f in os.listdir(args.dir)
-                 if f.endswith(".mlir") and f not in known]
-        for p in stale:
-            print(f"stale: {p} (run bench/problems/gen.py)")
-        for f in extra:
-            print(f"not in the table: {f}")
-        return 1 if stale or extra else 0
-    return 0
+        return 0
+    stale = []
+    for fname, text in files.items():
+        path = os.path.join(folder, fname)
+        try:
+            with open(path) as f:
+                if f.read() != text:
+                    stale.append(path)
+        except OSError:
+            stale.append(path)
+    extra = [f for f in os.listdir(folder)
+             if f.endswith(".mlir") and f not in files]
+    for p in stale:
+        print(f"stale: {p} (run bench/problems/gen.py --set {args.set})")
+    for f in extra:
+        print(f"not in the table: {f}")
+    return 1 if stale or extra else 0
 
 
 if __name__ == "__main__":

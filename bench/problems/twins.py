@@ -3,7 +3,10 @@
 TWINS[name](*inputs, d=dims, p=params) computes, with torch, the function
 the problem file `bench/problems/<problem>.mlir` computes, on its arguments
 in the same order (the problem's header names its twin, dims and params).
-They are written the way KernelBench's models write them.
+They are written the way KernelBench's models write them. A twin computes in
+its inputs' type: the bf16 problems (header `dtype`) reuse the f32 problem's
+twin on bf16 tensors, which torch runs on cuBLAS' bf16 GEMM (f32
+accumulation, bf16 result), the function their MLIR computes.
 
 REFS[name](*inputs, d=dims, p=params) computes the same function in plain
 Python, in float64, on `Ref` arrays: a second, independent definition the

@@ -2,7 +2,13 @@
 torch.compile and the roofline, on the problems of bench/problems/.
 
   PYTHONPATH=python python3 -m stark.bench --stark-bin /tmp/stark/bin \\
-      --out $OUT/bench [--only REGEX] [--budget N] [--seconds S] [--jobs J]
+      --out $OUT/bench [--set reduced|full] [--names A,B|--only REGEX] \\
+      [--budget N] [--seconds S] [--jobs J]
+  PYTHONPATH=python python3 -m stark.bench --set full --names conv --list
+
+--set full runs KernelBench's own shapes of the GEMM and convolution
+problems (bench/problems/full); --names picks problems by name or group
+(gemm, gemm_bf16, gemv, conv) so that a set splits over device calls.
 
 One run, four phases (docs/benchmarks.md):
 
@@ -20,7 +26,7 @@ One run, four phases (docs/benchmarks.md):
    itself where there is no winner): verified first, then timed,
    interleaved, L2 flushed, median.
 4. results: <out>/<date>-<label>.json, .md, .png (chart, when matplotlib
-   imports).
+   imports); the tables are python/stark/benchreport.py's.
 
 Standard library only, plus torch (optional) and matplotlib (optional).
 """
@@ -29,7 +35,6 @@ import argparse
 import concurrent.futures
 import datetime
 import json
-import math
 import os
 import platform
 import re
@@ -41,17 +46,16 @@ import sys
 import time
 import traceback
 
+from stark.benchreport import (contraction_summary, fmt_x, summarize,
+                               write_chart, write_markdown)
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 DEFAULT_PROBLEMS = os.path.join(REPO, "bench", "problems")
 HEADER = "// stark-bench: "
 
-# Goals of the suite (the issue that asked for it), checked against results.
-GOAL_FAST1 = {"level1": 0.60, "fused": 0.80}
-GOAL_GEOMEAN = {"level1": 1.0, "fused": 1.5}
-GOAL_GEMM_VS_CUBLAS = 0.80
-GOAL_COPY_BW = 0.80
-GEMM_TWINS = {"matmul", "matmul_t", "bmm", "tensor3_matmul"}
+SETS = {"reduced": DEFAULT_PROBLEMS,
+        "full": os.path.join(DEFAULT_PROBLEMS, "full")}
 
 FLUSH_BYTES = 256 << 20  # >= 2x the H200's 60 MB L2
 
@@ -60,8 +64,18 @@ FLUSH_BYTES = 256 << 20  # >= 2x the H200's 60 MB L2
 # Problems
 # ---------------------------------------------------------------------------
 
-def load_problems(folder, only=None):
+def name_filter(names):
+    """--names: problem names, groups (gemm, gemm_bf16, gemv, conv, other)
+    or categories (level1, fused), comma-separated; a problem is kept when
+    any of them names it."""
+    wanted = {n.strip() for n in names.split(",") if n.strip()}
+    return lambda meta: bool(wanted & {meta["name"], meta.get("group"),
+                                       meta.get("category")})
+
+
+def load_problems(folder, only=None, names=None):
     rx = re.compile(only) if only else None
+    keep = name_filter(names) if names else None
     out = []
     for fname in sorted(os.listdir(folder)):
         if not fname.endswith(".mlir"):
@@ -73,6 +87,8 @@ def load_problems(folder, only=None):
             raise SystemExit(f"{path}: no '{HEADER.strip()}' header line")
         meta = json.loads(first[len(HEADER):])
         if rx and not rx.search(meta["name"]):
+            continue
+        if keep and not keep(meta):
             continue
         meta["path"] = path
         out.append(meta)
@@ -382,10 +398,16 @@ def torch_setup(torch):
     torch.set_float32_matmul_precision("highest")
 
 
+TORCH_DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
+
+
 def torch_inputs(torch, meta, seed=0):
+    """torch.rand in each argument's own type, as KernelBench does (in f32
+    for its f32 problems; bf16 twins draw in bf16 directly)."""
     g = torch.Generator(device="cuda").manual_seed(seed)
     return [torch.rand(a["shape"], device="cuda", generator=g,
-                       dtype=torch.float32) for a in meta["args"]]
+                       dtype=getattr(torch, TORCH_DTYPES[a["dtype"]]))
+            for a in meta["args"]]
 
 
 def time_interleaved(torch, fns, min_runs=10, max_runs=100, budget_s=2.0,
@@ -471,6 +493,21 @@ def copy_bandwidth(torch):
             "bytes_per_s": 2 * n / t["median_s"]}
 
 
+def list_problems(args):
+    """--list: one line per selected problem, to plan device calls."""
+    problems = load_problems(args.problems, args.only, args.names)
+    for m in problems:
+        host = m.get("host") or {}
+        peak = host.get("trial_peak_bytes")
+        shapes = ", ".join("x".join(map(str, a["shape"])) for a in m["args"])
+        gflop = "-" if not m.get("flops") else f"{m['flops'] / 1e9:.1f}"
+        peak = "-" if peak is None else f"{peak / 1e9:.1f}"
+        print(f"{m['name']} {m.get('group', '-')} {m.get('dtype', 'f32')} "
+              f"[{shapes}] GFLOP {gflop} peak host GB {peak}")
+    print(f"{len(problems)} problems")
+    return 0
+
+
 def warm_compile_main(args):
     """Helper process of phase 1: torch.compile every twin once, so the
     serial phase finds the inductor cache warm."""
@@ -479,7 +516,7 @@ def warm_compile_main(args):
         return 0
     torch_setup(torch)
     twins = load_twins(args.problems)
-    for meta in load_problems(args.problems, args.only):
+    for meta in load_problems(args.problems, args.only, args.names):
         try:
             xs = torch_inputs(torch, meta)
             _, comp = compiled_twin(torch, twins, meta)
@@ -489,213 +526,6 @@ def warm_compile_main(args):
         except Exception as e:
             print(f"warm: {meta['name']}: {e!r}", flush=True)
     return 0
-
-
-# ---------------------------------------------------------------------------
-# Summary and goals
-# ---------------------------------------------------------------------------
-
-def geomean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
-
-
-def summarize(results, copy_bw):
-    summary, goals = {}, []
-    for cat in ("level1", "fused"):
-        rows = [r for r in results if r["category"] == cat]
-        if not rows:
-            continue
-        vs_eager = [r["speedup_vs_eager"] for r in rows
-                    if r.get("speedup_vs_eager")]
-        vs_comp = [r["speedup_vs_compile"] for r in rows
-                   if r.get("speedup_vs_compile")]
-        fast1 = sum(1 for r in rows if (r.get("speedup_vs_eager") or 0) > 1.0)
-        roof = [r["roofline_fraction"] for r in rows
-                if r.get("roofline_fraction")]
-        search = [r["search_seconds"] for r in rows
-                  if r.get("search_seconds") is not None]
-        s = {"problems": len(rows),
-             "with_stark_time": sum(1 for r in rows if r.get("stark_s")),
-             "with_eager_time": len(vs_eager),
-             "fast_1_vs_eager": fast1 / len(rows),
-             "fast_1_vs_compile": sum(
-                 1 for r in rows if (r.get("speedup_vs_compile") or 0) > 1.0)
-             / len(rows),
-             "geomean_vs_eager": geomean(vs_eager),
-             "geomean_vs_compile": geomean(vs_comp),
-             "geomean_vs_upstream": geomean(
-                 [r.get("speedup_vs_upstream") for r in rows]),
-             "median_roofline_fraction":
-                 statistics.median(roof) if roof else None,
-             "mean_search_seconds":
-                 statistics.mean(search) if search else None,
-             "total_search_seconds": sum(search)}
-        summary[cat] = s
-        if vs_eager:
-            goals.append(goal(f"fast_1 vs eager, {cat}", s["fast_1_vs_eager"],
-                              GOAL_FAST1[cat], pct=True))
-            goals.append(goal(f"geomean speedup vs eager, {cat}",
-                              s["geomean_vs_eager"], GOAL_GEOMEAN[cat]))
-    gemm = [r for r in results if r["twin"] in GEMM_TWINS and
-            r.get("speedup_vs_eager")]
-    if gemm:
-        g = geomean([r["speedup_vs_eager"] for r in gemm])
-        goals.append(goal(
-            f"fp32 GEMM vs cuBLAS (torch eager), geomean of {len(gemm)}", g,
-            GOAL_GEMM_VS_CUBLAS, pct=True,
-            detail=", ".join(f"{r['name']} {r['speedup_vs_eager']:.0%}"
-                             for r in gemm)))
-    if copy_bw:
-        mem = [r for r in results if r.get("bound") == ["memory"] and
-               r.get("stark_s")]
-        fr = [r["bytes"] / r["stark_s"] / copy_bw["bytes_per_s"] for r in mem]
-        for r, f in zip(mem, fr):
-            r["copy_bandwidth_fraction"] = f
-        if fr:
-            goals.append(goal(
-                f"memory-bound problems vs copy bandwidth, geomean of "
-                f"{len(fr)}", geomean(fr), GOAL_COPY_BW, pct=True,
-                detail=f"{sum(f >= GOAL_COPY_BW for f in fr)} of {len(fr)} "
-                f"at or above {GOAL_COPY_BW:.0%}"))
-    return summary, goals
-
-
-def goal(name, value, target, pct=False, detail=None):
-    fmt = (lambda v: f"{v:.0%}") if pct else (lambda v: f"{v:.2f}x")
-    return {"goal": name, "value": value, "target": target,
-            "met": value is not None and value >= target,
-            "text": f"{name}: {fmt(value) if value is not None else '-'} "
-                    f"(goal {'>=' } {fmt(target)})",
-            "detail": detail}
-
-
-# ---------------------------------------------------------------------------
-# Output
-# ---------------------------------------------------------------------------
-
-def fmt_s(s):
-    if s is None:
-        return "-"
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.3g} ms"
-    return f"{s * 1e6:.3g} us"
-
-
-def fmt_x(x):
-    return "-" if x is None else f"{x:.2f}x"
-
-
-def write_markdown(path, doc):
-    L = []
-    L.append(f"# stark benchmark suite, {doc['label']} ({doc['date']})\n")
-    L.append("Command (on the GPU machine, bundle unpacked to /tmp/stark):\n")
-    L.append("```sh\n" + doc["command"] + "\n```\n")
-    v = doc["versions"]
-    L.append("Versions: " + "; ".join(f"{k}: {v[k]}" for k in sorted(v)) +
-             "\n")
-    st = doc["settings"]
-    L.append("Settings: " + ", ".join(f"{k}={st[k]}" for k in sorted(st)) +
-             "\n")
-    if doc.get("copy_bandwidth"):
-        L.append(f"Measured copy bandwidth: "
-                 f"{doc['copy_bandwidth']['bytes_per_s'] / 1e12:.2f} TB/s "
-                 "(torch copy of 1 GiB, same protocol).\n")
-    L.append("Phases (wall seconds): " + ", ".join(
-        f"{k} {v:.0f}" for k, v in doc["phases"].items()) + "\n")
-    L.append("## Goals\n")
-    for g in doc["goals"]:
-        L.append(f"- **{'met' if g['met'] else 'missed'}**: {g['text']}" +
-                 (f" ({g['detail']})" if g.get("detail") else ""))
-    L.append("")
-    L.append("## Summary\n")
-    L.append("| set | problems | stark time | fast_1 vs eager | fast_1 vs "
-             "compile | geomean vs eager | geomean vs compile | geomean vs "
-             "upstream | median % of roofline | search s (mean / total) |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
-    for cat, s in doc["summary"].items():
-        roof = s["median_roofline_fraction"]
-        L.append(
-            f"| {cat} | {s['problems']} | {s['with_stark_time']} | "
-            f"{s['fast_1_vs_eager']:.0%} | {s['fast_1_vs_compile']:.0%} | "
-            f"{fmt_x(s['geomean_vs_eager'])} | "
-            f"{fmt_x(s['geomean_vs_compile'])} | "
-            f"{fmt_x(s['geomean_vs_upstream'])} | "
-            f"{'-' if roof is None else f'{roof:.0%}'} | "
-            f"{(s['mean_search_seconds'] or 0):.0f} / "
-            f"{s['total_search_seconds']:.0f} |")
-    L.append("")
-    L.append("## Problems\n")
-    L.append("Times are medians. *stark*: the program as stark leaves it "
-             "(each op by its verified winner, else the upstream lowering), "
-             "re-timed serially with stark-eval unless marked `*` (search "
-             "timing, taken in parallel). *roofline*: the sum of the ops' "
-             f"roofline times on the {st['profile']} profile; "
-             "% = roofline / stark.\n")
-    L.append("| problem | set | upstream | stark | eager | compile | vs "
-             "eager | vs compile | vs upstream | % roofline | winners / "
-             "problems | search s | twin check | notes |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in doc["problems"]:
-        roof = r.get("roofline_fraction")
-        star = "" if r.get("retimed", True) else "*"
-        L.append(
-            f"| {r['name']} | {r['category']} | {fmt_s(r.get('upstream_s'))}"
-            f" | {fmt_s(r.get('stark_s'))}{star} | {fmt_s(r.get('eager_s'))}"
-            f" | {fmt_s(r.get('compile_s'))} | "
-            f"{fmt_x(r.get('speedup_vs_eager'))} | "
-            f"{fmt_x(r.get('speedup_vs_compile'))} | "
-            f"{fmt_x(r.get('speedup_vs_upstream'))} | "
-            f"{'-' if roof is None else f'{roof:.0%}'} | "
-            f"{r.get('winners', 0)} / {r.get('stark_problems', 0)} | "
-            f"{(r.get('search_seconds') or 0):.0f} | "
-            f"{(r.get('twin_check') or {}).get('status', '-')} | "
-            f"{'; '.join(r.get('notes', []))} |")
-    L.append("")
-    L.append("## Winners\n")
-    for r in doc["problems"]:
-        for w in r.get("winner_list", []):
-            L.append(f"- {r['name']}: {w}")
-    L.append("")
-    if doc.get("chart_note"):
-        L.append(doc["chart_note"] + "\n")
-    with open(path, "w") as f:
-        f.write("\n".join(L) + "\n")
-
-
-def write_chart(path, results):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except Exception as e:
-        return f"No chart: matplotlib does not import ({e!r})."
-    rows = [r for r in results if r.get("speedup_vs_eager") or
-            r.get("speedup_vs_compile")]
-    if not rows:
-        return "No chart: no problem has both a stark and a torch time."
-    names = [r["name"] for r in rows]
-    fig, ax = plt.subplots(figsize=(9, 0.28 * len(rows) + 1.5))
-    y = list(range(len(rows)))
-    ax.barh([i - 0.2 for i in y], [r.get("speedup_vs_eager") or 0
-                                   for r in rows], height=0.4,
-            label="vs torch eager")
-    ax.barh([i + 0.2 for i in y], [r.get("speedup_vs_compile") or 0
-                                   for r in rows], height=0.4,
-            label="vs torch.compile")
-    ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_xscale("log")
-    ax.set_yticks(y)
-    ax.set_yticklabels(names, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel("speedup of stark (higher is better, log scale)")
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return None
 
 
 def versions(args, torch):
@@ -739,12 +569,20 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(prog="python3 -m stark.bench",
                                  description=__doc__.split("\n")[0])
     ap.add_argument("--stark-bin", help="folder with stark-opt and stark-eval")
-    ap.add_argument("--problems", default=DEFAULT_PROBLEMS)
+    ap.add_argument("--set", choices=sorted(SETS), default="reduced",
+                    help="reduced: the suite's shapes (bench/problems); full:"
+                    " KernelBench's own shapes of the GEMM and convolution "
+                    "problems (bench/problems/full)")
+    ap.add_argument("--problems", default=None,
+                    help="a folder of problem files (default: the --set's)")
     ap.add_argument("--only", help="regular expression on problem names")
+    ap.add_argument("--names", help="comma-separated problem names, groups "
+                    "(gemm, gemm_bf16, gemv, conv, other) or categories "
+                    "(level1, fused)")
     ap.add_argument("--out", help="output folder")
     ap.add_argument("--label", default=None,
                     help="results file name suffix (default: h200 on cuda, "
-                    "cpu otherwise)")
+                    "cpu otherwise; -full added for --set full)")
     ap.add_argument("--date", default=datetime.date.today().isoformat())
     ap.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
     ap.add_argument("--profile", default=None,
@@ -774,16 +612,21 @@ def parse_args(argv):
                     help="report the searches' own timings")
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--list", action="store_true",
+                    help="print the selected problems (size, FLOP, host "
+                    "memory) and exit")
     ap.add_argument("--warm-compile", action="store_true",
                     help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.warm_compile:
+    args.problems = args.problems or SETS[args.set]
+    if args.warm_compile or args.list:
         return args
     if not args.stark_bin or not args.out:
         ap.error("--stark-bin and --out are required")
     args.profile = args.profile or ("h200" if args.target == "cuda"
                                     else "host")
-    args.label = args.label or ("h200" if args.target == "cuda" else "cpu")
+    args.label = args.label or (("h200" if args.target == "cuda" else "cpu")
+                                + ("-full" if args.set == "full" else ""))
     return args
 
 
@@ -792,10 +635,12 @@ def main(argv=None):
     args = parse_args(argv)
     if args.warm_compile:
         return warm_compile_main(args)
+    if args.list:
+        return list_problems(args)
     start = time.monotonic()
     deadline = start + args.deadline
     os.makedirs(args.out, exist_ok=True)
-    problems = load_problems(args.problems, args.only)
+    problems = load_problems(args.problems, args.only, args.names)
     if not problems:
         raise SystemExit("no problem matches")
     twins = load_twins(args.problems)
@@ -813,7 +658,8 @@ def main(argv=None):
     if use_cuda_torch and not args.no_compile:
         warm_cmd = [sys.executable, "-m", "stark.bench", "--warm-compile",
                     "--problems", args.problems] + (
-                        ["--only", args.only] if args.only else [])
+                        ["--only", args.only] if args.only else []) + (
+                        ["--names", args.names] if args.names else [])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             [os.path.join(REPO, "python")] +
@@ -937,6 +783,8 @@ def main(argv=None):
                     f" ({fmt_x(sp)} over upstream)")
         results.append({
             "name": m["name"], "category": m["category"], "twin": m["twin"],
+            "dtype": m.get("dtype", "f32"), "group": m.get("group"),
+            "set": m.get("set", "reduced"),
             "file": os.path.relpath(m["path"], REPO),
             "args": m["args"], "dims": m["dims"],
             "kernelbench": m.get("kernelbench"),
@@ -950,7 +798,9 @@ def main(argv=None):
             "roofline_s": tot["roofline_s"],
             "roofline_fraction":
                 tot["roofline_s"] / s if s and tot["roofline_s"] else None,
-            "bytes": tot["bytes"], "flops": tot["flops"],
+            # The header's count (2 per multiply-add, from the shapes) where
+            # it has one; else what stark's cost model says the ops do.
+            "bytes": tot["bytes"], "flops": m.get("flops") or tot["flops"],
             "bound": tot["bound"], "retimed": tot["retimed"],
             "winners": tot["winners"], "stark_problems": tot["problems"],
             "ops": tot["ops"], "search_seconds": e.get("seconds"),
@@ -965,10 +815,11 @@ def main(argv=None):
                       " ".join(shlex.quote(a) for a in argv),
            "versions": versions(args, torch),
            "settings": {k: getattr(args, k) for k in (
-               "target", "profile", "budget", "seconds", "timeout", "trials",
-               "timing_trials", "retime_correctness_trials", "seed", "jobs",
-               "no_retime", "no_compile")},
+               "set", "target", "profile", "budget", "seconds", "timeout",
+               "trials", "timing_trials", "retime_correctness_trials", "seed",
+               "jobs", "no_retime", "no_compile")},
            "copy_bandwidth": copy_bw, "phases": phases, "summary": summary,
+           "contractions": contraction_summary(results),
            "goals": goals, "problems": results, "chart_note": chart_note,
            "warm_compile_log": (warm_log or "")[-4000:]}
     with open(stem + ".json", "w") as f:
