@@ -284,6 +284,7 @@ def retime(args, item):
     cmd = [os.path.join(args.stark_bin, "stark-eval"),
            "--problem", item["problem_file"], "--candidate", cand,
            "--target", args.target, "--json", f"--seed={args.seed}",
+           f"--timeout={max(1, int(args.timeout))}",
            f"--correctness-trials={args.retime_correctness_trials}",
            "--extra-trials=2", f"--trials={args.timing_trials}",
            "--max-trials=100", "--warmup=3"]
@@ -592,7 +593,9 @@ def parse_args(argv):
     ap.add_argument("--seconds", type=float, default=30,
                     help="search wall-clock budget per searched problem")
     ap.add_argument("--timeout", type=float, default=60,
-                    help="seconds one candidate evaluation may take")
+                    help="seconds one candidate evaluation may take (in the "
+                    "search, plus the problem's own evaluation time; in the "
+                    "re-time, stark-eval's worker limit)")
     ap.add_argument("--trials", type=int, default=5,
                     help="correctness trials per candidate in the search")
     ap.add_argument("--timing-trials", type=int, default=10)
