@@ -6,8 +6,12 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -126,4 +130,134 @@ LogicalResult mlir::stark::decomposeSoftmaxOnBuffers(ModuleOp module,
     if (failed(decomposeOne(op, error)))
       return failure();
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction accumulators in registers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The buffer a memref value views: a block argument, an allocation or a
+/// global (by name). Null where it cannot be told.
+struct BufferRoot {
+  Value value;
+  StringRef global;
+  bool operator==(const BufferRoot &o) const {
+    return global.empty() ? value == o.value : global == o.global;
+  }
+  explicit operator bool() const { return value || !global.empty(); }
+};
+
+BufferRoot getBufferRoot(Value v) {
+  while (true) {
+    if (isa<BlockArgument>(v))
+      return {v, {}};
+    Operation *def = v.getDefiningOp();
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (auto global = dyn_cast<memref::GetGlobalOp>(def))
+      return {Value(), global.getName()};
+    if (hasSingleEffect<MemoryEffects::Allocate>(def, v))
+      return {v, {}};
+    return {};
+  }
+}
+
+/// Whether `load` and `store` of `loop`'s body may become an iteration
+/// argument: same buffer and indices, indices invariant, load first, and
+/// nothing else in the loop that may read or write that element.
+bool isPromotable(scf::ForOp loop, memref::LoadOp load, memref::StoreOp store) {
+  Value m = store.getMemRef();
+  if (load.getMemRef() != m || load.getIndices() != store.getIndices() ||
+      !load->isBeforeInBlock(store))
+    return false;
+  for (Value index : store.getIndices())
+    if (!loop.isDefinedOutsideOfLoop(index))
+      return false;
+  BufferRoot root = getBufferRoot(m);
+  if (!root)
+    return false;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (op == load.getOperation() || op == store.getOperation())
+      return WalkResult::advance();
+    if (llvm::is_contained(op->getOperands(), m))
+      return WalkResult::interrupt();
+    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return WalkResult::interrupt(); // unknown effects
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list) {
+      if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()))
+        return WalkResult::interrupt();
+      if (!isa<MemoryEffects::Read>(e.getEffect()))
+        continue;
+      Value read = e.getValue();
+      BufferRoot other = read ? getBufferRoot(read) : BufferRoot{};
+      if (!other || other == root)
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// Promotes one accumulator of `loop`, if it has one; returns the new loop.
+FailureOr<scf::ForOp> promoteOne(RewriterBase &rewriter, scf::ForOp loop) {
+  Block *body = loop.getBody();
+  for (auto store : body->getOps<memref::StoreOp>()) {
+    memref::LoadOp load;
+    for (auto candidate : body->getOps<memref::LoadOp>())
+      if (candidate.getMemRef() == store.getMemRef() &&
+          candidate.getIndices() == store.getIndices())
+        load = candidate;
+    if (!load || !isPromotable(loop, load, store))
+      continue;
+    rewriter.setInsertionPoint(loop);
+    Value init = memref::LoadOp::create(rewriter, load.getLoc(),
+                                        load.getMemRef(), load.getIndices());
+    Value stored = store.getValueToStore();
+    FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+        rewriter, ValueRange{init}, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+          return SmallVector<Value>{stored};
+        });
+    if (failed(replaced))
+      return failure();
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    rewriter.replaceAllUsesWith(load.getResult(),
+                                newLoop.getRegionIterArgs().back());
+    rewriter.setInsertionPointAfter(newLoop);
+    memref::StoreOp::create(rewriter, store.getLoc(),
+                            newLoop.getResults().back(), store.getMemRef(),
+                            store.getIndices());
+    rewriter.eraseOp(store);
+    rewriter.eraseOp(load);
+    return newLoop;
+  }
+  return failure();
+}
+
+} // namespace
+
+unsigned mlir::stark::promoteLoopAccumulators(Operation *root) {
+  SmallVector<scf::ForOp> loops;
+  root->walk([&](scf::ForOp loop) { loops.push_back(loop); }); // inner first
+  IRRewriter rewriter(root->getContext());
+  unsigned promoted = 0;
+  for (scf::ForOp loop : loops) {
+    while (true) {
+      FailureOr<scf::ForOp> next = promoteOne(rewriter, loop);
+      if (failed(next))
+        break;
+      loop = *next;
+      ++promoted;
+    }
+  }
+  return promoted;
 }

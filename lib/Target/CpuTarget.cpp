@@ -409,6 +409,7 @@ LogicalResult mlir::stark::lowerModuleForCpu(ModuleOp module, StringRef entry,
   buildCpuPreLowering(pre);
   if (failed(pre.run(module)))
     return fail("lowering to the LLVM dialect failed");
+  promoteLoopAccumulators(module);
   // bf16 arithmetic is now f32 between extf/truncf. Expanding those two into
   // integer code keeps LLVM from calling __truncsfbf2, which hosts without
   // AVX512-BF16 only find in a libgcc newer than GCC 12's.

@@ -456,6 +456,7 @@ LogicalResult mlir::stark::lowerModuleForCuda(ModuleOp module,
       return failure();
     }
   }
+  promoteLoopAccumulators(module);
   for (auto func : module.getOps<func::FuncOp>()) {
     wrapSerialHostCode(func);
     tileHostParallelLoops(func);

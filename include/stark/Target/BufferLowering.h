@@ -25,6 +25,20 @@ namespace mlir::stark {
 /// compute the same numbers.
 LogicalResult decomposeSoftmaxOnBuffers(ModuleOp module, std::string &error);
 
+/// Keeps reduction accumulators in registers: in every `scf.for` under
+/// `root` whose body loads `m[i...]`, updates the value and stores it back
+/// to `m[i...]` with indices defined outside the loop, the element is loaded
+/// once before the loop, carried as an iteration argument and stored once
+/// after it. Upstream's linalg-to-loops lowering reads and writes the output
+/// element on every step of a reduction; a 4096^3 matmul then spends its
+/// time on those memory round trips. Only applied where nothing else in the
+/// loop may touch the element: the loop writes no other memory, and every
+/// buffer it reads has a different root (function argument, allocation or
+/// global) than `m`. Distinct function arguments are taken to be distinct
+/// buffers, as the evaluator allocates them. Returns how many accumulators
+/// were promoted.
+unsigned promoteLoopAccumulators(Operation *root);
+
 } // namespace mlir::stark
 
 #endif // STARK_TARGET_BUFFERLOWERING_H
