@@ -1,0 +1,423 @@
+// GemmWgmma.cuh - f16/bf16 GEMM on Hopper tensor cores (wgmma, sm_90a).
+//
+// C[b,m,n] += sum_k A[b,m,k] * B[b,k,n] with A k-contiguous (row-major M x K),
+// B n-contiguous (row-major K x N), C n-contiguous, f32 accumulation. A block
+// owns a 128 x BN tile of C and has three warpgroups: warpgroup 0 copies
+// 128 x 64 slices of A and 64 x BN slices of B into a STAGES-deep ring of
+// shared-memory stages, warpgroups 1 and 2 each multiply 64 rows of the tile
+// with wgmma.m64nBNk16 straight out of shared memory.
+//
+// The copies are 16-byte cp.async (zero-filled past the edges of M, N and K)
+// rather than the bulk tensor copy engine: a tensor map has to be encoded on
+// the host per operand, and the candidate calling convention passes only the
+// operands' pointers. Each producer thread hands its copies of a stage to the
+// stage's "full" mbarrier (cp.async.mbarrier.arrive.noinc), so no thread
+// waits for its own copies; the consumers release a stage on its "empty"
+// mbarrier once the wgmma that read it has retired.
+//
+// Shared-memory layout is the 128-byte swizzle wgmma reads: A as 128 rows of
+// 64 k (128 bytes a row, the 16-byte chunk c of row r stored at c ^ (r % 8)),
+// B as BN / 64 panels of 64 k rows x 64 n (same swizzle per k row), read as an
+// MN-major operand (wgmma's transpose bit for B). Requirements, checked by
+// the generator: K and N multiples of 8 and every row of A, B and C 16-byte
+// aligned; M, N, K need not be multiples of the tile.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+namespace stark_kernels {
+
+// Measurement switches (bench/kernels/wgmma_bench.cu), 0 in generated code.
+enum WgmmaProbe {
+  kProbeSwapB = 1,   // swap the two strides of B's descriptor (must fail)
+  kProbeNoMath = 2,  // consumers skip the wgmma: copy throughput
+  kProbeNoCopy = 4,  // the producer skips the copies: math throughput
+  kProbeNoFence = 8, // no proxy fence before the wgmma
+  kProbeWait0 = 16,  // retire each stage's wgmma before the next one
+};
+
+template <int BN_, int STAGES_, int GROUP_M_ = 8, int PROBE_ = 0>
+struct WgmmaConfig {
+  static_assert(BN_ == 128 || BN_ == 256, "wgmma tile width is 128 or 256");
+  static constexpr int kBM = 128, kBN = BN_, kBK = 64;
+  static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
+  static constexpr int kThreads = 384;
+  static constexpr int kAStageBytes = kBM * kBK * 2;
+  static constexpr int kBStageBytes = kBK * kBN * 2;
+  // One extra KB to align the ring to the 1024-byte swizzle atom.
+  static constexpr int kSmemBytes =
+      kStages * (kAStageBytes + kBStageBytes) + 1024;
+  // Registers after setmaxnreg: producers give theirs to the consumers.
+  static constexpr int kProducerRegs = 56;
+  static constexpr int kConsumerRegs = 224;
+  static constexpr int kProbe = PROBE_;
+  static constexpr bool kSwapB = PROBE_ & kProbeSwapB;
+};
+
+template <class TIn, class TC> struct WgmmaArgs {
+  const TIn *A;
+  const TIn *B;
+  TC *C;
+  int M, N, K;
+  long long lda, ldb, ldc;          // row strides (elements)
+  long long batchA, batchB, batchC; // batch strides (elements)
+};
+
+template <class T> struct WgmmaIsBf16 { static constexpr bool value = false; };
+template <> struct WgmmaIsBf16<__nv_bfloat16> {
+  static constexpr bool value = true;
+};
+
+// Two adjacent C elements, read and written as one access.
+__device__ __forceinline__ void wgmmaAddPair(float *p, float x, float y) {
+  float2 v = *reinterpret_cast<float2 *>(p);
+  v.x += x;
+  v.y += y;
+  *reinterpret_cast<float2 *>(p) = v;
+}
+__device__ __forceinline__ void wgmmaAddPair(__nv_bfloat16 *p, float x,
+                                             float y) {
+  __nv_bfloat162 v = *reinterpret_cast<__nv_bfloat162 *>(p);
+  float2 f = __bfloat1622float2(v);
+  *reinterpret_cast<__nv_bfloat162 *>(p) =
+      __floats2bfloat162_rn(f.x + x, f.y + y);
+}
+__device__ __forceinline__ void wgmmaAddPair(__half *p, float x, float y) {
+  __half2 v = *reinterpret_cast<__half2 *>(p);
+  float2 f = __half22float2(v);
+  *reinterpret_cast<__half2 *>(p) = __floats2half2_rn(f.x + x, f.y + y);
+}
+
+__device__ __forceinline__ unsigned wgmmaSmemAddr(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+
+// Shared-memory matrix descriptor with the 128-byte swizzle.
+__device__ __forceinline__ unsigned long long
+wgmmaDesc(unsigned addr, unsigned leadBytes, unsigned strideBytes) {
+  return (unsigned long long)((addr & 0x3FFFF) >> 4) |
+         ((unsigned long long)((leadBytes & 0x3FFFF) >> 4) << 16) |
+         ((unsigned long long)((strideBytes & 0x3FFFF) >> 4) << 32) |
+         (1ull << 62);
+}
+
+__device__ __forceinline__ void wgmmaBarInit(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar),
+               "r"(count));
+}
+__device__ __forceinline__ void wgmmaBarWait(unsigned bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile("{\n.reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void wgmmaBarArrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar)
+               : "memory");
+}
+// The barrier counts this thread's arrival once all its earlier cp.async
+// copies have landed.
+__device__ __forceinline__ void wgmmaBarArriveCopies(unsigned bar) {
+  asm volatile(
+      "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar)
+      : "memory");
+}
+__device__ __forceinline__ void wgmmaCopy16(unsigned dst, const void *src,
+                                            bool full) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
+               "l"(src), "r"(full ? 16 : 0)
+               : "memory");
+}
+
+template <int N> __device__ __forceinline__ void wgmmaKeep(float (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// clang-format off
+template <class TIn>
+__device__ __forceinline__ void wgmmaM64N128K16(float (&d)[64], unsigned long long da, unsigned long long db) {
+  if constexpr (WgmmaIsBf16<TIn>::value) {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db));
+  }
+  else {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db));
+  }
+}
+
+template <class TIn>
+__device__ __forceinline__ void wgmmaM64N256K16(float (&d)[128], unsigned long long da, unsigned long long db) {
+  if constexpr (WgmmaIsBf16<TIn>::value) {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+                   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+                   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+                   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+                   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(da), "l"(db));
+  }
+  else {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+                   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+                   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+                   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+                   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(da), "l"(db));
+  }
+}
+// clang-format on
+
+template <class TIn, int BN>
+__device__ __forceinline__ void
+wgmmaIssue(float (&d)[BN / 2], unsigned long long da, unsigned long long db) {
+  if constexpr (BN == 256)
+    wgmmaM64N256K16<TIn>(d, da, db);
+  else
+    wgmmaM64N128K16<TIn>(d, da, db);
+}
+
+// The block's work; the caller launches Cfg::kThreads threads with
+// Cfg::kSmemBytes of dynamic shared memory, grid (tiles, batch), under
+// __launch_bounds__(Cfg::kThreads, 1) (setmaxnreg needs the register cap).
+template <class Cfg, class TIn, class TC>
+__device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p) {
+  constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK;
+  constexpr int ST = Cfg::kStages;
+  extern __shared__ __align__(1024) unsigned char wgmma_smem[];
+  __shared__ __align__(8) unsigned long long fullBar[ST], emptyBar[ST];
+
+  const unsigned ring = (wgmmaSmemAddr(wgmma_smem) + 1023) & ~1023u;
+  const unsigned aRing = ring;
+  const unsigned bRing = ring + ST * Cfg::kAStageBytes;
+
+  const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
+  const int pid = blockIdx.x;
+  const int groupWidth = Cfg::kGroupM * tilesN;
+  const int firstM = (pid / groupWidth) * Cfg::kGroupM;
+  const int groupRows = min(tilesM - firstM, Cfg::kGroupM);
+  const int tileM = firstM + (pid % groupWidth) % groupRows;
+  const int tileN = (pid % groupWidth) / groupRows;
+  const int m0 = tileM * BM, n0 = tileN * BN;
+  const int kTiles = (p.K + BK - 1) / BK;
+  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
+
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < ST; ++s) {
+      wgmmaBarInit(wgmmaSmemAddr(&fullBar[s]), 128);
+      wgmmaBarInit(wgmmaSmemAddr(&emptyBar[s]), 256);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  if (wg == 0) {
+    asm volatile(
+        "setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Cfg::kProducerRegs));
+    // A: 8 chunks of 16 bytes per 64-k row, 16 rows per pass of 128
+    // threads; the swizzle phase (row % 8) is the same on every pass.
+    const int aChunk = t % 8, aRow = t / 8;
+    const TIn *aSrc = p.A + blockIdx.y * p.batchA +
+                      (long long)(m0 + aRow) * p.lda + aChunk * 8;
+    const unsigned aDst = aRow * 128 + ((aChunk ^ (aRow % 8)) << 4);
+    // B: BN / 8 chunks per k row, 128 * 8 / BN rows per pass.
+    constexpr int bChunks = BN / 8, bRowsPerPass = 128 / bChunks;
+    const int bc = t % bChunks, bRow = t / bChunks;
+    const TIn *bSrc =
+        p.B + blockIdx.y * p.batchB + (long long)bRow * p.ldb + n0 + bc * 8;
+    const unsigned bDst = (bc / 8) * (64 * 128) + bRow * 128;
+    const bool bColOk = n0 + bc * 8 < p.N;
+    for (int kt = 0; kt < kTiles; ++kt) {
+      const int s = kt % ST;
+      if (kt >= ST)
+        wgmmaBarWait(wgmmaSmemAddr(&emptyBar[s]), ((kt / ST) - 1) & 1);
+      if constexpr ((Cfg::kProbe & kProbeNoCopy) != 0) {
+        wgmmaBarArrive(wgmmaSmemAddr(&fullBar[s]));
+        continue;
+      }
+      const int k0 = kt * BK;
+      const bool aColOk = k0 + aChunk * 8 < p.K;
+      const unsigned aStage = aRing + s * Cfg::kAStageBytes;
+#pragma unroll
+      for (int i = 0; i < BM / 16; ++i) {
+        const bool ok = aColOk && m0 + aRow + 16 * i < p.M;
+        wgmmaCopy16(aStage + aDst + i * 16 * 128,
+                    ok ? (const void *)(aSrc + (long long)16 * i * p.lda + k0)
+                       : (const void *)p.A,
+                    ok);
+      }
+      const unsigned bStage = bRing + s * Cfg::kBStageBytes;
+#pragma unroll
+      for (int i = 0; i < BK / bRowsPerPass; ++i) {
+        const int k = bRow + bRowsPerPass * i;
+        const bool ok = bColOk && k0 + k < p.K;
+        wgmmaCopy16(
+            bStage + bDst + i * bRowsPerPass * 128 +
+                (((bc % 8) ^ (k % 8)) << 4),
+            ok ? (const void *)(bSrc +
+                                (long long)(k0 + bRowsPerPass * i) * p.ldb)
+               : (const void *)p.B,
+            ok);
+      }
+      wgmmaBarArriveCopies(wgmmaSmemAddr(&fullBar[s]));
+    }
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+  } else {
+    asm volatile(
+        "setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Cfg::kConsumerRegs));
+    float d[BN / 2];
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i)
+      d[i] = 0.f;
+    const unsigned aOff = (wg - 1) * 64 * 128;
+    constexpr unsigned bLead = Cfg::kSwapB ? 1024 : 64 * 128;
+    constexpr unsigned bStride = Cfg::kSwapB ? 64 * 128 : 1024;
+    for (int kt = 0; kt < kTiles; ++kt) {
+      const int s = kt % ST;
+      wgmmaBarWait(wgmmaSmemAddr(&fullBar[s]), (kt / ST) & 1);
+      // cp.async wrote the stage through the generic proxy; wgmma reads it
+      // through the async proxy.
+      if constexpr ((Cfg::kProbe & kProbeNoFence) == 0)
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+      if constexpr ((Cfg::kProbe & kProbeNoMath) != 0) {
+        wgmmaBarArrive(wgmmaSmemAddr(&emptyBar[s]));
+        continue;
+      }
+      wgmmaKeep(d);
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+      const unsigned aStage = aRing + s * Cfg::kAStageBytes + aOff;
+      const unsigned bStage = bRing + s * Cfg::kBStageBytes;
+#pragma unroll
+      for (int ks = 0; ks < BK / 16; ++ks)
+        wgmmaIssue<TIn, BN>(d, wgmmaDesc(aStage + ks * 32, 16, 1024),
+                            wgmmaDesc(bStage + ks * 2048, bLead, bStride));
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+      if constexpr ((Cfg::kProbe & kProbeWait0) != 0) {
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        wgmmaKeep(d);
+        wgmmaBarArrive(wgmmaSmemAddr(&emptyBar[s]));
+        continue;
+      }
+      // Keep one group in flight; the one before it has read its stage.
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+      wgmmaKeep(d);
+      if (kt > 0)
+        wgmmaBarArrive(wgmmaSmemAddr(&emptyBar[(kt - 1) % ST]));
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    wgmmaKeep(d);
+
+    // Accumulator layout of m64nBNk16: warp w holds rows 16w..16w+15, lane l
+    // rows l/4 and l/4 + 8, columns 8j + 2(l%4) and the one after.
+    const int warp = t / 32, lane = t % 32;
+    const int row0 = m0 + (wg - 1) * 64 + warp * 16 + lane / 4;
+    TC *c = p.C + blockIdx.y * p.batchC;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+      const int col = n0 + j * 8 + (lane % 4) * 2;
+      if (col >= p.N)
+        continue;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = row0 + 8 * h;
+        if (row < p.M)
+          wgmmaAddPair(c + (long long)row * p.ldc + col, d[4 * j + 2 * h],
+                       d[4 * j + 2 * h + 1]);
+      }
+    }
+  }
+}
+
+#ifndef __CUDACC_RTC__
+template <class Cfg, class TIn, class TC>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemmWgmma(const WgmmaArgs<TIn, TC> p) {
+  gemmWgmmaBlock<Cfg>(p);
+}
+#endif
+
+} // namespace stark_kernels
