@@ -9,6 +9,10 @@
 // RUN: %python %stark_src_root/bench/problems/gen.py --set full --check
 // RUN: %python %stark_src_root/bench/problems/gen.py --set full --lint stark-opt | FileCheck %s --implicit-check-not=FAIL
 // RUN: FileCheck %s --check-prefix=README < %stark_src_root/bench/problems/full/README.md
+//
+// The driver selects by name and group (--names) and lists a selection's
+// sizes without running anything (--list), to plan device calls:
+// RUN: env PYTHONPATH=%stark_src_root/python %python -m stark.bench --set full --names gemm_bf16,conv2d_asym --list | FileCheck %s --check-prefix=LIST
 
 // CHECK: ok matmul_rect_bf16.mlir: 3 hot ops
 // CHECK: ok matmul_square.mlir: 2 hot ops
@@ -20,3 +24,8 @@
 // README: | matmul_small_k | gemm | {{.*}} | no: arguments and f64 references need 21.6 GB
 // README: | conv2d_square | conv | {{.*}} | no: arguments and f64 references need 48.2 GB
 // README: | conv2d_asym | conv | {{.*}} | yes |
+
+// LIST: conv2d_asym conv f32 [8x64x512x1024, 128x64x3x3] GFLOP 614.9 peak host GB 25.7
+// LIST-NEXT: matmul_rect_bf16 gemm_bf16 bf16 [2048x8192, 8192x4096] GFLOP 137.4 peak host GB 0.5
+// LIST-NEXT: matmul_square_bf16 gemm_bf16 bf16 [4096x4096, 4096x4096] GFLOP 137.4 peak host GB 0.4
+// LIST-NEXT: 3 problems
