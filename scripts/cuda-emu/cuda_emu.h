@@ -81,6 +81,7 @@ struct alignas(8) float2 {
 inline float4 make_float4(float a, float b, float c, float d) {
   return {a, b, c, d};
 }
+inline float2 make_float2(float a, float b) { return {a, b}; }
 inline float __int_as_float(int i) {
   float f;
   std::memcpy(&f, &i, 4);

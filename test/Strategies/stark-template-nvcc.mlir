@@ -3,7 +3,10 @@
 // their generated specialisation) compile with nvcc for sm_90a, without a
 // GPU: an f16 transposed elementwise op, a row reduction split over blocks,
 // an f16 column max, a depthwise convolution, a strided f16 softmax, a
-// streamed (Welford) layer norm and an RMS norm.
+// streamed (Welford) layer norm and an RMS norm; and the split-K candidates
+// of the embedded GEMM kernels (GemmCommon.cuh with GemmF32.cuh or
+// Gemm3xTf32.cuh, the workspace and the reduction entry). nvcc compiles
+// those kernels' host helpers too, which use <cstdint>.
 // REQUIRES: nvcc
 
 // RUN: stark-template --problem %S/Inputs/templates/relu-transpose-f16.mlir --family elementwise --source > %t.ew.cu
@@ -20,3 +23,7 @@
 // RUN: %nvcc-compile %t.ln.cu -o %t.ln.o
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/rmsnorm.mlir --family rmsnorm --params threads=128,rows=2,vec=4,cache=0 --source > %t.rms.cu
 // RUN: %nvcc-compile %t.rms.cu -o %t.rms.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/matmul-large-k.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4,split_k=8 --source > %t.splitk-f32.cu
+// RUN: %nvcc-compile -include cstdint %t.splitk-f32.cu -o %t.splitk-f32.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/matmul-large-k-ta-odd.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3,split_k=7 --source > %t.splitk-tf32.cu
+// RUN: %nvcc-compile -include cstdint %t.splitk-tf32.cu -o %t.splitk-tf32.o

@@ -3,8 +3,9 @@
 // Needs no GPU: which contractions the two families over the embedded kernels
 // (lib/Strategies/Kernels) take or decline and why, their parameter points
 // against the hardware profiles, the addressing each source chooses (affine
-// strides, 16-byte copies, decoded implicit-GEMM addresses), and every
-// point's source compiled by NVRTC when the cuda target can load it.
+// strides, 16-byte copies, decoded implicit-GEMM addresses), split-K where the
+// output has too few tiles (and the counts it refuses), and every point's
+// source compiled by NVRTC when the cuda target can load it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,27 @@ func.func @kernel(%a: memref<37x45xf32>, %b: memref<29x37xf32>, %c: memref<45x29
 const char *kBatchMatmul = R"mlir(
 func.func @kernel(%a: memref<3x100x64xf32>, %b: memref<3x64x72xf32>, %c: memref<3x100x72xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<3x100x64xf32>, memref<3x64x72xf32>) outs(%c : memref<3x100x72xf32>)
+  return
+})mlir";
+
+// The suite's matmul_large_k: one 64 x 64 output tile, k = 131072.
+const char *kLargeK = R"mlir(
+func.func @kernel(%a: memref<64x131072xf32>, %b: memref<131072x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x131072xf32>, memref<131072x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+})mlir";
+
+// The suite's matmul_tall_skinny: a large output, k = 2.
+const char *kShallowK = R"mlir(
+func.func @kernel(%a: memref<2048x2xf32>, %b: memref<2x2048xf32>, %c: memref<2048x2048xf32>) {
+  linalg.matmul ins(%a, %b : memref<2048x2xf32>, memref<2x2048xf32>) outs(%c : memref<2048x2048xf32>)
+  return
+})mlir";
+
+// Many tiny outputs: the batch times the slices outgrows grid.y.
+const char *kManyBatches = R"mlir(
+func.func @kernel(%a: memref<2000x4x4096xf32>, %b: memref<2000x4096x4xf32>, %c: memref<2000x4x4xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2000x4x4096xf32>, memref<2000x4096x4xf32>) outs(%c : memref<2000x4x4xf32>)
   return
 })mlir";
 
@@ -120,7 +142,8 @@ TEST_F(GemmKernelFamiliesTest, BestGuessFirst) {
                                           {"tn", 16},
                                           {"stages", 4},
                                           {"group_m", 8},
-                                          {"min_blocks", 1}}));
+                                          {"min_blocks", 1},
+                                          {"split_k", 1}}));
   simt = enumerateParams("gemm_f32", mid, h200);
   ASSERT_FALSE(simt.empty());
   EXPECT_EQ(simt.front().at("bm"), 64);
@@ -135,7 +158,8 @@ TEST_F(GemmKernelFamiliesTest, BestGuessFirst) {
                                         {"wm", 64},
                                         {"wn", 32},
                                         {"stages", 4},
-                                        {"group_m", 8}}));
+                                        {"group_m", 8},
+                                        {"split_k", 1}}));
   tc = enumerateParams("gemm_3xtf32", mid, h200);
   ASSERT_FALSE(tc.empty());
   EXPECT_EQ(tc.front().at("bm"), 64);
@@ -189,7 +213,8 @@ TEST_F(GemmKernelFamiliesTest, AddressingFollowsTheLayout) {
   EXPECT_TRUE(contains(p.source, "return 0LL * b + 1024LL * m + 1LL * k + "
                                  "0LL;"));
   EXPECT_TRUE(contains(p.source, "gemmF32SimtBlock<StarkConfig, false, "
-                                 "false, true, StarkLayout>(p);"));
+                                 "false, true, StarkLayout>(stark_gemm_params("
+                                 "arg0, arg1, arg2));"));
   EXPECT_TRUE(contains(p.source, "p.alpha = 1.f, p.beta = 1.f;"));
   EXPECT_TRUE(contains(p.source, "p.splits = 1"));
   EXPECT_FALSE(contains(p.source, "#include \"GemmCommon.cuh\""));
@@ -204,7 +229,7 @@ TEST_F(GemmKernelFamiliesTest, AddressingFollowsTheLayout) {
   EXPECT_TRUE(contains(p.source, "return 0LL * b + 1LL * k + 37LL * n + "
                                  "0LL;"));
   EXPECT_TRUE(contains(p.source, "gemm3xTf32Block<StarkConfig, true, true, "
-                                 "false, StarkLayout>(p);"));
+                                 "false, StarkLayout>(stark_gemm_params("));
 
   ProblemView batch = view(kBatchMatmul);
   p = plan(batch, "gemm_f32", simt);
@@ -220,8 +245,106 @@ TEST_F(GemmKernelFamiliesTest, AddressingFollowsTheLayout) {
     EXPECT_TRUE(contains(p.source, "namespace stark_addr {")) << family;
     EXPECT_TRUE(contains(p.source, "(long long)stark_addr::a_off(b, m, k)"))
         << family;
-    EXPECT_TRUE(contains(p.source, ", false, StarkLayout>(p);")) << family;
+    EXPECT_TRUE(contains(p.source, ", false, StarkLayout>(stark_gemm_params("))
+        << family;
   }
+}
+
+// Where no tile fills the SMs and k is long, the first points slice k: one
+// wave of blocks (the counts measured best on the H200 for matmul_large_k),
+// two launches, the slices in grid.y. Shapes whose tiles fill the GPU, and
+// shallow k, keep one block per tile.
+TEST_F(GemmKernelFamiliesTest, SplitKWhereTilesAreFew) {
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  ProblemView largeK = view(kLargeK);
+  const std::pair<const char *, int64_t> firstSplits[] = {{"gemm_3xtf32", 128},
+                                                          {"gemm_f32", 131}};
+  for (auto [family, first] : firstSplits) {
+    std::vector<TemplateParams> sets = enumerateParams(family, largeK, h200);
+    ASSERT_FALSE(sets.empty()) << family;
+    EXPECT_EQ(sets.front().at("split_k"), first) << family;
+    EXPECT_EQ(sets.front().at("bm"), 64) << family;
+    EXPECT_EQ(sets.front().at("bn"), 64) << family;
+    // Unsplit points remain, after every split one.
+    auto unsplit = llvm::find_if(
+        sets, [](const TemplateParams &s) { return s.at("split_k") == 1; });
+    ASSERT_NE(unsplit, sets.end()) << family;
+    EXPECT_TRUE(std::all_of(unsplit, sets.end(), [](const TemplateParams &s) {
+      return s.at("split_k") == 1;
+    })) << family;
+
+    CudaKernelPlan p = plan(largeK, family, sets.front());
+    ASSERT_EQ(p.launches.size(), 2u) << family;
+    EXPECT_EQ(p.launches[0].grid[0], 1);
+    EXPECT_EQ(p.launches[0].grid[1], first);
+    EXPECT_EQ(p.launches[1].kernel, "stark_gemm_splitk_reduce");
+    EXPECT_EQ(p.launches[1].block[0], 256);
+    EXPECT_EQ(p.launches[1].sharedBytes, 0);
+    EXPECT_GE(p.threadsPerBlock, 256);
+    EXPECT_EQ(p.params.at("split_k"), std::to_string(first));
+    EXPECT_TRUE(contains(p.source, "__device__ float stark_gemm_ws[SPLIT_K * "
+                                   "BATCH * M * N];"));
+    EXPECT_TRUE(contains(p.source, "p.ws = stark_gemm_ws;"));
+  }
+  // A batch multiplies the slices in grid.y.
+  ProblemView batch = view(kBatchMatmul);
+  CudaKernelPlan p = plan(batch, "gemm_f32",
+                          {{"bm", 32},
+                           {"bn", 32},
+                           {"bk", 16},
+                           {"wm", 32},
+                           {"wn", 16},
+                           {"tm", 4},
+                           {"tn", 4},
+                           {"split_k", 2}});
+  EXPECT_EQ(p.launches[0].grid[1], 3 * 2);
+  EXPECT_EQ(p.launches[1].grid[0], (3 * 100 * 72 + 255) / 256);
+
+  for (const char *ir : {kMatmul4096, kMatmul1024, kShallowK, kOddTransposed,
+                         kBatchMatmul, kConvNhwc, kConvNchwStrided}) {
+    ProblemView v = view(ir);
+    for (const char *family : kFamilies)
+      for (const TemplateParams &set : enumerateParams(family, v, h200))
+        EXPECT_EQ(set.at("split_k"), 1)
+            << family << " " << formatTemplateParams(set) << " on " << v.opName;
+  }
+}
+
+// Every count the kernels cannot run is refused with the reason.
+TEST_F(GemmKernelFamiliesTest, SplitKRefusedWithReasons) {
+  ProblemView largeK = view(kLargeK);
+  auto refused = [&](const ProblemView &v, const char *family, int64_t splitK,
+                     StringRef reason) {
+    std::string error;
+    EXPECT_TRUE(
+        failed(generateCudaKernel(family, v, {{"split_k", splitK}}, error)))
+        << family << " split_k=" << splitK;
+    EXPECT_TRUE(contains(error, reason)) << error;
+  };
+  for (const char *family : kFamilies) {
+    refused(largeK, family, 0, "split_k must be at least 1 (got 0)");
+    refused(largeK, family, -3, "split_k must be at least 1 (got -3)");
+  }
+  // 4096 k tiles of 32 (3xtf32's default bk): 4000 slices would be one or
+  // two tiles deep; slices of two cover k in 2048 already.
+  refused(largeK, "gemm_3xtf32", 4097,
+          "split_k = 4097 exceeds the 4096 k tiles of depth 32 (k = 131072)");
+  refused(largeK, "gemm_3xtf32", 4000,
+          "split_k = 4000 leaves slices empty: slices of whole k tiles of "
+          "depth 32 are 64 deep and cover k = 131072 in 2048");
+  refused(view(kManyBatches), "gemm_3xtf32", 64,
+          "batch 2000 times split_k = 64 exceeds the grid's y limit (65535)");
+  refused(view(kMatmul4096), "gemm_f32", 2,
+          "split_k = 2 needs a workspace of 128 MiB for the partial sums "
+          "(limit 64 MiB)");
+  // The counts that do fit generate.
+  std::string error;
+  EXPECT_TRUE(succeeded(
+      generateCudaKernel("gemm_3xtf32", largeK, {{"split_k", 2048}}, error)))
+      << error;
+  EXPECT_TRUE(succeeded(generateCudaKernel("gemm_3xtf32", view(kManyBatches),
+                                           {{"split_k", 32}}, error)))
+      << error;
 }
 
 #ifdef STARK_ENABLE_CUDA
@@ -229,7 +352,9 @@ TEST_F(GemmKernelFamiliesTest, AddressingFollowsTheLayout) {
 /// cuda target cannot load NVRTC here.
 void expectCompiles(const CudaKernelPlan &p, const std::string &what,
                     bool &skip) {
-  std::vector<std::string> names = {p.launches[0].kernel};
+  std::vector<std::string> names;
+  for (const CudaKernelPlan::Launch &l : p.launches)
+    names.push_back(l.kernel);
   std::string error;
   FailureOr<NvrtcOutput> out =
       compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
@@ -250,7 +375,7 @@ TEST_F(GemmKernelFamiliesTest, SourcesCompileWithNvrtc) {
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   bool skip = false;
   for (const char *ir : {kMatmul4096, kMatmul1024, kOddTransposed, kBatchMatmul,
-                         kConvNhwc, kConvNchwStrided}) {
+                         kConvNhwc, kConvNchwStrided, kLargeK}) {
     ProblemView v = view(ir);
     for (const char *family : kFamilies) {
       std::vector<TemplateParams> sets = enumerateParams(family, v, h200);

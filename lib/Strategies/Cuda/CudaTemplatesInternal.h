@@ -189,12 +189,17 @@ bool hasAsyncCopy(const HardwareProfile &profile);
 /// what the kernels use of them), the layout `StarkLayout` (affine when
 /// `affine`), `config` as `StarkConfig`, and the entry `kernel` running
 /// `stark_kernels::<block><StarkConfig, TA, TB, Vec, StarkLayout>` with
-/// alpha = beta = 1 (C accumulates) and no split-K.
+/// alpha = beta = 1 (C accumulates). With `splitK` > 1 the blocks of each
+/// slice of `kPerSplit` k write their partial sums into a workspace the
+/// source declares, and a second entry, `reduceKernel`, adds the slices in
+/// order to C.
 std::string emitGemmKernelSource(const ProblemView &view,
                                  const GemmKernelAddressing &addr, bool affine,
                                  StringRef kernelText, StringRef config,
                                  StringRef block, StringRef kernel, bool vec,
-                                 int64_t minBlocks, int64_t groupM);
+                                 int64_t minBlocks, int64_t groupM,
+                                 int64_t splitK = 1, int64_t kPerSplit = 0,
+                                 StringRef reduceKernel = "");
 /// The embedded kernel texts.
 StringRef getGemmF32KernelText();
 StringRef getGemmSimtKernelText();

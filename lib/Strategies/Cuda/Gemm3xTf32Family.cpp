@@ -5,8 +5,8 @@
 // mma.sync products per pair, each BK slice accumulated in the tensor cores
 // and added to fp32 accumulators, which keeps the error within the f32 rule
 // (the evaluator checks every candidate against the f64 reference all the
-// same). Addressing and launch as in gemm_f32 (GemmF32Family.cpp): affine
-// copies for strided operands, decoded addresses otherwise, no split-K.
+// same). Addressing, launch and split-K as in gemm_f32 (GemmF32Family.cpp):
+// affine copies for strided operands, decoded addresses otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +30,9 @@ private:
   static ArrayRef<ParamField<GemmKernelParams>> getFields() {
     using P = GemmKernelParams;
     static const ParamField<P> fields[] = {
-        {"bm", &P::bm},         {"bn", &P::bn}, {"bk", &P::bk},
-        {"wm", &P::wm},         {"wn", &P::wn}, {"stages", &P::stages},
-        {"group_m", &P::groupM}};
+        {"bm", &P::bm},          {"bn", &P::bn},         {"bk", &P::bk},
+        {"wm", &P::wm},          {"wn", &P::wn},         {"stages", &P::stages},
+        {"group_m", &P::groupM}, {"split_k", &P::splitK}};
     return fields;
   }
 

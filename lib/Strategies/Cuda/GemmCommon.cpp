@@ -291,20 +291,76 @@ double cudatpl::gemmKernelTileScore(const ContractionView &c, int64_t bm,
 CudaKernelPlan cudatpl::makeGemmPlan(const ContractionView &c, StringRef family,
                                      StringRef kernel, std::string source,
                                      int64_t bm, int64_t bn, int64_t threads,
-                                     int64_t sharedBytes, bool dynamicShared) {
+                                     int64_t sharedBytes, bool dynamicShared,
+                                     int64_t splitK) {
   CudaKernelPlan plan;
   plan.source = std::move(source);
   plan.family = family.str();
   CudaKernelPlan::Launch launch;
   launch.kernel = kernel.str();
-  launch.grid = {ceilDiv(c.m, bm) * ceilDiv(c.n, bn), c.batch, 1};
+  launch.grid = {ceilDiv(c.m, bm) * ceilDiv(c.n, bn), c.batch * splitK, 1};
   launch.block = {threads, 1, 1};
   if (dynamicShared)
     launch.sharedBytes = sharedBytes;
   plan.launches.push_back(launch);
   plan.sharedBytesPerBlock = sharedBytes;
   plan.threadsPerBlock = threads;
+  if (splitK > 1) {
+    // A grid-stride loop: a few thousand blocks cover any output.
+    constexpr int64_t reduceThreads = 256;
+    CudaKernelPlan::Launch reduce;
+    reduce.kernel = kSplitKReduceKernel.str();
+    reduce.grid = {
+        std::min<int64_t>(ceilDiv(c.batch * c.m * c.n, reduceThreads), 4096), 1,
+        1};
+    reduce.block = {reduceThreads, 1, 1};
+    plan.launches.push_back(reduce);
+    plan.threadsPerBlock = std::max(threads, reduceThreads);
+  }
   return plan;
+}
+
+FailureOr<int64_t> cudatpl::getSplitKDepth(const ContractionView &c, int64_t bk,
+                                           int64_t splitK,
+                                           std::string &whyNot) {
+  if (splitK < 1) {
+    whyNot = llvm::formatv("split_k must be at least 1 (got {0})", splitK);
+    return failure();
+  }
+  int64_t kTiles = ceilDiv(c.k, bk);
+  if (splitK == 1)
+    return kTiles * bk;
+  if (splitK > kTiles) {
+    whyNot = llvm::formatv("split_k = {0} exceeds the {1} k tiles of depth {2} "
+                           "(k = {3})",
+                           splitK, kTiles, bk, c.k);
+    return failure();
+  }
+  int64_t depth = ceilDiv(kTiles, splitK) * bk;
+  int64_t used = ceilDiv(c.k, depth);
+  if (used < splitK) {
+    whyNot = llvm::formatv("split_k = {0} leaves slices empty: slices of "
+                           "whole k tiles of depth {1} are {2} deep and cover "
+                           "k = {3} in {4}",
+                           splitK, bk, depth, c.k, used);
+    return failure();
+  }
+  if (c.batch * splitK > 65535) {
+    whyNot = llvm::formatv("batch {0} times split_k = {1} exceeds the grid's "
+                           "y limit (65535)",
+                           c.batch, splitK);
+    return failure();
+  }
+  double bytes =
+      double(splitK) * double(c.batch) * double(c.m) * double(c.n) * 4.0;
+  if (bytes > double(kSplitKMaxWorkspaceBytes)) {
+    whyNot = llvm::formatv("split_k = {0} needs a workspace of {1} MiB for "
+                           "the partial sums (limit {2} MiB)",
+                           splitK, int64_t(std::ceil(bytes / (1 << 20))),
+                           kSplitKMaxWorkspaceBytes >> 20);
+    return failure();
+  }
+  return depth;
 }
 
 BlockLimits::BlockLimits(const HardwareProfile &profile)
@@ -347,12 +403,11 @@ void cudatpl::appendKernelText(std::string &s, StringRef text) {
   }
 }
 
-std::string cudatpl::emitGemmKernelSource(const ProblemView &view,
-                                          const GemmKernelAddressing &addr,
-                                          bool affine, StringRef kernelText,
-                                          StringRef config, StringRef block,
-                                          StringRef kernel, bool vec,
-                                          int64_t minBlocks, int64_t groupM) {
+std::string cudatpl::emitGemmKernelSource(
+    const ProblemView &view, const GemmKernelAddressing &addr, bool affine,
+    StringRef kernelText, StringRef config, StringRef block, StringRef kernel,
+    bool vec, int64_t minBlocks, int64_t groupM, int64_t splitK,
+    int64_t kPerSplit, StringRef reduceKernel) {
   const ContractionView &c = *view.contraction;
   std::string s = getCudaPrelude(view);
   s += R"cuda(// What the kernels below take from the C++ standard library.
@@ -400,25 +455,47 @@ typedef unsigned int uint32_t;
   member("b_off", "b", "k", "n", addr.b, addr.bOffset);
   member("c_off", "b", "m", "n", addr.c, addr.cOffset);
   os << "};\n";
-  os << "typedef stark_kernels::" << config << " StarkConfig;\n\n";
+  os << "typedef stark_kernels::" << config << " StarkConfig;\n";
+  bool split = splitK > 1;
+  if (split)
+    os << llvm::formatv(
+        "constexpr int SPLIT_K = {0}, K_PER_SPLIT = {1};\n"
+        "// The partial sums of each slice of k: [slice][batch][m][n].\n"
+        "__device__ float stark_gemm_ws[SPLIT_K * BATCH * M * N];\n",
+        splitK, kPerSplit);
+  os << "\n__device__ __forceinline__ stark_kernels::GemmParams<StarkLayout> "
+        "stark_gemm_params(const float *A, const float *B, float *C) {\n";
+  os << "  stark_kernels::GemmParams<StarkLayout> p;\n";
+  os << "  p.A = A, p.B = B, p.C = C;\n";
+  os << "  p.batch = (int)BATCH, p.M = (int)M, p.N = (int)N, p.K = (int)K;\n";
+  if (split)
+    os << "  p.ws = stark_gemm_ws;\n"
+          "  p.splits = SPLIT_K, p.kPerSplit = K_PER_SPLIT, p.ldws = (int)N;\n";
+  else
+    os << "  p.ws = nullptr;\n"
+          "  p.splits = 1, p.kPerSplit = (int)K, p.ldws = 0;\n";
+  os << "  p.groupM = " << groupM << ";\n";
+  os << "  p.alpha = 1.f, p.beta = 1.f;\n";
+  os << "  p.lay = StarkLayout();\n";
+  os << "  return p;\n}\n\n";
+  std::string operands = argName(view.inputs[0].argNumber) + ", " +
+                         argName(view.inputs[1].argNumber) + ", " +
+                         argName(view.outputs[0].argNumber);
   os << "extern \"C\" __global__ void __launch_bounds__(StarkConfig::kThreads, "
      << minBlocks << ") " << kernel << "(" << getKernelParameters(view)
      << ") {\n";
-  os << "  stark_kernels::GemmParams<StarkLayout> p;\n";
-  os << "  p.A = " << argName(view.inputs[0].argNumber) << ";\n";
-  os << "  p.B = " << argName(view.inputs[1].argNumber) << ";\n";
-  os << "  p.C = " << argName(view.outputs[0].argNumber) << ";\n";
-  os << llvm::formatv(
-      "  p.ws = nullptr;\n"
-      "  p.batch = (int)BATCH, p.M = (int)M, p.N = (int)N, p.K = (int)K;\n"
-      "  p.splits = 1, p.kPerSplit = (int)K, p.ldws = 0, p.groupM = {0};\n"
-      "  p.alpha = 1.f, p.beta = 1.f;\n"
-      "  p.lay = StarkLayout();\n",
-      groupM);
   os << "  stark_kernels::" << block << "<StarkConfig, "
      << (addr.transposeA ? "true" : "false") << ", "
      << (addr.transposeB ? "true" : "false") << ", " << (vec ? "true" : "false")
-     << ", StarkLayout>(p);\n}\n";
+     << ", StarkLayout>(stark_gemm_params(" << operands << "));\n}\n";
+  if (split) {
+    os << "\n// The slices' partial sums, added in slice order: the result "
+          "does not\n// depend on which block finished first.\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(256) " << reduceKernel
+       << "(" << getKernelParameters(view) << ") {\n";
+    os << "  stark_kernels::detail::splitKReduce(stark_gemm_params(" << operands
+       << "));\n}\n";
+  }
   return s;
 }
 
@@ -446,6 +523,49 @@ GemmKernelFamily::getWarpTiledShape(const GemmKernelAddressing &addr,
   return s;
 }
 
+/// The fraction of a split-K candidate's time spent on its GEMM rather than
+/// on the partial sums: each slice writes the output once and the second
+/// launch reads them all, against the GEMM's arithmetic at the profile's
+/// peak. 1 without a split.
+static double splitKEfficiency(const ContractionView &c, int64_t splitK,
+                               const HardwareProfile &profile) {
+  if (splitK <= 1)
+    return 1.0;
+  double outputs = double(c.batch) * double(c.m) * double(c.n);
+  double bytes = (2.0 * double(splitK) + 2.0) * outputs * 4.0;
+  double flops = 2.0 * outputs * double(c.k);
+  if (profile.peakF32 <= 0 || profile.memoryBandwidth <= 0)
+    return 0.9;
+  double gemm = flops / profile.peakF32;
+  double sums = bytes / profile.memoryBandwidth;
+  return gemm / (gemm + sums);
+}
+
+/// The split counts worth trying for a block of `p` on `c` where the output
+/// tiles leave SMs idle: one wave of blocks and two, each slice at least
+/// kSplitKMinSliceDepth deep, each count the number of slices its depth
+/// actually makes (so that no slice is empty).
+static SmallVector<int64_t> proposeSplitK(const ContractionView &c,
+                                          const GemmKernelParams &p,
+                                          int64_t sms) {
+  int64_t blocks = ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn) * c.batch;
+  int64_t kTiles = ceilDiv(c.k, p.bk);
+  int64_t most = c.k / kSplitKMinSliceDepth;
+  SmallVector<int64_t> out;
+  for (int64_t waves : {1, 2}) {
+    int64_t want = std::min(ceilDiv(waves * sms, blocks), most);
+    if (want < 2)
+      continue;
+    int64_t depth = ceilDiv(kTiles, want) * p.bk;
+    int64_t splitK = ceilDiv(c.k, depth);
+    std::string ignored;
+    if (splitK >= 2 && !llvm::is_contained(out, splitK) &&
+        succeeded(getSplitKDepth(c, p.bk, splitK, ignored)))
+      out.push_back(splitK);
+  }
+  return out;
+}
+
 std::vector<GemmKernelParams>
 GemmKernelFamily::enumerateStructs(const ProblemView &view,
                                    const HardwareProfile &profile,
@@ -455,15 +575,42 @@ GemmKernelFamily::enumerateStructs(const ProblemView &view,
   const ContractionView &c = *view.contraction;
   GemmKernelAddressing addr = getGemmKernelAddressing(view);
   BlockLimits limits(profile);
-  std::vector<std::pair<GemmKernelParams, double>> scored;
+  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
+  std::vector<GemmKernelParams> fitting;
+  // Split-K only where no configuration's tiles fill the SMs: elsewhere a
+  // smaller tile adds blocks without the partial sums' traffic.
+  bool fewTiles = true;
   for (const GemmKernelParams &p : getConfigs()) {
     std::string ignored;
     FailureOr<GemmKernelShape> s = getShape(addr, p, ignored);
     if (failed(s) ||
         !limits.fits(s->sharedBytes, s->threads, s->registers, p.minBlocks))
       continue;
+    fitting.push_back(p);
+    if (ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn) * c.batch >= sms)
+      fewTiles = false;
+  }
+  std::vector<std::pair<GemmKernelParams, double>> scored;
+  for (const GemmKernelParams &p : fitting) {
     scored.push_back(
         {p, gemmKernelTileScore(c, p.bm, p.bn, p.bk, getReuse(p), profile)});
+    if (!fewTiles)
+      continue;
+    for (int64_t splitK : proposeSplitK(c, p, sms)) {
+      GemmKernelParams q = p;
+      q.splitK = splitK;
+      // The slices are blocks of their own, and one wave of them counts
+      // as a full GPU: each runs a long k loop, so no second wave is needed
+      // to hide a block's pipeline fill (large_k on the H200: one wave of
+      // slices beat two for both kernels, bench/results/
+      // gemm-kernels-2026-12-01-h200.md).
+      ContractionView sliced = c;
+      sliced.batch *= 2 * splitK;
+      double score =
+          gemmKernelTileScore(sliced, p.bm, p.bn, p.bk, getReuse(p), profile) *
+          splitKEfficiency(c, splitK, profile);
+      scored.push_back({q, score});
+    }
   }
   return sortByScore(std::move(scored));
 }
@@ -478,11 +625,17 @@ GemmKernelFamily::generateStruct(const ProblemView &view,
   FailureOr<GemmKernelShape> shape = getShape(addr, p, whyNot);
   if (failed(shape))
     return failure();
+  FailureOr<int64_t> kPerSplit =
+      getSplitKDepth(*view.contraction, p.bk, p.splitK, whyNot);
+  if (failed(kPerSplit))
+    return failure();
   CudaKernelPlan plan = makeGemmPlan(
       *view.contraction, getName(), kernel,
       emitGemmKernelSource(view, addr, shape->affine, text, getConfigType(p),
-                           block, kernel, shape->vec, p.minBlocks, p.groupM),
-      p.bm, p.bn, shape->threads, shape->sharedBytes, /*dynamicShared=*/true);
+                           block, kernel, shape->vec, p.minBlocks, p.groupM,
+                           p.splitK, *kPerSplit, kSplitKReduceKernel),
+      p.bm, p.bn, shape->threads, shape->sharedBytes, /*dynamicShared=*/true,
+      p.splitK);
   setParams(plan, p, fields);
   return plan;
 }

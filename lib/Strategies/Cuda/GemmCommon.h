@@ -97,12 +97,32 @@ protected:
 };
 
 /// A plan of one launch of `kernel`: a block of `threads` per BM x BN tile
-/// of the output, the batch in grid.y; `sharedBytes` per block, requested
-/// at launch when `dynamicShared` (else declared in the source).
+/// of the output and per slice of k, the batch times the `splitK` slices in
+/// grid.y; `sharedBytes` per block, requested at launch when
+/// `dynamicShared` (else declared in the source). With `splitK` > 1 a
+/// second launch, kSplitKReduceKernel, sums the slices into C.
 CudaKernelPlan makeGemmPlan(const ContractionView &c, StringRef family,
                             StringRef kernel, std::string source, int64_t bm,
                             int64_t bn, int64_t threads, int64_t sharedBytes,
-                            bool dynamicShared);
+                            bool dynamicShared, int64_t splitK = 1);
+
+/// The entry of the second launch of a split-K plan.
+constexpr StringLiteral kSplitKReduceKernel = "stark_gemm_splitk_reduce";
+/// The largest split-K workspace (the partial sums of every slice, f32) a
+/// candidate may declare.
+constexpr int64_t kSplitKMaxWorkspaceBytes = int64_t(64) << 20;
+/// The shallowest slice of k the search proposes (8 tiles of the deepest
+/// bk): shorter slices spend most of their time filling and draining the
+/// pipeline and writing partial sums.
+constexpr int64_t kSplitKMinSliceDepth = 256;
+
+/// The depth of each of `splitK` slices of k for a block of depth `bk` (a
+/// multiple of bk, so that every slice starts on a tile boundary), or why
+/// `splitK` is not a valid split of `c`: it must be at least 1, leave no
+/// slice empty, fit the grid's y limit with the batch and keep the
+/// workspace within kSplitKMaxWorkspaceBytes.
+FailureOr<int64_t> getSplitKDepth(const ContractionView &c, int64_t bk,
+                                  int64_t splitK, std::string &whyNot);
 
 /// What a block may use on a profile (the generic limits where the profile
 /// does not say).
@@ -130,10 +150,12 @@ std::vector<P> sortByScore(std::vector<std::pair<P, double>> scored) {
 
 /// The parameters of an embedded kernel's block: BM x BN x BK block tile,
 /// WM x WN warp tiles, TM x TN thread tiles (SIMT only), `stages` tiles in
-/// flight, tile rows per raster group, blocks per SM for __launch_bounds__.
+/// flight, tile rows per raster group, blocks per SM for __launch_bounds__,
+/// and the slices of k that separate blocks sum (split-K; 1: a block covers
+/// all of k).
 struct GemmKernelParams {
   int64_t bm = 128, bn = 128, bk = 8, wm = 32, wn = 32, tm = 8, tn = 8;
-  int64_t stages = 4, groupM = 8, minBlocks = 1;
+  int64_t stages = 4, groupM = 8, minBlocks = 1, splitK = 1;
 };
 
 /// One block of an embedded kernel on a problem.

@@ -5,9 +5,9 @@
 // the output tiles rasterised in groups of rows and the batch in grid.y.
 // Strided operands take the kernel's affine copy path (16-byte copies where
 // the strides allow); other addressing (convolutions as implicit GEMM, folded
-// batch dimensions) goes through the decoded a_off / b_off / c_off. The
-// candidate calling convention has no scratch memory, so there is no split-K:
-// each block owns its output tile and adds it to C.
+// batch dimensions) goes through the decoded a_off / b_off / c_off. Where
+// the output has too few tiles for the SMs, split_k slices k over separate
+// blocks whose partial sums a second launch adds to C (GemmCommon.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +42,8 @@ private:
         {"bk", &P::bk},          {"wm", &P::wm},
         {"wn", &P::wn},          {"tm", &P::tm},
         {"tn", &P::tn},          {"stages", &P::stages},
-        {"group_m", &P::groupM}, {"min_blocks", &P::minBlocks}};
+        {"group_m", &P::groupM}, {"min_blocks", &P::minBlocks},
+        {"split_k", &P::splitK}};
     return fields;
   }
 

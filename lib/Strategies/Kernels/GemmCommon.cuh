@@ -395,9 +395,13 @@ __device__ __forceinline__ void storeOut(const GemmParams<Layout> &p, int b,
 
 } // namespace detail
 
-// Second pass of split-K: C = alpha * sum over splits of ws + beta * C, one
-// thread per element.
-template <class Layout> __global__ void gemmSplitKReduce(GemmParams<Layout> p) {
+namespace detail {
+
+// Second pass of split-K: C = alpha * sum over splits of ws + beta * C, the
+// slices summed in order (the result does not depend on timing), one element
+// per thread of a grid-stride loop over the whole grid.
+template <class Layout>
+__device__ __forceinline__ void splitKReduce(const GemmParams<Layout> &p) {
   long long total = (long long)p.batch * p.M * p.N;
   long long plane = (long long)p.batch * p.M * p.ldws;
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -413,6 +417,12 @@ template <class Layout> __global__ void gemmSplitKReduce(GemmParams<Layout> p) {
     float *c = p.C + p.lay.c_off(b, m, n);
     *c = p.beta != 0.f ? p.alpha * s + p.beta * *c : p.alpha * s;
   }
+}
+
+} // namespace detail
+
+template <class Layout> __global__ void gemmSplitKReduce(GemmParams<Layout> p) {
+  detail::splitKReduce(p);
 }
 
 } // namespace stark_kernels
