@@ -54,6 +54,11 @@ Tolerance mlir::stark::getTolerance(ElementKind kind, int64_t reductionLength) {
   return {t, t};
 }
 
+Tolerance mlir::stark::getTf32Tolerance(int64_t reductionLength) {
+  double k = double(std::max<int64_t>(reductionLength, 1));
+  return {4 * 0x1.0p-11 * std::sqrt(k), 1e-2};
+}
+
 SmallVector<int64_t> mlir::stark::delinearize(int64_t flat,
                                               ArrayRef<int64_t> shape) {
   SmallVector<int64_t> index(shape.size(), 0);

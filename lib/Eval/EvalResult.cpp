@@ -80,6 +80,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"extra_trials", o.extraTrials},
       {"max_high_precision_iterations", o.maxHighPrecisionIterations},
       {"f64_reference", o.f64Reference},
+      {"allow_tf32", o.allowTf32},
       {"measure_time", o.measureTime},
       {"reference_dir", o.referenceDir},
       {"write_references", o.writeReferences},
@@ -118,6 +119,8 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
       o.maxHighPrecisionIterations = *n;
   if (std::optional<bool> b = obj->getBoolean("f64_reference"))
     o.f64Reference = *b;
+  if (std::optional<bool> b = obj->getBoolean("allow_tf32"))
+    o.allowTf32 = *b;
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
   readString(*obj, "reference_dir", o.referenceDir);

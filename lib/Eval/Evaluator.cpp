@@ -110,6 +110,11 @@ private:
   }
 
   bool prepare();
+  bool isTf32Bound(ElementKind kind) const {
+    return options.allowTf32 && kind == ElementKind::F32 &&
+           analysis.reductionLength > 1;
+  }
+  Tolerance getOutputTolerance(ElementKind kind) const;
   void prepareHigh();
   bool compileHigh(std::string &error);
   bool ensureHigh();
@@ -168,8 +173,20 @@ bool Evaluation::prepare() {
   for (const ArgSpec &spec : analysis.signature.args) {
     if (!spec.isOutput)
       continue;
-    result.tolerance = getTolerance(spec.kind, analysis.reductionLength);
+    result.tolerance = getOutputTolerance(spec.kind);
     result.toleranceKind = stringifyElementKind(spec.kind).str();
+    if (isTf32Bound(spec.kind)) {
+      Tolerance f32 = getTolerance(spec.kind, analysis.reductionLength);
+      addFlag("tf32_tolerance");
+      result.notes.push_back(
+          llvm::formatv("allow-tf32: the f32 outputs are held to the tf32 "
+                        "bound (atol {0:e2}, rtol {1:e2}) instead of the f32 "
+                        "one (atol {2:e2}, rtol {3:e2}): tf32 tensor cores "
+                        "round the inputs to 10 mantissa bits",
+                        result.tolerance.atol, result.tolerance.rtol, f32.atol,
+                        f32.rtol)
+              .str());
+    }
     break;
   }
 
@@ -221,6 +238,14 @@ bool Evaluation::prepare() {
   }
   cand.args = std::move(*args);
   return true;
+}
+
+/// The bound of an output of `kind`: the tf32 one for the f32 outputs of a
+/// reduction when the user allows tf32, else the element type's own.
+Tolerance Evaluation::getOutputTolerance(ElementKind kind) const {
+  if (isTf32Bound(kind))
+    return getTf32Tolerance(analysis.reductionLength);
+  return getTolerance(kind, analysis.reductionLength);
 }
 
 /// The key of the reference store: everything the reference outputs of a
@@ -511,7 +536,7 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> expected,
     if (!spec.isOutput)
       continue;
     CompareOptions compare;
-    compare.tolerance = getTolerance(spec.kind, analysis.reductionLength);
+    compare.tolerance = getOutputTolerance(spec.kind);
     // At a 1e3 input scale an absolute bound in unit-scale units only
     // measures rounding: count it in units of the output's own size.
     if (getDistributionScale(dist, spec.kind) > 1)

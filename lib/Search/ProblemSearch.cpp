@@ -43,7 +43,10 @@ ProblemSearchResult mlir::stark::searchProblem(
       return result;
     }
   } else {
-    space = createCandidateSpace(options.target, *standalone, hw, whyNot);
+    StrategyOptions strategyOptions;
+    strategyOptions.allowTf32 = options.allowTf32;
+    space = createCandidateSpace(options.target, *standalone, hw, whyNot,
+                                 strategyOptions);
     if (!space) {
       result.status = ProblemSearchStatus::Skipped;
       result.message = whyNot;
@@ -59,6 +62,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   evalOptions.seed = options.seed;
   evalOptions.correctnessTrials = options.trials;
   evalOptions.timing.minTrials = options.timingTrials;
+  evalOptions.allowTf32 = options.allowTf32;
   WorkerOptions worker;
   worker.targetName = options.target;
   worker.timeoutSeconds = options.timeout;
@@ -76,6 +80,13 @@ ProblemSearchResult mlir::stark::searchProblem(
   }
   result.status = ProblemSearchStatus::Searched;
   result.baselineSeconds = *baseline;
+  if (!judge.getResults().empty()) {
+    const EvalResult &reference = judge.getResults().front();
+    result.toleranceKind = reference.toleranceKind;
+    result.atol = reference.tolerance.atol;
+    result.rtol = reference.tolerance.rtol;
+    result.tf32Tolerance = reference.hasFlag("tf32_tolerance");
+  }
 
   SearchTreeOptions treeOptions;
   treeOptions.minSpeedup = options.minSpeedup;

@@ -53,6 +53,12 @@ mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
       llvm::json::Object{{"runs", result.referenceRuns},
                          {"reused", result.referencesReused},
                          {"allowance_seconds", result.referenceAllowance}};
+  if (!result.toleranceKind.empty())
+    report["tolerance"] =
+        llvm::json::Object{{"element_type", result.toleranceKind},
+                           {"atol", result.atol},
+                           {"rtol", result.rtol},
+                           {"tf32", result.tf32Tolerance}};
   report["candidates"] = search.candidatesTried;
   report["stop_reason"] = search.stopReason;
   report["nodes"] = std::move(nodes);
@@ -75,6 +81,7 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
                           {"budget", header.budget},
                           {"seconds", header.seconds},
                           {"seed", header.seed},
+                          {"allow_tf32", header.allowTf32},
                           {"problems", std::move(problems)}};
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)

@@ -48,8 +48,9 @@ private:
 /// ranked; null with the reasons when none has a point.
 static std::unique_ptr<CandidateSpace>
 createSpaceOf(ArrayRef<const StrategyFamily *> candidates, ModuleOp module,
-              const HardwareProfile &profile, std::string &whyNot) {
-  auto problem = std::make_unique<StrategyProblem>(module, profile);
+              const HardwareProfile &profile, std::string &whyNot,
+              const StrategyOptions &options = {}) {
+  auto problem = std::make_unique<StrategyProblem>(module, profile, options);
   SmallVector<std::pair<unsigned, const StrategyFamily *>> ranked;
   SmallVector<std::string> reasons;
   for (const StrategyFamily *family : candidates) {
@@ -77,17 +78,16 @@ createSpaceOf(ArrayRef<const StrategyFamily *> candidates, ModuleOp module,
   return space;
 }
 
-std::unique_ptr<CandidateSpace>
-mlir::stark::createCandidateSpace(StringRef target, ModuleOp problem,
-                                  const HardwareProfile &profile,
-                                  std::string &whyNot) {
+std::unique_ptr<CandidateSpace> mlir::stark::createCandidateSpace(
+    StringRef target, ModuleOp problem, const HardwareProfile &profile,
+    std::string &whyNot, const StrategyOptions &options) {
   SmallVector<const StrategyFamily *> families =
       StrategyRegistry::get().getFamilies(target);
   if (families.empty()) {
     whyNot = ("no strategy families for target '" + target + "'").str();
     return nullptr;
   }
-  return createSpaceOf(families, problem, profile, whyNot);
+  return createSpaceOf(families, problem, profile, whyNot, options);
 }
 
 std::unique_ptr<CandidateSpace> mlir::stark::createCudaScheduleSpace(

@@ -124,9 +124,9 @@ struct StarkSearchPass
     }
 
     if (!report.empty()) {
-      SearchReportHeader header{resolvedTarget,  agent,
-                                profileName,     int64_t(budget),
-                                double(seconds), int64_t(seed)};
+      SearchReportHeader header{resolvedTarget,  agent,           profileName,
+                                int64_t(budget), double(seconds), int64_t(seed),
+                                allowTf32};
       std::string error;
       if (failed(
               writeSearchReport(report, header, std::move(reports), error))) {
@@ -168,6 +168,7 @@ struct StarkSearchPass
     options.timingTrials = timingTrials;
     options.timeout = timeout;
     options.referenceTimeout = referenceTimeout;
+    options.allowTf32 = allowTf32;
     auto onProgress = [&](const SearchProgress &p) {
       if (!progress)
         return;

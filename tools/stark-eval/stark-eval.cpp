@@ -63,6 +63,11 @@ static cl::opt<bool> noF64Reference(
     cl::desc("Judge f32 problems by their baseline alone (no f64 "
              "reference run on the target)"),
     cl::cat(category));
+static cl::opt<bool>
+    allowTf32("allow-tf32",
+              cl::desc("Hold the f32 outputs of a reduction to the tf32 bound "
+                       "(stark-search's allow-tf32)"),
+              cl::cat(category));
 static cl::opt<unsigned> trials("trials",
                                 cl::desc("Minimum number of timed trials"),
                                 cl::init(TimingOptions().minTrials),
@@ -166,6 +171,7 @@ int main(int argc, char **argv) {
   options.suspiciousSpeedup = suspiciousSpeedup;
   options.maxHighPrecisionIterations = maxHighPrecisionIterations;
   options.f64Reference = !noF64Reference;
+  options.allowTf32 = allowTf32;
   options.measureTime = !noTiming;
   options.referenceDir = referenceDir;
   options.writeReferences = writeReferences;

@@ -130,6 +130,25 @@ TEST_F(CandidateSpacesTest, CudaGemmOrderFollowsTheShape) {
   EXPECT_EQ(order[2], "gemm");
 }
 
+// allow-tf32 puts plain tf32 tensor cores (gemm_tc) first for an f32
+// matmul; without it they are not offered at all.
+TEST_F(CandidateSpacesTest, AllowTf32OffersTensorCoresFirst) {
+  ASSERT_TRUE(problem);
+  std::string why;
+  StrategyOptions options;
+  options.allowTf32 = true;
+  std::unique_ptr<CandidateSpace> space = createCandidateSpace(
+      "cuda", *problem, *lookupHardwareProfile("h200"), why, options);
+  ASSERT_TRUE(space) << why;
+  ASSERT_FALSE(space->getPoints().empty());
+  const StrategyPoint &first = space->getPoints().front();
+  EXPECT_EQ(first.family, "gemm_tc");
+  std::string error;
+  FailureOr<std::string> text = space->build(first, error);
+  ASSERT_TRUE(succeeded(text)) << error;
+  EXPECT_NE(text->find("precision::tf32"), std::string::npos);
+}
+
 TEST_F(CandidateSpacesTest, UnknownTargetHasNoSpace) {
   std::string why;
   EXPECT_FALSE(createCandidateSpace("tpu", *problem,

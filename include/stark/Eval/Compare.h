@@ -40,6 +40,13 @@ double getToleranceCap(ElementKind kind);
 /// they get a tighter bound; long ones hit the cap, never more.
 Tolerance getTolerance(ElementKind kind, int64_t reductionLength);
 
+/// The bound of an f32 output computed on tf32 tensor cores (inputs rounded
+/// to 10 mantissa bits, unit roundoff 2^-11, f32 accumulation): an input's
+/// rounding error is not shared with the f32 reference, so it adds up over
+/// the reduction like a random walk. atol = 4 * 2^-11 * sqrt(K), rtol =
+/// 1e-2 (each product is within 2^-10 of the exact one).
+Tolerance getTf32Tolerance(int64_t reductionLength);
+
 /// The element that failed worst (or, when all passed, came closest to the
 /// bound).
 struct WorstElement {

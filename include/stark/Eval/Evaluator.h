@@ -63,6 +63,11 @@ struct EvalOptions {
   /// The most a writing evaluation stores, in bytes; the outputs of trial
   /// inputs beyond it are not stored and each evaluation computes them.
   uint64_t maxStoredReferenceBytes = uint64_t(8) << 30;
+  /// The user allows tf32 tensor cores for f32 contractions: an f32 output
+  /// of a problem with a reduction is held to getTf32Tolerance instead of
+  /// the f32 bound; the result gets the flag "tf32_tolerance" and a note
+  /// with both bounds.
+  bool allowTf32 = false;
   /// Time the candidate against the baseline after it verifies.
   bool measureTime = true;
   TimingOptions timing;

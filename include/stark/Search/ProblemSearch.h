@@ -41,6 +41,9 @@ struct ProblemSearchOptions {
   /// Seconds the problem's own evaluation (the references and the
   /// baseline's timing) may take.
   double referenceTimeout = 600;
+  /// f32 contractions may use tf32 tensor cores, held to the looser bound
+  /// EvalOptions::allowTf32 describes.
+  bool allowTf32 = false;
 };
 
 enum class ProblemSearchStatus {
@@ -66,6 +69,11 @@ struct ProblemSearchResult {
   unsigned referenceRuns = 0;
   unsigned referencesReused = 0;
   double referenceAllowance = 0;
+  /// The bound every candidate's outputs were held to (from the problem's
+  /// own evaluation), and whether allow-tf32 loosened it.
+  std::string toleranceKind;
+  double atol = 0, rtol = 0;
+  bool tf32Tolerance = false;
   /// Searched: the tree and its winner.
   std::optional<SearchResult> search;
   /// The expert's last failure to build a candidate (empty for replay).

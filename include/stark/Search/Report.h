@@ -29,6 +29,7 @@ struct SearchReportHeader {
   int64_t budget = 0;
   double seconds = 0;
   int64_t seed = 0;
+  bool allowTf32 = false;
 };
 
 /// Writes the report of all problems to `path`; fails, saying why in `error`,

@@ -5,6 +5,7 @@
 
 #include "stark/Analysis/HardwareProfile.h"
 #include "stark/Strategies/CandidateSpace.h"
+#include "stark/Strategies/StrategyFamily.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -17,7 +18,8 @@ namespace mlir::stark {
 /// with the reason when no strategy family applies.
 std::unique_ptr<CandidateSpace>
 createCandidateSpace(StringRef target, ModuleOp problem,
-                     const HardwareProfile &profile, std::string &whyNot);
+                     const HardwareProfile &profile, std::string &whyNot,
+                     const StrategyOptions &options = {});
 
 } // namespace mlir::stark
 

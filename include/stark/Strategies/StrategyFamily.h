@@ -25,21 +25,32 @@
 
 namespace mlir::stark {
 
+/// What the user allows candidates to do beyond the problem's own numerics.
+struct StrategyOptions {
+  /// f32 contractions may run on tf32 tensor cores (inputs rounded to 10
+  /// mantissa bits); the evaluator then holds them to a looser bound.
+  bool allowTf32 = false;
+};
+
 /// A problem as the families see it: the problem module, the profile of the
-/// target, and the shared view of its op(s), read once on first use.
+/// target, the user's options, and the shared view of its op(s), read once
+/// on first use.
 class StrategyProblem {
 public:
-  StrategyProblem(ModuleOp module, const HardwareProfile &profile)
-      : module(module), profile(profile) {}
+  StrategyProblem(ModuleOp module, const HardwareProfile &profile,
+                  StrategyOptions options = {})
+      : module(module), profile(profile), options(options) {}
 
   ModuleOp getModule() const { return module; }
   const HardwareProfile &getProfile() const { return profile; }
+  const StrategyOptions &getOptions() const { return options; }
   /// The view of the problem, or null with the reason it could not be read.
   const ProblemView *getView(std::string &whyNot) const;
 
 private:
   ModuleOp module;
   const HardwareProfile &profile;
+  StrategyOptions options;
   mutable bool analyzed = false;
   mutable std::optional<ProblemView> view;
   mutable std::string whyNoView;

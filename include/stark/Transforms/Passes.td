@@ -164,6 +164,11 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "spread settles or the timing budget ends)">,
     Option<"trials", "trials", "unsigned", /*default=*/"5",
            "Correctness trials per candidate (seeds x input distributions)">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Let f32 contractions run on tf32 tensor cores (inputs rounded to "
+           "10 mantissa bits); their outputs are then held to a tf32 bound "
+           "(atol 4 * 2^-11 * sqrt(K), rtol 1e-2) instead of the f32 one, and "
+           "the report says so">,
     Option<"progress", "progress", "bool", /*default=*/"true",
            "Print progress to stderr">,
   ];

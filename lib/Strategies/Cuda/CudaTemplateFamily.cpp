@@ -46,7 +46,8 @@ static std::string unknownFamily(StringRef family) {
                        llvm::join(getCudaTemplateFamilies(), ", "));
 }
 
-SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view) {
+SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
+                                                     bool allowTf32) {
   SmallVector<StringRef> order;
   auto consider = [&](StringRef family) {
     if (!llvm::is_contained(order, family))
@@ -86,6 +87,10 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view) {
     // (matmul_small_k, k = 4, on the H200: 24.8 us for gemm, 70.4 us with
     // gemm_f32 ranked first).
     bool shallowK = c.k < kGemmKernelMinPipelinedK;
+    // Plain tf32 tensor cores, where the user allows them, do a third of
+    // 3xTF32's MMAs.
+    if (allowTf32 && c.aKind == ElementKind::F32 && !shallowK)
+      consider("gemm_tc");
     if (!shallowK) {
       consider("gemm_3xtf32");
       consider("gemm_f32");
@@ -128,7 +133,7 @@ SmallVector<std::string>
 mlir::stark::getApplicableFamilies(const ProblemView &view, bool allowTf32) {
   SmallVector<std::string> order;
   std::string ignored;
-  for (StringRef name : rankTemplateFamilies(view)) {
+  for (StringRef name : rankTemplateFamilies(view, allowTf32)) {
     const CudaTemplateFamily *family = lookupTemplateFamily(name);
     if (family && succeeded(family->check(view, allowTf32, ignored)))
       order.push_back(name.str());
@@ -199,7 +204,7 @@ LogicalResult CudaTemplateFamily::applies(const StrategyProblem &problem,
   const ProblemView *view = problem.getView(whyNot);
   if (!view)
     return failure();
-  return check(*view, /*allowTf32=*/false, whyNot);
+  return check(*view, problem.getOptions().allowTf32, whyNot);
 }
 
 std::optional<unsigned>
@@ -208,7 +213,8 @@ CudaTemplateFamily::getRank(const StrategyProblem &problem) const {
   const ProblemView *view = problem.getView(ignored);
   if (!view)
     return std::nullopt;
-  SmallVector<StringRef> order = rankTemplateFamilies(*view);
+  SmallVector<StringRef> order =
+      rankTemplateFamilies(*view, problem.getOptions().allowTf32);
   const auto *it = llvm::find(order, name);
   if (it == order.end())
     return std::nullopt;
@@ -224,6 +230,7 @@ CudaTemplateFamily::getPoints(const StrategyProblem &problem) const {
     return points;
   EnumerateOptions options;
   options.limit = kParamSetsPerFamily;
+  options.allowTf32 = problem.getOptions().allowTf32;
   for (const TemplateParams &params :
        enumerateParams(name, *view, problem.getProfile(), options)) {
     StrategyPoint point;

@@ -73,7 +73,8 @@ const CudaTemplateFamily *lookupTemplateFamily(StringRef name);
 
 /// The template families worth offering for `view`, the most promising
 /// first, each once (whether one applies is its own check).
-SmallVector<StringRef> rankTemplateFamilies(const ProblemView &view);
+SmallVector<StringRef> rankTemplateFamilies(const ProblemView &view,
+                                            bool allowTf32 = false);
 
 /// "i0", "i1", ...: the C++ names of the loop indices.
 SmallVector<std::string> loopNames(const ProblemView &view);
