@@ -149,6 +149,37 @@ TEST_F(CandidateSpacesTest, AllowTf32OffersTensorCoresFirst) {
   EXPECT_NE(text->find("precision::tf32"), std::string::npos);
 }
 
+// The suite's matmul_large_k (one 64 x 64 output tile, k = 131072): the
+// search's first point slices k over one wave of blocks; a cube's first
+// point is unsplit.
+TEST_F(CandidateSpacesTest, CudaLargeKLeadsWithSplitK) {
+  auto firstPoint = [&](int64_t m, int64_t n, int64_t k) {
+    std::string ir = llvm::formatv(
+        R"mlir(
+  module attributes {{stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {{
+    func.func @kernel(%a: memref<{0}x{2}xf32>, %b: memref<{2}x{1}xf32>, %c: memref<{0}x{1}xf32>) {{
+      linalg.matmul ins(%a, %b : memref<{0}x{2}xf32>, memref<{2}x{1}xf32>)
+                    outs(%c : memref<{0}x{1}xf32>)
+      return
+    }
+  })mlir",
+        m, n, k);
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, &context);
+    EXPECT_TRUE(module);
+    std::string why;
+    std::unique_ptr<CandidateSpace> space = createCandidateSpace(
+        "cuda", *module, *lookupHardwareProfile("h200"), why);
+    EXPECT_TRUE(space) << why;
+    return space ? space->getPoints().front() : StrategyPoint();
+  };
+  StrategyPoint largeK = firstPoint(64, 64, 131072);
+  EXPECT_EQ(largeK.family, "gemm_3xtf32");
+  EXPECT_EQ(largeK.params["split_k"], "128");
+  StrategyPoint cube = firstPoint(1024, 1024, 1024);
+  EXPECT_EQ(cube.family, "gemm_3xtf32");
+  EXPECT_EQ(cube.params["split_k"], "1");
+}
+
 TEST_F(CandidateSpacesTest, UnknownTargetHasNoSpace) {
   std::string why;
   EXPECT_FALSE(createCandidateSpace("tpu", *problem,

@@ -52,6 +52,13 @@ func.func @kernel(%a: memref<64x131072xf32>, %b: memref<131072x64xf32>, %c: memr
   return
 })mlir";
 
+// matmul_large_k at KernelBench's full shape: 16 tiles of 64 x 64.
+const char *kLargeKFull = R"mlir(
+func.func @kernel(%a: memref<256x524288xf32>, %b: memref<524288x256xf32>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x524288xf32>, memref<524288x256xf32>) outs(%c : memref<256x256xf32>)
+  return
+})mlir";
+
 // The suite's matmul_tall_skinny: a large output, k = 2.
 const char *kShallowK = R"mlir(
 func.func @kernel(%a: memref<2048x2xf32>, %b: memref<2x2048xf32>, %c: memref<2048x2048xf32>) {
@@ -286,6 +293,18 @@ TEST_F(GemmKernelFamiliesTest, SplitKWhereTilesAreFew) {
                                    "BATCH * M * N];"));
     EXPECT_TRUE(contains(p.source, "p.ws = stark_gemm_ws;"));
   }
+  // At the full shape the larger tiles lead, with fewer slices: 3xTF32
+  // 128 x 128 in 33 slices, SIMT 128 x 256 in 66 (also measured best).
+  ProblemView full = view(kLargeKFull);
+  TemplateParams tc = enumerateParams("gemm_3xtf32", full, h200).front();
+  EXPECT_EQ(tc.at("bm"), 128);
+  EXPECT_EQ(tc.at("bn"), 128);
+  EXPECT_EQ(tc.at("split_k"), 33);
+  TemplateParams simt = enumerateParams("gemm_f32", full, h200).front();
+  EXPECT_EQ(simt.at("bm"), 128);
+  EXPECT_EQ(simt.at("bn"), 256);
+  EXPECT_EQ(simt.at("split_k"), 66);
+
   // A batch multiplies the slices in grid.y.
   ProblemView batch = view(kBatchMatmul);
   CudaKernelPlan p = plan(batch, "gemm_f32",
