@@ -1,6 +1,7 @@
 //===- HotOpAnalysis.cpp - Rank the linalg ops of a module by cost --------===//
 
 #include "stark/Analysis/HotOpAnalysis.h"
+#include "stark/Analysis/InitFill.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -44,6 +45,30 @@ HotOpRanking mlir::stark::rankHotOps(Operation *root,
           {op, "not a structured op: decompose it into linalg.generic ops "
                "to cost it"});
   });
+
+  // A contraction and the fill it owns become one problem: one entry, the
+  // fill's work added to the contraction's.
+  llvm::DenseMap<Operation *, size_t> position;
+  for (auto [i, r] : llvm::enumerate(ranking.ranked))
+    position[r.op] = i;
+  llvm::SmallPtrSet<Operation *, 8> folded;
+  for (RankedOp &r : ranking.ranked) {
+    linalg::FillOp fill = getOwnedInitFill(r.op);
+    auto it = fill ? position.find(fill) : position.end();
+    if (it == position.end())
+      continue;
+    const RankedOp &f = ranking.ranked[it->second];
+    r.initFill = fill;
+    r.cost.flops += f.cost.flops;
+    r.cost.bytesRead += f.cost.bytesRead;
+    r.cost.bytesWritten += f.cost.bytesWritten;
+    r.estimate.computeSeconds += f.estimate.computeSeconds;
+    r.estimate.memorySeconds += f.estimate.memorySeconds;
+    r.estimate.seconds += f.estimate.seconds;
+    folded.insert(fill);
+  }
+  llvm::erase_if(ranking.ranked,
+                 [&](const RankedOp &r) { return folded.contains(r.op); });
 
   std::stable_sort(ranking.ranked.begin(), ranking.ranked.end(),
                    [](const RankedOp &a, const RankedOp &b) {

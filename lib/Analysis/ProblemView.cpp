@@ -10,6 +10,8 @@
 #include "stark/Analysis/ProblemView.h"
 #include "NormView.h"
 
+#include "stark/Analysis/InitFill.h"
+
 #include "stark/Dialect/StarkAttrs.h"
 #include "stark/Dialect/StarkDialect.h"
 
@@ -620,7 +622,15 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
   }
 
   Operation *compute = nullptr;
-  for (Operation *op : getProblemOps(problem)) {
+  SmallVector<Operation *> ops = getProblemOps(problem);
+  // A fill the contraction owns: the view is the contraction's, starting
+  // from the fill's value.
+  if (ops.size() == 2 && isa<linalg::FillOp>(ops[0]) &&
+      getOwnedInitFill(ops[1]) == ops[0]) {
+    view.initValue = getFillValue(cast<linalg::FillOp>(ops[0]));
+    ops.erase(ops.begin());
+  }
+  for (Operation *op : ops) {
     if (compute) {
       // A fused problem: only the normalisation templates know them.
       int64_t numOutputs = info ? info.getNumOutputs() : 0;
@@ -743,8 +753,10 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
 
   std::string ignored;
   if (FailureOr<ContractionView> cv = analyzeContraction(view, ignored);
-      succeeded(cv))
+      succeeded(cv)) {
     view.contraction = *cv;
+    view.contraction->initValue = view.initValue;
+  }
   if (op.getNumReductionLoops() > 0)
     if (FailureOr<ReductionView> rv = analyzeReduction(view, ignored);
         succeeded(rv))

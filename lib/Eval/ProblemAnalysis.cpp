@@ -21,6 +21,19 @@ using namespace mlir;
 using namespace mlir::stark;
 
 static bool isOutputRead(BlockArgument arg) {
+  // A fill of the whole argument before anything else uses it (the init of
+  // a fill + contraction problem): the old value is never read.
+  Operation *first = nullptr;
+  for (Operation *user : arg.getUsers())
+    if (user->getBlock() == arg.getOwner() &&
+        (!first || user->isBeforeInBlock(first)))
+      first = user;
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(first);
+      fill && fill.getOutputs()[0] == arg &&
+      llvm::all_of(arg.getUsers(), [&](Operation *user) {
+        return user->getBlock() == arg.getOwner();
+      }))
+    return false;
   for (OpOperand &use : arg.getUses()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
     // A linalg init whose payload never reads the old value (a fill, a

@@ -32,7 +32,8 @@ static MemRefType getArgumentType(ShapedType t) {
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot) {
+mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot,
+                                  linalg::FillOp initFill) {
   auto op = dyn_cast<DestinationStyleOpInterface>(operation);
   if (!op || !(isa<linalg::LinalgOp>(operation) ||
                isa<linalg::SoftmaxOp>(operation))) {
@@ -53,6 +54,8 @@ mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot) {
   for (OpOperand &operand : operation->getOpOperands())
     if (!isa<ShapedType>(operand.get().getType()))
       captured.insert(operand.get());
+  if (initFill)
+    captured.insert(initFill.getInputs()[0]);
   for (Value v : captured) {
     if (!matchPattern(v, m_Constant())) {
       whyNot = "reads a value that is neither a shaped operand nor a "
@@ -92,6 +95,11 @@ mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot) {
   for (Value v : captured)
     mapping.map(v, b.clone(*v.getDefiningOp())->getResult(0));
 
+  if (initFill)
+    linalg::FillOp::create(b, initFill.getLoc(),
+                           ValueRange{mapping.lookup(initFill.getInputs()[0])},
+                           ValueRange{mapping.lookup(op.getDpsInits()[0])});
+
   SmallVector<Value> newOperands;
   for (OpOperand &operand : operation->getOpOperands())
     newOperands.push_back(mapping.lookup(operand.get()));
@@ -127,7 +135,10 @@ mlir::stark::outlineKernelProblem(Operation *operation, std::string &whyNot) {
         ",");
   }
 
-  setProblemAttr(*module, numOutputs, op->getName().getStringRef(), shapes);
+  std::string opName = op->getName().getStringRef().str();
+  if (initFill)
+    opName = "linalg.fill + " + opName;
+  setProblemAttr(*module, numOutputs, opName, shapes, initFill ? 2 : 1);
   return module;
 }
 

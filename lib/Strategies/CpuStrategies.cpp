@@ -1,6 +1,7 @@
 //===- CpuStrategies.cpp - Transform-dialect schedules for the host -------===//
 
 #include "stark/Strategies/CpuStrategies.h"
+#include "stark/Analysis/InitFill.h"
 #include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Strategies/TransformScript.h"
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
@@ -109,9 +111,16 @@ void mlir::stark::registerCpuStrategyDialects(DialectRegistry &registry) {
 }
 
 /// The single op a problem computes: a linalg structured op or
-/// linalg.softmax.
-static Operation *findProblemOp(ModuleOp problem) {
+/// linalg.softmax, or the contraction of a fill + contraction problem (the
+/// fill then goes to `initFill`).
+static Operation *findProblemOp(ModuleOp problem,
+                                linalg::FillOp *initFill = nullptr) {
   SmallVector<Operation *> ops = getProblemOps(problem);
+  if (ops.size() == 2 && getOwnedInitFill(ops[1]) == ops[0]) {
+    if (initFill)
+      *initFill = cast<linalg::FillOp>(ops[0]);
+    ops.erase(ops.begin());
+  }
   if (ops.size() != 1 || !isa<linalg::LinalgOp, linalg::SoftmaxOp>(ops[0]))
     return nullptr;
   return ops[0];
@@ -608,6 +617,19 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
   if (failed(script))
     return failure();
   OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
+  // The schedules tile one op; the fill of a fill + contraction problem
+  // runs before it as plain loops (memory-bound, and a small part of it).
+  linalg::FillOp initFill;
+  findProblemOp(*candidate, &initFill);
+  if (initFill) {
+    IRRewriter rewriter(ctx);
+    rewriter.setInsertionPoint(initFill);
+    if (failed(linalg::linalgOpToLoops(rewriter, initFill))) {
+      error = "cannot lower the output's fill to loops";
+      return failure();
+    }
+    rewriter.eraseOp(initFill);
+  }
   if (schedule.onTensors() &&
       failed(convertToTensorForm(findProblemOp(*candidate), error)))
     return failure();

@@ -35,13 +35,15 @@ CostAttr buildCostAttr(MLIRContext *ctx, const RankedOp &r,
 }
 
 std::string describe(const RankedOp &r, StringRef profileName) {
-  return llvm::formatv("{0}, {1}, {2}, est. {3} on {4} ({5}-bound, {6:f1}% "
-                       "of total)",
-                       stringifyOpClass(r.cost.opClass),
-                       formatFlops(r.cost.flops), formatBytes(r.cost.bytes()),
-                       formatSeconds(r.estimate.seconds), profileName,
-                       r.estimate.computeBound ? "compute" : "memory",
-                       r.share * 100)
+  std::string opClass = stringifyOpClass(r.cost.opClass).str();
+  if (r.initFill)
+    opClass = "fill + " + opClass;
+  return llvm::formatv(
+             "{0}, {1}, {2}, est. {3} on {4} ({5}-bound, {6:f1}% "
+             "of total)",
+             opClass, formatFlops(r.cost.flops), formatBytes(r.cost.bytes()),
+             formatSeconds(r.estimate.seconds), profileName,
+             r.estimate.computeBound ? "compute" : "memory", r.share * 100)
       .str();
 }
 

@@ -1,5 +1,6 @@
 //===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
 
+#include "stark/Analysis/InitFill.h"
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Transforms/Passes.h"
@@ -74,8 +75,8 @@ struct StarkOutlinePass
     }
 
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    // Fills go last: one that only initialises ops of a fused chain is part
-    // of the chain's problem, not a problem of its own.
+    // Fills go last: one that only initialises ops of a fused chain, or the
+    // output of a contraction, is part of that problem, not one of its own.
     std::stable_partition(ops.begin(), ops.end(), [](Operation *op) {
       return !isa<linalg::FillOp>(op);
     });
@@ -109,8 +110,15 @@ struct StarkOutlinePass
           }
         }
       }
-      if (failed(problem))
-        problem = outlineKernelProblem(op, why);
+      // A contraction owns the fill of its output: one problem that
+      // writes the output instead of reading it.
+      linalg::FillOp initFill;
+      if (failed(problem)) {
+        initFill = fuse ? getOwnedInitFill(op) : linalg::FillOp();
+        problem = outlineKernelProblem(op, why, initFill);
+        if (succeeded(problem) && initFill)
+          members = {initFill, op};
+      }
       if (failed(problem)) {
         ++numSkipped;
         op->emitRemark() << "not outlined: " << why;
@@ -132,7 +140,14 @@ struct StarkOutlinePass
         grouped.insert(member);
         member->setAttr(kProblemAttrName, FlatSymbolRefAttr::get(name));
       }
-      if (members.size() > 1) {
+      if (initFill) {
+        fused.insert(members.begin(), members.end());
+        numFused += members.size();
+        op->emitRemark() << "outlined with the fill of its output as @"
+                         << name.getValue() << " (" << info.getOp() << " "
+                         << info.getShapes() << ", signature "
+                         << info.getSignature() << ")";
+      } else if (members.size() > 1) {
         fused.insert(members.begin(), members.end());
         numFused += members.size();
         op->emitRemark() << "outlined with " << (members.size() - 1)

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Analysis/InitFill.h"
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Target/GpuBinary.h"
@@ -19,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -83,9 +86,12 @@ CudaGpuBinary importCudaWinner(ModuleOp module, func::FuncOp entry,
 #endif
 }
 
-/// Replaces `op` by a call of `kernel`, bridging tensors to buffers.
+/// Replaces `op` by a call of `kernel`, bridging tensors to buffers. With
+/// `initFill` (the fill of op's output the problem owns), the kernel writes
+/// the output without reading it: no copy of the init, and the fill goes.
 LogicalResult replaceWithCall(DestinationStyleOpInterface op,
-                              func::FuncOp kernel, DictionaryAttr provenance) {
+                              func::FuncOp kernel, DictionaryAttr provenance,
+                              linalg::FillOp initFill = {}) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -107,7 +113,8 @@ LogicalResult replaceWithCall(DestinationStyleOpInterface op,
       auto type = MemRefType::get(t.getShape(), t.getElementType());
       Value buffer = memref::AllocOp::create(b, loc, type);
       // Structured ops may accumulate into their init; softmax does not.
-      if (linalgOp && linalgOp.payloadUsesValueFromOperand(&init)) {
+      if (!initFill && linalgOp &&
+          linalgOp.payloadUsesValueFromOperand(&init)) {
         Value initBuffer = bufferization::ToBufferOp::create(b, loc, type, v,
                                                              /*readOnly=*/true);
         memref::CopyOp::create(b, loc, initBuffer, buffer);
@@ -130,7 +137,28 @@ LogicalResult replaceWithCall(DestinationStyleOpInterface op,
         /*writable=*/true));
   op->replaceAllUsesWith(results);
   op->erase();
+  if (initFill && initFill->use_empty()) {
+    Value dest = initFill.getOutputs()[0];
+    initFill->erase();
+    if (auto empty = dest.getDefiningOp<tensor::EmptyOp>();
+        empty && empty->use_empty())
+      empty->erase();
+  } else if (initFill && isa<MemRefType>(initFill.getOutputs()[0].getType())) {
+    // The kernel writes every element the fill wrote.
+    initFill->erase();
+  }
   return success();
+}
+
+/// Whether `fill` writes the same value as the fill of `problem`'s entry.
+bool fillsAsProblem(linalg::FillOp fill, ModuleOp problem) {
+  SmallVector<Operation *> ops = getProblemOps(problem);
+  auto problemFill =
+      ops.empty() ? linalg::FillOp() : dyn_cast<linalg::FillOp>(ops.front());
+  std::optional<double> value = getFillValue(fill);
+  return problemFill && value && getFillValue(problemFill) == value &&
+         getElementTypeOrSelf(fill.getInputs()[0].getType()) ==
+             getElementTypeOrSelf(problemFill.getInputs()[0].getType());
 }
 
 /// The provenance a substituted call carries. It stays a builtin dictionary:
@@ -173,6 +201,14 @@ struct StarkSubstitutePass
       auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
       if (!problem)
         continue;
+      // The fill a contraction's problem owns is replaced with the
+      // contraction (fused chains never hold fills).
+      if (auto ownerInfo =
+              problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
+          isa<linalg::FillOp>(op) && ownerInfo && ownerInfo.getFusedOps() > 1) {
+        op->removeAttr(kProblemAttrName);
+        continue;
+      }
       auto winnerAttr = problem->getAttrOfType<WinnerAttr>(kWinnerAttrName);
       auto winner = problem.lookupSymbol<ModuleOp>("winner");
       if (!winnerAttr || !winner) {
@@ -228,9 +264,22 @@ struct StarkSubstitutePass
       }
       DictionaryAttr provenance = buildCallProvenance(winnerAttr, *info);
       double speedup = winnerAttr.getSpeedup().convertToDouble();
-      // A fused problem replaces its whole chain (FusionGroup.h).
+      // A problem that owns the fill of the op's output replaces both
+      // (stark/Analysis/InitFill.h); a fused problem its whole chain
+      // (FusionGroup.h).
+      linalg::FillOp initFill;
+      if (info->getFusedOps() > 1 && !isFusableOp(op)) {
+        initFill = getOwnedInitFill(op);
+        if (!initFill || !fillsAsProblem(initFill, problem)) {
+          op->emitRemark() << "stark-substitute: left as is: the output of "
+                              "the op is no longer filled as in @"
+                           << ref.getValue();
+          op->removeAttr(kProblemAttrName);
+          continue;
+        }
+      }
       FailureOr<FusionGroup> group = failure();
-      if (info->getFusedOps() > 1) {
+      if (info->getFusedOps() > 1 && !initFill) {
         group = findOutlinedFusionGroup(op, info->getFusedOps(), error);
         if (failed(group)) {
           op->emitRemark() << "stark-substitute: left as is: " << error;
@@ -247,7 +296,7 @@ struct StarkSubstitutePass
       remark.report();
       if (failed(succeeded(group)
                      ? replaceFusionGroupWithCall(*group, kernel, provenance)
-                     : replaceWithCall(op, kernel, provenance)))
+                     : replaceWithCall(op, kernel, provenance, initFill)))
         return signalPassFailure();
       ++numSubstituted;
     }

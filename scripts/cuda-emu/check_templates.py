@@ -34,7 +34,8 @@ CTYPE = {"f32": "float", "f16": "__half", "bf16": "__nv_bfloat16",
 
 # Per problem in Inputs/: the loops (name, extent) in linalg order, the flat
 # offset of each operand (inputs, then the output) and the new output value
-# from a0, a1, ... and out. `read`: whether the problem reads its output.
+# from a0, a1, ... and out. `read`: whether the problem reads its output;
+# `init`: the value a fill + contraction problem starts its output from.
 MATMUL = "out + a0*a1"
 REFERENCES = {
     "matmul-255x129x191": dict(loops=[("m", 255), ("n", 191), ("k", 129)], offs=["m*129+k", "k*191+n", "m*191+n"], body=MATMUL, read=True),
@@ -54,6 +55,10 @@ REFERENCES = {
     "dot": dict(loops=[("k", 100003)], offs=["k", "k", "0"], body=MATMUL, read=True),
     "conv-nhwc": dict(loops=[("n", 2), ("oh", 16), ("ow", 16), ("f", 32), ("kh", 3), ("kw", 3), ("c", 16)],
                       offs=["((n*18+oh+kh)*18+ow+kw)*16+c", "((kh*3+kw)*16+c)*32+f", "((n*16+oh)*16+ow)*32+f"], body=MATMUL, read=True),
+    "fill-matmul-255x129x191": dict(loops=[("m", 255), ("n", 191), ("k", 129)], offs=["m*129+k", "k*191+n", "m*191+n"], body=MATMUL, read=False, init=0.5),
+    "fill-matmul-f16-odd": dict(loops=[("m", 97), ("n", 83), ("k", 75)], offs=["m*75+k", "k*83+n", "m*83+n"], body=MATMUL, read=False, init=0.0),
+    "fill-conv-nhwc": dict(loops=[("n", 2), ("oh", 16), ("ow", 16), ("f", 32), ("kh", 3), ("kw", 3), ("c", 16)],
+                           offs=["((n*18+oh+kh)*18+ow+kw)*16+c", "((kh*3+kw)*16+c)*32+f", "((n*16+oh)*16+ow)*32+f"], body=MATMUL, read=False, init=0.0),
     "conv-nhwc-f16": dict(loops=[("n", 1), ("oh", 7), ("ow", 7), ("f", 40), ("kh", 3), ("kw", 3), ("c", 24)],
                           offs=["((n*15+oh*2+kh)*15+ow*2+kw)*24+c", "((kh*3+kw)*24+c)*40+f", "((n*7+oh)*7+ow)*40+f"], body=MATMUL, read=True),
     "conv-nchw-strided": dict(loops=[("n", 1), ("f", 8), ("oh", 8), ("ow", 8), ("c", 3), ("kh", 3), ("kw", 3)],
@@ -192,6 +197,8 @@ def driver(ref, args, kernel_launches, tolerance):
         lines.append(f"  for (auto& v : arg{i}) v = stark_cast<{t}>({init});")
     lines.append(f"  std::vector<double> ref(arg{out}.size());")
     lines.append(f"  for (size_t i = 0; i < ref.size(); ++i) ref[i] = to_d(arg{out}[i]);")
+    if "init" in ref:
+        lines.append(f"  for (auto& r : ref) r = {ref['init']};")
     if "softmax" in ref:
         rows, length, inner = ref["softmax"]
         lines.append(f"""  for (long r = 0; r < {rows}; ++r) {{

@@ -8,6 +8,6 @@
 // RUN: %python %stark_src_root/bench/problems/gen.py --check
 // RUN: %python %stark_src_root/bench/problems/gen.py --lint stark-opt | FileCheck %s --implicit-check-not=FAIL
 
-// CHECK: ok matmul_rect_bf16.mlir: 3 hot ops
-// CHECK: ok matmul_square_bf16.mlir: 3 hot ops
+// CHECK: ok matmul_rect_bf16.mlir: 2 hot ops
+// CHECK: ok matmul_square_bf16.mlir: 2 hot ops
 // CHECK: problems: {{[0-9]+}}, fused {{[1-9][0-9]+}}, level1 {{[4-9][0-9]}}, failing: 0

@@ -5,8 +5,10 @@
 // an f16 column max, a depthwise convolution, a strided f16 softmax, a
 // streamed (Welford) layer norm and an RMS norm; and the split-K candidates
 // of the embedded GEMM kernels (GemmCommon.cuh with GemmF32.cuh or
-// Gemm3xTf32.cuh, the workspace and the reduction entry). nvcc compiles
-// those kernels' host helpers too, which use <cstdint>.
+// Gemm3xTf32.cuh, the workspace and the reduction entry) and gemm, gemm_tc
+// and gemm_f32 on fill + contraction problems (C written from the fill
+// value, never read). nvcc compiles the embedded kernels' host helpers too,
+// which use <cstdint>.
 // REQUIRES: nvcc
 
 // RUN: stark-template --problem %S/Inputs/templates/relu-transpose-f16.mlir --family elementwise --source > %t.ew.cu
@@ -27,3 +29,9 @@
 // RUN: %nvcc-compile -include cstdint %t.splitk-f32.cu -o %t.splitk-f32.o
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/matmul-large-k-ta-odd.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3,split_k=7 --source > %t.splitk-tf32.cu
 // RUN: %nvcc-compile -include cstdint %t.splitk-tf32.cu -o %t.splitk-tf32.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-matmul-255x129x191.mlir --family gemm --source > %t.fill-gemm.cu
+// RUN: %nvcc-compile %t.fill-gemm.cu -o %t.fill-gemm.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-matmul-f16-odd.mlir --family gemm_tc --source > %t.fill-tc.cu
+// RUN: %nvcc-compile %t.fill-tc.cu -o %t.fill-tc.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-matmul-255x129x191.mlir --family gemm_f32 --source > %t.fill-f32.cu
+// RUN: %nvcc-compile -include cstdint %t.fill-f32.cu -o %t.fill-f32.o

@@ -30,6 +30,7 @@
 
 // Row-major A and B: 16-byte loads of both, C updated 4 elements at a time.
 // GEMM-SRC: constexpr long long M = 4096, N = 4096, K = 4096, BATCH = 1;
+// GEMM-SRC-NEXT: constexpr bool C_FROM_INIT = false;
 // GEMM-SRC: constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8, GROUP_M = 8;
 // GEMM-SRC: constexpr int A_AXIS = 0, VA = 4, B_AXIS = 0, VB = 4, VC = 4;
 // GEMM-SRC: typedef int idx_t;
@@ -37,11 +38,12 @@
 // The kernel is GemmSimt.cuh, inlined, run by the entry on this problem.
 // GEMM-SRC: struct StarkGemmProblem {
 // GEMM-SRC: static constexpr long long M = 4096, N = 4096, K = 4096;
+// GEMM-SRC-NEXT: static constexpr bool kInitOut = C_FROM_INIT;
 // GEMM-SRC: return stark_addr::a_off(b, m, k);
 // GEMM-SRC: namespace stark_kernels {
 // GEMM-SRC: __shared__ __align__(16) float As[STAGES][BK][LDA];
 // GEMM-SRC: acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-// GEMM-SRC: stark_cast<TC>((float)stark_widen(v.v[j]) + acc[i][c * VN + j]);
+// GEMM-SRC: (P::kInitOut ? P::kInit : (float)stark_widen(v.v[j])) +
 // GEMM-SRC: typedef stark_kernels::SimtGemmConfig<StarkGemmProblem, BM, BN, BK, TM, TN, GROUP_M, DOUBLE_BUFFER, MIN_BLOCKS, A_AXIS, VA, B_AXIS, VB, VC> StarkConfig;
 // GEMM-SRC: stark_kernels::gemmSimtBlock<StarkConfig>(arg0, arg1, arg2);
 

@@ -231,13 +231,14 @@ func.func @layernorm_again(%in: tensor<16x64xf32>, %scale: tensor<64xf32>, %shif
 
 // -----
 
-// Contractions are problems of their own; the element-wise chain after the
-// matmul (bias add, then relu) is one problem.
+// Contractions are problems of their own (with the fill of their output);
+// the element-wise chain after the matmul (bias add, then relu) is one
+// problem.
 // CHECK-LABEL: func.func @matmul_bias_relu
-// CHECK: linalg.fill {stark.problem = @stark_problem_2}
+// CHECK: linalg.fill {stark.problem = @stark_problem_0}
 // CHECK: linalg.matmul {stark.problem = @stark_problem_0}
 // CHECK-COUNT-2: stark.problem = @stark_problem_1
-// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul"
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul"
 // CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "16x8xf32,8xf32->16x8xf32"
 // CHECK-NEXT: func.func @kernel(%[[IN:.+]]: memref<16x8xf32>, %[[BIAS:.+]]: memref<8xf32>, %[[OUT:.+]]: memref<16x8xf32>)
 // CHECK: %[[T:.+]] = memref.alloc() : memref<16x8xf32>
@@ -247,9 +248,8 @@ func.func @layernorm_again(%in: tensor<16x64xf32>, %scale: tensor<64xf32>, %shif
 func.func @matmul_bias_relu(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %bias: tensor<8xf32>) -> tensor<16x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x8xf32>
-  // expected-remark @+1 {{outlined as @stark_problem_2 (linalg.fill}}
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
-  // expected-remark @+1 {{outlined as @stark_problem_0 (linalg.matmul}}
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
   %mm = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%init : tensor<16x8xf32>) -> tensor<16x8xf32>
   // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.generic,linalg.generic) 16x8xf32,8xf32->16x8xf32}}
   %biased = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}

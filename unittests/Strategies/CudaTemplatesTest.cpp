@@ -255,6 +255,96 @@ TEST_F(CudaTemplatesTest, MatmulView) {
   EXPECT_EQ(v.reduction->combiner, "add");
 }
 
+TEST_F(CudaTemplatesTest, FillMatmulViewStartsFromTheFill) {
+  // The fill is the problem's: the view is the matmul's, starting from 0.
+  ProblemView v = view(R"mlir(
+func.func @kernel(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x16xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
+  return
+})mlir");
+  EXPECT_EQ(v.opName, "linalg.matmul");
+  ASSERT_TRUE(v.initValue);
+  EXPECT_EQ(*v.initValue, 0.0);
+  ASSERT_TRUE(v.contraction);
+  EXPECT_EQ(v.contraction->initValue, v.initValue);
+  EXPECT_EQ(v.contraction->m, 64);
+  EXPECT_EQ(v.numOutputArgs, 1u);
+  // A plain matmul accumulates into what C holds.
+  ProblemView plain = view(kMatmul);
+  EXPECT_FALSE(plain.initValue);
+  ASSERT_TRUE(plain.contraction);
+  EXPECT_FALSE(plain.contraction->initValue);
+
+  // Any constant; convolutions too.
+  ProblemView conv = view(R"mlir(
+func.func @kernel(%i: memref<2x18x18x16xf32>, %f: memref<3x3x16x32xf32>, %o: memref<2x16x16x32xf32>) {
+  %init = arith.constant 1.5 : f32
+  linalg.fill ins(%init : f32) outs(%o : memref<2x16x16x32xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<2x18x18x16xf32>, memref<3x3x16x32xf32>) outs(%o : memref<2x16x16x32xf32>)
+  return
+})mlir");
+  ASSERT_TRUE(conv.contraction);
+  EXPECT_EQ(conv.contraction->initValue, std::optional<double>(1.5));
+
+  // A fill of another buffer is not the matmul's: two unrelated ops.
+  modules.push_back(parseSourceString<ModuleOp>(R"mlir(
+func.func @kernel(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>, %d: memref<64x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%d : memref<64x16xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
+  return
+})mlir",
+                                                &context));
+  ASSERT_TRUE(modules.back());
+  std::string why;
+  EXPECT_TRUE(failed(getProblemView(*modules.back(), why)));
+}
+
+TEST_F(CudaTemplatesTest, FillMatmulKernelsWriteC) {
+  ProblemView v = view(R"mlir(
+func.func @kernel(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<256x256xf32>) {
+  %init = arith.constant 2.0 : f32
+  linalg.fill ins(%init : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul ins(%a, %b : memref<256x128xf32>, memref<128x256xf32>) outs(%c : memref<256x256xf32>)
+  return
+})mlir");
+  ASSERT_TRUE(v.initValue);
+  const HardwareProfile &h200 = *lookupHardwareProfile("h200");
+  // Every GEMM family starts C from the fill value without reading it.
+  for (StringRef family : {"gemm", "gemm_tc", "gemm_f32", "gemm_3xtf32"}) {
+    std::vector<TemplateParams> sets =
+        enumerateParams(family, v, h200, EnumerateOptions{true, 1});
+    ASSERT_FALSE(sets.empty()) << family.str();
+    CudaKernelPlan p = plan(v, family, sets.front());
+    EXPECT_TRUE(contains(p.source, "constexpr bool C_FROM_INIT = true;"))
+        << family.str();
+    EXPECT_TRUE(contains(p.source, "constexpr float C_INIT = 2.0f;"))
+        << family.str();
+  }
+  ProblemView plain = view(kMatmul4096);
+  CudaKernelPlan accumulate =
+      plan(plain, "gemm_f32", enumerateParams("gemm_f32", plain, h200).front());
+  EXPECT_TRUE(contains(accumulate.source, "C_FROM_INIT = false;"));
+  EXPECT_TRUE(contains(accumulate.source, "p.beta = 1.f;"));
+  CudaKernelPlan write =
+      plan(v, "gemm_f32", enumerateParams("gemm_f32", v, h200).front());
+  EXPECT_TRUE(contains(write.source, "p.beta = 0.f, p.init = C_INIT;"));
+
+  // The families that would read C refuse the problem, saying why.
+  std::string why;
+  EXPECT_TRUE(failed(checkFamilyApplies("reduce_row", v, why)));
+  EXPECT_TRUE(contains(why, "fills its output")) << why;
+  EXPECT_TRUE(failed(generateCudaKernel("direct", v, {}, why)));
+  EXPECT_TRUE(contains(why, "fills its output")) << why;
+  SmallVector<std::string> families = getApplicableFamilies(v, true);
+  llvm::sort(families);
+  EXPECT_EQ(families, SmallVector<std::string>(
+                          {"gemm", "gemm_3xtf32", "gemm_f32", "gemm_tc"}));
+}
+
 TEST_F(CudaTemplatesTest, TransposedMatmulViews) {
   ProblemView ta = view(kMatmulTransposeA);
   ASSERT_TRUE(ta.contraction);

@@ -18,6 +18,10 @@ struct RankedOp {
   double share = 0;
   /// 1-based position in the ranking.
   int64_t rank = 0;
+  /// The fill of the output `op` owns (stark/Analysis/InitFill.h): the two
+  /// are one problem, so the fill's cost and time are folded into `op`'s
+  /// and the fill is not ranked on its own.
+  Operation *initFill = nullptr;
 };
 
 struct UnknownCostOp {
@@ -35,7 +39,8 @@ struct HotOpRanking {
 
 /// Costs every linalg op nested under `root` on `profile` and ranks them.
 /// Ops of the linalg dialect that are not structured (linalg.softmax, ...)
-/// land in `unknown`.
+/// land in `unknown`. A contraction and the fill of its output it owns rank
+/// as one op.
 HotOpRanking rankHotOps(Operation *root, const HardwareProfile &profile);
 
 /// Whether the op at `rank` (1-based) with `share` of the total is "hot"

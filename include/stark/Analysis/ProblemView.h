@@ -100,6 +100,11 @@ struct ContractionView {
   bool transposeA = false, transposeB = false;
   ElementKind aKind = ElementKind::F32, bKind = ElementKind::F32,
               cKind = ElementKind::F32;
+  /// The constant the output starts from when the problem fills it first
+  /// (a fill + contraction problem: out = init + sum, the output is written,
+  /// never read); nullopt when the contraction accumulates into what the
+  /// output holds. The same as ProblemView::initValue.
+  std::optional<double> initValue;
 };
 
 /// A reduction out[p] = combine(out[p], combine over r of pre(inputs[p, r])).
@@ -183,6 +188,11 @@ struct ProblemView {
   std::optional<ConvolutionView> convolution;
   /// Set for a fused problem that is a layer norm or RMS norm.
   std::optional<NormView> norm;
+  /// Set for a problem that fills its output with a constant and then
+  /// accumulates into it with one contraction or convolution (see
+  /// stark/Analysis/InitFill.h): the view is the second op's, and a kernel
+  /// must start its output from this value instead of reading it.
+  std::optional<double> initValue;
 
   int64_t numLoops() const { return int64_t(loopRanges.size()); }
   int64_t numParallelPoints() const;
@@ -190,13 +200,16 @@ struct ProblemView {
 
 /// Reads the entry function of a problem module: one linalg op (or
 /// linalg.softmax) on the entry's memref arguments, plus constants it
-/// captures, or a fused problem (several ops) that is a layer norm or an
-/// RMS norm. Fails with the reason for anything else.
+/// captures, a constant fill of the output followed by the contraction or
+/// convolution that accumulates into it (`initValue`), or a fused problem
+/// (several ops) that is a layer norm or an RMS norm. Fails with the reason
+/// for anything else.
 FailureOr<ProblemView> getProblemView(ModuleOp problem, std::string &whyNot);
 
 /// The ops a problem's entry computes (its constants left out): one linalg
-/// structured op or linalg.softmax, or the chain of a fused problem. Empty
-/// when the module has no entry with a body.
+/// structured op or linalg.softmax, a fill and the contraction it
+/// initialises, or the chain of a fused problem. Empty when the module has
+/// no entry with a body.
 SmallVector<Operation *> getProblemOps(ModuleOp problem);
 
 /// Loops sorted by decreasing |coefficient| in `access` (ties keep order).

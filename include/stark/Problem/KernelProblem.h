@@ -29,11 +29,15 @@ inline constexpr StringLiteral kProblemEntryName = "kernel";
 
 /// Builds the problem module of `op`, a linalg structured op or
 /// linalg.softmax (tensors become memref arguments, constants the body or a
-/// fill captures are cloned in). Fails, with the reason in `whyNot`, for
-/// other ops, dynamic shapes and operands that are neither shaped nor
-/// constants.
-FailureOr<OwningOpRef<ModuleOp>> outlineKernelProblem(Operation *op,
-                                                      std::string &whyNot);
+/// fill captures are cloned in). With `initFill` (getOwnedInitFill(op)),
+/// the fill is part of the problem: the entry fills its output argument,
+/// then `op` accumulates into it, so the problem never reads the output's
+/// old value (fused_ops = 2, op "linalg.fill + <op>"). Fails, with the
+/// reason in `whyNot`, for other ops, dynamic shapes and operands that are
+/// neither shaped nor constants.
+FailureOr<OwningOpRef<ModuleOp>>
+outlineKernelProblem(Operation *op, std::string &whyNot,
+                     linalg::FillOp initFill = {});
 
 /// The #stark.problem attribute of `module` (kProblemAttrName); fails, with
 /// the reason in `error`, when it has none or one of another kind.

@@ -126,7 +126,7 @@ LogicalResult mlir::stark::checkFamilyApplies(StringRef family,
     whyNot = unknownFamily(family);
     return failure();
   }
-  return f->check(view, /*allowTf32=*/true, whyNot);
+  return f->checkView(view, /*allowTf32=*/true, whyNot);
 }
 
 SmallVector<std::string>
@@ -135,7 +135,7 @@ mlir::stark::getApplicableFamilies(const ProblemView &view, bool allowTf32) {
   std::string ignored;
   for (StringRef name : rankTemplateFamilies(view, allowTf32)) {
     const CudaTemplateFamily *family = lookupTemplateFamily(name);
-    if (family && succeeded(family->check(view, allowTf32, ignored)))
+    if (family && succeeded(family->checkView(view, allowTf32, ignored)))
       order.push_back(name.str());
   }
   return order;
@@ -151,7 +151,7 @@ mlir::stark::enumerateParams(StringRef family, const ProblemView &view,
     return out;
   const CudaTemplateFamily *f = lookupTemplateFamily(family);
   std::string ignored;
-  if (!f || failed(f->check(view, options.allowTf32, ignored)))
+  if (!f || failed(f->checkView(view, options.allowTf32, ignored)))
     return out;
   out = f->enumerate(view, profile, options.allowTf32);
   if (options.limit > 0 && int64_t(out.size()) > options.limit)
@@ -168,6 +168,8 @@ mlir::stark::generateCudaKernel(StringRef family, const ProblemView &view,
     whyNot = unknownFamily(family);
     return failure();
   }
+  if (failed(f->checkView(view, /*allowTf32=*/true, whyNot)))
+    return failure();
   return f->generate(view, params, whyNot);
 }
 
@@ -204,7 +206,20 @@ LogicalResult CudaTemplateFamily::applies(const StrategyProblem &problem,
   const ProblemView *view = problem.getView(whyNot);
   if (!view)
     return failure();
-  return check(*view, problem.getOptions().allowTf32, whyNot);
+  return checkView(*view, problem.getOptions().allowTf32, whyNot);
+}
+
+LogicalResult CudaTemplateFamily::checkView(const ProblemView &view,
+                                            bool allowTf32,
+                                            std::string &whyNot) const {
+  if (view.initValue && !handlesInitValue()) {
+    whyNot = llvm::formatv("the problem fills its output before the {0} "
+                           "accumulates into it, and {1} would read the "
+                           "output instead",
+                           view.opName, name);
+    return failure();
+  }
+  return check(view, allowTf32, whyNot);
 }
 
 std::optional<unsigned>
@@ -250,7 +265,7 @@ FailureOr<std::string> CudaTemplateFamily::build(const StrategyProblem &problem,
   if (!view)
     return failure();
   FailureOr<TemplateParams> params = getIntegerParams(point, error);
-  if (failed(params))
+  if (failed(params) || failed(checkView(*view, /*allowTf32=*/true, error)))
     return failure();
   FailureOr<CudaKernelPlan> plan = generate(*view, *params, error);
   if (failed(plan))

@@ -39,6 +39,13 @@ public:
   /// contractions may use tf32 tensor cores when `allowTf32`.
   virtual LogicalResult check(const ProblemView &view, bool allowTf32,
                               std::string &whyNot) const = 0;
+  /// Whether the family's kernels start the output from the problem's
+  /// initValue (a fill + contraction problem) instead of reading it.
+  virtual bool handlesInitValue() const { return false; }
+  /// `check`, after refusing a problem whose output starts from a constant
+  /// when the family's kernels would read it instead.
+  LogicalResult checkView(const ProblemView &view, bool allowTf32,
+                          std::string &whyNot) const;
   /// The parameter sets worth trying (the family applies), best guess first.
   virtual std::vector<TemplateParams> enumerate(const ProblemView &view,
                                                 const HardwareProfile &profile,

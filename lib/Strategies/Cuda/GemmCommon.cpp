@@ -82,9 +82,15 @@ std::string cudatpl::emitContractionAddressing(const ProblemView &view,
 }
 
 std::string cudatpl::emitProblemConstants(const ContractionView &c) {
-  return llvm::formatv("[[maybe_unused]] constexpr long long M = {0}, N = "
-                       "{1}, K = {2}, BATCH = {3};\n",
-                       c.m, c.n, c.k, c.batch)
+  // C_FROM_INIT: the problem fills C with C_INIT before it accumulates, so
+  // the kernel writes C_INIT + sum and never reads C.
+  return llvm::formatv(
+             "[[maybe_unused]] constexpr long long M = {0}, N = "
+             "{1}, K = {2}, BATCH = {3};\n"
+             "[[maybe_unused]] constexpr bool C_FROM_INIT = {4};\n"
+             "[[maybe_unused]] constexpr float C_INIT = {5};\n",
+             c.m, c.n, c.k, c.batch, c.initValue ? "true" : "false",
+             emitScalarLiteral(ElementKind::F32, c.initValue.value_or(0.0), 0))
       .str();
 }
 
@@ -103,6 +109,11 @@ static LogicalResult checkContraction(const ProblemView &view,
   const ContractionView &c = *view.contraction;
   if (c.batch > 65535) {
     whyNot = "batch larger than the grid's y limit (65535)";
+    return failure();
+  }
+  // The kernels take the fill value as a compile-time f32 constant.
+  if (c.initValue && !std::isfinite(float(*c.initValue))) {
+    whyNot = "the output is filled with a value that is not a finite f32";
     return failure();
   }
   return success();
@@ -424,7 +435,8 @@ typedef unsigned int uint32_t;
   appendKernelText(s, embeddedKernel("GemmCommon.cuh"));
   appendKernelText(s, kernelText);
   llvm::raw_string_ostream os(s);
-  os << "\n// The problem: C[b, m, n] += sum_k A[b, m, k] * B[b, k, n].\n";
+  os << "\n// The problem: C[b, m, n] " << (c.initValue ? "= C_INIT +" : "+=")
+     << " sum_k A[b, m, k] * B[b, k, n].\n";
   os << emitProblemConstants(c);
   if (!affine) {
     os << "namespace stark_addr {\n"
@@ -475,7 +487,9 @@ typedef unsigned int uint32_t;
     os << "  p.ws = nullptr;\n"
           "  p.splits = 1, p.kPerSplit = (int)K, p.ldws = 0;\n";
   os << "  p.groupM = " << groupM << ";\n";
-  os << "  p.alpha = 1.f, p.beta = 1.f;\n";
+  // A problem that fills C first: C = init + sum, C is never read.
+  os << "  p.alpha = 1.f, p.beta = "
+     << (c.initValue ? "0.f, p.init = C_INIT" : "1.f") << ";\n";
   os << "  p.lay = StarkLayout();\n";
   os << "  return p;\n}\n\n";
   std::string operands = argName(view.inputs[0].argNumber) + ", " +

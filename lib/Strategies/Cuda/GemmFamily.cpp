@@ -161,6 +161,8 @@ mlir::stark::generateGemmKernel(const ProblemView &view, const GemmParams &p,
   os << llvm::formatv(
       "  static constexpr long long M = {0}, N = {1}, K = {2};\n", c.m, c.n,
       c.k);
+  os << "  static constexpr bool kInitOut = C_FROM_INIT;\n";
+  os << "  static constexpr float kInit = C_INIT;\n";
   for (auto [name, params] :
        {std::pair<StringRef, StringRef>{"a_off", "b, m, k"},
         {"b_off", "b, k, n"},
@@ -251,6 +253,7 @@ public:
                       std::string &whyNot) const override {
     return checkGemmApplies(view, whyNot);
   }
+  bool handlesInitValue() const override { return true; }
 
 private:
   std::vector<GemmParams> enumerateStructs(const ProblemView &view,

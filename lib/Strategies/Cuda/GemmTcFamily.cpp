@@ -266,7 +266,8 @@ template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm vol
   stark_cp_async_wait<0>();
 
   // Each warp stages one 16x16 accumulator at a time through its own
-  // scratch tile, then adds it to C with guarded, converted stores.
+  // scratch tile, then adds it to C (or to C_INIT, without reading C, when
+  // the problem fills C first) with guarded, converted stores.
   float* scratch = reinterpret_cast<float*>(stark_smem + PIPE_BYTES) + warp * 256;
 #pragma unroll
   for (int i = 0; i < FM; ++i) {
@@ -279,7 +280,7 @@ template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm vol
         const idx_t n = n0 + warp_n * WN + j * 16 + e % 16;
         if (m < M && n < N) {
           TC* p = C + c_off(batch, m, n);
-          *p = stark_cast<TC>((float)stark_widen(*p) + scratch[e]);
+          *p = stark_cast<TC>((C_FROM_INIT ? C_INIT : (float)stark_widen(*p)) + scratch[e]);
         }
       }
       __syncwarp();
@@ -342,6 +343,7 @@ public:
                       std::string &whyNot) const override {
     return checkGemmTcApplies(view, allowTf32, whyNot);
   }
+  bool handlesInitValue() const override { return true; }
 
 private:
   std::vector<GemmTcParams> enumerateStructs(const ProblemView &view,

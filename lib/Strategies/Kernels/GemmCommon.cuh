@@ -2,7 +2,8 @@
 // the GEMM kernels.
 //
 // The kernels compute C[b,m,n] = alpha * sum_k A[b,m,k] * B[b,k,n] + beta *
-// C[b,m,n] (beta = 0 writes C without reading it, beta = 1 accumulates). Every
+// C[b,m,n] + init (beta = 0 writes C without reading it, starting from the
+// constant init: a problem that fills C first; beta = 1 accumulates). Every
 // global address goes through a layout object with a_off(b,m,k), b_off(b,k,n)
 // and c_off(b,m,n), so generated code can substitute its own indexing. The
 // kernels' fast path (template flag Vec) additionally assumes that the
@@ -103,6 +104,7 @@ template <class Layout> struct GemmParams {
   int splits, kPerSplit, ldws;
   int groupM; // tiles of M rasterised together (L2 reuse of B tiles)
   float alpha, beta;
+  float init = 0.f; // added to every output (with beta = 0: C's fill value)
   Layout lay;
 };
 
@@ -372,11 +374,11 @@ __device__ __forceinline__ void storeOut(const GemmParams<Layout> &p, int b,
         }
 #pragma unroll
         for (int i = 0; i < V; ++i)
-          o[i] = p.alpha * v[i] + p.beta * o[i];
+          o[i] = p.alpha * v[i] + p.beta * o[i] + p.init;
       } else {
 #pragma unroll
         for (int i = 0; i < V; ++i)
-          o[i] = p.alpha * v[i];
+          o[i] = p.alpha * v[i] + p.init;
       }
       if constexpr (V == 4)
         *reinterpret_cast<float4 *>(c) = make_float4(o[0], o[1], o[2], o[3]);
@@ -389,7 +391,8 @@ __device__ __forceinline__ void storeOut(const GemmParams<Layout> &p, int b,
   for (int i = 0; i < V; ++i)
     if (n + i < p.N) {
       float *c = p.C + p.lay.c_off(b, m, n + i);
-      *c = p.beta != 0.f ? p.alpha * v[i] + p.beta * *c : p.alpha * v[i];
+      *c = (p.beta != 0.f ? p.alpha * v[i] + p.beta * *c : p.alpha * v[i]) +
+           p.init;
     }
 }
 
@@ -397,9 +400,9 @@ __device__ __forceinline__ void storeOut(const GemmParams<Layout> &p, int b,
 
 namespace detail {
 
-// Second pass of split-K: C = alpha * sum over splits of ws + beta * C, the
-// slices summed in order (the result does not depend on timing), one element
-// per thread of a grid-stride loop over the whole grid.
+// Second pass of split-K: C = alpha * sum over splits of ws + beta * C + init,
+// the slices summed in order (the result does not depend on timing), one
+// element per thread of a grid-stride loop over the whole grid.
 template <class Layout>
 __device__ __forceinline__ void splitKReduce(const GemmParams<Layout> &p) {
   long long total = (long long)p.batch * p.M * p.N;
@@ -415,7 +418,7 @@ __device__ __forceinline__ void splitKReduce(const GemmParams<Layout> &p) {
     for (int z = 0; z < p.splits; ++z)
       s += w[z * plane];
     float *c = p.C + p.lay.c_off(b, m, n);
-    *c = p.beta != 0.f ? p.alpha * s + p.beta * *c : p.alpha * s;
+    *c = (p.beta != 0.f ? p.alpha * s + p.beta * *c : p.alpha * s) + p.init;
   }
 }
 

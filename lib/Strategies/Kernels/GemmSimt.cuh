@@ -6,9 +6,11 @@
 // of GROUP_M rows, the batch in grid.y. A's loads run VA elements at a time
 // along k (A_AXIS 0) or m (1), B's VB along n (B_AXIS 0) or k (1); C is
 // written VC at a time. Everything about the problem comes from P: the sizes
-// M, N, K, the index type idx_t, the storage types TA, TB, TC and the
-// addresses a_off(b, m, k), b_off(b, k, n), c_off(b, m, n). Needs Prelude.cuh
-// (StarkVec, stark_widen, stark_cast) before it.
+// M, N, K, the index type idx_t, the storage types TA, TB, TC, the
+// addresses a_off(b, m, k), b_off(b, k, n), c_off(b, m, n) and how C starts:
+// kInitOut (C = kInit + sum, written without being read: the problem fills C
+// first) or not (C += sum). Needs Prelude.cuh (StarkVec, stark_widen,
+// stark_cast) before it.
 #pragma once
 
 namespace stark_kernels {
@@ -251,7 +253,8 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
     }
   }
 
-  // C += acc (linalg contractions accumulate into their output).
+  // C += acc (linalg contractions accumulate into their output), or C =
+  // kInit + acc when the problem's fill of C is part of the kernel.
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const idx_t m = m0 + (i / VM) * (BM / CM) + ty * VM + (i % VM);
@@ -263,11 +266,14 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
       if constexpr (VC == VN && VC > 1) {
         if (n < N) {
           TC *p = C + P::c_off(batch, m, n);
-          StarkVec<TC, VC> v = *reinterpret_cast<StarkVec<TC, VC> *>(p);
+          StarkVec<TC, VC> v;
+          if constexpr (!P::kInitOut)
+            v = *reinterpret_cast<StarkVec<TC, VC> *>(p);
 #pragma unroll
           for (int j = 0; j < VC; ++j)
-            v.v[j] =
-                stark_cast<TC>((float)stark_widen(v.v[j]) + acc[i][c * VN + j]);
+            v.v[j] = stark_cast<TC>(
+                (P::kInitOut ? P::kInit : (float)stark_widen(v.v[j])) +
+                acc[i][c * VN + j]);
           *reinterpret_cast<StarkVec<TC, VC> *>(p) = v;
         }
       } else {
@@ -275,7 +281,9 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
         for (int j = 0; j < VN; ++j) {
           if (n + j < N) {
             TC *p = C + P::c_off(batch, m, n + j);
-            *p = stark_cast<TC>((float)stark_widen(*p) + acc[i][c * VN + j]);
+            *p = stark_cast<TC>(
+                (P::kInitOut ? P::kInit : (float)stark_widen(*p)) +
+                acc[i][c * VN + j]);
           }
         }
       }

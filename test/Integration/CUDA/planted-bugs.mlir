@@ -1,8 +1,8 @@
 // The planted bugs the CPU tests catch are caught on the GPU too. Each is a
 // small change of a correct CUDA C++ kernel (Inputs/matmul-naive.cu,
-// Inputs/add-grid-stride.cu) on odd sizes. The matmul's output is read (it
-// accumulates), so elements nobody writes keep the generated values; the
-// add's output is write-only and prefilled with NaN.
+// Inputs/add-grid-stride.cu) on odd sizes. The matmul problem fills its
+// output before accumulating into it, so, like the add's, its output is
+// write-only and prefilled with NaN: elements nobody writes stay NaN.
 
 // WRONG: status: wrong
 // WRONG-NEXT: message: argument #2 differs from the reference
