@@ -13,6 +13,9 @@
 // RUN: stark-template --problem %S/Inputs/fill-matmul-f16-odd.mlir --family gemm | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-matmul-f16-odd.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fill-conv-nhwc.mlir --family gemm | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-conv-nhwc.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fill-conv-nhwc.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-conv-nhwc.mlir --candidate - | FileCheck %s
+// With k split into slices, the reduction adds the fill value once.
+// RUN: stark-template --problem %S/Inputs/fill-matmul-255x129x191.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4,split_k=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-matmul-255x129x191.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fill-matmul-255x129x191.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3,split_k=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-matmul-255x129x191.mlir --candidate - | FileCheck %s
 // CHECK: status: ok
 
 // RUN: stark-template --problem %S/Inputs/matmul-255x129x191.mlir --family gemm | not stark-eval --target cuda --no-timing --problem %S/Inputs/fill-matmul-255x129x191.mlir --candidate - | FileCheck %s --check-prefix=READS
