@@ -13,6 +13,7 @@ static void registerAllFamilies(StrategyRegistry &registry) {
   registry.add(createGemm3xTf32Family());
   registry.add(createGemmFamily());
   registry.add(createGemmTcFamily());
+  registry.add(createGemmWgmmaFamily());
   registry.add(createElementwiseFamily());
   registry.add(createReduceRowFamily());
   registry.add(createReduceColFamily());

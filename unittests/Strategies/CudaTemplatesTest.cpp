@@ -709,7 +709,9 @@ TEST_F(CudaTemplatesTest, EnumeratedSetsFitTheProfiles) {
       for (const std::string &family : families) {
         std::vector<TemplateParams> sets =
             enumerateParams(family, v, profile, options);
-        EXPECT_FALSE(sets.empty()) << family << " on " << v.opName;
+        // wgmma exists only on sm_90a: elsewhere the family offers nothing.
+        bool offered = family != "gemm_wgmma" || profile.chip == "sm_90a";
+        EXPECT_EQ(sets.empty(), !offered) << family << " on " << v.opName;
         for (const TemplateParams &set : sets) {
           std::string error;
           FailureOr<CudaKernelPlan> plan =

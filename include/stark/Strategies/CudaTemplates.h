@@ -153,8 +153,9 @@ FailureOr<CudaKernelPlan> generateDirectKernel(const ProblemView &view,
 // The template families are StrategyFamily classes (lib/Strategies/Cuda/),
 // registered in StrategyRegistry.cpp; these look them up by name.
 
-/// All template family names, in registration order: gemm, gemm_tc,
-/// elementwise, reduce_row, reduce_col, softmax, layernorm, rmsnorm, direct.
+/// All template family names, in registration order: gemm_f32,
+/// gemm_3xtf32, gemm, gemm_tc, gemm_wgmma, elementwise, reduce_row,
+/// reduce_col, softmax, layernorm, rmsnorm, direct.
 ArrayRef<StringRef> getCudaTemplateFamilies();
 
 /// Whether `family` can generate a correct kernel for `view`.

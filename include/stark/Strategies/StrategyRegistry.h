@@ -39,6 +39,7 @@ std::unique_ptr<StrategyFamily> createGemmF32Family();
 std::unique_ptr<StrategyFamily> createGemm3xTf32Family();
 std::unique_ptr<StrategyFamily> createGemmFamily();
 std::unique_ptr<StrategyFamily> createGemmTcFamily();
+std::unique_ptr<StrategyFamily> createGemmWgmmaFamily();
 std::unique_ptr<StrategyFamily> createElementwiseFamily();
 std::unique_ptr<StrategyFamily> createReduceRowFamily();
 std::unique_ptr<StrategyFamily> createReduceColFamily();

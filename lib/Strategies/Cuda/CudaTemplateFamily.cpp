@@ -95,6 +95,8 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
       consider("gemm_3xtf32");
       consider("gemm_f32");
     }
+    // wgmma before WMMA: on chips other than sm_90a it offers nothing.
+    consider("gemm_wgmma");
     consider("gemm_tc");
     consider("gemm");
     if (!skinny) {

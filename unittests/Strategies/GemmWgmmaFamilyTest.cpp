@@ -1,0 +1,184 @@
+//===- GemmWgmmaFamilyTest.cpp - gemm_wgmma -------------------------------===//
+//
+// Needs no GPU: which contractions the Hopper wgmma family takes or declines
+// and why, that it is offered only on sm_90a and before gemm_tc, how its
+// parameters are checked, what its source and launch say, and that NVRTC
+// compiles every point when the cuda target can load it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaProblemTest.h"
+#include "stark/Analysis/HardwareProfile.h"
+#ifdef STARK_ENABLE_CUDA
+#include "stark/Target/CudaCompile.h"
+#endif
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::test;
+
+namespace {
+
+const char *kMatmulBf16 = R"mlir(
+func.func @kernel(%a: memref<4096x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<4096x4096xf32>) {
+  linalg.matmul ins(%a, %b : memref<4096x4096xbf16>, memref<4096x4096xbf16>) outs(%c : memref<4096x4096xf32>)
+  return
+})mlir";
+
+// No size a multiple of the tile; f16 in and out; batched.
+const char *kBatchOddF16 = R"mlir(
+func.func @kernel(%a: memref<2x1000x520xf16>, %b: memref<2x520x1032xf16>, %c: memref<2x1000x1032xf16>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x1000x520xf16>, memref<2x520x1032xf16>) outs(%c : memref<2x1000x1032xf16>)
+  return
+})mlir";
+
+const char *kMatmulF32 = R"mlir(
+func.func @kernel(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)
+  return
+})mlir";
+
+// A B^T: B is contiguous along k.
+const char *kMatmulTransposeBBf16 = R"mlir(
+func.func @kernel(%a: memref<256x128xbf16>, %b: memref<192x128xbf16>, %c: memref<256x192xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<256x128xbf16>, memref<192x128xbf16>) outs(%c : memref<256x192xf32>)
+  return
+})mlir";
+
+// k = 100 is not a multiple of 8.
+const char *kMatmulOddK = R"mlir(
+func.func @kernel(%a: memref<256x100xbf16>, %b: memref<100x256xbf16>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x100xbf16>, memref<100x256xbf16>) outs(%c : memref<256x256xf32>)
+  return
+})mlir";
+
+// f16 times bf16.
+const char *kMatmulMixed = R"mlir(
+func.func @kernel(%a: memref<256x256xf16>, %b: memref<256x256xbf16>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x256xf16>, memref<256x256xbf16>) outs(%c : memref<256x256xf32>)
+  return
+})mlir";
+
+class GemmWgmmaFamilyTest : public test::CudaProblemTest {};
+
+TEST_F(GemmWgmmaFamilyTest, AppliesToRowMajorHalfContractions) {
+  for (const char *ir : {kMatmulBf16, kBatchOddF16}) {
+    ProblemView v = view(ir);
+    std::string why;
+    EXPECT_TRUE(succeeded(checkFamilyApplies("gemm_wgmma", v, why))) << why;
+    // Offered right before the WMMA family.
+    SmallVector<std::string> order = getApplicableFamilies(v, false);
+    auto at = [&](StringRef f) { return llvm::find(order, f) - order.begin(); };
+    EXPECT_EQ(order.front(), "gemm_wgmma") << v.opName;
+    EXPECT_EQ(at("gemm_wgmma") + 1, at("gemm_tc")) << v.opName;
+  }
+}
+
+TEST_F(GemmWgmmaFamilyTest, DeclinesWithReasons) {
+  struct Case {
+    const char *ir, *why;
+  };
+  for (const Case &c :
+       {Case{kMatmulF32, "gemm_wgmma needs both inputs f16 or both bf16"},
+        Case{kMatmulMixed, "gemm_wgmma needs both inputs f16 or both bf16"},
+        Case{kMatmulTransposeBBf16,
+             "gemm_wgmma needs B contiguous along n (row-major B)"},
+        Case{kMatmulOddK, "gemm_wgmma needs k and n multiples of 8"},
+        Case{kConvNhwc, "gemm_wgmma needs both inputs f16 or both bf16"}}) {
+    ProblemView v = view(c.ir);
+    std::string why;
+    EXPECT_TRUE(failed(checkFamilyApplies("gemm_wgmma", v, why))) << c.ir;
+    EXPECT_EQ(why, c.why);
+    SmallVector<std::string> order = getApplicableFamilies(v, false);
+    EXPECT_FALSE(llvm::is_contained(order, "gemm_wgmma"));
+    // The tensor-core problems among them still get gemm_tc.
+    if (c.ir == kMatmulTransposeBBf16 || c.ir == kMatmulOddK)
+      EXPECT_TRUE(llvm::is_contained(order, "gemm_tc"));
+  }
+}
+
+TEST_F(GemmWgmmaFamilyTest, OnlySm90a) {
+  ProblemView v = view(kMatmulBf16);
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  std::vector<TemplateParams> sets = enumerateParams("gemm_wgmma", v, h200);
+  ASSERT_FALSE(sets.empty());
+  // The 4096^3 measurement's best first.
+  EXPECT_EQ(sets.front().at("bn"), 256);
+  EXPECT_EQ(sets.front().at("stages"), 4);
+  for (const char *name : {"a100"}) {
+    HardwareProfile other = *lookupHardwareProfile(name);
+    EXPECT_TRUE(enumerateParams("gemm_wgmma", v, other).empty()) << name;
+    EXPECT_FALSE(enumerateParams("gemm_tc", v, other).empty()) << name;
+  }
+  HardwareProfile plain90 = h200;
+  plain90.chip = "sm_90";
+  EXPECT_TRUE(enumerateParams("gemm_wgmma", v, plain90).empty());
+}
+
+TEST_F(GemmWgmmaFamilyTest, ValidatesParameters) {
+  ProblemView v = view(kMatmulBf16);
+  std::string error;
+  EXPECT_TRUE(
+      failed(generateCudaKernel("gemm_wgmma", v, {{"bn", 192}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma: bn must be 128 or 256");
+  EXPECT_TRUE(
+      failed(generateCudaKernel("gemm_wgmma", v, {{"stages", 1}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma: stages in [2, 8], group_m >= 1");
+  EXPECT_TRUE(failed(generateCudaKernel("gemm_wgmma", v,
+                                        {{"bn", 256}, {"stages", 5}}, error)));
+  EXPECT_TRUE(contains(error, "5 stages of 128x256 need 247808 bytes of "
+                              "shared memory (limit 232448)"))
+      << error;
+  EXPECT_TRUE(failed(generateCudaKernel("gemm_wgmma", v, {{"bm", 64}}, error)));
+  EXPECT_TRUE(contains(error, "has no parameter 'bm'")) << error;
+  // A problem it declines fails with the same reason.
+  EXPECT_TRUE(
+      failed(generateCudaKernel("gemm_wgmma", view(kMatmulF32), {}, error)));
+  EXPECT_EQ(error, "gemm_wgmma needs both inputs f16 or both bf16");
+}
+
+TEST_F(GemmWgmmaFamilyTest, SourceAndLaunch) {
+  ProblemView v = view(kBatchOddF16);
+  CudaKernelPlan p = plan(v, "gemm_wgmma", {{"bn", 128}, {"stages", 5}});
+  ASSERT_EQ(p.launches.size(), 1u);
+  // ceil(1000 / 128) * ceil(1032 / 128) tiles, the batch in grid.y.
+  EXPECT_EQ(p.launches[0].grid[0], 8 * 9);
+  EXPECT_EQ(p.launches[0].grid[1], 2);
+  EXPECT_EQ(p.launches[0].block[0], 384);
+  EXPECT_EQ(p.launches[0].sharedBytes, 5 * (128 * 64 + 64 * 128) * 2 + 1024);
+  EXPECT_TRUE(contains(p.source, "WgmmaConfig<128, 5, 8> StarkConfig;"));
+  EXPECT_TRUE(contains(p.source, "stark_kernels::WgmmaArgs<__half, __half> "
+                                 "p;"));
+  EXPECT_TRUE(contains(p.source, "p.lda = 520LL, p.ldb = 1032LL, p.ldc = "
+                                 "1032LL;"));
+  EXPECT_TRUE(contains(p.source, "p.batchA = 520000LL, p.batchB = 536640LL, "
+                                 "p.batchC = 1032000LL;"));
+  EXPECT_TRUE(contains(p.source, "gemmWgmmaBlock<StarkConfig>(p);"));
+}
+
+#ifdef STARK_ENABLE_CUDA
+TEST_F(GemmWgmmaFamilyTest, SourcesCompileWithNvrtc) {
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  for (const char *ir : {kMatmulBf16, kBatchOddF16}) {
+    ProblemView v = view(ir);
+    for (const TemplateParams &set : enumerateParams("gemm_wgmma", v, h200)) {
+      CudaKernelPlan p = plan(v, "gemm_wgmma", set);
+      std::vector<std::string> names = {p.launches[0].kernel};
+      std::string error;
+      FailureOr<NvrtcOutput> out =
+          compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
+      if (failed(out) && contains(error, "NVRTC") &&
+          contains(error, "not found"))
+        GTEST_SKIP() << "NVRTC is not available";
+      EXPECT_TRUE(succeeded(out))
+          << formatTemplateParams(set) << " on " << v.opName << "\n"
+          << error;
+    }
+  }
+}
+#endif
+
+} // namespace
