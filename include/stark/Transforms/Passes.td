@@ -89,6 +89,14 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     between two of its ops, more than 16 ops) gets a remark saying why, and
     the hot op is outlined alone.
 
+    Also with `fuse`, a contraction (matmul, batch_matmul, a generic
+    contraction, a convolution) owns the `linalg.fill` that initialises its
+    output, on tensors and on memrefs, when nothing else reads the filled
+    value or touches the buffer in between: the pair is one problem (op
+    `linalg.fill + linalg.matmul`, `fused_ops = 2`), its kernel writes the
+    output instead of reading it, and the remark says "outlined with the
+    fill of its output". A fill with other users stays a problem of its own.
+
     Ops that cannot be outlined (dynamic shapes, values captured from the
     surrounding code) keep their place and get a remark saying why.
   }];
