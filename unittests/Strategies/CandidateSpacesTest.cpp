@@ -80,9 +80,8 @@ TEST_F(CandidateSpacesTest, CpuSpaceBuildsTransformedModules) {
   EXPECT_EQ(text->find("linalg.matmul"), std::string::npos);
 }
 
-/// The families of the cuda space of an f32 `m` x `k` by `k` x `n` matmul,
-/// in the order of their points (what the search tries first).
-static SmallVector<std::string> cudaFamilyOrder(MLIRContext &context, int64_t m,
+/// The problem of an f32 `m` x `k` by `k` x `n` matmul.
+static OwningOpRef<ModuleOp> parseMatmulProblem(MLIRContext &context, int64_t m,
                                                 int64_t n, int64_t k) {
   std::string ir = llvm::formatv(
       R"mlir(
@@ -95,6 +94,15 @@ static SmallVector<std::string> cudaFamilyOrder(MLIRContext &context, int64_t m,
   })mlir",
       m, n, k);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, &context);
+  EXPECT_TRUE(module);
+  return module;
+}
+
+/// The families of the cuda space of an f32 `m` x `k` by `k` x `n` matmul,
+/// in the order of their points (what the search tries first).
+static SmallVector<std::string> cudaFamilyOrder(MLIRContext &context, int64_t m,
+                                                int64_t n, int64_t k) {
+  OwningOpRef<ModuleOp> module = parseMatmulProblem(context, m, n, k);
   SmallVector<std::string> order;
   if (!module)
     return order;
@@ -154,18 +162,7 @@ TEST_F(CandidateSpacesTest, AllowTf32OffersTensorCoresFirst) {
 // point is unsplit.
 TEST_F(CandidateSpacesTest, CudaLargeKLeadsWithSplitK) {
   auto firstPoint = [&](int64_t m, int64_t n, int64_t k) {
-    std::string ir = llvm::formatv(
-        R"mlir(
-  module attributes {{stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {{
-    func.func @kernel(%a: memref<{0}x{2}xf32>, %b: memref<{2}x{1}xf32>, %c: memref<{0}x{1}xf32>) {{
-      linalg.matmul ins(%a, %b : memref<{0}x{2}xf32>, memref<{2}x{1}xf32>)
-                    outs(%c : memref<{0}x{1}xf32>)
-      return
-    }
-  })mlir",
-        m, n, k);
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, &context);
-    EXPECT_TRUE(module);
+    OwningOpRef<ModuleOp> module = parseMatmulProblem(context, m, n, k);
     std::string why;
     std::unique_ptr<CandidateSpace> space = createCandidateSpace(
         "cuda", *module, *lookupHardwareProfile("h200"), why);
