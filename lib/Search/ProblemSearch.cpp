@@ -83,8 +83,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   if (!judge.getResults().empty()) {
     const EvalResult &reference = judge.getResults().front();
     result.toleranceKind = reference.toleranceKind;
-    result.atol = reference.tolerance.atol;
-    result.rtol = reference.tolerance.rtol;
+    result.tolerance = reference.tolerance;
     result.tf32Tolerance = reference.hasFlag("tf32_tolerance");
   }
 

@@ -56,8 +56,8 @@ mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
   if (!result.toleranceKind.empty())
     report["tolerance"] =
         llvm::json::Object{{"element_type", result.toleranceKind},
-                           {"atol", result.atol},
-                           {"rtol", result.rtol},
+                           {"atol", result.tolerance.atol},
+                           {"rtol", result.tolerance.rtol},
                            {"tf32", result.tf32Tolerance}};
   report["candidates"] = search.candidatesTried;
   report["stop_reason"] = search.stopReason;

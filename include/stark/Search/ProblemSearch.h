@@ -11,6 +11,7 @@
 #define STARK_SEARCH_PROBLEMSEARCH_H
 
 #include "stark/Analysis/HardwareProfile.h"
+#include "stark/Eval/Compare.h"
 #include "stark/Search/Search.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -72,7 +73,7 @@ struct ProblemSearchResult {
   /// The bound every candidate's outputs were held to (from the problem's
   /// own evaluation), and whether allow-tf32 loosened it.
   std::string toleranceKind;
-  double atol = 0, rtol = 0;
+  Tolerance tolerance;
   bool tf32Tolerance = false;
   /// Searched: the tree and its winner.
   std::optional<SearchResult> search;
