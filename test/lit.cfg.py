@@ -4,6 +4,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 import lit.util
@@ -34,6 +35,7 @@ config.environment["FILECHECK_OPTS"] = (
 tool_dirs = [config.stark_tools_dir, config.llvm_tools_dir]
 tools = [
     "stark-eval",
+    ToolSubst("stark-llm", unresolved="ignore"),
     "stark-opt",
     "stark-template",
     ToolSubst("mlir-opt", unresolved="ignore"),
@@ -58,6 +60,16 @@ if clang_format:
         version = ""
     if "clang-format version 14." in version:
         config.available_features.add("clang-format-14")
+
+# agent=llm's HTTP client (libcurl); tests of it talk to a loopback server
+# (test/LLM/Inputs/llm-server.py).
+if config.stark_enable_llm:
+    config.available_features.add("llm-http")
+config.substitutions.append(
+    ("%llm-server", "%s %s" % (sys.executable,
+                               os.path.join(config.stark_src_root, "test",
+                                            "LLM", "Inputs",
+                                            "llm-server.py"))))
 
 if not config.stark_static_llvm:
     config.available_features.add("stark-plugin")

@@ -1,0 +1,179 @@
+//===- Transcript.cpp - Recording and replaying chat exchanges ------------===//
+
+#include "stark/LLM/Transcript.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ctime>
+#include <type_traits>
+
+using namespace mlir::stark::llm;
+using nlohmann::json;
+
+static const char kHeaderKey[] = "stark_llm_transcript";
+
+// Built with -fno-exceptions: fields are read only after their type is
+// checked, so a hand-edited transcript is an error, not an abort.
+template <typename T>
+static bool read(const json &line, const char *key, T &out) {
+  auto it = line.find(key);
+  if (it == line.end() || it->is_null())
+    return true;
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!it->is_string())
+      return false;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!it->is_number())
+      return false;
+  } else {
+    if (!it->is_number_integer())
+      return false;
+  }
+  out = it->get<T>();
+  return true;
+}
+
+/// The current UTC time, ISO 8601 to the second.
+static std::string nowUtc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::unique_ptr<RecordingChatModel>
+RecordingChatModel::create(ChatModel &inner, const ChatConfig &config,
+                           const std::string &path, std::string &error) {
+  std::unique_ptr<RecordingChatModel> model(new RecordingChatModel(inner));
+  model->out.open(path, std::ios::out | std::ios::trunc);
+  if (!model->out) {
+    error = "cannot write transcript '" + path + "'";
+    return nullptr;
+  }
+  model->start = std::chrono::steady_clock::now();
+  json header = {{kHeaderKey, 1},
+                 {"provider", getProviderName(config.provider)},
+                 {"model", config.model},
+                 {"started", nowUtc()}};
+  model->out << header.dump() << "\n";
+  model->out.flush();
+  return model;
+}
+
+ChatResult RecordingChatModel::complete(const ChatRequest &request) {
+  ChatResult result = inner.complete(request);
+  double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  json line = {{"seq", seq++},
+               {"time", nowUtc()},
+               {"elapsed_s", elapsed},
+               {"role", request.role},
+               {"node", request.node},
+               {"temperature", request.temperature},
+               {"max_tokens", request.maxTokens},
+               {"system", request.system},
+               {"user", request.user},
+               {"reply", result.reply.content},
+               {"finish_reason", result.reply.finishReason},
+               {"prompt_tokens", result.reply.promptTokens},
+               {"completion_tokens", result.reply.completionTokens},
+               {"attempts", result.reply.attempts},
+               {"seconds", result.reply.seconds},
+               {"error", getErrorKindName(result.error)},
+               {"message", result.message}};
+  // Invalid UTF-8 from a model must not make the line unwritable.
+  out << line.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+  out.flush();
+  return result;
+}
+
+bool ReplayChatModel::isTranscript(const std::string &path) {
+  std::ifstream in(path);
+  std::string first;
+  if (!std::getline(in, first))
+    return false;
+  json header = json::parse(first, nullptr, /*allow_exceptions=*/false);
+  return !header.is_discarded() && header.is_object() &&
+         header.contains(kHeaderKey);
+}
+
+std::unique_ptr<ReplayChatModel> ReplayChatModel::load(const std::string &path,
+                                                       std::string &error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot read transcript '" + path + "'";
+    return nullptr;
+  }
+  auto model = std::make_unique<ReplayChatModel>();
+  model->path = path;
+  std::string text;
+  int64_t lineNo = 0;
+  while (std::getline(in, text)) {
+    ++lineNo;
+    if (text.find_first_not_of(" \t\r") == std::string::npos)
+      continue;
+    json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    auto fail = [&](const std::string &what) {
+      error = "transcript '" + path + "', line " + std::to_string(lineNo) +
+              ": " + what;
+      return nullptr;
+    };
+    if (line.is_discarded() || !line.is_object())
+      return fail("not a JSON object");
+    if (lineNo == 1) {
+      if (!line.contains(kHeaderKey))
+        return fail("not a transcript (no \"stark_llm_transcript\" header)");
+      continue;
+    }
+    if (!line.contains("role") || !line.contains("reply"))
+      return fail("needs \"role\" and \"reply\"");
+    Entry e;
+    ChatReply &r = e.result.reply;
+    std::string kindName = "none";
+    if (!read(line, "role", e.role) || !read(line, "node", e.node) ||
+        !read(line, "error", kindName) ||
+        !read(line, "message", e.result.message) ||
+        !read(line, "reply", r.content) ||
+        !read(line, "finish_reason", r.finishReason) ||
+        !read(line, "prompt_tokens", r.promptTokens) ||
+        !read(line, "completion_tokens", r.completionTokens) ||
+        !read(line, "attempts", r.attempts) ||
+        !read(line, "seconds", r.seconds))
+      return fail("a field has the wrong type");
+    std::optional<ChatErrorKind> kind = parseErrorKind(kindName);
+    if (!kind)
+      return fail("unknown error kind '" + kindName + "'");
+    e.result.error = *kind;
+    model->entries.push_back(std::move(e));
+  }
+  if (lineNo == 0) {
+    error = "transcript '" + path + "' is empty";
+    return nullptr;
+  }
+  return model;
+}
+
+ChatResult ReplayChatModel::complete(const ChatRequest &request) {
+  std::string asked =
+      request.role + " for node " + std::to_string(request.node);
+  if (next >= entries.size())
+    return ChatResult::failure(ChatErrorKind::Replay,
+                               "transcript '" + path +
+                                   "' mismatch: it ends "
+                                   "after " +
+                                   std::to_string(entries.size()) +
+                                   " requests, the search asks the " + asked);
+  const Entry &e = entries[next];
+  if (e.role != request.role || e.node != request.node)
+    return ChatResult::failure(
+        ChatErrorKind::Replay,
+        "transcript '" + path + "' mismatch at request " +
+            std::to_string(next) + ": it recorded the " + e.role +
+            " for node " + std::to_string(e.node) + ", the search asks the " +
+            asked);
+  ++next;
+  return e.result;
+}
