@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Analysis/ProblemView.h"
+#include "FusedView.h"
 #include "NormView.h"
 
 #include "stark/Analysis/InitFill.h"
@@ -424,6 +425,46 @@ static FailureOr<ContractionView> analyzeContraction(const ProblemView &view,
   return cv;
 }
 
+int mlir::stark::detail::matchReductionCombiner(const ScalarProgram &p,
+                                                int yield, int64_t outArg,
+                                                std::string &combiner) {
+  const ScalarNode &node = p.nodes[yield];
+  static const std::pair<StringRef, StringRef> combiners[] = {
+      {"arith.addf", "add"},       {"arith.mulf", "mul"},
+      {"arith.maximumf", "max"},   {"arith.minimumf", "min"},
+      {"arith.maxnumf", "maxnum"}, {"arith.minnumf", "minnum"},
+      {"arith.addi", "add"},       {"arith.muli", "mul"},
+      {"arith.maxsi", "max"},      {"arith.minsi", "min"},
+      {"arith.andi", "and"},       {"arith.ori", "or"},
+      {"arith.xori", "xor"}};
+  int pre = -1;
+  combiner.clear();
+  for (auto [op, name] : combiners) {
+    if (node.op != op)
+      continue;
+    if (isArgNode(p, node.operands[1], outArg))
+      pre = node.operands[0];
+    else if (isArgNode(p, node.operands[0], outArg))
+      pre = node.operands[1];
+    combiner = name.str();
+  }
+  // select(cmpf(ogt|oge, x, out), x, out) is a max, olt|ole a min.
+  if (node.op == "arith.select" && isArgNode(p, node.operands[2], outArg)) {
+    const ScalarNode &cmp = p.nodes[node.operands[0]];
+    int x = node.operands[1];
+    if (cmp.op == "arith.cmpf" && cmp.operands[0] == x &&
+        isArgNode(p, cmp.operands[1], outArg)) {
+      if (cmp.predicate == "ogt" || cmp.predicate == "oge")
+        combiner = "maxnum";
+      else if (cmp.predicate == "olt" || cmp.predicate == "ole")
+        combiner = "minnum";
+      if (!combiner.empty())
+        pre = x;
+    }
+  }
+  return combiner.empty() ? -1 : pre;
+}
+
 /// Combiner of a reduction payload: yields[0] = combine(pre, out) with the
 /// output argument used nowhere else.
 static FailureOr<ReductionView> analyzeReduction(const ProblemView &view,
@@ -439,40 +480,9 @@ static FailureOr<ReductionView> analyzeReduction(const ProblemView &view,
   const ScalarProgram &p = *view.body;
   int64_t outArg = int64_t(view.inputs.size());
   int y = p.yields[0];
-  const ScalarNode &node = p.nodes[y];
-  static const std::pair<StringRef, StringRef> combiners[] = {
-      {"arith.addf", "add"},       {"arith.mulf", "mul"},
-      {"arith.maximumf", "max"},   {"arith.minimumf", "min"},
-      {"arith.maxnumf", "maxnum"}, {"arith.minnumf", "minnum"},
-      {"arith.addi", "add"},       {"arith.muli", "mul"},
-      {"arith.maxsi", "max"},      {"arith.minsi", "min"},
-      {"arith.andi", "and"},       {"arith.ori", "or"},
-      {"arith.xori", "xor"}};
   ReductionView rv;
-  int pre = -1;
-  for (auto [op, combiner] : combiners) {
-    if (node.op != op)
-      continue;
-    if (isArgNode(p, node.operands[1], outArg))
-      pre = node.operands[0];
-    else if (isArgNode(p, node.operands[0], outArg))
-      pre = node.operands[1];
-    rv.combiner = combiner.str();
-  }
-  // select(cmpf(ogt|oge, x, out), x, out) is a max, olt|ole a min.
-  if (node.op == "arith.select" && isArgNode(p, node.operands[2], outArg)) {
-    const ScalarNode &cmp = p.nodes[node.operands[0]];
-    int x = node.operands[1];
-    if (cmp.op == "arith.cmpf" && cmp.operands[0] == x &&
-        isArgNode(p, cmp.operands[1], outArg)) {
-      if (cmp.predicate == "ogt" || cmp.predicate == "oge")
-        rv.combiner = "maxnum";
-      else if (cmp.predicate == "olt" || cmp.predicate == "ole")
-        rv.combiner = "minnum";
-      if (!rv.combiner.empty())
-        pre = x;
-    }
-  }
+  int pre =
+      mlir::stark::detail::matchReductionCombiner(p, y, outArg, rv.combiner);
   if (pre < 0 || rv.combiner.empty()) {
     whyNot = "the payload is not a recognised combiner (add, mul, max, min, "
              "and, or, xor) of the output and a value of the inputs";
@@ -632,16 +642,24 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
   }
   for (Operation *op : ops) {
     if (compute) {
-      // A fused problem: only the normalisation templates know them.
+      // A fused problem: a norm when the norm templates know it, else one
+      // computation over the fused loops.
       int64_t numOutputs = info ? info.getNumOutputs() : 0;
       if (numOutputs < 1 || numOutputs > int64_t(view.argKinds.size())) {
         whyNot = "the entry holds more than one op";
         return failure();
       }
       view.numOutputArgs = numOutputs;
-      if (failed(detail::analyzeNormProblem(func, view, whyNot)))
-        return failure();
-      return view;
+      ProblemView normView = view;
+      std::string whyNotNorm;
+      if (succeeded(mlir::stark::detail::analyzeNormProblem(func, normView,
+                                                            whyNotNorm)))
+        return normView;
+      if (succeeded(
+              mlir::stark::detail::analyzeFusedProblem(func, view, whyNot)))
+        return view;
+      whyNot = whyNotNorm + "; " + whyNot;
+      return failure();
     }
     compute = op;
   }

@@ -20,6 +20,7 @@ static void registerAllFamilies(StrategyRegistry &registry) {
   registry.add(createSoftmaxFamily());
   registry.add(createLayerNormFamily());
   registry.add(createRmsNormFamily());
+  registry.add(createFusedRowsFamily());
   registry.add(createDirectFamily());
   // CUDA transform-dialect schedules (docs/cuda-schedules.md), after the
   // templates.

@@ -83,6 +83,52 @@ REFERENCES = {
     "add-relu-bf16": dict(loops=[("i", 96), ("j", 640)], offs=["i*640+j", "i*640+j", "i*640+j"], body="std::max(a0+a1, 0.0)", read=False),
     "accumulate-scaled": dict(loops=[("i", 1000), ("j", 3)], offs=["i*3+j", "i*3+j"], body="out + std::tanh(a0)*-1.5", read=True),
     "fill": dict(loops=[("i", 1001)], offs=["i"], body="2.5", read=False, inputs=0),
+    # fused chains (FusedView): element-wise chains as one body, chains with
+    # reductions as plain C++ over arg0, arg1, ... into ref
+    "fused-swish-scale-bias": dict(loops=[("i", 20), ("j", 64)], offs=["i*64+j", "j", "i*64+j"],
+                                   body="a0/(1+std::exp(-a0))*(double)1.702f + a1", read=False),
+    "fused-log-softmax": dict(read=False, code="""
+  for (long r = 0; r < 7; ++r) {
+    double mx = -INFINITY, s = 0;
+    for (long j = 0; j < 300; ++j) mx = std::max(mx, to_d(arg0[r*300+j]));
+    for (long j = 0; j < 300; ++j) s += std::exp(to_d(arg0[r*300+j]) - mx);
+    for (long j = 0; j < 300; ++j) ref[r*300+j] = to_d(arg0[r*300+j]) - mx - std::log(s);
+  }"""),
+    "fused-mean-middle": dict(read=False, code="""
+  for (long a = 0; a < 3; ++a)
+    for (long c = 0; c < 33; ++c) {
+      double s = 0;
+      for (long b = 0; b < 50; ++b) s += to_d(arg0[(a*50+b)*33+c]);
+      ref[a*33+c] = s / 50;
+    }"""),
+    "fused-bias-sigmoid-sum": dict(read=False, code="""
+  for (long i = 0; i < 37; ++i) {
+    double s = 0.5;
+    for (long j = 0; j < 129; ++j) s += 1 / (1 + std::exp(-(to_d(arg0[i*129+j]) + to_d(arg1[j]))));
+    ref[i] = s;
+  }"""),
+    "fused-layernorm-gelu": dict(read=False, code="""
+  for (long r = 0; r < 6; ++r) {
+    double s = 0, q = 0;
+    for (long j = 0; j < 160; ++j) s += to_d(arg0[r*160+j]);
+    const double mean = s / 160;
+    for (long j = 0; j < 160; ++j) q += (to_d(arg0[r*160+j]) - mean) * (to_d(arg0[r*160+j]) - mean);
+    const double rstd = 1 / std::sqrt(q / 160 + (double)1e-5f);
+    for (long j = 0; j < 160; ++j) {
+      double y = (to_d(arg0[r*160+j]) - mean) * rstd * to_d(arg1[j]) + to_d(arg2[j]);
+      ref[r*160+j] = 0.5 * y * (1 + std::erf(y * (double)0.707106769f));
+    }
+  }"""),
+    "fused-rmsnorm-silu": dict(read=False, code="""
+  for (long r = 0; r < 6; ++r) {
+    double q = 0;
+    for (long j = 0; j < 160; ++j) q += to_d(arg0[r*160+j]) * to_d(arg0[r*160+j]);
+    const double rstd = 1 / std::sqrt(q / 160 + (double)1e-6f);
+    for (long j = 0; j < 160; ++j) {
+      double y = to_d(arg0[r*160+j]) * rstd * to_d(arg1[j]);
+      ref[r*160+j] = y / (1 + std::exp(-y));
+    }
+  }"""),
     # softmax: rows, row length, stride between row elements
     "softmax": dict(softmax=(33, 1000, 1)),
     "softmax-long": dict(softmax=(8, 30000, 1)),
@@ -221,6 +267,8 @@ def driver(ref, args, kernel_launches, tolerance):
     const double rstd = 1.0 / std::sqrt(q / {nm['length']} + (double){nm['eps']});
     for (long j = 0; j < {nm['length']}; ++j) ref[base + j] = (to_d(arg0[base + j]) - mean) * rstd * {g} + {b};
   }}""")
+    elif "code" in ref:
+        lines.append(ref["code"])
     else:
         for name, extent in ref["loops"]:
             lines.append(f"  for (long {name} = 0; {name} < {extent}; ++{name})")

@@ -167,6 +167,43 @@ struct NormView {
   bool divideBySqrt = false;
 };
 
+struct ProblemView;
+
+/// One reduction of a fused chain: combine over the column loops of the
+/// value of `preNode`, started from the combiner's identity; the program's
+/// "reduce" node of the same number holds the result combined with the
+/// initial value of the reduction's buffer.
+struct FusedReduction {
+  int preNode = -1;
+  /// As ReductionView::combiner.
+  std::string combiner;
+  ElementKind accumulatorKind = ElementKind::F32;
+};
+
+/// A fused problem (a chain of linalg ops on temporaries, see
+/// stark/Problem/FusionGroup.h) read as one computation over one loop
+/// space: the loops of every op are identified through the buffers they
+/// share, each temporary is replaced by the expression that produced it,
+/// and each reduction by a node standing for its result. Reductions all
+/// reduce the same loops (the column loops); the other loops are the rows.
+/// Nodes that depend on no column loop are row values (computed once per
+/// row); the others are evaluated per point of a row.
+struct FusedView {
+  /// "arg" nodes read ProblemView::inputs[position]; "reduce" nodes are the
+  /// result of reductions[position]; "index" nodes are the fused loops.
+  ScalarProgram program;
+  SmallVector<FusedReduction> reductions;
+  /// The node each of ProblemView::outputs takes.
+  SmallVector<int> outputNodes;
+  /// Loops of the fused space that no reduction reduces, and those it does.
+  SmallVector<unsigned> rowLoops, columnLoops;
+  int64_t rows = 1, length = 1;
+  /// Number of linalg ops fused.
+  int64_t numOps = 0;
+  /// True when `node` depends on a column loop.
+  SmallVector<bool> perPoint(const ProblemView &view) const;
+};
+
 struct ProblemView {
   std::string entry = "kernel";
   std::string opName;
@@ -188,6 +225,10 @@ struct ProblemView {
   std::optional<ConvolutionView> convolution;
   /// Set for a fused problem that is a layer norm or RMS norm.
   std::optional<NormView> norm;
+  /// Set for a fused problem read as one computation (see FusedView); for a
+  /// chain of element-wise ops the rest of the view is also that of one
+  /// equivalent element-wise op (loops, inputs, outputs and `body`).
+  std::optional<FusedView> fused;
   /// Set for a problem that fills its output with a constant and then
   /// accumulates into it with one contraction or convolution (see
   /// stark/Analysis/InitFill.h): the view is the second op's, and a kernel

@@ -38,6 +38,11 @@ std::string emitScalarProgram(const ScalarProgram &program,
                               SmallVectorImpl<std::string> &results,
                               ArrayRef<int> roots = {});
 
+/// The CUDA expression of one arith / math node of `program` whose operands
+/// have the expressions `operands` (in their compute types).
+std::string emitScalarOp(const ScalarProgram &program, const ScalarNode &node,
+                         ArrayRef<std::string> operands);
+
 /// The CUDA literal of a constant of `kind` ("2.0f", "__int_as_float(...)").
 std::string emitScalarLiteral(ElementKind kind, double floatValue,
                               int64_t intValue);

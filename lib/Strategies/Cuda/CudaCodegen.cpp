@@ -191,9 +191,9 @@ static std::string emitCmpI(StringRef pred, ElementKind kind, StringRef a,
   return "(" + x + " " + op.str() + " " + y + ")";
 }
 
-/// The expression of one node; `a` are its operands' expressions.
-static std::string emitOp(const ScalarProgram &p, const ScalarNode &n,
-                          ArrayRef<std::string> a) {
+std::string mlir::stark::emitScalarOp(const ScalarProgram &p,
+                                      const ScalarNode &n,
+                                      ArrayRef<std::string> a) {
   StringRef name = n.op;
   ElementKind rk = n.kind;
   std::string ct = getCudaComputeType(rk).str();
@@ -343,7 +343,7 @@ std::string mlir::stark::emitScalarProgram(
       SmallVector<std::string> operands;
       for (int o : node.operands)
         operands.push_back(names[o]);
-      expr = emitOp(program, node, operands);
+      expr = emitScalarOp(program, node, operands);
     }
     std::string name = (prefix + Twine(i)).str();
     code += "const " + getCudaComputeType(node.kind).str() + " " + name +

@@ -61,6 +61,10 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
     consider(view.norm->rms ? "rmsnorm" : "layernorm");
     return order;
   }
+  if (view.fused && !view.fused->reductions.empty()) {
+    consider("fused_rows");
+    return order;
+  }
   if (view.opClass == OpClass::Pooling ||
       (view.convolution && view.convolution->depthwise)) {
     // A window per output and no reuse across outputs: depthwise is a

@@ -1,0 +1,481 @@
+//===- FusedView.cpp - A fused chain of linalg ops as one computation -----===//
+//
+// The ops of a fused problem each have loops of their own; they meet in the
+// buffers they share. Identifying every loop with the buffer dimensions it
+// indexes (union-find over loops and dimensions) gives one loop space for
+// the chain. When that identification is consistent (no op has two loops
+// and no buffer two dimensions in one class, and the extents agree), the
+// value a temporary holds at a point of the space is the expression its
+// producer computed there, so the chain becomes one scalar program over the
+// entry's inputs, with a "reduce" node per reduction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusedView.h"
+
+#include "stark/Analysis/InitFill.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::stark;
+
+SmallVector<bool> FusedView::perPoint(const ProblemView &view) const {
+  SmallVector<bool> point(program.nodes.size(), false);
+  for (auto [i, node] : llvm::enumerate(program.nodes)) {
+    if (node.op == "arg") {
+      const LinearAccess &access = view.inputs[node.position].access;
+      point[i] = llvm::any_of(columnLoops,
+                              [&](unsigned d) { return access.dependsOn(d); });
+    } else if (node.op == "index") {
+      point[i] = llvm::is_contained(columnLoops, unsigned(node.position));
+    } else if (node.op != "reduce") {
+      point[i] =
+          llvm::any_of(node.operands, [&](int o) { return bool(point[o]); });
+    }
+  }
+  return point;
+}
+
+namespace {
+
+struct UnionFind {
+  SmallVector<int> parent;
+  SmallVector<int64_t> range;
+  int make(int64_t extent) {
+    parent.push_back(int(parent.size()));
+    range.push_back(extent);
+    return parent.back();
+  }
+  int find(int x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  /// False when the extents differ.
+  bool unite(int a, int b) {
+    a = find(a);
+    b = find(b);
+    if (a == b)
+      return true;
+    if (range[a] != range[b])
+      return false;
+    parent[b] = a;
+    return true;
+  }
+};
+
+/// The combining op of `combiner` on values of `kind`, for the initial value
+/// of a reduction's buffer.
+std::string getCombinerOp(StringRef combiner, ElementKind kind) {
+  bool fp = isFloatKind(kind);
+  if (combiner == "add")
+    return fp ? "arith.addf" : "arith.addi";
+  if (combiner == "mul")
+    return fp ? "arith.mulf" : "arith.muli";
+  if (combiner == "max")
+    return fp ? "arith.maximumf" : "arith.maxsi";
+  if (combiner == "min")
+    return fp ? "arith.minimumf" : "arith.minsi";
+  if (combiner == "maxnum")
+    return "arith.maxnumf";
+  if (combiner == "minnum")
+    return "arith.minnumf";
+  return ("arith." + combiner + "i").str();
+}
+
+class FusedAnalysis {
+public:
+  FusedAnalysis(ProblemView &view, std::string &whyNot)
+      : view(view), whyNot(whyNot) {}
+
+  LogicalResult run(func::FuncOp func);
+
+private:
+  LogicalResult fail(const Twine &why) {
+    whyNot = ("fused chain: " + why).str();
+    return failure();
+  }
+  ArrayRef<int> dimsOf(Value buffer);
+  int push(ScalarNode node) {
+    fused.program.nodes.push_back(std::move(node));
+    return int(fused.program.nodes.size()) - 1;
+  }
+  FailureOr<int> inputNode(Value buffer);
+  LogicalResult addOp(linalg::LinalgOp op, ArrayRef<int> loops);
+
+  ProblemView &view;
+  std::string &whyNot;
+  FusedView fused;
+  Block *entry = nullptr;
+  unsigned numInputs = 0;
+  UnionFind classes;
+  DenseMap<Value, SmallVector<int>> bufferDims;
+  /// Global loop of each class that holds a loop.
+  DenseMap<int, unsigned> globalOf;
+  /// What each buffer holds at the current point, as a node.
+  DenseMap<Value, int> contents;
+  DenseMap<Value, int> inputNodes;
+  SmallVector<bool> columnLoop;
+};
+
+} // namespace
+
+ArrayRef<int> FusedAnalysis::dimsOf(Value buffer) {
+  auto it = bufferDims.find(buffer);
+  if (it != bufferDims.end())
+    return it->second;
+  SmallVector<int> dims;
+  for (int64_t extent : cast<MemRefType>(buffer.getType()).getShape())
+    dims.push_back(classes.make(extent));
+  return bufferDims[buffer] = dims;
+}
+
+FailureOr<int> FusedAnalysis::inputNode(Value buffer) {
+  auto it = contents.find(buffer);
+  if (it != contents.end())
+    return it->second;
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!arg || arg.getOwner() != entry || arg.getArgNumber() >= numInputs)
+    return failure();
+  auto known = inputNodes.find(buffer);
+  if (known != inputNodes.end())
+    return known->second;
+  OperandView in;
+  in.argNumber = arg.getArgNumber();
+  in.kind = view.argKinds[in.argNumber];
+  in.shape = view.argShapes[in.argNumber];
+  in.access.coefficients.assign(view.loopRanges.size(), 0);
+  int64_t stride = 1;
+  ArrayRef<int> dims = dimsOf(buffer);
+  for (int64_t r = int64_t(dims.size()) - 1; r >= 0; --r) {
+    in.access.coefficients[globalOf.lookup(classes.find(dims[r]))] += stride;
+    stride *= in.shape[r];
+  }
+  ScalarNode node;
+  node.op = "arg";
+  node.kind = in.kind;
+  node.position = int64_t(view.inputs.size());
+  view.inputs.push_back(std::move(in));
+  return inputNodes[buffer] = push(node);
+}
+
+LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
+  std::string why;
+  FailureOr<ScalarProgram> local = extractScalarProgram(op, why);
+  if (failed(local))
+    return fail(why);
+  auto globalLoop = [&](int64_t d) {
+    return globalOf.lookup(classes.find(loops[d]));
+  };
+  SmallVector<unsigned> reduced, parallel;
+  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::reduction ? reduced : parallel)
+        .push_back(globalLoop(d));
+  unsigned numOpInputs = op.getNumDpsInputs();
+
+  // Local nodes become global ones on demand (a reduction's output argument
+  // is never read as a value).
+  SmallVector<int> mapped(local->nodes.size(), -1);
+  std::function<FailureOr<int>(int)> map = [&](int i) -> FailureOr<int> {
+    if (mapped[i] >= 0)
+      return mapped[i];
+    const ScalarNode &n = local->nodes[i];
+    if (n.op == "arg") {
+      OpOperand &operand = op->getOpOperand(n.position);
+      Value buffer = operand.get();
+      FailureOr<int> node = inputNode(buffer);
+      if (failed(node))
+        return fail(llvm::formatv(
+            "'{0}' reads {1} before anything writes it", op->getName(),
+            n.position < numOpInputs ? "an input" : "its output"));
+      return mapped[i] = *node;
+    }
+    ScalarNode g = n;
+    if (n.op == "index")
+      g.position = globalLoop(n.position);
+    for (int &o : g.operands) {
+      FailureOr<int> m = map(o);
+      if (failed(m))
+        return failure();
+      o = *m;
+    }
+    return mapped[i] = push(std::move(g));
+  };
+
+  auto outputDims = [&](OpOperand &init) {
+    SmallVector<unsigned> dims;
+    for (int c : dimsOf(init.get()))
+      dims.push_back(globalOf.lookup(classes.find(c)));
+    return dims;
+  };
+  auto sameSet = [](ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
+    return a.size() == b.size() && llvm::all_of(a, [&](unsigned x) {
+             return llvm::is_contained(b, x);
+           });
+  };
+
+  if (reduced.empty()) {
+    bool touchesColumns =
+        llvm::any_of(parallel, [&](unsigned d) { return bool(columnLoop[d]); });
+    if (touchesColumns && !llvm::all_of(fused.columnLoops, [&](unsigned d) {
+          return llvm::is_contained(parallel, d);
+        }))
+      return fail(
+          llvm::formatv("'{0}' covers only some reduced loops", op->getName()));
+    SmallVector<int> results;
+    for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+      if (!sameSet(outputDims(init), parallel))
+        return fail(llvm::formatv("an output of '{0}' does not depend on "
+                                  "every loop",
+                                  op->getName()));
+      FailureOr<int> r = map(local->yields[k]);
+      if (failed(r))
+        return failure();
+      results.push_back(*r);
+    }
+    for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
+      contents[init.get()] = results[k];
+    return success();
+  }
+
+  if (op.getNumDpsInits() != 1)
+    return fail(
+        llvm::formatv("'{0}' reduces into several outputs", op->getName()));
+  if (!sameSet(reduced, fused.columnLoops))
+    return fail("the reductions do not all reduce the same loops");
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  if (!sameSet(outputDims(init), parallel))
+    return fail(llvm::formatv("the output of '{0}' does not depend on every "
+                              "parallel loop",
+                              op->getName()));
+  std::string combiner;
+  int pre = mlir::stark::detail::matchReductionCombiner(
+      *local, local->yields[0], int64_t(numOpInputs), combiner);
+  if (pre < 0)
+    return fail(llvm::formatv("the payload of '{0}' is not a recognised "
+                              "combiner of its output and a value of its "
+                              "inputs",
+                              op->getName()));
+  SmallVector<bool> live = local->reachable({pre});
+  for (auto [i, n] : llvm::enumerate(local->nodes))
+    if (live[i] && n.op == "arg" && n.position == int64_t(numOpInputs))
+      return fail("a combined value depends on the output");
+  ElementKind kind = local->nodes[local->yields[0]].kind;
+  if (kind == ElementKind::I1)
+    return fail("i1 reductions are not supported");
+  auto start = contents.find(init.get());
+  if (start == contents.end())
+    return fail(llvm::formatv("'{0}' accumulates into a buffer nothing "
+                              "filled",
+                              op->getName()));
+  FailureOr<int> preNode = map(pre);
+  if (failed(preNode))
+    return failure();
+  FusedReduction red;
+  red.preNode = *preNode;
+  red.combiner = combiner;
+  red.accumulatorKind = (kind == ElementKind::F16 || kind == ElementKind::BF16)
+                            ? ElementKind::F32
+                            : kind;
+  ScalarNode result;
+  result.op = "reduce";
+  result.kind = red.accumulatorKind;
+  result.position = int64_t(fused.reductions.size());
+  fused.reductions.push_back(red);
+  int r = push(result);
+  ScalarNode combined;
+  combined.op = getCombinerOp(combiner, kind);
+  combined.kind = kind;
+  combined.operands = {start->second, r};
+  contents[init.get()] = push(combined);
+  return success();
+}
+
+LogicalResult FusedAnalysis::run(func::FuncOp func) {
+  entry = &func.getBody().front();
+  numInputs = view.argKinds.size() - view.numOutputArgs;
+
+  // The ops, in order: linalg ops on buffers, fills of constants, the
+  // temporaries' allocations and deallocations.
+  SmallVector<Operation *> ops;
+  for (Operation &op : entry->without_terminator()) {
+    if (matchPattern(&op, m_Constant()) ||
+        isa<memref::AllocOp, memref::DeallocOp>(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+    if (!linalgOp)
+      return fail(llvm::formatv("'{0}' is not a linalg op", op.getName()));
+    if (!linalgOp.hasPureBufferSemantics())
+      return fail("an op does not work on memrefs");
+    if (auto fill = dyn_cast<linalg::FillOp>(&op)) {
+      if (!getFillValue(fill))
+        return fail("a fill of a value that is not a constant");
+      ops.push_back(&op);
+      continue;
+    }
+    if (llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
+      return fail("dynamic loop range");
+    if (!llvm::all_of(linalgOp.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isProjectedPermutation(); }))
+      return fail(llvm::formatv("an indexing map of '{0}' is not a projected "
+                                "permutation",
+                                op.getName()));
+    for (Value v : op.getOperands())
+      if (auto t = dyn_cast<MemRefType>(v.getType());
+          t && (!t.hasStaticShape() || !t.getLayout().isIdentity()))
+        return fail("a buffer is not statically shaped with identity layout");
+    ops.push_back(&op);
+  }
+
+  // One class per loop of the chain: loops meet through the buffers.
+  SmallVector<SmallVector<int>> opLoops;
+  for (Operation *op : ops) {
+    opLoops.emplace_back();
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (isa<linalg::FillOp>(op))
+      continue;
+    for (int64_t extent : linalgOp.getStaticLoopRanges())
+      opLoops.back().push_back(classes.make(extent));
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+      SmallVector<int> dims(dimsOf(operand.get()));
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        if (!classes.unite(opLoops.back()[map.getDimPosition(r)], dims[r]))
+          return fail("loops that meet in a buffer have different extents");
+    }
+  }
+  auto distinct = [&](ArrayRef<int> members) {
+    llvm::SmallDenseSet<int> seen;
+    return llvm::all_of(
+        members, [&](int m) { return seen.insert(classes.find(m)).second; });
+  };
+  for (auto [op, loops] : llvm::zip(ops, opLoops))
+    if (!distinct(loops))
+      return fail(llvm::formatv("'{0}' meets itself through two different "
+                                "index maps of one buffer",
+                                op->getName()));
+  for (auto &[buffer, dims] : bufferDims)
+    if (!distinct(dims))
+      return fail("a buffer is read through two different index maps");
+
+  // The fused loops: the classes of the last op first, in its loop order.
+  for (const SmallVector<int> &loops : llvm::reverse(opLoops))
+    for (int loop : loops)
+      if (globalOf.try_emplace(classes.find(loop), view.loopRanges.size())
+              .second)
+        view.loopRanges.push_back(classes.range[classes.find(loop)]);
+  if (view.loopRanges.empty())
+    return fail("no loops");
+  columnLoop.assign(view.loopRanges.size(), false);
+  for (auto [op, loops] : llvm::zip(ops, opLoops)) {
+    if (isa<linalg::FillOp>(op))
+      continue;
+    for (auto [d, it] :
+         llvm::enumerate(cast<linalg::LinalgOp>(op).getIteratorTypesArray()))
+      if (it == utils::IteratorType::reduction)
+        columnLoop[globalOf.lookup(classes.find(loops[d]))] = true;
+  }
+  for (unsigned d = 0; d < columnLoop.size(); ++d) {
+    (columnLoop[d] ? fused.columnLoops : fused.rowLoops).push_back(d);
+    (columnLoop[d] ? fused.length : fused.rows) *= view.loopRanges[d];
+  }
+  view.reductionLoops.assign(columnLoop.begin(), columnLoop.end());
+  // Buffers only fills touch have no loops; outputs must have them all.
+  for (auto &[buffer, dims] : bufferDims)
+    for (int dim : dims)
+      if (!globalOf.count(classes.find(dim)))
+        return fail("a buffer is written but never read by a computation");
+
+  // The chain as one program.
+  std::string opNames;
+  for (auto [op, loops] : llvm::zip(ops, opLoops)) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      ScalarNode c;
+      c.op = "const";
+      FailureOr<ElementKind> kind = getElementKind(
+          cast<MemRefType>(fill.getOutputs()[0].getType()).getElementType());
+      if (failed(kind))
+        return fail("a fill of an unsupported type");
+      c.kind = *kind;
+      double value = *getFillValue(fill);
+      if (isFloatKind(c.kind))
+        c.floatValue = value;
+      else
+        c.intValue = int64_t(value);
+      contents[fill.getOutputs()[0]] = push(c);
+      continue;
+    }
+    if (failed(addOp(cast<linalg::LinalgOp>(op), loops)))
+      return failure();
+    opNames +=
+        (opNames.empty() ? "" : ",") + op->getName().getStringRef().str();
+    ++fused.numOps;
+  }
+
+  // Outputs: the entry's last arguments, each the value of one computation
+  // over the rows (a reduction's result) or over the whole space.
+  for (unsigned k = 0; k < view.numOutputArgs; ++k) {
+    Value buffer = entry->getArgument(numInputs + k);
+    auto it = contents.find(buffer);
+    if (it == contents.end())
+      return fail(llvm::formatv("output #{0} is not computed", k));
+    OperandView out;
+    out.argNumber = numInputs + k;
+    out.isOutput = true;
+    out.kind = view.argKinds[out.argNumber];
+    out.shape = view.argShapes[out.argNumber];
+    out.access.coefficients.assign(view.loopRanges.size(), 0);
+    ArrayRef<int> dims = dimsOf(buffer);
+    int64_t stride = 1;
+    bool columns = false;
+    for (int64_t r = int64_t(dims.size()) - 1; r >= 0; --r) {
+      unsigned d = globalOf.lookup(classes.find(dims[r]));
+      out.access.coefficients[d] += stride;
+      stride *= out.shape[r];
+      columns |= columnLoop[d];
+    }
+    size_t expected = columns ? view.loopRanges.size() : fused.rowLoops.size();
+    if (dims.size() != expected)
+      return fail(llvm::formatv("output #{0} does not depend on every {1}", k,
+                                columns ? "loop" : "row loop"));
+    view.outputs.push_back(std::move(out));
+    fused.outputNodes.push_back(it->second);
+  }
+  fused.program.argKinds.clear();
+  for (const OperandView &in : view.inputs)
+    fused.program.argKinds.push_back(in.kind);
+  for (const OperandView &out : view.outputs)
+    fused.program.argKinds.push_back(out.kind);
+  fused.program.yields = fused.outputNodes;
+  view.opName = "fused(" + opNames + ")";
+  if (fused.reductions.empty()) {
+    view.opClass = OpClass::Elementwise;
+    view.body = fused.program;
+  } else {
+    view.opClass = OpClass::Reduction;
+    view.whyNoBody = "a fused chain with reductions is no single payload";
+  }
+  view.fused = std::move(fused);
+  return success();
+}
+
+LogicalResult mlir::stark::detail::analyzeFusedProblem(Operation *func,
+                                                       ProblemView &view,
+                                                       std::string &whyNot) {
+  view.loopRanges.clear();
+  view.reductionLoops.clear();
+  view.inputs.clear();
+  view.outputs.clear();
+  return FusedAnalysis(view, whyNot).run(cast<func::FuncOp>(func));
+}

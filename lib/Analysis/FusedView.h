@@ -1,0 +1,31 @@
+//===- FusedView.h - Fused chains read as one computation -------*- C++ -*-===//
+//
+// Private to the analysis library: ProblemView.cpp hands a fused problem that
+// is no norm to FusedView.cpp, and both read reduction payloads the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_LIB_ANALYSIS_FUSEDVIEW_H
+#define STARK_LIB_ANALYSIS_FUSEDVIEW_H
+
+#include "stark/Analysis/ProblemView.h"
+
+namespace mlir::stark::detail {
+
+/// Reads a fused problem (`func` holds a chain of linalg ops on temporaries)
+/// into `view.fused` and the loops, inputs and outputs of `view` (and its
+/// body when the chain has no reduction); fails with the first thing it
+/// cannot express.
+LogicalResult analyzeFusedProblem(Operation *func, ProblemView &view,
+                                  std::string &whyNot);
+
+/// The combiner of a reduction payload whose node `yield` combines the
+/// output argument `outArg` with a value of the inputs: sets `combiner`
+/// ("add", "max", ... as ReductionView::combiner) and returns the node of
+/// that value, or -1.
+int matchReductionCombiner(const ScalarProgram &p, int yield, int64_t outArg,
+                           std::string &combiner);
+
+} // namespace mlir::stark::detail
+
+#endif // STARK_LIB_ANALYSIS_FUSEDVIEW_H

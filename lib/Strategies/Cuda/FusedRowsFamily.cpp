@@ -1,0 +1,353 @@
+//===- FusedRowsFamily.cpp - Fused chains of reductions over rows ---------===//
+//
+// The fused_rows family runs a fused chain with reductions (FusedView: a
+// log-softmax, a mean, a norm with its affine part and activation, the
+// reduction after an element-wise epilogue) as one kernel: `lanes` threads
+// per row walk the row once per reduction, evaluating the chain's payload
+// from the inputs, combine their accumulators (Lanes.cuh), and then write
+// the row's outputs. Temporaries of the chain are never stored: each is
+// recomputed where it is read. One thread per row (`lanes` = 1) suits rows
+// whose elements are far apart in memory (a reduction over a middle
+// dimension), where neighbouring rows are neighbours in memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTemplatesInternal.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+namespace {
+struct FusedRowsParams {
+  int64_t lanes = 256, rows = 1;
+};
+
+/// Emits the nodes of a fused program: row values once per row, values per
+/// point inside each walk over a row.
+class FusedEmitter {
+public:
+  FusedEmitter(const ProblemView &view, llvm::raw_ostream &os)
+      : view(view), fused(*view.fused), os(os), perPoint(fused.perPoint(view)),
+        names(fused.program.nodes.size()), loopNames(cudatpl::loopNames(view)) {
+  }
+
+  /// Declares the row values `roots` depend on that are not declared yet.
+  void emitRowValues(ArrayRef<int> roots, StringRef indent) {
+    SmallVector<bool> live = fused.program.reachable(roots);
+    for (auto [i, node] : llvm::enumerate(fused.program.nodes))
+      if (live[i] && !perPoint[i] && names[i].empty())
+        emitNode(int(i), indent, "r");
+  }
+
+  /// Declares, in a walk's body, the values per point `roots` depend on.
+  void emitPointValues(ArrayRef<int> roots, StringRef indent,
+                       StringRef prefix) {
+    SmallVector<bool> live = fused.program.reachable(roots);
+    for (auto [i, node] : llvm::enumerate(fused.program.nodes))
+      if (live[i] && perPoint[i])
+        emitNode(int(i), indent, prefix);
+  }
+
+  /// Forgets the values of a walk once its body closes.
+  void endWalk() {
+    for (auto [i, name] : llvm::enumerate(names))
+      if (perPoint[i])
+        name.clear();
+  }
+
+  std::string nameOf(int node) const { return names[node]; }
+  void setName(int node, std::string name) { names[node] = std::move(name); }
+
+private:
+  void emitNode(int i, StringRef indent, StringRef prefix) {
+    const ScalarNode &node = fused.program.nodes[i];
+    if (node.op == "const") {
+      names[i] = emitScalarLiteral(node.kind, node.floatValue, node.intValue);
+      return;
+    }
+    if (node.op == "reduce") {
+      assert(!names[i].empty() && "a reduction's result before its walk");
+      return;
+    }
+    std::string expr;
+    if (node.op == "arg") {
+      const OperandView &in = view.inputs[node.position];
+      SmallVector<unsigned> all;
+      for (unsigned d = 0; d < unsigned(view.numLoops()); ++d)
+        all.push_back(d);
+      expr = "stark_widen(" + argName(in.argNumber) + "[" +
+             emitLinearOffset(in.access, all, loopNames, true) + "])";
+    } else if (node.op == "index") {
+      expr = "(long long)(" + loopNames[node.position] + ")";
+    } else {
+      SmallVector<std::string> operands;
+      for (int o : node.operands)
+        operands.push_back(names[o]);
+      expr = emitScalarOp(fused.program, node, operands);
+    }
+    names[i] = (prefix + Twine(i)).str();
+    os << indent << "const " << getCudaComputeType(node.kind) << " " << names[i]
+       << " = " << expr << ";\n";
+  }
+
+  const ProblemView &view;
+  const FusedView &fused;
+  llvm::raw_ostream &os;
+  SmallVector<bool> perPoint;
+  SmallVector<std::string> names;
+  SmallVector<std::string> loopNames;
+};
+} // namespace
+
+/// The input that sets the order of the walks: the largest one read per
+/// point.
+static const OperandView *getPrimaryInput(const ProblemView &view) {
+  const OperandView *primary = nullptr;
+  auto elements = [](const OperandView &o) {
+    int64_t n = 1;
+    for (int64_t d : o.shape)
+      n *= d;
+    return n;
+  };
+  for (const OperandView &in : view.inputs) {
+    if (llvm::none_of(view.fused->columnLoops,
+                      [&](unsigned d) { return in.access.dependsOn(d); }))
+      continue;
+    if (!primary || elements(in) > elements(*primary))
+      primary = &in;
+  }
+  return primary;
+}
+
+static LogicalResult checkFusedRowsApplies(const ProblemView &view,
+                                           std::string &whyNot) {
+  if (!view.fused) {
+    whyNot = "not a fused chain";
+    return failure();
+  }
+  if (view.fused->reductions.empty()) {
+    whyNot = "the fused chain has no reduction (the element-wise families "
+             "take it)";
+    return failure();
+  }
+  if (llvm::any_of(view.loopRanges, [](int64_t r) { return r <= 0; })) {
+    whyNot = "empty loop range";
+    return failure();
+  }
+  return success();
+}
+
+static FailureOr<CudaKernelPlan>
+generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
+                        std::string &whyNot) {
+  if (failed(checkFusedRowsApplies(view, whyNot)))
+    return failure();
+  bool lanesOk = p.lanes == 1 || (p.lanes >= 32 && p.lanes <= 1024 &&
+                                  (p.lanes & (p.lanes - 1)) == 0);
+  int64_t threads = p.lanes * p.rows;
+  if (!lanesOk || p.rows < 1 || threads > 1024 || threads % 32 ||
+      (p.lanes > 32 && p.rows != 1)) {
+    whyNot = "lanes must be 1 or a power of two in [32, 1024]; lanes x rows "
+             "a multiple of 32 up to 1024; rows 1 when lanes exceed 32";
+    return failure();
+  }
+  const FusedView &fused = *view.fused;
+  const OperandView *primary = getPrimaryInput(view);
+  SmallVector<unsigned> rowOrder = fused.rowLoops, colOrder = fused.columnLoops;
+  if (primary) {
+    rowOrder = sortLoopsByStride(rowOrder, primary->access);
+    colOrder = sortLoopsByStride(colOrder, primary->access);
+  }
+  std::string idx = getIndexType(view);
+  SmallVector<std::string> names = loopNames(view);
+
+  std::string s = getCudaPrelude(view, {"Lanes.cuh"});
+  llvm::raw_string_ostream os(s);
+  os << "// Fused rows " << view.opName << ": " << fused.rows << " rows of "
+     << fused.length << ", " << fused.reductions.size() << " reduction"
+     << (fused.reductions.size() == 1 ? "" : "s") << "; " << p.lanes << " lane"
+     << (p.lanes == 1 ? "" : "s") << " per row, " << p.rows << " row"
+     << (p.rows == 1 ? "" : "s") << " per block.\n";
+  os << "typedef " << idx << " idx_t;\n";
+  os << "constexpr long long ROWS = " << fused.rows << "LL;\n";
+  os << "constexpr idx_t LEN = " << fused.length << ";\n";
+  os << "constexpr int LANES = " << p.lanes << ", ROWS_PER_BLOCK = " << p.rows
+     << ";\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(LANES * "
+        "ROWS_PER_BLOCK) stark_fused_rows("
+     << getKernelParameters(view) << ") {\n";
+  auto accType = [&](const FusedReduction &r) {
+    return getCudaComputeType(r.accumulatorKind).str();
+  };
+  if (p.lanes > 1)
+    for (auto [k, r] : llvm::enumerate(fused.reductions))
+      os << "  __shared__ " << accType(r) << " part" << k
+         << "[ROWS_PER_BLOCK][LANES > 32 ? LANES / 32 : 1];\n";
+  os << "  [[maybe_unused]] const idx_t lane = threadIdx.x;\n";
+  os << "  for (long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + "
+        "threadIdx.y; row < ROWS;\n       row += (long long)gridDim.x * "
+        "ROWS_PER_BLOCK) {\n";
+  os << "    const idx_t r = (idx_t)row;\n";
+  os << emitDecode("    ", "idx_t", "r", rowOrder, view.loopRanges, names);
+
+  FusedEmitter emit(view, os);
+  std::string walkStart = p.lanes == 1 ? "0" : "lane";
+  std::string walkStep = p.lanes == 1 ? "1" : "LANES";
+  auto openWalk = [&](StringRef what) {
+    os << "    // " << what << "\n";
+    os << "    for (idx_t c = " << walkStart << "; c < LEN; c += " << walkStep
+       << ") {\n";
+    os << emitDecode("      ", "idx_t", "c", colOrder, view.loopRanges, names);
+  };
+  for (auto [k, r] : llvm::enumerate(fused.reductions)) {
+    emit.emitRowValues({r.preNode}, "    ");
+    std::string acc = "acc" + std::to_string(k);
+    os << "    " << accType(r) << " " << acc << " = "
+       << emitCombineIdentity(r.combiner, r.accumulatorKind) << ";\n";
+    openWalk(("reduction " + Twine(k) + " (" + r.combiner + ")").str());
+    emit.emitPointValues({r.preNode}, "      ", "p" + std::to_string(k) + "_");
+    std::string value = emit.nameOf(r.preNode);
+    os << "      " << acc << " = "
+       << emitCombine(r.combiner, r.accumulatorKind, acc,
+                      "(" + accType(r) + ")(" + value + ")")
+       << ";\n";
+    os << "    }\n";
+    emit.endWalk();
+    if (p.lanes > 1)
+      os << "    " << acc << " = stark_kernels::rowAllReduce<LANES>(" << acc
+         << ", part" << k << "[threadIdx.y], [](" << accType(r) << " &a, "
+         << accType(r)
+         << " b) { a = " << emitCombine(r.combiner, r.accumulatorKind, "a", "b")
+         << "; });\n";
+    for (auto [i, node] : llvm::enumerate(fused.program.nodes))
+      if (node.op == "reduce" && node.position == int64_t(k))
+        emit.setName(int(i), acc);
+  }
+
+  // Outputs: row values by the row's first lane, then one more walk for the
+  // outputs per point.
+  SmallVector<unsigned> all;
+  for (unsigned d = 0; d < unsigned(view.numLoops()); ++d)
+    all.push_back(d);
+  SmallVector<int> rowRoots, pointRoots;
+  for (auto [k, node] : llvm::enumerate(fused.outputNodes)) {
+    bool columns = llvm::any_of(fused.columnLoops, [&](unsigned d) {
+      return view.outputs[k].access.dependsOn(d);
+    });
+    (columns ? pointRoots : rowRoots).push_back(node);
+  }
+  emit.emitRowValues(rowRoots, "    ");
+  emit.emitRowValues(pointRoots, "    ");
+  auto store = [&](unsigned k, StringRef indent) {
+    const OperandView &out = view.outputs[k];
+    os << indent << argName(out.argNumber) << "["
+       << emitLinearOffset(out.access, all, names, true) << "] = stark_cast<"
+       << getCudaStorageType(out.kind) << ">("
+       << emit.nameOf(fused.outputNodes[k]) << ");\n";
+  };
+  if (!rowRoots.empty()) {
+    os << "    if (lane == 0) {\n";
+    for (auto [k, out] : llvm::enumerate(view.outputs))
+      if (!llvm::any_of(fused.columnLoops,
+                        [&](unsigned d) { return out.access.dependsOn(d); }))
+        store(k, "      ");
+    os << "    }\n";
+  }
+  if (!pointRoots.empty()) {
+    openWalk("outputs");
+    emit.emitPointValues(pointRoots, "      ", "q");
+    for (auto [k, out] : llvm::enumerate(view.outputs))
+      if (llvm::any_of(fused.columnLoops,
+                       [&](unsigned d) { return out.access.dependsOn(d); }))
+        store(k, "      ");
+    os << "    }\n";
+    emit.endWalk();
+  }
+  // The next row's partial results reuse the shared slots.
+  if (p.lanes > 32)
+    os << "    __syncthreads();\n";
+  os << "  }\n}\n";
+
+  CudaKernelPlan plan;
+  plan.source = std::move(s);
+  plan.family = "fused_rows";
+  CudaKernelPlan::Launch launch;
+  launch.kernel = "stark_fused_rows";
+  launch.grid = {
+      std::min<int64_t>(ceilDiv(fused.rows, p.rows), int64_t(1) << 24), 1, 1};
+  launch.block = {p.lanes, p.rows, 1};
+  plan.launches.push_back(launch);
+  plan.threadsPerBlock = threads;
+  setParam(plan, "lanes", p.lanes);
+  setParam(plan, "rows", p.rows);
+  return plan;
+}
+
+static std::vector<FusedRowsParams>
+enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
+  const FusedView &fused = *view.fused;
+  const OperandView *primary = getPrimaryInput(view);
+  // Lanes along a row pay when the row's elements are neighbours in memory;
+  // otherwise neighbouring rows are, and one thread per row reads them
+  // together.
+  bool rowsContiguous =
+      primary && llvm::any_of(fused.columnLoops, [&](unsigned d) {
+        return primary->access.coefficients[d] == 1;
+      });
+  int64_t maxThreads =
+      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  std::vector<FusedRowsParams> along;
+  if (fused.length >= 2048)
+    along = {{1024, 1}, {512, 1}, {256, 1}, {128, 1}, {32, 4}};
+  else if (fused.length >= 256)
+    along = {{128, 1}, {256, 1}, {32, 4}, {64, 1}, {32, 8}};
+  else
+    along = {{32, 4}, {32, 8}, {64, 1}, {128, 1}};
+  std::vector<FusedRowsParams> across = {{1, 128}, {1, 256}, {1, 64}};
+  std::vector<FusedRowsParams> ordered = rowsContiguous ? along : across;
+  llvm::append_range(ordered, rowsContiguous ? across : along);
+  std::vector<FusedRowsParams> out;
+  for (const FusedRowsParams &p : ordered)
+    if (p.lanes * p.rows <= maxThreads)
+      out.push_back(p);
+  return out;
+}
+
+namespace {
+class FusedRowsFamily : public CudaTemplateFamily {
+public:
+  FusedRowsFamily() : CudaTemplateFamily("fused_rows") {}
+
+  LogicalResult check(const ProblemView &view, bool allowTf32,
+                      std::string &whyNot) const override {
+    return checkFusedRowsApplies(view, whyNot);
+  }
+
+  std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                        const HardwareProfile &profile,
+                                        bool allowTf32) const override {
+    std::vector<TemplateParams> out;
+    for (const FusedRowsParams &p : enumerateFusedRows(view, profile))
+      out.push_back({{"lanes", p.lanes}, {"rows", p.rows}});
+    return out;
+  }
+
+  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                     const TemplateParams &params,
+                                     std::string &whyNot) const override {
+    FusedRowsParams p;
+    if (failed(takeParams(params, {{"lanes", &p.lanes}, {"rows", &p.rows}},
+                          whyNot)))
+      return failure();
+    return generateFusedRowsKernel(view, p, whyNot);
+  }
+};
+} // namespace
+
+std::unique_ptr<StrategyFamily> mlir::stark::createFusedRowsFamily() {
+  return std::make_unique<FusedRowsFamily>();
+}

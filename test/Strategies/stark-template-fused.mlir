@@ -1,0 +1,110 @@
+// Fused chains read as one computation (FusedView) and their kernels (no GPU
+// needed): chains with reductions get the fused_rows family, whose source
+// walks each row once per reduction and recomputes the chain's temporaries
+// where they are read; element-wise chains become one element-wise op with
+// broadcasts and transposed reads folded into its accesses. Chains that are
+// not one computation over one loop space are declined with the reason.
+
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --list | FileCheck %s --check-prefix=LIST
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --source | FileCheck %s --check-prefix=LSM
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir | FileCheck %s --check-prefix=LSM-PLAN
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --list | FileCheck %s --check-prefix=MEAN-LIST
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --source | FileCheck %s --check-prefix=MEAN
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-bias-sigmoid-sum.mlir --params lanes=32,rows=4 --source | FileCheck %s --check-prefix=SUM
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-layernorm-gelu.mlir --source | FileCheck %s --check-prefix=LNGELU
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-swish-scale-bias.mlir --list | FileCheck %s --check-prefix=EW-LIST
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-swish-scale-bias.mlir --params block=128,vec=4,per_thread=1 --source | FileCheck %s --check-prefix=EW
+// RUN: stark-template --problem %S/Inputs/templates/rmsnorm-middle-dim.mlir --list | FileCheck %s --check-prefix=MIDDLE
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=48 2>&1 | FileCheck %s --check-prefix=LANES
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=64,rows=2 2>&1 | FileCheck %s --check-prefix=LANES
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-swish-scale-bias.mlir --family fused_rows 2>&1 | FileCheck %s --check-prefix=NORED
+// RUN: not stark-template --problem %S/Inputs/templates/fused-two-axes.mlir --list 2>&1 | FileCheck %s --check-prefix=AXES
+// RUN: not stark-template --problem %S/Inputs/templates/fused-transpose-self.mlir --list 2>&1 | FileCheck %s --check-prefix=SELF
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-layernorm-gelu.mlir --params lanes=256,rows=1 --source > %t.fused.cu
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --params lanes=1,rows=128 --source > %t.fused-thread.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.fused.cu -o %t.fused.o %}
+// RUN: %if nvcc %{ %nvcc-compile %t.fused-thread.cu -o %t.fused-thread.o %}
+
+// Rows of 300 contiguous elements: lanes along the row first, one thread per
+// row last.
+// LIST: fused_rows: 8 parameter sets
+// LIST-NEXT: lanes=128,rows=1
+// LIST: lanes=1,rows=128
+// LIST-NOT: elementwise
+
+// log-softmax: a max and a sum of exp(x - max), then x - max - log(sum),
+// x read three times and nothing else stored.
+// LSM: // Fused rows fused(linalg.generic,linalg.generic,linalg.generic): 7 rows of 300, 2 reductions; 128 lanes per row, 1 row per block.
+// LSM: extern "C" __global__ void __launch_bounds__(LANES * ROWS_PER_BLOCK) stark_fused_rows(const float* __restrict__ arg0, float* __restrict__ arg1) {
+// LSM: float acc0 = __int_as_float(0xff800000);
+// LSM-NEXT: // reduction 0 (max)
+// LSM-NEXT: for (idx_t c = lane; c < LEN; c += LANES) {
+// LSM: acc0 = stark_maximumf(acc0, (float)(p0_1));
+// LSM: acc0 = stark_kernels::rowAllReduce<LANES>(acc0, part0[threadIdx.y],
+// LSM: const float [[MAX:r[0-9]+]] = stark_maximumf(__int_as_float(0xff800000), acc0);
+// LSM: // reduction 1 (add)
+// LSM: = (p1_1 - [[MAX]]);
+// LSM: = expf(
+// LSM: const float [[TOTAL:r[0-9]+]] = (0.0f + acc1);
+// LSM-NEXT: const float [[LOG:r[0-9]+]] = logf([[TOTAL]]);
+// LSM-NEXT: // outputs
+// LSM: const float [[D:q[0-9]+]] = (q1 - [[MAX]]);
+// LSM-NEXT: const float [[Y:q[0-9]+]] = ([[D]] - [[LOG]]);
+// LSM-NEXT: arg1[(300) * i0 + i1] = stark_cast<float>([[Y]]);
+// LSM: __syncthreads();
+
+// LSM-PLAN: stark.cuda = #stark.cuda<family = "fused_rows", launches = [#stark.launch<block = array<i64: 128, 1, 1>, grid = array<i64: 7, 1, 1>, kernel = "stark_fused_rows">], params = {lanes = "128", rows = "1"}
+
+// A mean over the middle dimension: neighbouring rows are neighbours in
+// memory, so one thread per row comes first; the division by 50 is a row
+// value after the sum, written once per row.
+// MEAN-LIST: fused_rows: 7 parameter sets
+// MEAN-LIST-NEXT: lanes=1,rows=128
+// MEAN: 99 rows of 50, 1 reduction; 1 lane per row, 128 rows per block.
+// MEAN: const idx_t i0 = (r / 33);
+// MEAN-NEXT: const idx_t i1 = (r % 33);
+// MEAN: for (idx_t c = 0; c < LEN; c += 1) {
+// MEAN: stark_widen(arg0[(1650) * i0 + i1 + (33) * i2]);
+// MEAN-NOT: rowAllReduce
+// MEAN: = ({{.+}} / 50.0f);
+// MEAN-NEXT: if (lane == 0) {
+// MEAN-NEXT: arg1[(33) * i0 + i1] = stark_cast<float>(
+
+// An element-wise epilogue feeding a sum into an output filled with 0.5:
+// the bias is read per column, the fill value starts the combination.
+// SUM: // reduction 0 (add)
+// SUM: stark_widen(arg1[i1]);
+// SUM: expf(
+// SUM: = (0.5f + acc0);
+// SUM: if (lane == 0) {
+// SUM-NEXT: arg2[i0] = stark_cast<float>(
+
+// Layer norm with its two fills, then the erf GELU, in one kernel.
+// LNGELU: 6 rows of 160, 2 reductions
+// LNGELU: // reduction 1 (add)
+// LNGELU: rsqrtf(
+// LNGELU: // outputs
+// LNGELU: stark_widen(arg1[i1]);
+// LNGELU: stark_widen(arg2[i1]);
+// LNGELU: erff(
+
+// swish, scale and bias, the middle op reading its input transposed: one
+// element-wise op over the output's loops, the bias a vector along them.
+// EW-LIST: elementwise: 6 parameter sets
+// EW-LIST: direct:
+// EW: // Element-wise fused(linalg.generic,linalg.generic,linalg.generic): 4 points per access along loop d1.
+// EW: const StarkVec<float, VEC> x0 = stark_kernels::loadVec<VEC>(arg0 + p);
+// EW-NEXT: const StarkVec<float, VEC> x1 = stark_kernels::loadVec<VEC>(arg1 + i1);
+// EW: expf(
+// EW: * 1.70200002f);
+// EW: stark_kernels::storeVec<VEC>(arg2 + p, r0);
+
+// An RMS norm over the channels of NCHW: rows are the pixels, one thread
+// each.
+// MIDDLE: fused_rows: 7 parameter sets
+// MIDDLE-NEXT: lanes=1,rows=128
+
+// LANES: lanes must be 1 or a power of two in [32, 1024]; lanes x rows a multiple of 32 up to 1024; rows 1 when lanes exceed 32
+// NORED: family 'fused_rows' does not apply to fused(linalg.generic,linalg.generic,linalg.generic): the fused chain has no reduction (the element-wise families take it)
+// AXES: fused chain: the reductions do not all reduce the same loops
+// SELF: fused chain: 'linalg.generic' meets itself through two different index maps of one buffer
