@@ -22,6 +22,7 @@ that lists sizes and what is left out.
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -665,6 +666,108 @@ def b_bmm_scale_tanh(d, p):
     return f, unary(f, y, ACTIVATIONS["tanh"])
 
 
+def softmax_rows(f, y, rank, scale=None):
+    """softmax over the last loop of y as a framework importer writes it: row
+    max, sum of exp(y*scale - max), division; `scale` multiplies first."""
+    keep = [f"d{i}" for i in range(rank - 1)]
+    if scale is not None:
+        y = unary(f, y, lambda x, r: [f"%sc = arith.constant {scale!r} : f32",
+                                      f"{r} = arith.mulf {x}, %sc : f32"])
+    m = row_reduce_generic(f, y, rank, [rank - 1], float("-inf"),
+                           ["%r = arith.maximumf %a0, %o0 : f32"])
+    s = row_reduce_generic(f, y, rank, [rank - 1], 0.0,
+                           ["%d = arith.subf %a0, %a1 : f32",
+                            "%e = math.exp %d : f32",
+                            "%r = arith.addf %e, %o0 : f32"],
+                           pre=[(m, keep)])
+    out = f.empty(f.types[y][0])
+    return f.generic(rank, [(y, idmap(rank)), (m, keep), (s, keep)],
+                     [(out, idmap(rank))], ["parallel"] * rank,
+                     ["%d = arith.subf %a0, %a1 : f32",
+                      "%e = math.exp %d : f32",
+                      "%r = arith.divf %e, %a2 : f32"], ["%r"])
+
+
+def b_matmul_scale_softmax(d, p):
+    M, K, N = d["M"], d["K"], d["N"]
+    f = Fn([("x", [M, K], "f32"), ("w", [N, K], "f32")])
+    return f, softmax_rows(f, linear(f, "%x", "%w", M, N), 2, p["scale"])
+
+
+def b_attention(d, p):
+    BH, S, D = d["BH"], d["S"], d["D"]
+    f = Fn([("q", [BH, S, D], "f32"), ("k", [BH, S, D], "f32"),
+            ("v", [BH, S, D], "f32")])
+    acc = f.filled([BH, S, S], 0.0)
+    scores = f.generic(4, [("%q", ["d0", "d1", "d3"]),
+                           ("%k", ["d0", "d2", "d3"])],
+                       [(acc, ["d0", "d1", "d2"])],
+                       ["parallel", "parallel", "parallel", "reduction"],
+                       ["%m = arith.mulf %a0, %a1 : f32",
+                        "%r = arith.addf %o0, %m : f32"], ["%r"])
+    probs = softmax_rows(f, scores, 3, 1.0 / math.sqrt(D))
+    out = f.filled([BH, S, D], 0.0)
+    return f, f.named("linalg.batch_matmul", [probs, "%v"], out)
+
+
+def b_conv2d_group_norm(d, p):
+    N, C, H, W, F, K, G = (d[k] for k in ("N", "C", "H", "W", "F", "K", "G"))
+    OH, OW, CG = H - K + 1, W - K + 1, F // G
+    f = Fn([("x", [N, C, H, W], "f32"), ("w", [F, C, K, K], "f32"),
+            ("gamma", [F], "f32"), ("beta", [F], "f32")])
+    y = conv2d(f, "%x", "%w", N, F, OH, OW)
+
+    def expand(v, shape, groups):
+        e = f.fresh()
+        f.lines.append(f"{e} = tensor.expand_shape {v} {groups} output_shape "
+                       f"[{', '.join(map(str, shape))}] : {f.t(v)} into "
+                       f"{ty(shape)}")
+        f.types[e] = (shape, "f32")
+        return e
+    y5 = expand(y, [N, G, CG, OH, OW], "[[0], [1, 2], [3], [4]]")
+    g2 = expand("%gamma", [G, CG], "[[0, 1]]")
+    b2 = expand("%beta", [G, CG], "[[0, 1]]")
+    f.types["%gamma"] = ([F], "f32")
+    norm = layer_norm(f, y5, 5, [2, 3, 4], g2, ["d1", "d2"], b2, 1e-5)
+    c = f.fresh()
+    f.lines.append(f"{c} = tensor.collapse_shape {norm} [[0], [1, 2], [3], "
+                   f"[4]] : {f.t(norm)} into {ty([N, F, OH, OW])}")
+    f.types[c] = ([N, F, OH, OW], "f32")
+    return f, c
+
+
+def b_gemm_residual_layernorm(d, p):
+    M, K, N = d["M"], d["K"], d["N"]
+    f = Fn([("x", [M, K], "f32"), ("w", [N, K], "f32"), ("b", [N], "f32"),
+            ("res", [M, N], "f32"), ("gamma", [N], "f32"),
+            ("beta", [N], "f32")])
+    y = add_bias(f, linear(f, "%x", "%w", M, N), "%b", ["d1"])
+    out = f.empty([M, N])
+    y = f.generic(2, [(y, ["d0", "d1"]), ("%res", ["d0", "d1"])],
+                  [(out, ["d0", "d1"])], ["parallel", "parallel"],
+                  ["%r = arith.addf %a0, %a1 : f32"], ["%r"])
+    return f, layer_norm(f, y, 2, [1], "%gamma", ["d1"], "%beta", 1e-5)
+
+
+def b_gemm_logsumexp_relu(d, p):
+    M, K, N = d["M"], d["K"], d["N"]
+    f = Fn([("x", [M, K], "f32"), ("w", [N, K], "f32"), ("b", [N], "f32")])
+    y = add_bias(f, linear(f, "%x", "%w", M, N), "%b", ["d1"])
+    m = row_reduce_generic(f, y, 2, [1], float("-inf"),
+                           ["%r = arith.maximumf %a0, %o0 : f32"])
+    s = row_reduce_generic(f, y, 2, [1], 0.0,
+                           ["%d = arith.subf %a0, %a1 : f32",
+                            "%e = math.exp %d : f32",
+                            "%r = arith.addf %e, %o0 : f32"],
+                           pre=[(m, ["d0"])])
+    out = f.empty([M])
+    return f, f.generic(1, [(m, ["d0"]), (s, ["d0"])], [(out, ["d0"])],
+                        ["parallel"],
+                        ["%l = math.log %a1 : f32",
+                         "%lse = arith.addf %l, %a0 : f32"] +
+                        relu("%lse", "%r"), ["%r"])
+
+
 # ---------------------------------------------------------------------------
 # The table. dims: benchmark shapes; small: shapes for checks. kb: the
 # KernelBench level-1 problem followed and its shapes; scale: the factor
@@ -894,6 +997,23 @@ P("rmsnorm_silu", "fused", b_rmsnorm_act, "rmsnorm_silu",
 P("swish_scale_bias", "fused", b_swish_scale_bias, "swish_scale_bias",
   dict(M=2048, N=4096), dict(M=3, N=7),
   note="x * sigmoid(x) * 1.702 + b[col]: three framework ops")
+P("matmul_scale_softmax", "fused", b_matmul_scale_softmax,
+  "matmul_scale_softmax", dict(M=1024, K=1024, N=1024), dict(M=5, K=6, N=7),
+  params=dict(scale=0.125),
+  note="softmax(x w^T * 0.125) over rows, the softmax as max, exp-sum, divide")
+P("attention_small_heads", "fused", b_attention, "attention_small_heads",
+  dict(BH=32, S=512, D=64), dict(BH=2, S=5, D=3),
+  note="softmax(q k^T / sqrt(d)) v per head: 32 heads of 512 x 64")
+P("conv2d_group_norm", "fused", b_conv2d_group_norm, "conv2d_group_norm",
+  dict(N=8, C=16, H=66, W=66, F=32, K=3, G=8),
+  dict(N=1, C=2, H=5, W=6, F=4, K=3, G=2),
+  note="group norm over 8 groups of 4 channels: reshapes around the chain")
+P("gemm_residual_layernorm", "fused", b_gemm_residual_layernorm,
+  "gemm_residual_layernorm", dict(M=2048, K=1024, N=1024),
+  dict(M=5, K=6, N=7), note="layer_norm(x w^T + b + res) over rows")
+P("gemm_logsumexp_relu", "fused", b_gemm_logsumexp_relu,
+  "gemm_logsumexp_relu", dict(M=2048, K=1024, N=1024), dict(M=5, K=6, N=7),
+  note="relu(logsumexp(x w^T + b, dim=1)): one value per row")
 
 
 # ---------------------------------------------------------------------------

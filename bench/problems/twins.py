@@ -107,6 +107,17 @@ TWINS = {
     "rmsnorm_silu": lambda x, w, d, p: _F().silu(
         x * _torch().rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w),
     "swish_scale_bias": lambda x, b, d, p: x * _torch().sigmoid(x) * 1.702 + b,
+    "matmul_scale_softmax": lambda x, w, d, p: _torch().softmax(
+        _F().linear(x, w) * p["scale"], dim=1),
+    "attention_small_heads": lambda q, k, v, d, p: _torch().softmax(
+        q @ k.transpose(-1, -2) / math.sqrt(d["D"]), dim=-1) @ v,
+    "conv2d_group_norm": lambda x, w, g, b, d, p: _F().group_norm(
+        _F().conv2d(x, w), d["G"], g, b, eps=1e-5),
+    "gemm_residual_layernorm": lambda x, w, b, r, g, beta, d, p:
+        _F().layer_norm(_linear(x, w, b) + r, (w.shape[0],), g, beta,
+                        eps=1e-5),
+    "gemm_logsumexp_relu": lambda x, w, b, d, p: _torch().relu(
+        _torch().logsumexp(_linear(x, w, b), dim=1)),
 }
 
 
@@ -367,6 +378,49 @@ REFS = {
     "swish_scale_bias": lambda x, b, d, p: Ref.build(
         x.shape, lambda i: x[i] * _sig(x[i]) * 1.702 + b[(i[1],)]),
 }
+
+
+def r_attention(q, k, v, d, p):
+    BH, S, D = q.shape
+    scores = Ref.build([BH, S, S], lambda i: math.fsum(
+        q[i[0], i[1], c] * k[i[0], i[2], c] for c in range(D)) /
+        math.sqrt(D))
+    probs = _along(scores, 2, _softmax_row)
+    return r_bmm(probs, v, d, p)
+
+
+def r_group_norm(x, w, g, b, d, p):
+    y = r_conv(x, w, d, p)
+    N, F, OH, OW = y.shape
+    G = d["G"]
+    n = F // G * OH * OW
+    out = list(y.data)
+    for i in range(N * G):
+        out[i * n:(i + 1) * n] = _layer_norm_flat(y.data[i * n:(i + 1) * n],
+                                                  1e-5)
+    per = OH * OW
+    return Ref(y.shape, [v * g.data[(j // per) % F] + b.data[(j // per) % F]
+                         for j, v in enumerate(out)])
+
+
+def _logsumexp(vals):
+    m = max(vals)
+    return m + math.log(math.fsum(math.exp(v - m) for v in vals))
+
+
+REFS.update({
+    "matmul_scale_softmax": lambda x, w, d, p: _along(Ref.build(
+        [x.shape[0], w.shape[0]], lambda i: math.fsum(
+            x[i[0], k] * w[i[1], k] for k in range(x.shape[1])) *
+        p["scale"]), 1, _softmax_row),
+    "attention_small_heads": r_attention,
+    "conv2d_group_norm": r_group_norm,
+    "gemm_residual_layernorm": lambda x, w, b, r, g, beta, d, p:
+        r_layer_norm(Ref.build(r.shape, lambda i, y=_linear_ref(x, w, b):
+                               y[i] + r[i]), g, beta, d, p),
+    "gemm_logsumexp_relu": lambda x, w, b, d, p: _reduce(
+        _linear_ref(x, w, b), 1, lambda vals: _relu(_logsumexp(vals))),
+})
 
 
 def check_inputs(meta, seed=0):

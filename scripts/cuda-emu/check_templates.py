@@ -119,6 +119,23 @@ REFERENCES = {
       ref[r*160+j] = 0.5 * y * (1 + std::erf(y * (double)0.707106769f));
     }
   }"""),
+    "fused-group-norm": dict(read=False, code="""
+  for (long g = 0; g < 2; ++g) {
+    double s = 0, q = 0;
+    for (long j = 0; j < 24; ++j) s += to_d(arg0[g*24+j]);
+    const double mean = s / 24;
+    for (long j = 0; j < 24; ++j) q += (to_d(arg0[g*24+j]) - mean) * (to_d(arg0[g*24+j]) - mean);
+    const double rstd = 1 / std::sqrt(q / 24 + (double)1e-5f);
+    for (long j = 0; j < 24; ++j)
+      ref[g*24+j] = (to_d(arg0[g*24+j]) - mean) * rstd * to_d(arg1[g*2+j/12]) + to_d(arg2[g*2+j/12]);
+  }"""),
+    "fused-logsumexp-relu": dict(read=False, code="""
+  for (long i = 0; i < 5; ++i) {
+    double m = -INFINITY, s = 0;
+    for (long j = 0; j < 7; ++j) m = std::max(m, to_d(arg0[i*7+j]) + to_d(arg1[j]));
+    for (long j = 0; j < 7; ++j) s += std::exp(to_d(arg0[i*7+j]) + to_d(arg1[j]) - m);
+    ref[i] = std::max(m + std::log(s), 0.0);
+  }"""),
     "fused-rmsnorm-silu": dict(read=False, code="""
   for (long r = 0; r < 6; ++r) {
     double q = 0;

@@ -14,6 +14,8 @@
 // RUN: stark-template --problem %S/Inputs/fused-layernorm-gelu.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-layernorm-gelu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-layernorm-gelu.mlir --family fused_rows --params lanes=128,rows=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-layernorm-gelu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-rmsnorm-silu.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-rmsnorm-silu.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-group-norm.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-group-norm.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-logsumexp-relu.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-logsumexp-relu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-swish-scale-bias.mlir --family elementwise | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-swish-scale-bias.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-swish-scale-bias.mlir --family direct | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-swish-scale-bias.mlir --candidate - | FileCheck %s
 
