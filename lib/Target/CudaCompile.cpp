@@ -451,6 +451,7 @@ LogicalResult mlir::stark::lowerModuleForCuda(ModuleOp module,
   {
     PassManager pm(context);
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+    pm.addPass(createCanonicalizerPass());
     if (failed(pm.run(module))) {
       error = diagnostics.take("linalg to parallel loops failed");
       return failure();
@@ -462,8 +463,11 @@ LogicalResult mlir::stark::lowerModuleForCuda(ModuleOp module,
     tileHostParallelLoops(func);
   }
   {
+    // No canonicalization between tiling and mapping: it merges the tile
+    // loop into the loop over tiles, and the mapping then makes every
+    // point of the tile a block of one thread (with the innermost tile
+    // dimension a serial loop).
     PassManager pm(context);
-    pm.addPass(createCanonicalizerPass());
     GpuMapParallelLoopsPassOptions mapOptions;
     mapOptions.mappingPolicyStr = "innermost-first";
     pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass(mapOptions));
