@@ -317,8 +317,10 @@ static void tileHostParallelLoops(func::FuncOp func) {
     // loops are already a blocks x threads nest.
     if (nested || loop.getNumReductions() != 0)
       continue;
+    // Constant tile bounds with a guard inside: the GPU mapping takes no
+    // min() bound, and the tile loop stays a loop of its own (threads).
     scf::tileParallelLoop(loop, getBaselineTileSizes(loop),
-                          /*noMinMaxBounds=*/false);
+                          /*noMinMaxBounds=*/true);
   }
 }
 
