@@ -14,6 +14,7 @@
 // RUN: stark-template --problem %S/Inputs/templates/col-max-f16.mlir --source | FileCheck %s --check-prefix=COL
 // RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4 | FileCheck %s --check-prefix=SOFTMAX
 // RUN: stark-template --problem %S/Inputs/templates/depthwise.mlir --source | FileCheck %s --check-prefix=DW
+// RUN: stark-template --problem %S/Inputs/templates/fill-depthwise.mlir --family direct --source | FileCheck %s --check-prefix=DW-FILL
 // RUN: not stark-template --problem %S/Inputs/templates/bias-gelu.mlir --family gemm 2>&1 | FileCheck %s --check-prefix=NOGEMM
 // RUN: not stark-template --problem %S/Inputs/templates/ctlz.mlir 2>&1 | FileCheck %s --check-prefix=NOBODY
 // RUN: not stark-template --problem %s --family gemm --params bm=128,bogus=1 2>&1 | FileCheck %s --check-prefix=BADPARAM
@@ -126,6 +127,13 @@
 // DW-NEXT: const float x1 = stark_widen(arg1[b1 + (24) * i4 + (8) * i5]);
 // DW-NEXT: const float v3 = (x0 * x1);
 // DW-NEXT: const float v4 = (acc0 + v3);
+
+// A fill + depthwise problem: each thread starts from the fill value and
+// never reads the output.
+// DW-FILL: stark_direct(
+// DW-FILL: float acc0 = 0.5f;
+// DW-FILL-NOT: arg2[o0])
+// DW-FILL: arg2[o0] = stark_cast<float>(acc0);
 
 // NOGEMM: stark-template: family 'gemm' does not apply to linalg.generic: the problem is not a contraction (out += a * b over linear maps)
 // NOBODY: stark-template: no template family applies to linalg.generic: payload op 'math.ctlz' has no CUDA translation

@@ -333,16 +333,19 @@ func.func @kernel(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<2
       plan(v, "gemm_f32", enumerateParams("gemm_f32", v, h200).front());
   EXPECT_TRUE(contains(write.source, "p.beta = 0.f, p.init = C_INIT;"));
 
-  // The families that would read C refuse the problem, saying why.
+  // The families that would read C refuse the problem, saying why; direct
+  // starts each output's accumulator from the fill value.
   std::string why;
   EXPECT_TRUE(failed(checkFamilyApplies("reduce_row", v, why)));
   EXPECT_TRUE(contains(why, "fills its output")) << why;
-  EXPECT_TRUE(failed(generateCudaKernel("direct", v, {}, why)));
-  EXPECT_TRUE(contains(why, "fills its output")) << why;
+  FailureOr<CudaKernelPlan> direct = generateCudaKernel("direct", v, {}, why);
+  ASSERT_TRUE(succeeded(direct)) << why;
+  EXPECT_TRUE(contains(direct->source, "float acc0 = 2.0f;"));
+  EXPECT_FALSE(contains(direct->source, "stark_widen(arg2[o0])"));
   SmallVector<std::string> families = getApplicableFamilies(v, true);
   llvm::sort(families);
-  EXPECT_EQ(families, SmallVector<std::string>(
-                          {"gemm", "gemm_3xtf32", "gemm_f32", "gemm_tc"}));
+  EXPECT_EQ(families, SmallVector<std::string>({"direct", "gemm", "gemm_3xtf32",
+                                                "gemm_f32", "gemm_tc"}));
 }
 
 TEST_F(CudaTemplatesTest, TransposedMatmulViews) {

@@ -291,6 +291,14 @@ LogicalResult cudatpl::checkDirectApplies(const ProblemView &view,
                                           std::string &whyNot) {
   if (failed(checkLinalgBody(view, whyNot)))
     return failure();
+  if (view.initValue && view.outputs.size() != 1) {
+    whyNot = "a fill of one output of several";
+    return failure();
+  }
+  if (view.initValue && !isFloatKind(view.outputs[0].kind)) {
+    whyNot = "the output is filled, and is not a float";
+    return failure();
+  }
   return checkOutputsDense(view, whyNot);
 }
 
@@ -331,15 +339,24 @@ mlir::stark::generateDirectKernel(const ProblemView &view,
 
   unsigned numIn = view.inputs.size();
   SmallVector<std::string> argExprs(numIn + view.outputs.size());
-  // Accumulators start from the output when the payload reads it.
+  // Accumulators start from the output when the payload reads it, or from
+  // the fill value when the problem fills the output first (the output is
+  // then never read).
   for (auto [k, out] : llvm::enumerate(view.outputs)) {
     std::string off = sameAccess(out.access, primary)
                           ? std::string("p")
                           : emitLinearOffset(out.access, par, names, true);
     os << "    const idx_t o" << k << " = " << off << ";\n";
     os << "    " << getCudaComputeType(out.kind) << " acc" << k;
-    if (view.body->usesArg(numIn + k))
-      os << " = stark_widen(" << argName(out.argNumber) << "[o" << k << "])";
+    if (view.body->usesArg(numIn + k)) {
+      if (view.initValue)
+        os << " = "
+           << emitScalarLiteral(out.kind == ElementKind::F64 ? ElementKind::F64
+                                                             : ElementKind::F32,
+                                *view.initValue, 0);
+      else
+        os << " = stark_widen(" << argName(out.argNumber) << "[o" << k << "])";
+    }
     os << ";\n";
     argExprs[numIn + k] = "acc" + std::to_string(k);
   }
@@ -460,6 +477,9 @@ public:
 class DirectFamily : public CudaTemplateFamily {
 public:
   DirectFamily() : CudaTemplateFamily("direct") {}
+
+  /// Each thread starts its accumulator from the fill value.
+  bool handlesInitValue() const override { return true; }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
