@@ -7,6 +7,7 @@
 
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --list | FileCheck %s --check-prefix=LIST
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --source | FileCheck %s --check-prefix=LSM
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --params lanes=128,rows=1,cache=0 --source | FileCheck %s --check-prefix=STREAM
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir | FileCheck %s --check-prefix=LSM-PLAN
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --list | FileCheck %s --check-prefix=MEAN-LIST
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --source | FileCheck %s --check-prefix=MEAN
@@ -18,6 +19,8 @@
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=48 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=64,rows=2 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-swish-scale-bias.mlir --family fused_rows 2>&1 | FileCheck %s --check-prefix=NORED
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=1,rows=128,cache=1 2>&1 | FileCheck %s --check-prefix=CACHE
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=4,cache=2 2>&1 | FileCheck %s --check-prefix=CACHE2
 // RUN: not stark-template --problem %S/Inputs/templates/fused-two-axes.mlir --list 2>&1 | FileCheck %s --check-prefix=AXES
 // RUN: not stark-template --problem %S/Inputs/templates/fused-transpose-self.mlir --list 2>&1 | FileCheck %s --check-prefix=SELF
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-layernorm-gelu.mlir --params lanes=256,rows=1 --source > %t.fused.cu
@@ -25,41 +28,63 @@
 // RUN: %if nvcc %{ %nvcc-compile %t.fused.cu -o %t.fused.o %}
 // RUN: %if nvcc %{ %nvcc-compile %t.fused-thread.cu -o %t.fused-thread.o %}
 
-// Rows of 300 contiguous elements: lanes along the row first, one thread per
-// row last.
-// LIST: fused_rows: 8 parameter sets
-// LIST-NEXT: lanes=128,rows=1
-// LIST: lanes=1,rows=128
+// Rows of 300 contiguous elements: lanes along the row first, each keeping
+// its elements in registers while they fit (at most 32 per lane), then the
+// same lanes reading the row once per walk, one thread per row last.
+// LIST: fused_rows: 13 parameter sets
+// LIST-NEXT: cache=1,lanes=128,rows=1
+// LIST: cache=0,lanes=128,rows=1
+// LIST: cache=0,lanes=1,rows=128
 // LIST-NOT: elementwise
 
 // log-softmax: a max and a sum of exp(x - max), then x - max - log(sum),
-// x read three times and nothing else stored.
+// x read once into the lanes' registers (3 elements each) and nothing else
+// stored.
 // LSM: // Fused rows fused(linalg.generic,linalg.generic,linalg.generic): 7 rows of 300, 2 reductions; 128 lanes per row, 1 row per block.
+// LSM: constexpr int SLOTS = 3;
 // LSM: extern "C" __global__ void __launch_bounds__(LANES * ROWS_PER_BLOCK) stark_fused_rows(const float* __restrict__ arg0, float* __restrict__ arg1) {
-// LSM: float acc0 = __int_as_float(0xff800000);
+// LSM: float cache0[SLOTS];
+// LSM-NEXT: float acc0 = __int_as_float(0xff800000);
 // LSM-NEXT: // reduction 0 (max)
-// LSM-NEXT: for (idx_t c = lane; c < LEN; c += LANES) {
-// LSM: acc0 = stark_maximumf(acc0, (float)(p0_1));
+// LSM-NEXT: #pragma unroll
+// LSM-NEXT: for (int t = 0; t < SLOTS; ++t) {
+// LSM-NEXT: const idx_t c = lane + (idx_t)t * LANES;
+// LSM: const float p0_1 = stark_widen(arg0[(300) * i0 + i1]);
+// LSM-NEXT: cache0[t] = p0_1;
+// LSM-NEXT: acc0 = stark_maximumf(acc0, (float)(p0_1));
 // LSM: acc0 = stark_kernels::rowAllReduce<LANES>(acc0, part0[threadIdx.y],
 // LSM: const float [[MAX:r[0-9]+]] = stark_maximumf(__int_as_float(0xff800000), acc0);
 // LSM: // reduction 1 (add)
+// LSM: const float p1_1 = cache0[t];
 // LSM: = (p1_1 - [[MAX]]);
 // LSM: = expf(
 // LSM: const float [[TOTAL:r[0-9]+]] = (0.0f + acc1);
 // LSM-NEXT: const float [[LOG:r[0-9]+]] = logf([[TOTAL]]);
 // LSM-NEXT: // outputs
-// LSM: const float [[D:q[0-9]+]] = (q1 - [[MAX]]);
+// LSM: const float q1 = cache0[t];
+// LSM-NEXT: const float [[D:q[0-9]+]] = (q1 - [[MAX]]);
 // LSM-NEXT: const float [[Y:q[0-9]+]] = ([[D]] - [[LOG]]);
 // LSM-NEXT: arg1[(300) * i0 + i1] = stark_cast<float>([[Y]]);
 // LSM: __syncthreads();
 
-// LSM-PLAN: stark.cuda = #stark.cuda<family = "fused_rows", launches = [#stark.launch<block = array<i64: 128, 1, 1>, grid = array<i64: 7, 1, 1>, kernel = "stark_fused_rows">], params = {lanes = "128", rows = "1"}
+// Without the cache each walk reads x again, lanes striding over the row.
+// STREAM-NOT: SLOTS
+// STREAM: // reduction 0 (max)
+// STREAM-NEXT: for (idx_t c = lane; c < LEN; c += LANES) {
+// STREAM: // reduction 1 (add)
+// STREAM-NEXT: for (idx_t c = lane; c < LEN; c += LANES) {
+// STREAM: const float p1_1 = stark_widen(arg0[(300) * i0 + i1]);
+// STREAM: // outputs
+// STREAM-NEXT: for (idx_t c = lane; c < LEN; c += LANES) {
+// STREAM: const float q1 = stark_widen(arg0[(300) * i0 + i1]);
+
+// LSM-PLAN: stark.cuda = #stark.cuda<family = "fused_rows", launches = [#stark.launch<block = array<i64: 128, 1, 1>, grid = array<i64: 7, 1, 1>, kernel = "stark_fused_rows">], params = {cache = "1", lanes = "128", rows = "1"}
 
 // A mean over the middle dimension: neighbouring rows are neighbours in
 // memory, so one thread per row comes first; the division by 50 is a row
 // value after the sum, written once per row.
 // MEAN-LIST: fused_rows: 7 parameter sets
-// MEAN-LIST-NEXT: lanes=1,rows=128
+// MEAN-LIST-NEXT: cache=0,lanes=1,rows=128
 // MEAN: 99 rows of 50, 1 reduction; 1 lane per row, 128 rows per block.
 // MEAN: const idx_t i0 = (r / 33);
 // MEAN-NEXT: const idx_t i1 = (r % 33);
@@ -102,9 +127,11 @@
 // An RMS norm over the channels of NCHW: rows are the pixels, one thread
 // each.
 // MIDDLE: fused_rows: 7 parameter sets
-// MIDDLE-NEXT: lanes=1,rows=128
+// MIDDLE-NEXT: cache=0,lanes=1,rows=128
 
 // LANES: lanes must be 1 or a power of two in [32, 1024]; lanes x rows a multiple of 32 up to 1024; rows 1 when lanes exceed 32
+// CACHE: cache=1 needs lanes along the row, a row input and at most 32 cached elements per lane
+// CACHE2: cache must be 0 or 1
 // NORED: family 'fused_rows' does not apply to fused(linalg.generic,linalg.generic,linalg.generic): the fused chain has no reduction (the element-wise families take it)
 // AXES: fused chain: the reductions do not all reduce the same loops
 // SELF: fused chain: 'linalg.generic' meets itself through two different index maps of one buffer

@@ -24,7 +24,13 @@ using namespace mlir::stark::cudatpl;
 namespace {
 struct FusedRowsParams {
   int64_t lanes = 256, rows = 1;
+  /// Each lane keeps its elements of the inputs read along the row in
+  /// registers: the first walk loads them, the later walks reuse them.
+  int64_t cache = 0;
 };
+
+/// The most registers a lane's cache may take.
+constexpr int64_t kMaxCachedPerLane = 32;
 
 /// Emits the nodes of a fused program: row values once per row, values per
 /// point inside each walk over a row.
@@ -52,6 +58,13 @@ public:
         emitNode(int(i), indent, prefix);
   }
 
+  /// Walks read the inputs in `cached` through `cache<input>[t]` once a walk
+  /// has loaded them.
+  void setCached(ArrayRef<bool> cachedInputs) {
+    cached.assign(cachedInputs.begin(), cachedInputs.end());
+    loaded.assign(cached.size(), false);
+  }
+
   /// Forgets the values of a walk once its body closes.
   void endWalk() {
     for (auto [i, name] : llvm::enumerate(names))
@@ -74,6 +87,7 @@ private:
       return;
     }
     std::string expr;
+    std::string cacheSlot;
     if (node.op == "arg") {
       const OperandView &in = view.inputs[node.position];
       SmallVector<unsigned> all;
@@ -81,6 +95,14 @@ private:
         all.push_back(d);
       expr = "stark_widen(" + argName(in.argNumber) + "[" +
              emitLinearOffset(in.access, all, loopNames, true) + "])";
+      if (!cached.empty() && cached[node.position]) {
+        cacheSlot = "cache" + std::to_string(node.position) + "[t]";
+        if (loaded[node.position]) {
+          expr = cacheSlot;
+          cacheSlot.clear();
+        }
+        loaded[node.position] = true;
+      }
     } else if (node.op == "index") {
       expr = "(long long)(" + loopNames[node.position] + ")";
     } else {
@@ -92,6 +114,8 @@ private:
     names[i] = (prefix + Twine(i)).str();
     os << indent << "const " << getCudaComputeType(node.kind) << " " << names[i]
        << " = " << expr << ";\n";
+    if (!cacheSlot.empty())
+      os << indent << cacheSlot << " = " << names[i] << ";\n";
   }
 
   const ProblemView &view;
@@ -100,6 +124,7 @@ private:
   SmallVector<bool> perPoint;
   SmallVector<std::string> names;
   SmallVector<std::string> loopNames;
+  SmallVector<bool> cached, loaded;
 };
 } // namespace
 
@@ -121,6 +146,26 @@ static const OperandView *getPrimaryInput(const ProblemView &view) {
       primary = &in;
   }
   return primary;
+}
+
+/// The inputs a lane caches: those read per point of a row that differ from
+/// row to row (a vector along the row is shared by every row and stays in
+/// the caches of the memory hierarchy).
+static SmallVector<bool> getCachedInputs(const ProblemView &view) {
+  SmallVector<bool> cached;
+  for (const OperandView &in : view.inputs)
+    cached.push_back(
+        llvm::any_of(view.fused->columnLoops,
+                     [&](unsigned d) { return in.access.dependsOn(d); }) &&
+        llvm::any_of(view.fused->rowLoops,
+                     [&](unsigned d) { return in.access.dependsOn(d); }));
+  return cached;
+}
+
+/// Registers per lane the cache takes with `lanes` lanes per row.
+static int64_t getCacheRegisters(const ProblemView &view, int64_t lanes) {
+  int64_t slots = ceilDiv(view.fused->length, lanes);
+  return slots * llvm::count(getCachedInputs(view), true);
 }
 
 static LogicalResult checkFusedRowsApplies(const ProblemView &view,
@@ -155,6 +200,18 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
              "a multiple of 32 up to 1024; rows 1 when lanes exceed 32";
     return failure();
   }
+  if (p.cache != 0 && p.cache != 1) {
+    whyNot = "cache must be 0 or 1";
+    return failure();
+  }
+  if (p.cache &&
+      (p.lanes == 1 || getCacheRegisters(view, p.lanes) > kMaxCachedPerLane ||
+       getCacheRegisters(view, p.lanes) == 0)) {
+    whyNot = llvm::formatv("cache=1 needs lanes along the row, a row input "
+                           "and at most {0} cached elements per lane",
+                           kMaxCachedPerLane);
+    return failure();
+  }
   const FusedView &fused = *view.fused;
   const OperandView *primary = getPrimaryInput(view);
   SmallVector<unsigned> rowOrder = fused.rowLoops, colOrder = fused.columnLoops;
@@ -176,7 +233,12 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   os << "constexpr long long ROWS = " << fused.rows << "LL;\n";
   os << "constexpr idx_t LEN = " << fused.length << ";\n";
   os << "constexpr int LANES = " << p.lanes << ", ROWS_PER_BLOCK = " << p.rows
-     << ";\n\n";
+     << ";\n";
+  int64_t slots = ceilDiv(fused.length, p.lanes);
+  if (p.cache)
+    os << "constexpr int SLOTS = " << slots
+       << "; // elements of a row per lane, kept in registers\n";
+  os << "\n";
   os << "extern \"C\" __global__ void __launch_bounds__(LANES * "
         "ROWS_PER_BLOCK) stark_fused_rows("
      << getKernelParameters(view) << ") {\n";
@@ -195,12 +257,29 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   os << emitDecode("    ", "idx_t", "r", rowOrder, view.loopRanges, names);
 
   FusedEmitter emit(view, os);
+  if (p.cache) {
+    SmallVector<bool> cached = getCachedInputs(view);
+    emit.setCached(cached);
+    for (auto [i, c] : llvm::enumerate(cached))
+      if (c)
+        os << "    " << getCudaComputeType(view.inputs[i].kind) << " cache" << i
+           << "[SLOTS];\n";
+  }
   std::string walkStart = p.lanes == 1 ? "0" : "lane";
   std::string walkStep = p.lanes == 1 ? "1" : "LANES";
+  // A cached walk is unrolled over the lane's slots, so that the cache
+  // stays in registers.
   auto openWalk = [&](StringRef what) {
     os << "    // " << what << "\n";
-    os << "    for (idx_t c = " << walkStart << "; c < LEN; c += " << walkStep
-       << ") {\n";
+    if (p.cache) {
+      os << "#pragma unroll\n";
+      os << "    for (int t = 0; t < SLOTS; ++t) {\n";
+      os << "      const idx_t c = lane + (idx_t)t * LANES;\n";
+      os << "      if (c >= LEN)\n        break;\n";
+    } else {
+      os << "    for (idx_t c = " << walkStart << "; c < LEN; c += " << walkStep
+         << ") {\n";
+    }
     os << emitDecode("      ", "idx_t", "c", colOrder, view.loopRanges, names);
   };
   for (auto [k, r] : llvm::enumerate(fused.reductions)) {
@@ -284,6 +363,7 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   plan.threadsPerBlock = threads;
   setParam(plan, "lanes", p.lanes);
   setParam(plan, "rows", p.rows);
+  setParam(plan, "cache", p.cache);
   return plan;
 }
 
@@ -310,10 +390,26 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
   std::vector<FusedRowsParams> across = {{1, 128}, {1, 256}, {1, 64}};
   std::vector<FusedRowsParams> ordered = rowsContiguous ? along : across;
   llvm::append_range(ordered, rowsContiguous ? across : along);
+  // Where a lane's part of the row fits its registers, the row is read
+  // once instead of once per walk: those points come first (with one walk
+  // there is nothing to save, and lanes along a row whose elements are far
+  // apart come after one thread per row).
+  bool outputsPerPoint = llvm::any_of(view.outputs, [&](const OperandView &o) {
+    return llvm::any_of(fused.columnLoops,
+                        [&](unsigned d) { return o.access.dependsOn(d); });
+  });
+  int64_t walks = int64_t(fused.reductions.size()) + (outputsPerPoint ? 1 : 0);
   std::vector<FusedRowsParams> out;
-  for (const FusedRowsParams &p : ordered)
-    if (p.lanes * p.rows <= maxThreads)
-      out.push_back(p);
+  for (int64_t cache : walks > 1 && rowsContiguous ? std::vector<int64_t>{1, 0}
+                                                   : std::vector<int64_t>{0})
+    for (FusedRowsParams p : ordered) {
+      p.cache = cache;
+      int64_t regs = getCacheRegisters(view, p.lanes);
+      if (cache && (p.lanes == 1 || regs == 0 || regs > kMaxCachedPerLane))
+        continue;
+      if (p.lanes * p.rows <= maxThreads)
+        out.push_back(p);
+    }
   return out;
 }
 
@@ -332,7 +428,7 @@ public:
                                         bool allowTf32) const override {
     std::vector<TemplateParams> out;
     for (const FusedRowsParams &p : enumerateFusedRows(view, profile))
-      out.push_back({{"lanes", p.lanes}, {"rows", p.rows}});
+      out.push_back({{"lanes", p.lanes}, {"rows", p.rows}, {"cache", p.cache}});
     return out;
   }
 
@@ -340,8 +436,10 @@ public:
                                      const TemplateParams &params,
                                      std::string &whyNot) const override {
     FusedRowsParams p;
-    if (failed(takeParams(params, {{"lanes", &p.lanes}, {"rows", &p.rows}},
-                          whyNot)))
+    if (failed(takeParams(
+            params,
+            {{"lanes", &p.lanes}, {"rows", &p.rows}, {"cache", &p.cache}},
+            whyNot)))
       return failure();
     return generateFusedRowsKernel(view, p, whyNot);
   }

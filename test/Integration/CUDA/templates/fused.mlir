@@ -1,17 +1,20 @@
 // Fused chains on the GPU (FusedView): chains with reductions as one
-// fused_rows kernel (lanes along a row, several rows per block, one thread
-// per row for a reduction over a middle dimension), element-wise chains
+// fused_rows kernel (lanes along a row, several rows per block, the row kept
+// in registers or read once per walk, one thread per row for a reduction
+// over a middle dimension), element-wise chains
 // with broadcasts and transposed reads through the elementwise and direct
 // families.
 
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=8 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=8,cache=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=1,rows=64 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-mean-middle.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-mean-middle.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-mean-middle.mlir --family fused_rows --params lanes=64,rows=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-mean-middle.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-bias-sigmoid-sum.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-bias-sigmoid-sum.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-bias-sigmoid-sum.mlir --family fused_rows --params lanes=1024,rows=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-bias-sigmoid-sum.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-layernorm-gelu.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-layernorm-gelu.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-layernorm-gelu.mlir --family fused_rows --params lanes=32,rows=4,cache=0 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-layernorm-gelu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-layernorm-gelu.mlir --family fused_rows --params lanes=128,rows=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-layernorm-gelu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-rmsnorm-silu.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-rmsnorm-silu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-group-norm.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-group-norm.mlir --candidate - | FileCheck %s
