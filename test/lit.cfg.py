@@ -38,6 +38,7 @@ tools = [
     ToolSubst("stark-llm", unresolved="ignore"),
     "stark-opt",
     "stark-template",
+    "stark-tune",
     ToolSubst("mlir-opt", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="ignore"),
 ]

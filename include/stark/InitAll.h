@@ -14,6 +14,7 @@
 #include "stark/Eval/Evaluator.h"
 #include "stark/Transforms/Passes.h"
 #include "stark/Transforms/Pipelines.h"
+#include "stark/Tuning/TuningTransformOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -36,6 +37,9 @@ inline void registerAllStarkDialects(DialectRegistry &registry) {
               memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect>();
   registerEvalDialects(registry);
   registerStarkDialect(registry);
+  // Tuning specs are transform scripts over stark's own transform ops.
+  registry.insert<transform::TransformDialect>();
+  registerTuningTransformExtension(registry);
 }
 
 /// stark's passes and `stark-pipeline`.

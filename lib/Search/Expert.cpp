@@ -32,6 +32,11 @@ std::optional<size_t> ExpertAgents::indexOf(const SearchNode &node) const {
   return std::nullopt;
 }
 
+void ExpertAgents::markTried(const SearchNode &node) {
+  if (std::optional<size_t> i = indexOf(node))
+    tried.insert(space.getPoints()[*i].key());
+}
+
 std::vector<size_t>
 ExpertAgents::neighbours(const SearchNode &node,
                          std::vector<std::string> &changed) const {

@@ -98,8 +98,11 @@ ProblemSearchResult mlir::stark::searchProblem(
                                          start)
         .count();
   };
+  if (expert)
+    for (const Proposal &seed : options.seeds)
+      expert->markTried(seed.node);
   result.search = runSearch(*baseline, *agents, judge, treeOptions, budget,
-                            options.seed, clock, progress);
+                            options.seed, clock, progress, options.seeds);
   for (const EvalResult &r : judge.getResults()) {
     result.referenceRuns += r.referenceRuns;
     result.referencesReused += r.referencesReused;

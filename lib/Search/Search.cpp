@@ -34,7 +34,8 @@ SearchResult mlir::stark::runSearch(
     double baselineSeconds, AgentTeam &agents, Judge &judge,
     const SearchTreeOptions &options, const SearchBudget &budget, uint64_t seed,
     const std::function<double()> &clock,
-    const std::function<void(const SearchProgress &)> &progress) {
+    const std::function<void(const SearchProgress &)> &progress,
+    llvm::ArrayRef<Proposal> seeds) {
   SearchResult result{SearchTree(options, seed), {}, std::nullopt, 0, ""};
   SearchTree &tree = result.tree;
   tree.addRoot(baselineSeconds);
@@ -43,6 +44,29 @@ SearchResult mlir::stark::runSearch(
 
   // A node whose agent declined to produce anything is not asked again.
   llvm::SmallVector<bool> declined(1, false);
+  auto judgeChild = [&](int64_t parent, const Proposal &proposal) {
+    int64_t id = tree.addChild(parent, proposal.node);
+    result.payloads.push_back(proposal.payload);
+    declined.push_back(false);
+    ++result.candidatesTried;
+
+    Verdict verdict = judge.judge(proposal);
+    if (verdict.passed)
+      tree.recordPassed(id, verdict.seconds);
+    else
+      tree.recordFailed(id, verdict.status.empty() ? "failed" : verdict.status,
+                        verdict.failure);
+
+    if (progress) {
+      SearchProgress p;
+      p.candidatesTried = result.candidatesTried;
+      p.lastNode = id;
+      if (std::optional<int64_t> b = tree.best())
+        p.bestSpeedup = tree.node(*b).speedup;
+      progress(p);
+    }
+  };
+  size_t nextSeed = 0;
   while (true) {
     if (result.candidatesTried >= budget.maxCandidates) {
       result.stopReason = "candidates";
@@ -51,6 +75,10 @@ SearchResult mlir::stark::runSearch(
     if (clock() - start >= budget.maxSeconds) {
       result.stopReason = "seconds";
       break;
+    }
+    if (nextSeed < seeds.size()) {
+      judgeChild(/*parent=*/0, seeds[nextSeed++]);
+      continue;
     }
     std::optional<int64_t> selected;
     // Selection is random; skip nodes the agents declined, a bounded
@@ -83,26 +111,7 @@ SearchResult mlir::stark::runSearch(
     }
     if (proposal->node.author.empty())
       proposal->node.author = repairing ? "debugger" : "planner+coder";
-    int64_t id = tree.addChild(*selected, proposal->node);
-    result.payloads.push_back(proposal->payload);
-    declined.push_back(false);
-    ++result.candidatesTried;
-
-    Verdict verdict = judge.judge(*proposal);
-    if (verdict.passed)
-      tree.recordPassed(id, verdict.seconds);
-    else
-      tree.recordFailed(id, verdict.status.empty() ? "failed" : verdict.status,
-                        verdict.failure);
-
-    if (progress) {
-      SearchProgress p;
-      p.candidatesTried = result.candidatesTried;
-      p.lastNode = id;
-      if (std::optional<int64_t> b = tree.best())
-        p.bestSpeedup = tree.node(*b).speedup;
-      progress(p);
-    }
+    judgeChild(*selected, *proposal);
   }
   result.winner = tree.best();
   return result;

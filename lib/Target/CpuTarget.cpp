@@ -45,6 +45,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -246,6 +247,9 @@ public:
   }
 
   StringRef getName() const override { return "cpu"; }
+  std::string getDeviceName() const override {
+    return "cpu:" + llvm::sys::getHostCPUName().str();
+  }
   std::string getUnavailableReason() const override { return ""; }
 
   FailureOr<std::unique_ptr<ArgBuffers>>

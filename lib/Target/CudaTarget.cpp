@@ -440,6 +440,11 @@ public:
       : device(std::move(device)), reason(std::move(reason)) {}
 
   StringRef getName() const override { return "cuda"; }
+  std::string getDeviceName() const override {
+    if (!device)
+      return "";
+    return "cuda:" + device->arch.chip + ":" + device->name;
+  }
   std::string getUnavailableReason() const override { return reason; }
 
   FailureOr<std::unique_ptr<ArgBuffers>>

@@ -2,7 +2,9 @@
 //
 // Thin pass over searchProblem (stark/Search/ProblemSearch.h): one search
 // per kernel problem, judged by the evaluator in worker processes; the winner
-// is kept in the problem module and the report written by Report.h.
+// is kept in the problem module and the report written by Report.h. With a
+// tuning database (stark/Tuning), recorded winners of this device replace
+// the search, those of other devices seed it, and new winners are recorded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,8 @@
 #include "stark/Strategies/CpuStrategies.h"
 #include "stark/Target/Target.h"
 #include "stark/Transforms/Passes.h"
+#include "stark/Tuning/RecordedWinner.h"
+#include "stark/Tuning/TuningDatabase.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -82,15 +86,34 @@ struct StarkSearchPass
       return module.emitError() << "stark-search: trials must be at least 1";
     resolvedTarget = target;
     std::string error;
+    std::unique_ptr<Target> cuda;
     if (target == "auto" || target == "cuda") {
-      std::unique_ptr<Target> cuda = createTarget("cuda", getContext(), error);
+      cuda = createTarget("cuda", getContext(), error);
       std::string why = cuda ? cuda->getUnavailableReason() : error;
       if (target == "cuda" && !why.empty())
         return module.emitError() << "stark-search: target cuda: " << why;
       resolvedTarget = why.empty() ? "cuda" : "cpu";
     }
+    resolvedDevice = device;
+    if (resolvedDevice.empty() && !tuningDb.empty()) {
+      std::unique_ptr<Target> used =
+          resolvedTarget == "cuda"
+              ? std::move(cuda)
+              : createTarget(resolvedTarget, getContext(), error);
+      if (used)
+        resolvedDevice = used->getDeviceName();
+      if (resolvedDevice.empty())
+        return module.emitError()
+               << "stark-search: cannot name the device for tuning-db; give "
+                  "device=NAME";
+    }
     return success();
   }
+
+  /// The device tuning records are keyed by (validateOptions).
+  std::string resolvedDevice;
+  /// The tuning database, when tuning-db is given.
+  std::optional<TuningDatabase> database;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -105,6 +128,17 @@ struct StarkSearchPass
       module.emitError() << "stark-search: unknown hardware profile '"
                          << profileName << "'";
       return signalPassFailure();
+    }
+
+    database.reset();
+    if (!tuningDb.empty()) {
+      std::string error;
+      FailureOr<TuningDatabase> read = readTuningDatabase(tuningDb, error);
+      if (failed(read)) {
+        module.emitError() << "stark-search: tuning database: " << error;
+        return signalPassFailure();
+      }
+      database = std::move(*read);
     }
 
     SmallVector<ModuleOp> problems;
@@ -154,8 +188,19 @@ struct StarkSearchPass
       if (ops.empty())
         problem.emitRemark() << message;
     };
-    ++numProblems;
+    std::vector<Proposal> seeds;
+    if (database) {
+      if (!retune)
+        if (const TuningRecord *record = database->lookup(
+                info.getSignature(), resolvedDevice, allowTf32))
+          return applyRecord(problem, info, *record, remarkAll);
+      for (const TuningRecord *other : database->lookupOtherDevices(
+               info.getSignature(), resolvedDevice, allowTf32))
+        if (other->target == resolvedTarget)
+          seeds.push_back(getSeedProposal(*other));
+    }
 
+    ++numProblems;
     ProblemSearchOptions options;
     options.target = resolvedTarget.str();
     options.agent = agent;
@@ -169,6 +214,7 @@ struct StarkSearchPass
     options.timeout = timeout;
     options.referenceTimeout = referenceTimeout;
     options.allowTf32 = allowTf32;
+    options.seeds = seeds;
     auto onProgress = [&](const SearchProgress &p) {
       if (!progress)
         return;
@@ -180,6 +226,10 @@ struct StarkSearchPass
     ProblemSearchResult result =
         searchProblem(problem, hw, options, onProgress);
     llvm::json::Object report = problemToJSON(symbol.getValue(), info, result);
+    if (database) {
+      report["source"] = "search";
+      report["seeds"] = int64_t(seeds.size());
+    }
 
     switch (result.status) {
     case ProblemSearchStatus::Error:
@@ -231,6 +281,15 @@ struct StarkSearchPass
                         APFloat(win.speedup), win.strategy, resolvedTarget,
                         APFloat(win.seconds * 1e6)));
     ++numWinners;
+    if (database) {
+      TuningRecord record = makeRecord(info, result, win, resolvedTarget);
+      std::string error;
+      if (failed(appendTuningRecord(tuningDb, record, error))) {
+        problem.emitError() << "stark-search: tuning database: " << error;
+        failedHard = true;
+        return report;
+      }
+    }
     remarkAll(llvm::formatv("stark-search: {0:f2}x faster on {1}: {2} {3} "
                             "(candidate {4} of {5}, {6} -> {7})",
                             win.speedup, resolvedTarget, win.strategy,
@@ -243,6 +302,95 @@ struct StarkSearchPass
                             win.id, search.candidatesTried,
                             formatDuration(baseline),
                             formatDuration(win.seconds))
+                  .str());
+    return report;
+  }
+
+  /// The record of `win`, the winner of the problem `info` searched here.
+  TuningRecord makeRecord(ProblemAttr info, const ProblemSearchResult &result,
+                          const SearchNode &win, StringRef resolvedTarget) {
+    const SearchResult &search = *result.search;
+    TuningRecord r;
+    r.signature = info.getSignature().str();
+    r.device = resolvedDevice;
+    r.target = resolvedTarget.str();
+    r.op = info.getOp().str();
+    r.shapes = info.getShapes().str();
+    r.entry = info.getEntry().str();
+    r.numOutputs = info.getNumOutputs();
+    r.fusedOps = info.getFusedOps();
+    r.strategy = win.strategy;
+    r.params = win.params;
+    r.candidate = win.id;
+    r.module = search.payloads[win.id];
+    r.baselineSeconds = result.baselineSeconds;
+    r.winnerSeconds = win.seconds;
+    r.speedup = win.speedup;
+    r.allowTf32 = result.tf32Tolerance;
+    r.search = llvm::json::Object{
+        {"agent", std::string(agent)},
+        {"budget", int64_t(budget)},
+        {"seconds", double(seconds)},
+        {"seed", int64_t(seed)},
+        {"profile",
+         profile.empty()
+             ? std::string(resolvedTarget == "cuda" ? "h200" : "host")
+             : std::string(profile)},
+        {"min_speedup", double(minSpeedup)},
+        {"trials", int64_t(trials)},
+        {"timing_trials", int64_t(timingTrials)},
+        {"candidates", search.candidatesTried},
+        {"stop_reason", search.stopReason}};
+    return r;
+  }
+
+  /// Makes `record` the winner of `problem` without searching.
+  llvm::json::Object
+  applyRecord(ModuleOp problem, ProblemAttr info, const TuningRecord &record,
+              llvm::function_ref<void(const Twine &)> remarkAll) {
+    llvm::json::Object report{{"problem", problem.getSymNameAttr().getValue()},
+                              {"op", info.getOp()},
+                              {"shapes", info.getShapes()},
+                              {"signature", info.getSignature()},
+                              {"source", "tuning-db"},
+                              {"candidates", 0}};
+    std::string error;
+    if (failed(applyTuningRecord(problem, record, error))) {
+      problem.emitError() << "stark-search: tuning database '" << tuningDb
+                          << "': the record of " << info.getSignature()
+                          << " on " << record.device
+                          << " cannot be applied: " << error;
+      failedHard = true;
+      return report;
+    }
+    llvm::json::Object params;
+    for (const auto &[k, v] : record.params)
+      params[k] = v;
+    report["baseline_seconds"] = record.baselineSeconds;
+    report["tuning_db"] =
+        llvm::json::Object{{"device", record.device},
+                           {"strategy", record.strategy},
+                           {"params", std::move(params)},
+                           {"candidate", record.candidate},
+                           {"seconds", record.winnerSeconds},
+                           {"speedup", record.speedup},
+                           {"stark_version", record.starkVersion},
+                           {"recorded_at", record.recordedAt}};
+    ++numFromTuningDb;
+    ++numWinners;
+    remarkAll(llvm::formatv(
+                  "stark-search: from tuning database: {0:f2}x faster on {1}: "
+                  "{2} {3} (recorded {4} on {5}, {6} -> {7})",
+                  record.speedup, record.target, record.strategy,
+                  llvm::join(llvm::map_range(record.params,
+                                             [](const auto &kv) {
+                                               return kv.first + "=" +
+                                                      kv.second;
+                                             }),
+                             " "),
+                  record.recordedAt, record.device,
+                  formatDuration(record.baselineSeconds),
+                  formatDuration(record.winnerSeconds))
                   .str());
     return report;
   }

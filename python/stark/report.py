@@ -23,7 +23,15 @@ def main(path):
         nodes = {n["id"]: n for n in p.get("nodes", [])}
         winner = nodes.get(p.get("winner"))
         baseline = p.get("baseline_seconds")
-        if winner:
+        recorded = p.get("tuning_db")
+        if recorded:
+            params = " ".join(f"{k}={v}" for k, v in recorded["params"].items())
+            rows.append((p["op"], p["shapes"], fmt_time(baseline),
+                         fmt_time(recorded["seconds"]),
+                         f"{recorded['speedup']:.2f}x",
+                         f"{recorded['strategy']} {params} (tuning database, "
+                         f"{recorded['device']})"))
+        elif winner:
             params = " ".join(f"{k}={v}" for k, v in winner["params"].items())
             rows.append((p["op"], p["shapes"], fmt_time(baseline),
                          fmt_time(winner["seconds"]),

@@ -41,6 +41,9 @@ public:
   std::optional<Proposal> repair(const RoleContext &ctx) override;
   /// Why the last point that failed to build did not build.
   const std::string &getLastBuildError() const { return lastBuildError; }
+  /// Records that the point of `node` (a seed judged outside the expert,
+  /// such as a recorded winner) was tried, so it is not proposed again.
+  void markTried(const SearchNode &node);
 
 private:
   /// Builds the first of `order` (indices into the space) that builds,

@@ -45,6 +45,9 @@ struct ProblemSearchOptions {
   /// f32 contractions may use tf32 tensor cores, held to the looser bound
   /// EvalOptions::allowTf32 describes.
   bool allowTf32 = false;
+  /// Candidates judged first (winners of the problem on other devices):
+  /// starting points, not answers.
+  std::vector<Proposal> seeds;
 };
 
 enum class ProblemSearchStatus {

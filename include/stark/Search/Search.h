@@ -88,11 +88,15 @@ struct SearchResult {
 /// Runs the search. `clock` returns seconds since some fixed point (a fake
 /// clock makes time budgets testable); `progress` is called after every
 /// candidate. The same seed, agents and judge give the same tree.
-SearchResult runSearch(
-    double baselineSeconds, AgentTeam &agents, Judge &judge,
-    const SearchTreeOptions &options, const SearchBudget &budget, uint64_t seed,
-    const std::function<double()> &clock,
-    const std::function<void(const SearchProgress &)> &progress = nullptr);
+/// `seeds` (e.g. the winners of the problem on other devices) are judged
+/// first, as children of the root, within the budget; the agents then
+/// refine them like any other node.
+SearchResult
+runSearch(double baselineSeconds, AgentTeam &agents, Judge &judge,
+          const SearchTreeOptions &options, const SearchBudget &budget,
+          uint64_t seed, const std::function<double()> &clock,
+          const std::function<void(const SearchProgress &)> &progress = nullptr,
+          llvm::ArrayRef<Proposal> seeds = {});
 
 } // namespace mlir::stark
 

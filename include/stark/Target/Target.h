@@ -91,6 +91,10 @@ public:
   /// Empty when the target can run kernels here, otherwise the reason
   /// ("no CUDA device: libcuda.so.1 not found").
   virtual std::string getUnavailableReason() const = 0;
+  /// The device kernels run on, as tuning records are keyed by it:
+  /// "cpu:<host CPU>" or "cuda:<chip>:<device name>"; empty when the
+  /// target is unavailable.
+  virtual std::string getDeviceName() const { return getName().str(); }
 
   /// Allocates argument storage for `signature` on the target.
   virtual FailureOr<std::unique_ptr<ArgBuffers>>

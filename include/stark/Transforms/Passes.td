@@ -134,6 +134,12 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
 
     Progress goes to stderr while it runs; `report=FILE` writes every node
     of every search as JSON.
+
+    With `tuning-db=FILE`, a problem whose signature has a winner recorded
+    for this `device` gets that winner without any evaluation (the remark
+    and the report say "from tuning database"); winners recorded for other
+    devices are judged first, as starting points of the search; every new
+    winner is appended to the file. `retune` searches anyway.
   }];
   let dependentDialects = ["stark::StarkDialect"];
   let options = [
@@ -179,9 +185,22 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "the report says so">,
     Option<"progress", "progress", "bool", /*default=*/"true",
            "Print progress to stderr">,
+    Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
+           "Tuning database (JSON Lines, see docs/tuning.md): a winner "
+           "recorded for a problem on this device is applied without "
+           "searching; one recorded on another device is judged first, as a "
+           "starting point; every new winner is appended">,
+    Option<"retune", "retune", "bool", /*default=*/"false",
+           "Search even where the tuning database has a winner for this "
+           "device; the new winner is appended and replaces it">,
+    Option<"device", "device", "std::string", /*default=*/"\"\"",
+           "Device tuning records are keyed by (default: the one candidates "
+           "run on, cpu:<host CPU> or cuda:<chip>:<device name>)">,
   ];
   let statistics = [
     Statistic<"numProblems", "num-problems", "Problems searched">,
+    Statistic<"numFromTuningDb", "num-from-tuning-db",
+              "Problems whose winner came from the tuning database">,
     Statistic<"numCandidates", "num-candidates", "Candidates evaluated">,
     Statistic<"numWinners", "num-winners", "Problems with a verified winner">,
   ];
@@ -246,6 +265,43 @@ def StarkSubstitutePass : Pass<"stark-substitute", "ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numSubstituted", "num-substituted", "Ops replaced">,
+  ];
+}
+
+def StarkApplyTuningSpecPass : Pass<"stark-apply-tuning-spec", "ModuleOp"> {
+  let summary = "Apply a tuning spec: recorded winners replace their ops";
+  let description = [{
+    Applies a tuning spec (`stark-tune export`, see docs/tuning.md): a
+    `transform.with_named_sequence` module whose `@__transform_main` runs
+    `transform.foreach_match` over the program with one matcher per
+    recorded problem signature (`transform.stark.match_signature`) and an
+    action that substitutes the recorded winner
+    (`transform.stark.apply_winner`). No search runs and no candidate is
+    evaluated, so it works on a machine without a GPU; the result is the IR
+    `--stark-pipeline` produced where the records were searched.
+
+    ```mlir
+    // Before, with a spec that holds a winner for this matmul's signature:
+    %0 = linalg.matmul ins(%a, %b : ...) outs(%c : ...) -> tensor<128x96xf32>
+    // After:
+    %out = memref.alloc() : memref<128x96xf32>
+    ...
+    call @stark_kernel_0123456789abcdef(%ab, %bb, %out) {stark.winner = {...}}
+    %0 = bufferization.to_tensor %out restrict writable : ...
+    ```
+    A CUDA C++ winner is compiled into `gpu.binary` with NVRTC, as
+    `--stark-substitute` does; where NVRTC is missing the op stays, with a
+    remark.
+  }];
+  let dependentDialects = ["arith::ArithDialect",
+                           "bufferization::BufferizationDialect",
+                           "func::FuncDialect", "gpu::GPUDialect",
+                           "LLVM::LLVMDialect", "memref::MemRefDialect",
+                           "NVVM::NVVMDialect", "stark::StarkDialect",
+                           "transform::TransformDialect"];
+  let options = [
+    Option<"spec", "spec", "std::string", /*default=*/"\"\"",
+           "The tuning spec to apply (.mlir)">,
   ];
 }
 
