@@ -10,7 +10,9 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <ctime>
+#include <sys/file.h>
 #include <tuple>
 
 using namespace mlir;
@@ -193,6 +195,19 @@ TuningDatabase::lookupOtherDevices(StringRef signature, StringRef device,
   return result;
 }
 
+/// flock(2), not fs::lockFile: LLVM locks with fcntl record locks, which
+/// belong to the process (threads of one process do not exclude each other,
+/// and closing any descriptor of the file drops them); flock locks belong to
+/// the open file, so every open() is excluded from every other.
+static std::error_code lockOpenFile(int fd, bool exclusive) {
+  while (::flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0)
+    if (errno != EINTR)
+      return std::error_code(errno, std::generic_category());
+  return std::error_code();
+}
+
+static void unlockOpenFile(int fd) { (void)::flock(fd, LOCK_UN); }
+
 /// Checks the header line `line` of `path`.
 static LogicalResult checkHeader(StringRef path, StringRef line,
                                  std::string &error) {
@@ -305,11 +320,11 @@ FailureOr<TuningDatabase> mlir::stark::readTuningDatabase(StringRef path,
     return failure();
   }
   // A shared lock: no writer is half-way through a record while we read.
-  std::error_code lockError = fs::lockFile(fd, fs::LockKind::Shared);
+  std::error_code lockError = lockOpenFile(fd, /*exclusive=*/false);
   SmallVector<char> buffer;
   LogicalResult read = readAll(fd, buffer, error);
   if (!lockError)
-    (void)fs::unlockFile(fd);
+    unlockOpenFile(fd);
   (void)fs::closeFile(fd);
   if (lockError) {
     error = ("cannot lock '" + path + "': " + lockError.message()).str();
@@ -352,11 +367,11 @@ LogicalResult mlir::stark::appendTuningRecord(StringRef path,
   }
   auto fail = [&](const Twine &why) {
     error = why.str();
-    (void)fs::unlockFile(fd);
+    unlockOpenFile(fd);
     (void)fs::closeFile(fd);
     return failure();
   };
-  if (std::error_code ec = fs::lockFile(fd, fs::LockKind::Exclusive)) {
+  if (std::error_code ec = lockOpenFile(fd, /*exclusive=*/true)) {
     (void)fs::closeFile(fd);
     error = ("cannot lock '" + path + "': " + ec.message()).str();
     return failure();
@@ -390,7 +405,7 @@ LogicalResult mlir::stark::appendTuningRecord(StringRef path,
       return fail("cannot write '" + path + "': " + message);
     }
   }
-  (void)fs::unlockFile(fd);
+  unlockOpenFile(fd);
   if (std::error_code ec = fs::closeFile(fd)) {
     error = ("cannot close '" + path + "': " + ec.message()).str();
     return failure();

@@ -5,7 +5,9 @@
 // RUN: %python %S/Inputs/tuning_db.py %t.db %S/Inputs/tuning-db-matmul.json --module-file KERNEL=%S/Inputs/tuning-matmul-kernel.mlir
 // RUN: stark-opt %s --stark-outline=all --stark-search="target=cpu device=cpu:elsewhere tuning-db=%t.db agent=replay transcript=%S/Inputs/search-wrong.json budget=3 trials=2 progress=0 report=%t.seed.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=SEED < %t.seed.json
-// RUN: stark-opt %s --stark-outline=all --stark-search="target=cpu device=cpu:test retune=1 tuning-db=%t.db agent=replay transcript=%S/Inputs/search-wrong.json budget=2 trials=2 progress=0 report=%t.retune.json" -o /dev/null 2>/dev/null
+// A fresh copy: the seed above may have won and been recorded for cpu:elsewhere.
+// RUN: %python %S/Inputs/tuning_db.py %t.retune.db %S/Inputs/tuning-db-matmul.json --module-file KERNEL=%S/Inputs/tuning-matmul-kernel.mlir
+// RUN: stark-opt %s --stark-outline=all --stark-search="target=cpu device=cpu:test retune=1 tuning-db=%t.retune.db agent=replay transcript=%S/Inputs/search-wrong.json budget=2 trials=2 progress=0 report=%t.retune.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=RETUNE < %t.retune.json
 
 // Node 1 is the record of cpu:test, judged (and passed: it is correct)
