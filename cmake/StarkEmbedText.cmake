@@ -1,5 +1,6 @@
 # cmake -P script: writes OUTPUT, a C++ header that holds the bytes of INPUT
-# as `inline constexpr char <NAME>[]` in namespace mlir::stark::kernels.
+# as `inline constexpr char <NAME>[]` in namespace mlir::stark::<NAMESPACE>
+# (default: kernels).
 #
 # The text goes in as raw string literals of at most 4000 bytes each, which
 # the compiler joins: readable in the generated file, and well under the
@@ -12,6 +13,9 @@ foreach(var INPUT OUTPUT NAME)
   endif()
 endforeach()
 
+if(NOT DEFINED NAMESPACE)
+  set(NAMESPACE kernels)
+endif()
 set(delimiter "stark_cuh")
 file(READ "${INPUT}" text)
 string(FIND "${text}" ")${delimiter}\"" clash)
@@ -34,14 +38,15 @@ if(length EQUAL 0)
 endif()
 
 get_filename_component(source "${INPUT}" NAME)
-set(header "// Generated from ${source} by cmake/StarkEmbedText.cmake: edit the .cuh.
+get_filename_component(extension "${INPUT}" LAST_EXT)
+set(header "// Generated from ${source} by cmake/StarkEmbedText.cmake: edit the ${extension}.
 #ifndef STARK_EMBEDDED_${NAME}
 #define STARK_EMBEDDED_${NAME}
 
-namespace mlir::stark::kernels {
+namespace mlir::stark::${NAMESPACE} {
 inline constexpr char ${NAME}[] =
 ${body};
-} // namespace mlir::stark::kernels
+} // namespace mlir::stark::${NAMESPACE}
 
 #endif // STARK_EMBEDDED_${NAME}
 ")

@@ -71,6 +71,7 @@ ChatResult RecordingChatModel::complete(const ChatRequest &request) {
                {"time", nowUtc()},
                {"elapsed_s", elapsed},
                {"role", request.role},
+               {"problem", request.problem},
                {"node", request.node},
                {"temperature", request.temperature},
                {"max_tokens", request.maxTokens},
@@ -134,7 +135,7 @@ std::unique_ptr<ReplayChatModel> ReplayChatModel::load(const std::string &path,
     ChatReply &r = e.result.reply;
     std::string kindName = "none";
     if (!read(line, "role", e.role) || !read(line, "node", e.node) ||
-        !read(line, "error", kindName) ||
+        !read(line, "problem", e.problem) || !read(line, "error", kindName) ||
         !read(line, "message", e.result.message) ||
         !read(line, "reply", r.content) ||
         !read(line, "finish_reason", r.finishReason) ||
@@ -157,8 +158,12 @@ std::unique_ptr<ReplayChatModel> ReplayChatModel::load(const std::string &path,
 }
 
 ChatResult ReplayChatModel::complete(const ChatRequest &request) {
-  std::string asked =
-      request.role + " for node " + std::to_string(request.node);
+  auto describe = [](const std::string &role, const std::string &problem,
+                     int64_t node) {
+    std::string text = role + " for node " + std::to_string(node);
+    return problem.empty() ? text : text + " of " + problem;
+  };
+  std::string asked = describe(request.role, request.problem, request.node);
   if (next >= entries.size())
     return ChatResult::failure(ChatErrorKind::Replay,
                                "transcript '" + path +
@@ -167,13 +172,14 @@ ChatResult ReplayChatModel::complete(const ChatRequest &request) {
                                    std::to_string(entries.size()) +
                                    " requests, the search asks the " + asked);
   const Entry &e = entries[next];
-  if (e.role != request.role || e.node != request.node)
-    return ChatResult::failure(
-        ChatErrorKind::Replay,
-        "transcript '" + path + "' mismatch at request " +
-            std::to_string(next) + ": it recorded the " + e.role +
-            " for node " + std::to_string(e.node) + ", the search asks the " +
-            asked);
+  if (e.role != request.role || e.node != request.node ||
+      e.problem != request.problem)
+    return ChatResult::failure(ChatErrorKind::Replay,
+                               "transcript '" + path +
+                                   "' mismatch at request " +
+                                   std::to_string(next) + ": it recorded the " +
+                                   describe(e.role, e.problem, e.node) +
+                                   ", the search asks the " + asked);
   ++next;
   return e.result;
 }

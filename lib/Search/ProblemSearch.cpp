@@ -35,7 +35,31 @@ ProblemSearchResult mlir::stark::searchProblem(
   std::unique_ptr<CandidateSpace> space;
   std::unique_ptr<AgentTeam> agents;
   ExpertAgents *expert = nullptr;
-  if (options.agent == "replay") {
+  LLMAgents *llmAgents = nullptr;
+  std::unique_ptr<ExpertAgents> fallback;
+  if (options.model) {
+    auto owned =
+        LLMAgents::create(*standalone, hw, *options.model, options.llm, whyNot);
+    if (!owned) {
+      result.status = ProblemSearchStatus::Error;
+      result.message = whyNot;
+      return result;
+    }
+    llmAgents = owned.get();
+    agents = std::move(owned);
+    if (options.fallback == "expert") {
+      StrategyOptions strategyOptions;
+      strategyOptions.allowTf32 = options.allowTf32;
+      std::string noSpace;
+      space = createCandidateSpace(options.target, *standalone, hw, noSpace,
+                                   strategyOptions);
+      if (space) {
+        fallback = std::make_unique<ExpertAgents>(*space);
+        expert = fallback.get();
+        llmAgents->setFallback(fallback.get(), "expert");
+      }
+    }
+  } else if (options.agent == "replay") {
     agents = ReplayAgents::load(options.transcript, whyNot);
     if (!agents) {
       result.status = ProblemSearchStatus::Error;
@@ -110,6 +134,16 @@ ProblemSearchResult mlir::stark::searchProblem(
   result.referenceAllowance = judge.getReferenceAllowance();
   if (expert)
     result.lastBuildError = expert->getLastBuildError();
+  if (llmAgents) {
+    result.llmUsage = llmAgents->getUsage();
+    result.fallbackReason = llmAgents->getFallbackReason();
+    if (std::optional<AgentStop> stop = llmAgents->getStop();
+        stop && stop->error) {
+      result.status = ProblemSearchStatus::Error;
+      result.message = "agent " + options.agent + ": " + stop->message;
+      return result;
+    }
+  }
   if (result.search->winner)
     result.winner = parseSourceString<ModuleOp>(
         result.search->payloads[*result.search->winner], problem->getContext());

@@ -41,6 +41,17 @@ mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
                             {"signature", info.getSignature()}};
   if (result.status == ProblemSearchStatus::Skipped)
     report["skipped"] = result.message;
+  if (result.llmUsage) {
+    llvm::json::Object llm{
+        {"requests", result.llmUsage->requests},
+        {"prompt_tokens", result.llmUsage->promptTokens},
+        {"completion_tokens", result.llmUsage->completionTokens}};
+    if (!result.fallbackReason.empty())
+      llm["fallback"] = result.fallbackReason;
+    report["llm"] = std::move(llm);
+  }
+  if (result.status == ProblemSearchStatus::Error)
+    report["error"] = result.message;
   if (result.status != ProblemSearchStatus::Searched)
     return report;
 
@@ -83,6 +94,8 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
                           {"seed", header.seed},
                           {"allow_tf32", header.allowTf32},
                           {"problems", std::move(problems)}};
+  if (header.llm)
+    root["llm"] = *header.llm;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
     return failure();

@@ -50,7 +50,15 @@ SearchResult mlir::stark::runSearch(
     declined.push_back(false);
     ++result.candidatesTried;
 
-    Verdict verdict = judge.judge(proposal);
+    // A proposal the agents rejected before compiling (a guard, an edit
+    // outside its region) is recorded without reaching the judge.
+    Verdict verdict;
+    if (!proposal.rejection.empty()) {
+      verdict.status = "rejected";
+      verdict.failure = proposal.rejection;
+    } else {
+      verdict = judge.judge(proposal);
+    }
     if (verdict.passed)
       tree.recordPassed(id, verdict.seconds);
     else
@@ -106,6 +114,10 @@ SearchResult mlir::stark::runSearch(
     std::optional<Proposal> proposal =
         repairing ? agents.repair(ctx) : agents.propose(ctx);
     if (!proposal) {
+      if (std::optional<AgentStop> stop = agents.getStop()) {
+        result.stopReason = stop->reason;
+        break;
+      }
       declined[*selected] = true;
       continue;
     }

@@ -9,6 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Eval/Evaluator.h"
+#include "stark/LLM/Config.h"
+#include "stark/LLM/Transcript.h"
+#if STARK_ENABLE_LLM
+#include "stark/LLM/HttpClient.h"
+#endif
 #include "stark/Eval/Timing.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Search/ProblemSearch.h"
@@ -61,13 +66,19 @@ struct StarkSearchPass
     if (target != "auto" && target != "cpu" && target != "cuda")
       return module.emitError() << "stark-search: unknown target '" << target
                                 << "'; expected cpu, cuda or auto";
-    if (agent != "expert" && agent != "replay")
+    if (agent != "expert" && agent != "replay" &&
+        (agent != "llm" || !STARK_ENABLE_LLM))
       return module.emitError()
              << "stark-search: agent '" << agent
-             << "' is not available in this build; expected expert or replay";
+             << "' is not available in this build; expected expert, "
+             << (STARK_ENABLE_LLM ? "llm or replay"
+                                  : "or replay (llm needs libcurl)");
     if (agent == "replay" && transcript.empty())
       return module.emitError()
              << "stark-search: agent replay needs transcript=FILE";
+    if (llmFallback != "none" && llmFallback != "expert")
+      return module.emitError() << "stark-search: unknown llm-fallback '"
+                                << llmFallback << "'; expected none or expert";
     if (budget == 0)
       return module.emitError() << "stark-search: budget must be at least 1";
     if (!(seconds > 0) || !(timeout > 0))
@@ -141,6 +152,9 @@ struct StarkSearchPass
       database = std::move(*read);
     }
 
+    if (failed(setUpModel(module)))
+      return signalPassFailure();
+
     SmallVector<ModuleOp> problems;
     for (auto nested : module.getOps<ModuleOp>())
       if (nested->hasAttr(kProblemAttrName) && nested.getSymNameAttr() &&
@@ -161,6 +175,7 @@ struct StarkSearchPass
       SearchReportHeader header{resolvedTarget,  agent,           profileName,
                                 int64_t(budget), double(seconds), int64_t(seed),
                                 allowTf32};
+      header.llm = describeModelUse();
       std::string error;
       if (failed(
               writeSearchReport(report, header, std::move(reports), error))) {
@@ -172,6 +187,78 @@ struct StarkSearchPass
 
   /// Set by searchOne on errors that must fail the pass (not the search).
   bool failedHard = false;
+
+  /// The model of agent=llm (the HTTP client, recording when `transcript`
+  /// is set) or of agent=replay of an llm transcript; one per run, so its
+  /// budgets span every problem. Shared pointers keep the pass copyable;
+  /// each run sets them up anew.
+  std::shared_ptr<llm::ChatModel> client, recorder, replay;
+  llm::ChatModel *chatModel = nullptr;
+  llm::ChatConfig chatConfig;
+  /// Tokens over the run's problems.
+  int64_t promptTokens = 0, completionTokens = 0, requests = 0;
+
+  LogicalResult setUpModel(ModuleOp module) {
+    chatModel = nullptr;
+    promptTokens = completionTokens = requests = 0;
+    std::string error;
+    if (agent == "replay" && llm::ReplayChatModel::isTranscript(transcript)) {
+      replay = llm::ReplayChatModel::load(transcript, error);
+      if (!replay)
+        return module.emitError() << "stark-search: " << error;
+      chatModel = replay.get();
+      return success();
+    }
+    if (agent != "llm")
+      return success();
+#if STARK_ENABLE_LLM
+    chatConfig = llm::ChatConfig();
+    chatConfig.baseUrl = llmUrl;
+    chatConfig.model = llmModel;
+    chatConfig.apiKeyEnv = llmKeyEnv;
+    chatConfig.maxTokens = llmMaxTokens;
+    chatConfig.requestTimeout = llmTimeout;
+    chatConfig.connectTimeout = llmConnectTimeout;
+    chatConfig.retries = llmRetries;
+    chatConfig.backoff = llmBackoff;
+    chatConfig.tokenBudget = llmTokenBudget;
+    chatConfig.costBudget = llmCostBudget;
+    chatConfig.priceInput = llmPriceIn;
+    chatConfig.priceOutput = llmPriceOut;
+    chatConfig.seed = seed;
+    if (!llm::resolveConfig(chatConfig, llmProvider, error))
+      return module.emitError() << "stark-search: " << error;
+    client = std::make_shared<llm::HttpChatModel>(chatConfig);
+    chatModel = client.get();
+    if (!transcript.empty()) {
+      recorder = llm::RecordingChatModel::create(*client, chatConfig,
+                                                 transcript, error);
+      if (!recorder)
+        return module.emitError() << "stark-search: " << error;
+      chatModel = recorder.get();
+    }
+    return success();
+#else
+    return module.emitError() << "stark-search: agent llm needs libcurl";
+#endif
+  }
+
+  /// The report header's account of the model: tokens and cost.
+  std::optional<llvm::json::Value> describeModelUse() const {
+    if (!chatModel)
+      return std::nullopt;
+    llvm::json::Object o{{"requests", requests},
+                         {"prompt_tokens", promptTokens},
+                         {"completion_tokens", completionTokens}};
+    if (agent == "llm") {
+      o["provider"] = llm::getProviderName(chatConfig.provider);
+      o["model"] = chatConfig.model;
+#if STARK_ENABLE_LLM
+      o["cost"] = llm::getCost(chatConfig, promptTokens, completionTokens);
+#endif
+    }
+    return llvm::json::Value(std::move(o));
+  }
 
   llvm::json::Object searchOne(ModuleOp module, ModuleOp problem, size_t index,
                                size_t count, StringRef resolvedTarget,
@@ -215,6 +302,14 @@ struct StarkSearchPass
     options.referenceTimeout = referenceTimeout;
     options.allowTf32 = allowTf32;
     options.seeds = seeds;
+    options.model = chatModel;
+    options.llm.target = resolvedTarget.str();
+    options.llm.plannerTemperature = llmPlannerTemperature;
+    options.llm.coderTemperature = llmCoderTemperature;
+    options.llm.debuggerTemperature = llmDebuggerTemperature;
+    options.llm.promptDir = llmPrompts;
+    if (llmFallback == "expert")
+      options.fallback = "expert";
     auto onProgress = [&](const SearchProgress &p) {
       if (!progress)
         return;
@@ -230,6 +325,14 @@ struct StarkSearchPass
       report["source"] = "search";
       report["seeds"] = int64_t(seeds.size());
     }
+    if (result.llmUsage) {
+      requests += result.llmUsage->requests;
+      promptTokens += result.llmUsage->promptTokens;
+      completionTokens += result.llmUsage->completionTokens;
+    }
+    if (!result.fallbackReason.empty())
+      remarkAll("stark-search: agent llm fell back to expert: " +
+                result.fallbackReason);
 
     switch (result.status) {
     case ProblemSearchStatus::Error:

@@ -9,7 +9,7 @@
 // RUN: not stark-opt %s --stark-search="target=cpu agent=replay transcript=%S/Inputs/search-malformed.json progress=0" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not stark-opt %s --stark-search="target=cpu agent=replay transcript=%t.missing progress=0" 2>&1 | FileCheck %s --check-prefix=MISSING
 
-// AGENT: error: stark-search: agent 'oracle' is not available in this build; expected expert or replay
+// AGENT: error: stark-search: agent 'oracle' is not available in this build; expected expert, {{.*}}replay
 // BUDGET: error: stark-search: budget must be at least 1
 // NOTRANSCRIPT: error: stark-search: agent replay needs transcript=FILE
 // SECONDS: error: stark-search: seconds and timeout must be positive

@@ -75,8 +75,9 @@ bool resolveConfig(ChatConfig &config, std::string providerName,
 struct ChatRequest {
   /// "planner", "coder" or "debugger" (or anything, for stark-llm).
   std::string role;
-  /// The search node the call is about (-1: none); transcripts record it so
-  /// a replay can tell when it has diverged.
+  /// The problem and search node the call is about (-1: none);
+  /// transcripts record them so a replay can tell when it has diverged.
+  std::string problem;
   int64_t node = -1;
   std::string system;
   std::string user;

@@ -14,7 +14,8 @@
 // Nothing of the HTTP headers is written, so no key can end up in a file.
 // A RecordingChatModel writes every exchange of the model it wraps; a
 // ReplayChatModel answers with the recorded replies in order and reports a
-// mismatch when the run asks another role or node than the recording did.
+// mismatch when the run asks another role, problem or node than the
+// recording did.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +65,7 @@ public:
 private:
   struct Entry {
     std::string role;
+    std::string problem;
     int64_t node = -1;
     ChatResult result;
   };

@@ -12,6 +12,7 @@
 
 #include "stark/Analysis/HardwareProfile.h"
 #include "stark/Eval/Compare.h"
+#include "stark/Search/LLMAgents.h"
 #include "stark/Search/Search.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -26,9 +27,18 @@ namespace mlir::stark {
 struct ProblemSearchOptions {
   /// cpu or cuda (already resolved from auto).
   std::string target = "cpu";
-  /// expert (the candidate space of `target`) or replay (of `transcript`).
+  /// expert (the candidate space of `target`), llm, or replay (of
+  /// `transcript`).
   std::string agent = "expert";
   std::string transcript;
+  /// agent=llm, or agent=replay of an llm transcript: the model the roles
+  /// ask (the caller's, shared by the problems of a run so that budgets
+  /// and transcripts span it).
+  llm::ChatModel *model = nullptr;
+  LLMAgentOptions llm;
+  /// "expert": when the model fails for good, the expert takes over;
+  /// empty: the search stops with an error.
+  std::string fallback;
   unsigned budget = 12;
   double seconds = 120;
   uint64_t seed = 0;
@@ -82,6 +92,10 @@ struct ProblemSearchResult {
   std::optional<SearchResult> search;
   /// The expert's last failure to build a candidate (empty for replay).
   std::string lastBuildError;
+  /// With a model: what it was asked and spent, and why the fallback took
+  /// over (empty when it did not).
+  std::optional<LLMAgents::Usage> llmUsage;
+  std::string fallbackReason;
   /// The winner, parsed into the problem's context; null without a winner
   /// or when its text does not parse back.
   OwningOpRef<ModuleOp> winner;

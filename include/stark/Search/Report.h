@@ -30,6 +30,8 @@ struct SearchReportHeader {
   double seconds = 0;
   int64_t seed = 0;
   bool allowTf32 = false;
+  /// With a model: provider, model, the run's tokens and cost.
+  std::optional<llvm::json::Value> llm;
 };
 
 /// Writes the report of all problems to `path`; fails, saying why in `error`,

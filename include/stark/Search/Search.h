@@ -40,6 +40,20 @@ RoleContext buildRoleContext(const SearchTree &tree, int64_t id,
 struct Proposal {
   SearchNode node; // strategy, params, plan, changedPart, author
   std::string payload;
+  /// Set when the agents already know the candidate must not run (a reply
+  /// that could not be read, a change outside the marked region, a guard):
+  /// the search records it as failed with status "rejected" and this
+  /// message, without judging it, and the debugger sees why.
+  std::string rejection;
+};
+
+/// Why an agent team cannot go on: the search stops with `reason` as its
+/// stop reason; `error` says the run failed (e.g. the model is unreachable)
+/// rather than ran out of a budget.
+struct AgentStop {
+  std::string reason;
+  std::string message;
+  bool error = false;
 };
 
 class AgentTeam {
@@ -50,6 +64,8 @@ public:
   virtual std::optional<Proposal> propose(const RoleContext &ctx) = 0;
   /// Debugger: a repair of the failed node in `ctx`, or none.
   virtual std::optional<Proposal> repair(const RoleContext &ctx) = 0;
+  /// Set once the team cannot answer anymore; checked when it declines.
+  virtual std::optional<AgentStop> getStop() const { return std::nullopt; }
 };
 
 struct Verdict {
@@ -81,7 +97,8 @@ struct SearchResult {
   std::vector<std::string> payloads; // by node id
   std::optional<int64_t> winner;
   int64_t candidatesTried = 0;
-  /// "candidates", "seconds" or "exhausted".
+  /// "candidates", "seconds", "exhausted", or the agents' own reason
+  /// (AgentStop).
   std::string stopReason;
 };
 

@@ -147,10 +147,56 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "Where candidates run: cpu, cuda, or auto (cuda when a device "
            "is usable, else cpu)">,
     Option<"agent", "agent", "std::string", /*default=*/"\"expert\"",
-           "Agent team: expert (built in, offline) or replay (a recorded "
-           "transcript, see `transcript`)">,
+           "Agent team: expert (built in, offline), llm (a language model "
+           "behind the roles, see the llm-* options and docs/llm.md) or "
+           "replay (a recorded transcript, see `transcript`)">,
     Option<"transcript", "transcript", "std::string", /*default=*/"\"\"",
-           "Transcript the replay agents read (JSON)">,
+           "replay: the transcript to replay (a JSON list of proposals, or "
+           "the JSONL transcript of an llm run); llm: record every request "
+           "and reply to this file (JSONL)">,
+    Option<"llmProvider", "llm-provider", "std::string", /*default=*/"\"\"",
+           "Wire format of the model server: openai (chat completions) or "
+           "anthropic (messages); default $STARK_LLM_PROVIDER, else openai">,
+    Option<"llmUrl", "llm-url", "std::string", /*default=*/"\"\"",
+           "Root URL of the model server (default $STARK_LLM_URL)">,
+    Option<"llmModel", "llm-model", "std::string", /*default=*/"\"\"",
+           "Model name (default $STARK_LLM_MODEL)">,
+    Option<"llmKeyEnv", "llm-key-env", "std::string", /*default=*/"\"\"",
+           "Name of the environment variable holding the API key (default "
+           "$STARK_LLM_KEY_ENV; empty: no key). The key is never logged">,
+    Option<"llmMaxTokens", "llm-max-tokens", "int64_t", /*default=*/"4096",
+           "Longest reply, in tokens">,
+    Option<"llmTimeout", "llm-timeout", "double", /*default=*/"120",
+           "Seconds one request may take">,
+    Option<"llmConnectTimeout", "llm-connect-timeout", "double",
+           /*default=*/"10", "Seconds to establish a connection">,
+    Option<"llmRetries", "llm-retries", "unsigned", /*default=*/"3",
+           "Retries of a request on 429, 5xx, timeouts and refused "
+           "connections">,
+    Option<"llmBackoff", "llm-backoff", "double", /*default=*/"1",
+           "Seconds before the first retry, doubled per retry (with jitter) "
+           "unless the server sends Retry-After">,
+    Option<"llmTokenBudget", "llm-token-budget", "int64_t", /*default=*/"0",
+           "Tokens (prompt + completion) for the whole run; 0: no limit">,
+    Option<"llmCostBudget", "llm-cost-budget", "double", /*default=*/"0",
+           "Cost for the whole run, at llm-price-in/out; 0: no limit">,
+    Option<"llmPriceIn", "llm-price-in", "double", /*default=*/"0",
+           "Price per million prompt tokens">,
+    Option<"llmPriceOut", "llm-price-out", "double", /*default=*/"0",
+           "Price per million completion tokens">,
+    Option<"llmPlannerTemperature", "llm-planner-temperature", "double",
+           /*default=*/"0.7", "Sampling temperature of the planner">,
+    Option<"llmCoderTemperature", "llm-coder-temperature", "double",
+           /*default=*/"0.2", "Sampling temperature of the coder">,
+    Option<"llmDebuggerTemperature", "llm-debugger-temperature", "double",
+           /*default=*/"0.2", "Sampling temperature of the debugger">,
+    Option<"llmPrompts", "llm-prompts", "std::string", /*default=*/"\"\"",
+           "Folder with planner.md, coder.md and debugger.md to use instead "
+           "of the built-in prompts">,
+    Option<"llmFallback", "llm-fallback", "std::string", /*default=*/"\"none\"",
+           "When the model cannot be used (unreachable, refused, budget "
+           "spent): none (the pass fails, the IR stays as it was) or expert "
+           "(the expert takes over, and a remark says so)">,
     Option<"budget", "budget", "unsigned", /*default=*/"12",
            "Candidates per problem">,
     Option<"seconds", "seconds", "double", /*default=*/"120",

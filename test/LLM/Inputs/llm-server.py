@@ -13,6 +13,7 @@ request takes the next REPLY (after the last: the last again with "repeat",
 else 410 Gone):
   {"content": "text"}            200 in the requested wire format
   {"content_file": "path"}       the same, text read relative to SCRIPT
+  {"fence": "mlir"}              the text in a fenced block of that language
   {"finish": "length"}           finish/stop reason (default: a normal stop)
   {"usage": [prompt, completion]} token counts (default [100, 50])
   {"status": 429, "headers": {"Retry-After": "1"}, "body": "..."}
@@ -54,10 +55,10 @@ def main():
     else:
         with open(script_path) as f:
             script = json.load(f)
-    replies = script["replies"]
+    queues = script.get("roles", {"any": script.get("replies", [])})
     then = script.get("then", "gone")
     base = os.path.dirname(os.path.abspath(script_path))
-    state = {"next": 0}
+    counts = {}
     lock = threading.Lock()
     if log_path:
         open(log_path, "w").close()
@@ -85,15 +86,25 @@ def main():
             length = int(self.headers.get("Content-Length", "0"))
             raw = self.rfile.read(length).decode()
             anthropic = self.path.endswith("/v1/messages")
+            try:
+                request = json.loads(raw)
+            except ValueError:
+                request = raw
+            role = "any"
+            if "any" not in queues and isinstance(request, dict):
+                system = request.get("system") or ""
+                for m in request.get("messages", []):
+                    if m.get("role") == "system":
+                        system = m.get("content", "")
+                for name in queues:
+                    if system.startswith("You are the " + name):
+                        role = name
+            replies = queues.get(role, [])
             with lock:
-                index = state["next"]
-                state["next"] += 1
+                index = counts.get(role, 0)
+                counts[role] = index + 1
                 if log_path:
-                    try:
-                        request = json.loads(raw)
-                    except ValueError:
-                        request = raw
-                    entry = {"index": index, "path": self.path,
+                    entry = {"index": index, "role": role, "path": self.path,
                              "authorization": self.headers.get("Authorization"),
                              "x-api-key": self.headers.get("x-api-key"),
                              "anthropic-version":
@@ -102,7 +113,7 @@ def main():
                     with open(log_path, "a") as f:
                         f.write(json.dumps(entry) + "\n")
             if index >= len(replies):
-                if then != "repeat" or not replies:
+                if then != "repeat" or not replies:  # per role
                     self.send(410, json.dumps(
                         {"error": {"message": "the script has no reply %d" %
                                    index}}))
@@ -121,6 +132,8 @@ def main():
                 if "content_file" in reply:
                     with open(os.path.join(base, reply["content_file"])) as f:
                         text = f.read()
+                if "fence" in reply:
+                    text = "```%s\n%s```\n" % (reply["fence"], text)
                 usage = reply.get("usage", [100, 50])
                 if anthropic:
                     body = json.dumps({
