@@ -249,3 +249,44 @@ TEST(SearchTest, RoleContextHoldsOnlyTheNeighbourhood) {
 }
 
 } // namespace
+
+namespace {
+
+/// Rejects every proposal before it is judged, and stops after `limit`.
+class RejectingAgents : public FakeAgents {
+public:
+  std::optional<Proposal> propose(const RoleContext &ctx) override {
+    if (proposals >= limit) {
+      stop = AgentStop{"model", "the model failed (unreachable)", true};
+      return std::nullopt;
+    }
+    std::optional<Proposal> p = FakeAgents::propose(ctx);
+    p->rejection = "outside the region";
+    return p;
+  }
+  std::optional<Proposal> repair(const RoleContext &ctx) override {
+    return propose(ctx);
+  }
+  std::optional<AgentStop> getStop() const override { return stop; }
+  int limit = 2;
+  std::optional<AgentStop> stop;
+};
+
+TEST(SearchTest, RejectedProposalsAreNotJudged) {
+  RejectingAgents agents;
+  FakeJudge judge;
+  SearchBudget budget;
+  budget.maxCandidates = 10;
+  SearchResult r =
+      runSearch(1.0, agents, judge, SearchTreeOptions(), budget, 3, zeroClock);
+  EXPECT_TRUE(judge.judged.empty());
+  ASSERT_EQ(r.tree.size(), 3);
+  EXPECT_EQ(r.tree.node(1).status, "rejected");
+  EXPECT_EQ(r.tree.node(1).failure, "outside the region");
+  EXPECT_EQ(r.candidatesTried, 2);
+  // The agents' stop ends the search with their reason, not "exhausted".
+  EXPECT_EQ(r.stopReason, "model");
+  EXPECT_FALSE(r.winner);
+}
+
+} // namespace
