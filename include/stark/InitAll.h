@@ -12,6 +12,7 @@
 
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Eval/Evaluator.h"
+#include "stark/Transforms/FrontendConversions.h"
 #include "stark/Transforms/Passes.h"
 #include "stark/Transforms/Pipelines.h"
 #include "stark/Tuning/TuningTransformOps.h"
@@ -46,6 +47,14 @@ inline void registerAllStarkDialects(DialectRegistry &registry) {
 inline void registerAllStarkPasses() {
   registerStarkPasses();
   registerStarkPipelines();
+}
+
+/// Whole models as ML frontends emit them: their dialects and the upstream
+/// conversions down to linalg (stark/Transforms/FrontendConversions.h).
+/// stark-opt only: mlir-opt, which loads the plugin, has them already.
+inline void registerFrontendSupport(DialectRegistry &registry) {
+  registerFrontendDialects(registry);
+  registerFrontendConversionPasses();
 }
 
 } // namespace mlir::stark

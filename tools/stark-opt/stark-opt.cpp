@@ -1,6 +1,7 @@
 //===- stark-opt.cpp - The stark optimizer driver -------------------------===//
 //
-// mlir-opt with stark's passes and only the dialects stark works on.
+// mlir-opt with stark's passes, the dialects stark works on and the way
+// from an ML frontend's export down to linalg.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::stark::registerAllStarkPasses();
+  mlir::stark::registerFrontendSupport(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "stark optimizer driver\n", registry));
 }
