@@ -1,6 +1,7 @@
 //===- HotOpAnalysis.cpp - Rank the linalg ops of a module by cost --------===//
 
 #include "stark/Analysis/HotOpAnalysis.h"
+#include "stark/Analysis/CompileTime.h"
 #include "stark/Analysis/InitFill.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -13,7 +14,12 @@ using namespace mlir::stark;
 HotOpRanking mlir::stark::rankHotOps(Operation *root,
                                      const HardwareProfile &profile) {
   HotOpRanking ranking;
+  CompileTimeValues compileTime;
   root->walk([&](Operation *op) {
+    if (compileTime.isCompileTimeOp(op)) {
+      ranking.compileTime.push_back(op);
+      return;
+    }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       std::string why;
       FailureOr<OpCost> cost = computeOpCost(linalgOp, why);

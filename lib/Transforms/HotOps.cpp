@@ -71,13 +71,30 @@ struct StarkHotOpsPass
     module->walk([](Operation *op) { op->removeAttr(kCostAttrName); });
 
     HotOpRanking ranking = rankHotOps(module, *hw);
+    for (Operation *op : ranking.compileTime) {
+      ++numCompileTime;
+      op->emitRemark() << "not ranked: computed from constants alone "
+                          "(compile-time work: --stark-fold-constants folds "
+                          "what it can, the compiler hoists the rest)";
+    }
+    double hotSeconds = 0;
     for (const RankedOp &r : ranking.ranked) {
       ++numAnalysed;
       if (isHot(r, topK, minShare)) {
         ++numHot;
+        hotSeconds += r.estimate.seconds;
         r.op->setAttr(kCostAttrName, buildCostAttr(&getContext(), r, hw->name));
+        // The last hot op's remark says how much of the model the search
+        // will see.
         r.op->emitRemark() << "hot op #" << r.rank << ": "
-                           << describe(r, hw->name);
+                           << describe(r, hw->name)
+                           << llvm::formatv("; hot ops so far cover {0:f1}% of "
+                                            "the model's estimated time",
+                                            ranking.totalSeconds > 0
+                                                ? 100 * hotSeconds /
+                                                      ranking.totalSeconds
+                                                : 0.0)
+                                  .str();
       } else if (remarkAll) {
         r.op->emitRemark() << "op #" << r.rank
                            << " (not hot): " << describe(r, hw->name);

@@ -37,6 +37,11 @@ void mlir::stark::buildStarkPipeline(OpPassManager &pm,
   if (profile.empty())
     profile = target == "cuda" ? "h200" : "host";
 
+  // Work on constants alone is compile-time work: folded before ranking.
+  StarkFoldConstantsPassOptions fold;
+  copyPipelineOptions(options, fold);
+  pm.addPass(createStarkFoldConstantsPass(fold));
+
   StarkHotOpsPassOptions hot;
   copyPipelineOptions(options, hot);
   hot.profile = profile;

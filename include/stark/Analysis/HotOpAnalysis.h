@@ -34,13 +34,16 @@ struct HotOpRanking {
   SmallVector<RankedOp> ranked;
   /// Ops whose cost could not be computed, in program order.
   SmallVector<UnknownCostOp> unknown;
+  /// Linalg ops that compute from constants alone (CompileTime.h), in
+  /// program order: compile-time work, neither ranked nor costed.
+  SmallVector<Operation *> compileTime;
   double totalSeconds = 0;
 };
 
 /// Costs every linalg op nested under `root` on `profile` and ranks them.
 /// Ops of the linalg dialect that are not structured (linalg.softmax, ...)
-/// land in `unknown`. A contraction and the fill of its output it owns rank
-/// as one op.
+/// land in `unknown`; ops computing from constants alone in `compileTime`. A
+/// contraction and the fill of its output it owns rank as one op.
 HotOpRanking rankHotOps(Operation *root, const HardwareProfile &profile);
 
 /// Whether the op at `rank` (1-based) with `share` of the total is "hot"

@@ -5,6 +5,60 @@
 
 include "mlir/Pass/PassBase.td"
 
+def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
+  let summary = "Fold the work a model does on constants alone";
+  let description = [{
+    Frontends emit work on a model's weights as ordinary ops: torch-mlir
+    transposes the weight of every linear layer, TOSA broadcasts biases,
+    casts and reshapes constants. That work is the same on every run; left
+    in the program it would rank as hot ops (a large weight transpose moves
+    as many bytes as the matmul reads) and be searched. This pass folds it:
+
+    - `ml_program.global_load_const` of an immutable global with a value
+      becomes `arith.constant` of that value (globals nobody loads any more
+      are dropped when private);
+    - a linalg op whose payload yields its one input unchanged (a
+      transpose, a broadcast, a copy) of a dense constant becomes the moved
+      constant;
+    - an all-parallel linalg op whose inputs are splat constants or scalar
+      constants becomes the splat its payload computes;
+    - reshapes and casts of constants fold through the tensor dialect's
+      folders.
+
+    No constant larger than `max-fold-bytes` is created; linalg work on
+    constants that is not folded (an element-wise op on a non-splat weight,
+    a constant stored as `dense_resource`) is still never ranked by
+    `--stark-hot-ops`, which says so in a remark.
+
+    Before:
+
+    ```mlir
+    ml_program.global private @w(dense<...> : tensor<256x128xf32>) : tensor<256x128xf32>
+    %w = ml_program.global_load_const @w : tensor<256x128xf32>
+    %wt = linalg.transpose ins(%w : tensor<256x128xf32>)
+            outs(%e : tensor<128x256xf32>) permutation = [1, 0]
+    %y = linalg.matmul ins(%x, %wt : ...) outs(%acc : ...)
+    ```
+
+    After:
+
+    ```mlir
+    %wt = arith.constant dense<...> : tensor<128x256xf32>
+    %y = linalg.matmul ins(%x, %wt : ...) outs(%acc : ...)
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect", "linalg::LinalgDialect",
+                           "tensor::TensorDialect"];
+  let options = [
+    Option<"maxBytes", "max-fold-bytes", "int64_t",
+           /*default=*/"int64_t(1) << 30",
+           "Largest constant (in bytes) a fold may create">,
+  ];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "Linalg ops folded into constants">,
+  ];
+}
+
 def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
   let summary = "Rank linalg ops by roofline cost and mark the hot ones";
   let description = [{
@@ -20,6 +74,10 @@ def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
     share of the total is at least `min-share` get a `stark.cost` attribute
     and a remark. Ops whose cost is unknown (dynamic shapes, unknown body
     ops or element types) get a remark saying why and are never marked.
+    Ops that compute from constants alone (a weight transpose, a broadcast
+    of a constant bias: compile-time work, see `--stark-fold-constants`) are
+    not ranked at all, with a remark. Each hot op's remark says which
+    share of the model's estimated time the hot ops up to it cover.
 
     Before (`profile=h200`):
 
@@ -55,6 +113,8 @@ def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
     Statistic<"numAnalysed", "num-analysed", "Linalg ops with a known cost">,
     Statistic<"numHot", "num-hot", "Ops marked with stark.cost">,
     Statistic<"numUnknown", "num-unknown", "Ops whose cost is unknown">,
+    Statistic<"numCompileTime", "num-compile-time",
+              "Ops computing from constants alone (not ranked)">,
   ];
 }
 

@@ -19,7 +19,8 @@ struct StarkPipelineOptions : public PassPipelineOptions<StarkPipelineOptions> {
 #include "stark/Transforms/PipelineOptions.h.inc"
 };
 
-/// stark-hot-ops -> stark-outline -> stark-search -> stark-substitute.
+/// stark-fold-constants -> stark-hot-ops -> stark-outline -> stark-search
+/// -> stark-substitute.
 /// `target=auto` is resolved here, once (cuda when a CUDA device is usable,
 /// else cpu), and an empty `profile` becomes that target's profile (h200
 /// for cuda, host for cpu), so hot ops are ranked for the hardware the
