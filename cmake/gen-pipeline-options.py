@@ -24,6 +24,10 @@ PIPELINE_OVERRIDES = {
         "default": "3",
         "description": "Hot ops to optimise (0: no limit)",
     },
+    "summary": {
+        "default": "true",
+        "description": "Emit the model's summary as a remark on the module",
+    },
     "profile": {
         "default": '""',
         "description": "Hardware profile of hot-op ranking and the search "

@@ -82,6 +82,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"f64_reference", o.f64Reference},
       {"allow_tf32", o.allowTf32},
       {"measure_time", o.measureTime},
+      {"entry", o.entry},
       {"reference_dir", o.referenceDir},
       {"write_references", o.writeReferences},
       {"max_stored_reference_bytes", o.maxStoredReferenceBytes},
@@ -123,6 +124,7 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
     o.allowTf32 = *b;
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
+  readString(*obj, "entry", o.entry);
   readString(*obj, "reference_dir", o.referenceDir);
   if (std::optional<bool> b = obj->getBoolean("write_references"))
     o.writeReferences = *b;

@@ -1,10 +1,12 @@
 //===- Evaluator.cpp - Verify and time a candidate against a problem ------===//
 
 #include "stark/Eval/Evaluator.h"
+#include "stark/Dialect/StarkAttrs.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Eval/Inputs.h"
 #include "stark/Eval/ProblemAnalysis.h"
 #include "stark/Eval/References.h"
+#include "stark/Eval/TensorProgram.h"
 #include "stark/Target/CpuTarget.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -732,6 +734,7 @@ void mlir::stark::registerEvalDialects(DialectRegistry &registry) {
                   math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
                   NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
                   vector::VectorDialect>();
+  registerTensorProgramDialects(registry);
   registerStarkDialect(registry);
 }
 
@@ -774,6 +777,28 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
     result.status = EvalStatus::CompileError;
     result.message = "cannot parse the candidate:\n" + diagnostics;
     return result;
+  }
+
+  // A whole program on tensors (a model against what stark-opt made of
+  // it): both become problems, bufferized the same way.
+  if (isProgramWithoutProblem(*problem)) {
+    if (options.onPhase)
+      options.onPhase("bufferizing the programs");
+    std::string error;
+    if (failed(prepareTensorProgram(*problem, options.entry, error))) {
+      result.status = EvalStatus::Error;
+      result.message = "problem: " + error;
+      return result;
+    }
+    StringRef entry =
+        cast<ProblemAttr>(problem->getOperation()->getAttr(kProblemAttrName))
+            .getEntry();
+    if (isProgramWithoutProblem(*candidate) &&
+        failed(prepareTensorProgram(*candidate, entry, error))) {
+      result.status = EvalStatus::CompileError;
+      result.message = "candidate: " + error;
+      return result;
+    }
   }
 
   if (options.onPhase)

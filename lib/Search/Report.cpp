@@ -96,6 +96,10 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
                           {"problems", std::move(problems)}};
   if (header.llm)
     root["llm"] = *header.llm;
+  if (header.totalSeconds > 0)
+    root["total_seconds"] = header.totalSeconds;
+  if (!header.summary.empty())
+    root["summary"] = llvm::json::Object(header.summary);
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
     return failure();

@@ -30,6 +30,9 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
+
 namespace mlir::stark {
 #define GEN_PASS_DEF_STARKSEARCHPASS
 #include "stark/Transforms/Passes.h.inc"
@@ -39,6 +42,24 @@ using namespace mlir;
 using namespace mlir::stark;
 
 namespace {
+
+/// The share of the model's estimated time of the ops `stark-hot-ops`
+/// marked among `ops`; 0 when none carries a cost.
+double getShareOfOps(ArrayRef<Operation *> ops) {
+  double share = 0;
+  for (Operation *op : ops)
+    if (auto cost = op->getAttrOfType<CostAttr>(kCostAttrName))
+      share += cost.getShare().convertToDouble();
+  return share;
+}
+
+/// What one problem's search gave, for the model's summary.
+struct ProblemOutcome {
+  double share = 0;
+  double seconds = 0; // wall time the search took
+  double speedup = 1; // 1 without a winner
+  bool winner = false;
+};
 
 /// Ops of the program that belong to the problem named `symbol`.
 SmallVector<Operation *> opsOfProblem(ModuleOp module, StringAttr symbol) {
@@ -84,6 +105,9 @@ struct StarkSearchPass
     if (!(seconds > 0) || !(timeout > 0))
       return module.emitError()
              << "stark-search: seconds and timeout must be positive";
+    if (!(totalSeconds >= 0))
+      return module.emitError()
+             << "stark-search: total-seconds must not be negative";
     if (!(referenceTimeout > 0))
       return module.emitError()
              << "stark-search: reference-timeout must be positive";
@@ -163,19 +187,57 @@ struct StarkSearchPass
 
     llvm::json::Array reports;
     failedHard = false;
+    // The whole run's budget is split by share: each problem gets the part
+    // of what is left that its share is of the shares still to search.
+    SmallVector<double> shares, weights;
+    for (ModuleOp problem : problems)
+      shares.push_back(
+          getShareOfOps(opsOfProblem(module, problem.getSymNameAttr())));
+    // Problems outlined without a ranking (`all`) share the budget evenly.
+    weights = shares;
+    if (llvm::all_of(weights, [](double w) { return w <= 0; }))
+      weights.assign(problems.size(), 1.0);
+    double weightLeft = 0;
+    for (double w : weights)
+      weightLeft += w;
+    SmallVector<ProblemOutcome> outcomes;
+    auto runStart = std::chrono::steady_clock::now();
     for (auto [index, problem] : llvm::enumerate(problems)) {
-      llvm::json::Object report = searchOne(
-          module, problem, index, problems.size(), resolvedTarget, *hw);
+      double elapsed = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - runStart)
+                           .count();
+      double budgetSeconds = seconds;
+      if (totalSeconds > 0) {
+        double left = std::max(0.0, double(totalSeconds) - elapsed);
+        double part = weightLeft > 0 ? weights[index] / weightLeft : 1.0;
+        budgetSeconds = std::min(double(seconds), left * part);
+      }
+      weightLeft -= weights[index];
+      ProblemOutcome outcome;
+      outcome.share = shares[index];
+      auto problemStart = std::chrono::steady_clock::now();
+      llvm::json::Object report =
+          searchOne(module, problem, index, problems.size(), resolvedTarget,
+                    *hw, budgetSeconds, outcome);
+      outcome.seconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - problemStart)
+                            .count();
+      report["share"] = outcome.share;
+      report["budget_seconds"] = budgetSeconds;
+      outcomes.push_back(outcome);
       reports.push_back(std::move(report));
       if (failedHard)
         return signalPassFailure();
     }
+    llvm::json::Object summary = summarize(module, outcomes);
 
     if (!report.empty()) {
       SearchReportHeader header{resolvedTarget,  agent,           profileName,
                                 int64_t(budget), double(seconds), int64_t(seed),
                                 allowTf32};
       header.llm = describeModelUse();
+      header.totalSeconds = totalSeconds;
+      header.summary = std::move(summary);
       std::string error;
       if (failed(
               writeSearchReport(report, header, std::move(reports), error))) {
@@ -260,9 +322,64 @@ struct StarkSearchPass
     return llvm::json::Value(std::move(o));
   }
 
+  /// The model's summary: problems searched, winners, the share of the
+  /// model's estimated time they cover and, by Amdahl's law over those
+  /// shares, the whole model's estimated speedup. Printed with the
+  /// progress, a remark on the module with `summary`, and returned for the
+  /// report.
+  llvm::json::Object summarize(ModuleOp module,
+                               ArrayRef<ProblemOutcome> outcomes) {
+    int64_t winners = 0;
+    double searchedShare = 0, winnerShare = 0, after = 0, spent = 0;
+    bool haveShares = false;
+    for (const ProblemOutcome &o : outcomes) {
+      haveShares |= o.share > 0 && o.share <= 1;
+      searchedShare += o.share;
+      spent += o.seconds;
+      if (o.winner) {
+        ++winners;
+        winnerShare += o.share;
+        after += o.share / o.speedup;
+      } else {
+        after += o.share;
+      }
+    }
+    // Shares are of the model's time only when stark-hot-ops marked them.
+    double modelSpeedup = 0;
+    if (haveShares && searchedShare <= 1.0 + 1e-9) {
+      double rest = std::max(0.0, 1.0 - searchedShare);
+      modelSpeedup = 1.0 / (rest + after);
+    }
+    std::string text = llvm::formatv(
+        "stark-search: model summary: {0} problem(s) searched in {1:f1} s, "
+        "{2} with a verified winner",
+        outcomes.size(), spent, winners);
+    if (modelSpeedup > 0)
+      text +=
+          llvm::formatv("; the searched ops are {0:f1}% of the model's "
+                        "estimated time, the winners {1:f1}%; estimated "
+                        "model speedup {2:f2}x",
+                        100 * searchedShare, 100 * winnerShare, modelSpeedup)
+              .str();
+    if (progress)
+      llvm::errs() << text << "\n";
+    if (summary && !outcomes.empty())
+      module.emitRemark() << text;
+    llvm::json::Object json{{"problems", int64_t(outcomes.size())},
+                            {"winners", winners},
+                            {"seconds", spent}};
+    if (modelSpeedup > 0) {
+      json["searched_share"] = searchedShare;
+      json["winner_share"] = winnerShare;
+      json["estimated_model_speedup"] = modelSpeedup;
+    }
+    return json;
+  }
+
   llvm::json::Object searchOne(ModuleOp module, ModuleOp problem, size_t index,
                                size_t count, StringRef resolvedTarget,
-                               const HardwareProfile &hw) {
+                               const HardwareProfile &hw, double budgetSeconds,
+                               ProblemOutcome &outcome) {
     std::string error;
     ProblemAttr info = *getProblemAttr(problem, error);
     StringAttr symbol = problem.getSymNameAttr();
@@ -279,21 +396,42 @@ struct StarkSearchPass
     if (database) {
       if (!retune)
         if (const TuningRecord *record = database->lookup(
-                info.getSignature(), resolvedDevice, allowTf32))
+                info.getSignature(), resolvedDevice, allowTf32)) {
+          // A recorded winner counts in the model's summary like a found one.
+          outcome.winner = record->speedup > 0;
+          outcome.speedup = record->speedup;
           return applyRecord(problem, info, *record, remarkAll);
+        }
       for (const TuningRecord *other : database->lookupOtherDevices(
                info.getSignature(), resolvedDevice, allowTf32))
         if (other->target == resolvedTarget)
           seeds.push_back(getSeedProposal(*other));
     }
-
     ++numProblems;
+    if (progress) {
+      llvm::errs() << llvm::formatv("stark-search: [{0}/{1}] {2}: {3} op(s)",
+                                    index + 1, count, label, ops.size());
+      if (outcome.share > 0 && outcome.share <= 1)
+        llvm::errs() << llvm::formatv(", {0:f1}% of the model's estimated time",
+                                      100 * outcome.share);
+      llvm::errs() << llvm::formatv(", {0:f1} s budget\n", budgetSeconds);
+    }
+    if (!(budgetSeconds > 0)) {
+      remarkAll("stark-search: left as is: the total-seconds budget is spent");
+      return llvm::json::Object{
+          {"problem", symbol.getValue()},
+          {"op", info.getOp()},
+          {"shapes", info.getShapes()},
+          {"signature", info.getSignature()},
+          {"skipped", "the total-seconds budget is spent"}};
+    }
+
     ProblemSearchOptions options;
     options.target = resolvedTarget.str();
     options.agent = agent;
     options.transcript = transcript;
     options.budget = budget;
-    options.seconds = seconds;
+    options.seconds = budgetSeconds;
     options.seed = seed;
     options.minSpeedup = minSpeedup;
     options.trials = trials;
@@ -393,6 +531,8 @@ struct StarkSearchPass
         return report;
       }
     }
+    outcome.winner = true;
+    outcome.speedup = win.speedup;
     remarkAll(llvm::formatv("stark-search: {0:f2}x faster on {1}: {2} {3} "
                             "(candidate {4} of {5}, {6} -> {7})",
                             win.speedup, resolvedTarget, win.strategy,

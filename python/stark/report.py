@@ -50,6 +50,16 @@ def main(path):
         print("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5])
         if i == 0:
             print("  ".join("-" * w for w in widths) + "  " + "-" * 8)
+    summary = report.get("summary")
+    if summary:
+        line = (f"model: {summary['problems']} problem(s), "
+                f"{summary['winners']} with a winner, "
+                f"{summary['seconds']:.1f} s")
+        if "estimated_model_speedup" in summary:
+            line += (f"; winners cover {100 * summary['winner_share']:.1f}% "
+                     f"of the estimated time, estimated model speedup "
+                     f"{summary['estimated_model_speedup']:.2f}x")
+        print(line)
     return 0
 
 

@@ -22,10 +22,11 @@
 // ENTRY: "message": "candidate signature differs from the problem: 'kernel' takes 3 arguments in the problem but 2 in the candidate",
 // ENTRY: "status": "compile_error",
 
-// A module without stark.problem is not a problem.
+// A module without stark.problem is a whole program on tensors or nothing:
+// a kernel on memrefs needs the attribute.
 // RUN: not %{eval} --problem %S/Inputs/matmul-ikj.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=NOPROBLEM
 // NOPROBLEM:      status: error
-// NOPROBLEM-NEXT: message: the problem module has no 'stark.problem' attribute
+// NOPROBLEM-NEXT: message: problem: the module has no stark.problem attribute and its entry 'kernel' takes no tensors: a kernel problem on memrefs needs #stark.problem<entry, num_outputs>
 
 // RUN: not %{eval} %{matmul} --candidate %S/Inputs/matmul-ikj.mlir --target tpu | FileCheck %s --check-prefix=TARGET
 // TARGET:      status: error

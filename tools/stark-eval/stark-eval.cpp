@@ -2,6 +2,9 @@
 //
 // stark-eval --problem P.mlir --candidate C.mlir --target cpu|cuda [--json]
 //
+// The problem is a kernel problem (stark.problem) or a whole program on
+// tensors (a model, checked against what stark-opt made of it).
+//
 // Runs the evaluation in a worker process (this same binary with --worker)
 // so a crashing or hanging candidate becomes a reported failure. Exits 0
 // only for a verified candidate.
@@ -31,6 +34,12 @@ static cl::opt<std::string> candidatePath("candidate",
                                           cl::desc("Candidate module"),
                                           cl::value_desc("file"),
                                           cl::cat(category));
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Entry function of a whole program on tensors given "
+                       "as problem and candidate (default: its only public "
+                       "function)"),
+              cl::value_desc("name"), cl::cat(category));
 static cl::opt<std::string> targetName("target", cl::desc("cpu or cuda"),
                                        cl::init("cpu"), cl::cat(category));
 static cl::opt<bool> printJson("json", cl::desc("Print the result as JSON"),
@@ -173,6 +182,7 @@ int main(int argc, char **argv) {
   options.f64Reference = !noF64Reference;
   options.allowTf32 = allowTf32;
   options.measureTime = !noTiming;
+  options.entry = entryName;
   options.referenceDir = referenceDir;
   options.writeReferences = writeReferences;
   options.timing.minTrials = trials;

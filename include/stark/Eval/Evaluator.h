@@ -70,6 +70,10 @@ struct EvalOptions {
   bool allowTf32 = false;
   /// Time the candidate against the baseline after it verifies.
   bool measureTime = true;
+  /// The entry of a whole program on tensors given as problem and
+  /// candidate (TensorProgram.h); empty: the program's only public
+  /// function. Unused for kernel problems, which name their entry.
+  std::string entry;
   TimingOptions timing;
   /// Called when the evaluator enters a new phase ("compiling candidate",
   /// "running candidate: trial 2 (large, seed ...)"); the worker prints
@@ -142,13 +146,16 @@ EvalResult evaluateCandidate(Target &target, ModuleOp problem,
                              ModuleOp candidate, const EvalOptions &options);
 
 /// The dialects a problem or candidate may use: func, arith, math, memref,
-/// scf, cf, affine, linalg, vector, index, ub, llvm, gpu, nvgpu, nvvm.
+/// scf, cf, affine, linalg, vector, index, ub, llvm, gpu, nvgpu, nvvm, and
+/// for whole programs tensor, bufferization and ml_program.
 void registerEvalDialects(DialectRegistry &registry);
 
 /// Parses both sources in a fresh context, creates `targetName` and
-/// evaluates. Parse failures of the candidate are compile errors carrying
-/// the diagnostics; of the problem, errors. `problemName` and
-/// `candidateName` are the buffer names diagnostics mention.
+/// evaluates. A problem without stark.problem is a whole program on
+/// tensors: it and the candidate are bufferized first (TensorProgram.h). Parse
+/// failures of the candidate are compile errors carrying the diagnostics; of
+/// the problem, errors. `problemName` and `candidateName` are the buffer names
+/// diagnostics mention.
 EvalResult evaluateSources(StringRef problemSource, StringRef problemName,
                            StringRef candidateSource, StringRef candidateName,
                            StringRef targetName, const EvalOptions &options);

@@ -32,6 +32,10 @@ struct SearchReportHeader {
   bool allowTf32 = false;
   /// With a model: provider, model, the run's tokens and cost.
   std::optional<llvm::json::Value> llm;
+  /// The whole run's budget (0: none) and the model's summary (empty:
+  /// none written).
+  double totalSeconds = 0;
+  llvm::json::Object summary;
 };
 
 /// Writes the report of all problems to `path`; fails, saying why in `error`,

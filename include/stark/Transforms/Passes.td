@@ -192,8 +192,20 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
     winner_us>`. A remark on each op of the problem says what was found, or
     why nothing was. `--stark-substitute` puts winners into the program.
 
-    Progress goes to stderr while it runs; `report=FILE` writes every node
-    of every search as JSON.
+    Problems are searched one after the other; with `total-seconds`, each
+    gets the part of the budget still left that its share of the model's
+    estimated time (the `share` of the `stark.cost` of its ops) is of the
+    shares still to search, and never more than `seconds`. A problem
+    deduplicated by signature is searched once for all the ops it stands
+    for.
+
+    Progress goes to stderr while it runs (per problem: its ops, share and
+    budget, then each candidate); at the end a model summary says how many
+    problems found a verified winner, the share of the model's estimated
+    time they cover and the estimated speedup of the whole model (Amdahl's
+    law over the shares), also as a remark on the module with `summary`
+    and in the report. `report=FILE` writes every node of every search as
+    JSON.
 
     With `tuning-db=FILE`, a problem whose signature has a winner recorded
     for this `device` gets that winner without any evaluation (the remark
@@ -261,6 +273,13 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "Candidates per problem">,
     Option<"seconds", "seconds", "double", /*default=*/"120",
            "Wall-clock budget per problem, in seconds">,
+    Option<"totalSeconds", "total-seconds", "double", /*default=*/"0",
+           "Wall-clock budget of the whole search (0: none), split across "
+           "the problems by their share of the model's estimated time; no "
+           "problem gets more than `seconds`">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Emit the model's summary as a remark on the module (it always "
+           "goes to the progress output and the report)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
            "Seed of the search and of the generated inputs">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
