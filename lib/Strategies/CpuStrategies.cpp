@@ -1,6 +1,7 @@
 //===- CpuStrategies.cpp - Transform-dialect schedules for the host -------===//
 
 #include "stark/Strategies/CpuStrategies.h"
+#include "Cpu/CpuFusedGroup.h"
 #include "stark/Analysis/InitFill.h"
 #include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
@@ -54,21 +55,31 @@ static std::string listParam(ArrayRef<int64_t> v) {
 }
 
 bool CpuSchedule::onTensors() const {
-  return family == kCpuWindowVectorize || family == kCpuSoftmaxRows;
+  return family == kCpuWindowVectorize || family == kCpuSoftmaxRows ||
+         family == kCpuFusedRows || fuseGroup;
 }
 
 std::map<std::string, std::string> CpuSchedule::toParams() const {
-  return {{"cache_tiles", listParam(cacheTiles)},
-          {"register_tiles", listParam(registerTiles)},
-          {"threads", std::to_string(threads)},
-          {"contraction_lowering", contractionLowering},
-          {"reduction_lowering", reductionLowering}};
+  std::map<std::string, std::string> params{
+      {"cache_tiles", listParam(cacheTiles)},
+      {"register_tiles", listParam(registerTiles)},
+      {"threads", std::to_string(threads)},
+      {"contraction_lowering", contractionLowering},
+      {"reduction_lowering", reductionLowering}};
+  // Only where set, so the points of single-op problems keep their keys.
+  if (fuseGroup)
+    params["fused_group"] = "1";
+  return params;
 }
 
 std::string CpuSchedule::describe() const {
   std::string text;
   if (family == kCpuSoftmaxRows)
     text = llvm::formatv("{0} rows fused per step", listParam(registerTiles));
+  else if (family == kCpuFusedRows)
+    text = llvm::formatv("tiles {0} of the chain's last op, its producers "
+                         "fused per tile",
+                         listParam(registerTiles));
   else if (family == kCpuTileLoops)
     text =
         llvm::formatv("cache tiles {0}, scalar loops", listParam(cacheTiles));
@@ -77,6 +88,8 @@ std::string CpuSchedule::describe() const {
                          listParam(cacheTiles), listParam(registerTiles));
   if (family == kCpuWindowVectorize)
     text += ", decomposed to 1-D windows";
+  if (fuseGroup)
+    text += ", on the chain fused into one op";
   if (threads > 1)
     text += llvm::formatv(", {0} threads over parallel tiles {1}", threads,
                           listParam(threadTiles));
@@ -184,6 +197,9 @@ mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
       forall = transform::FuseIntoContainingOp::create(
                    b, loc, split.getResult(i), forall)
                    .getNewContainingOp();
+  } else if (s.family == kCpuFusedRows) {
+    // Tiled and fused before the script runs (tileAndFuseRows): the loop
+    // over rows exists, its body is vectorised below.
   } else {
     Value current = w.matchLinalgOps(root);
     if (parallel)
@@ -203,7 +219,7 @@ mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
   }
 
   Value func = w.matchOps(root, {"func.func"});
-  if (s.family == kCpuSoftmaxRows)
+  if (s.family == kCpuSoftmaxRows || s.family == kCpuFusedRows)
     func = transform::VectorizeChildrenAndApplyPatternsOp::create(b, loc, func);
   if (vectorize)
     w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
@@ -228,7 +244,7 @@ mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
         /*bufferize_function_boundaries=*/b.getBoolAttr(false));
     func = w.matchOps(root, {"func.func"});
   }
-  if (parallel || s.family == kCpuSoftmaxRows)
+  if (parallel || s.family == kCpuSoftmaxRows || s.family == kCpuFusedRows)
     transform::ForallToParallelOp::create(b, loc, TypeRange{anyOp},
                                           w.matchOps(root, {"scf.forall"}));
   // Slices folded into the accesses, copies of a tile onto itself (left by
@@ -333,10 +349,122 @@ static bool addThreadTiles(CpuSchedule &s, ArrayRef<int64_t> ranges,
 /// are dominated by waking the threads).
 static constexpr int64_t kPointsPerThread = 1 << 16;
 
+/// The whole row is one vector in the row schedules: longer rows would make
+/// vectors too large to compile in reasonable time.
+static constexpr int64_t kMaxRowVector = 8192;
+
+static int64_t getNumPoints(Operation *op) {
+  int64_t points = 1;
+  for (int64_t r : cast<linalg::LinalgOp>(op).getStaticLoopRanges())
+    points *= r;
+  return points;
+}
+
+/// cpu-fused-rows for a chain that stays several ops once fused on tensors
+/// (`left`, its last op the sink): the sink's outermost loops that span the
+/// rows the chain's reductions produce are tiled by blocks of rows, and
+/// each block computes every producer of its slice, vectorised whole.
+static std::vector<CpuSchedule>
+enumerateFusedRowsSchedules(ArrayRef<Operation *> left, std::string &whyNot) {
+  std::vector<CpuSchedule> schedules;
+  Operation *sink = left.back();
+  for (Operation *op : left.drop_back())
+    for (Operation *user : op->getUsers())
+      if (isa<bufferization::MaterializeInDestinationOp>(user)) {
+        whyNot = "the fused chain writes outputs from more than one op";
+        return schedules;
+      }
+  // Rows: the number of values each reduction of the chain produces; all
+  // reductions must produce as many.
+  int64_t rows = 0;
+  for (Operation *op : left) {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (linalgOp.getNumReductionLoops() == 0)
+      continue;
+    int64_t produced = 1;
+    for (auto [range, it] : llvm::zip(linalgOp.getStaticLoopRanges(),
+                                      linalgOp.getIteratorTypesArray()))
+      if (it == utils::IteratorType::parallel)
+        produced *= range;
+    if (rows && rows != produced) {
+      whyNot = "the fused chain's reductions produce different numbers of "
+               "rows";
+      return schedules;
+    }
+    rows = produced;
+  }
+  if (!rows) {
+    whyNot = "the fused chain has no reduction to block by rows";
+    return schedules;
+  }
+  auto sinkOp = cast<linalg::LinalgOp>(sink);
+  SmallVector<int64_t> ranges = sinkOp.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = sinkOp.getIteratorTypesArray();
+  int64_t covered = 1;
+  int64_t last = -1;
+  for (int64_t d = 0; d < int64_t(ranges.size()) && covered < rows; ++d) {
+    if (iterators[d] != utils::IteratorType::parallel)
+      break;
+    covered *= ranges[d];
+    last = d;
+  }
+  if (covered != rows || last < 0) {
+    whyNot = "the outer loops of the fused chain's last op do not span its "
+             "rows";
+    return schedules;
+  }
+  int64_t longest = 0;
+  for (Operation *op : left)
+    longest = std::max(longest, (getNumPoints(op) + rows - 1) / rows);
+  for (int64_t block : {1, 2, 4, 8}) {
+    int64_t tile = pickTile(ranges[last], block);
+    if (tile != block && block > 1)
+      continue;
+    if (tile * longest > kMaxRowVector) {
+      if (schedules.empty())
+        whyNot = llvm::formatv("rows of {0} elements are longer than the {1} "
+                               "the host schedule keeps in vectors",
+                               longest, kMaxRowVector)
+                     .str();
+      continue;
+    }
+    CpuSchedule s;
+    s.family = kCpuFusedRows;
+    s.cacheTiles.assign(ranges.size(), 0);
+    s.registerTiles.assign(ranges.size(), 0);
+    for (int64_t d = 0; d < last; ++d)
+      s.registerTiles[d] = 1;
+    s.registerTiles[last] = tile;
+    s.reductionLowering = "innerreduction";
+    schedules.push_back(s);
+  }
+  if (!schedules.empty())
+    whyNot.clear();
+  return schedules;
+}
+
 std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     ModuleOp problem, const HardwareProfile &host, std::string &whyNot) {
   std::vector<CpuSchedule> schedules;
   Operation *root = findProblemOp(problem);
+  // A fused chain is scheduled on its tensor form: as the one op it fuses
+  // into, or by blocks of rows.
+  OwningOpRef<ModuleOp> fusedForm;
+  bool fuseGroup = false;
+  if (!root && isFusedGroupProblem(problem)) {
+    fusedForm = cast<ModuleOp>(problem->clone());
+    std::string error;
+    FailureOr<SmallVector<Operation *>> left =
+        fuseGroupOnTensors(*fusedForm, error);
+    if (failed(left)) {
+      whyNot = "fused chain: " + error;
+      return schedules;
+    }
+    if (left->size() != 1)
+      return enumerateFusedRowsSchedules(*left, whyNot);
+    root = left->front();
+    fuseGroup = true;
+  }
   if (!root) {
     whyNot = "the problem must hold exactly one linalg op";
     return schedules;
@@ -376,9 +504,6 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     int64_t dim = softmax.getDimension();
     iterators.assign(numLoops, utils::IteratorType::parallel);
     iterators[dim] = utils::IteratorType::reduction;
-    // The whole row is one vector: long rows would make vectors too large
-    // to compile in reasonable time.
-    constexpr int64_t kMaxRowVector = 8192;
     if (ranges[dim] > kMaxRowVector) {
       whyNot = llvm::formatv("softmax rows of {0} elements are longer than "
                              "the {1} the host schedule keeps in vectors",
@@ -537,6 +662,8 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     if (split && !threadedFirst)
       all.push_back(threaded);
   }
+  for (CpuSchedule &s : all)
+    s.fuseGroup = fuseGroup;
   if (all.empty() && whyNot.empty())
     whyNot = "no host schedule applies";
   return all;
@@ -586,7 +713,23 @@ FailureOr<OwningOpRef<ModuleOp>>
 mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
                               std::string &error) {
   MLIRContext *ctx = problem->getContext();
-  Operation *op = findProblemOp(problem);
+  OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
+  // A fused chain: its tensor form, on which the schedule works.
+  bool fused = schedule.fuseGroup || schedule.family == kCpuFusedRows;
+  Operation *op = nullptr;
+  if (fused) {
+    FailureOr<SmallVector<Operation *>> left =
+        fuseGroupOnTensors(*candidate, error);
+    if (failed(left))
+      return failure();
+    if (schedule.fuseGroup && left->size() != 1) {
+      error = "the fused chain does not fuse into one op";
+      return failure();
+    }
+    op = left->back();
+  } else {
+    op = findProblemOp(*candidate);
+  }
   if (!op) {
     error = "the problem must hold exactly one linalg op";
     return failure();
@@ -616,11 +759,14 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
       buildCpuTransformScript(ctx, schedule, error);
   if (failed(script))
     return failure();
-  OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
+  if (schedule.family == kCpuFusedRows &&
+      failed(tileAndFuseRows(op, schedule.registerTiles, error)))
+    return failure();
   // The schedules tile one op; the fill of a fill + contraction problem
   // runs before it as plain loops (memory-bound, and a small part of it).
   linalg::FillOp initFill;
-  findProblemOp(*candidate, &initFill);
+  if (!fused)
+    findProblemOp(*candidate, &initFill);
   if (initFill) {
     IRRewriter rewriter(ctx);
     rewriter.setInsertionPoint(initFill);
@@ -630,7 +776,7 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     }
     rewriter.eraseOp(initFill);
   }
-  if (schedule.onTensors() &&
+  if (!fused && schedule.onTensors() &&
       failed(convertToTensorForm(findProblemOp(*candidate), error)))
     return failure();
   if (failed(applyTransformScript(*candidate, **script, error)))

@@ -31,6 +31,7 @@ static void registerAllFamilies(StrategyRegistry &registry) {
   registry.add(createCpuTileVectorizeFamily());
   registry.add(createCpuWindowVectorizeFamily());
   registry.add(createCpuSoftmaxRowsFamily());
+  registry.add(createCpuFusedRowsFamily());
   registry.add(createCpuTileLoopsFamily());
 }
 

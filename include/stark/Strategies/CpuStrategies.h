@@ -32,6 +32,7 @@ inline constexpr const char *kCpuTileVectorize = "cpu-tile-vectorize";
 inline constexpr const char *kCpuWindowVectorize = "cpu-window-vectorize";
 inline constexpr const char *kCpuSoftmaxRows = "cpu-softmax-rows";
 inline constexpr const char *kCpuTileLoops = "cpu-tile-loops";
+inline constexpr const char *kCpuFusedRows = "cpu-fused-rows";
 
 struct CpuSchedule {
   /// cpu-tile-vectorize: tile and vectorise an op with projected-permutation
@@ -40,7 +41,9 @@ struct CpuSchedule {
   /// rows and filter rows, decompose it to its 1-D form and vectorise that;
   /// cpu-softmax-rows: decompose linalg.softmax and fuse its four steps
   /// into one pass over each block of rows, vectorised;
-  /// cpu-tile-loops: tile only, for ops nothing above vectorises.
+  /// cpu-tile-loops: tile only, for ops nothing above vectorises;
+  /// cpu-fused-rows: a fused chain with reductions, one loop over blocks of
+  /// rows of its last op with every producer fused into it, vectorised.
   std::string family = kCpuTileVectorize;
   /// Tile size per loop of the `scf.forall` (then `scf.parallel`) level
   /// shared out to threads; empty or all 0 for none.
@@ -51,7 +54,8 @@ struct CpuSchedule {
   SmallVector<int64_t> cacheTiles;
   /// Inner (register) tile size per loop; the inner tile is vectorised.
   /// 0 keeps the whole (cache-tiled) extent of that loop in the vector.
-  /// For cpu-softmax-rows: the block of rows each parallel step fuses.
+  /// For cpu-softmax-rows: the block of rows each parallel step fuses; for
+  /// cpu-fused-rows: the tile of each loop of the chain's last op.
   SmallVector<int64_t> registerTiles;
   /// How vector.contract is lowered: "outerproduct" or "dot".
   std::string contractionLowering = "outerproduct";
@@ -62,6 +66,10 @@ struct CpuSchedule {
   /// cpu-window-vectorize on a 2-D window op: decompose the tiled op into
   /// its 1-D form before vectorising (1-D ops vectorise as they are).
   bool decomposeWindows = false;
+
+  /// A fused problem whose chain fuses into one element-wise or reduction
+  /// op on tensors (CpuFusedGroup.h): the schedule is that op's.
+  bool fuseGroup = false;
 
   /// Whether the schedule works on a tensor form of the problem (bufferised
   /// at the end of the script).

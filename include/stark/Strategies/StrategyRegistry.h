@@ -55,6 +55,7 @@ std::unique_ptr<StrategyFamily> createCpuTileVectorizeFamily();
 std::unique_ptr<StrategyFamily> createCpuWindowVectorizeFamily();
 std::unique_ptr<StrategyFamily> createCpuSoftmaxRowsFamily();
 std::unique_ptr<StrategyFamily> createCpuTileLoopsFamily();
+std::unique_ptr<StrategyFamily> createCpuFusedRowsFamily();
 
 } // namespace mlir::stark
 

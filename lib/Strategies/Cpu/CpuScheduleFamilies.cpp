@@ -1,9 +1,9 @@
 //===- CpuScheduleFamilies.cpp - The host's schedule families -------------===//
 //
-// cpu-tile-vectorize, cpu-window-vectorize, cpu-softmax-rows and
-// cpu-tile-loops (docs/search.md, "CPU candidates"). One enumerator
-// (enumerateCpuSchedules) picks the schedules of an op, so each family is
-// the part of its list that carries the family's name.
+// cpu-tile-vectorize, cpu-window-vectorize, cpu-softmax-rows,
+// cpu-tile-loops and cpu-fused-rows (docs/search.md, "CPU candidates"). One
+// enumerator (enumerateCpuSchedules) picks the schedules of an op, so each
+// family is the part of its list that carries the family's name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,4 +67,8 @@ std::unique_ptr<StrategyFamily> mlir::stark::createCpuSoftmaxRowsFamily() {
 
 std::unique_ptr<StrategyFamily> mlir::stark::createCpuTileLoopsFamily() {
   return std::make_unique<CpuScheduleFamily>(kCpuTileLoops);
+}
+
+std::unique_ptr<StrategyFamily> mlir::stark::createCpuFusedRowsFamily() {
+  return std::make_unique<CpuScheduleFamily>(kCpuFusedRows);
 }
