@@ -377,6 +377,9 @@ static void buildCpuLowering(OpPassManager &pm) {
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Libm calls on n-D vectors (math.erf on vector<2x256xf32>) are unrolled
+  // into vector extracts and inserts, which need the vector lowering again.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
