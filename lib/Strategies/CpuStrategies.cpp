@@ -776,8 +776,9 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     }
     rewriter.eraseOp(initFill);
   }
-  if (!fused && schedule.onTensors() &&
-      failed(convertToTensorForm(findProblemOp(*candidate), error)))
+  // `op`, not a new look-up: with its fill lowered to loops, the problem
+  // no longer reads as a fill + contraction.
+  if (!fused && schedule.onTensors() && failed(convertToTensorForm(op, error)))
     return failure();
   if (failed(applyTransformScript(*candidate, **script, error)))
     return failure();
