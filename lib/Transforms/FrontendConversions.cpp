@@ -1,6 +1,7 @@
 //===- FrontendConversions.cpp - What ML frontends leave, and their way in ===//
 
 #include "stark/Transforms/FrontendConversions.h"
+#include "stark/Eval/TensorProgram.h"
 
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/ShapeToStandard/ShapeToStandard.h"
@@ -67,15 +68,8 @@ void mlir::stark::registerFrontendDialects(DialectRegistry &registry) {
                   tosa::TosaDialect, ub::UBDialect>();
   // One-shot bufferization of a whole model (what stark-eval does to a
   // program on tensors, and what a user runs after stark-substitute).
-  arith::registerBufferizableOpInterfaceExternalModels(registry);
-  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
-      registry);
-  cf::registerBufferizableOpInterfaceExternalModels(registry);
-  linalg::registerBufferizableOpInterfaceExternalModels(registry);
-  ml_program::registerBufferizableOpInterfaceExternalModels(registry);
-  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  registerTensorProgramDialects(registry);
   shape::registerBufferizableOpInterfaceExternalModels(registry);
-  tensor::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerInferTypeOpInterfaceExternalModels(registry);
 }
 
