@@ -12,6 +12,7 @@ PACKAGES=(
   cmake ninja-build g++ ccache python3 git clang-format
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libgtest-dev nlohmann-json3-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev
+  openmpi-bin libopenmpi-dev
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

@@ -75,6 +75,21 @@ config.substitutions.append(
 if not config.stark_static_llvm:
     config.available_features.add("stark-plugin")
 
+# Evaluation across MPI ranks: the build has it and mpirun exists. The
+# tests start every rank on this host. Open MPI refuses to run as root
+# unless told, and its shared-memory transport needs ptrace rights that
+# containers often lack, so ranks talk over TCP on the loopback.
+if getattr(config, "stark_enable_mpi", False):
+    config.available_features.add("mpi-build")
+if "mpi-build" in config.available_features and shutil.which("mpirun"):
+    config.available_features.add("mpi")
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    config.substitutions.append(
+        ("%mpirun", "mpirun --oversubscribe --bind-to none "
+                    "--mca btl self,tcp --mca btl_tcp_if_include lo "
+                    "--mca oob_tcp_if_include lo"))
+
 
 def cuda_device_usable():
     """True when a CUDA driver and at least one device answer."""

@@ -1,6 +1,7 @@
 //===- Worker.cpp - Evaluate a candidate in a separate process ------------===//
 
 #include "stark/Eval/Worker.h"
+#include "stark/Eval/DeviceLock.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -154,6 +156,8 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
       {"candidate_name", candidateName},
       {"options", toJSON(options)},
   };
+  if (!worker.deviceLock.empty())
+    request["device_lock"] = worker.deviceLock;
   std::string requestText;
   llvm::raw_string_ostream(requestText) << json::Value(std::move(request));
   if (failed(
@@ -167,12 +171,25 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
   SmallVector<StringRef> args = {*program, "--worker", dirPath};
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(logPath),
                                           StringRef(logPath)};
+  // A pinned worker sees only its device; everything else is inherited.
+  std::optional<ArrayRef<StringRef>> env;
+  std::vector<std::string> envStrings;
+  SmallVector<StringRef> envRefs;
+  if (!worker.cudaDevice.empty()) {
+    for (char **e = environ; e && *e; ++e)
+      if (!StringRef(*e).starts_with("CUDA_VISIBLE_DEVICES="))
+        envStrings.push_back(*e);
+    envStrings.push_back("CUDA_VISIBLE_DEVICES=" + worker.cudaDevice);
+    for (const std::string &e : envStrings)
+      envRefs.push_back(e);
+    env = ArrayRef<StringRef>(envRefs);
+  }
   unsigned seconds = unsigned(std::ceil(std::max(1.0, worker.timeoutSeconds)));
   std::string waitMessage;
   bool executionFailed = false;
   auto start = std::chrono::steady_clock::now();
-  int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, redirects,
-                                     seconds, /*MemoryLimit=*/0, &waitMessage,
+  int rc = llvm::sys::ExecuteAndWait(*program, args, env, redirects, seconds,
+                                     /*MemoryLimit=*/0, &waitMessage,
                                      &executionFailed);
   double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -313,9 +330,16 @@ int mlir::stark::runEvalWorker(StringRef dir) {
   if (failed(candidate))
     return requestError(error);
 
-  options.onPhase = [](StringRef phase) {
+  // With a device lock, timing waits until no other worker of the device
+  // runs anything on it (DeviceLock.h); the lock goes with the process.
+  std::optional<DeviceLock> lock;
+  if (std::optional<StringRef> path = obj->getString("device_lock"))
+    lock.emplace(*path);
+  options.onPhase = [&](StringRef phase) {
     llvm::errs() << kWorkerPhasePrefix << phase << "\n";
     llvm::errs().flush();
+    if (lock)
+      lock->hold(getDeviceUse(phase, targetName));
   };
   EvalResult result = evaluateSources(*problem, problemName, *candidate,
                                       candidateName, targetName, options);

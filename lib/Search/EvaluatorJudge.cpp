@@ -13,10 +13,10 @@ using namespace mlir::stark;
 EvaluatorJudge::EvaluatorJudge(std::string problemSource,
                                std::string problemName, EvalOptions options,
                                WorkerOptions worker,
-                               ReferenceOptions references)
+                               ReferenceOptions references, EvalPool *pool)
     : problemSource(std::move(problemSource)),
       problemName(std::move(problemName)), options(std::move(options)),
-      worker(std::move(worker)), references(references) {}
+      worker(std::move(worker)), references(references), pool(pool) {}
 
 EvaluatorJudge::~EvaluatorJudge() {
   if (!referenceDir.empty() && !worker.keepFiles)
@@ -50,8 +50,11 @@ FailureOr<double> EvaluatorJudge::measureBaseline(std::string &error) {
   WorkerOptions refWorker = worker;
   refWorker.timeoutSeconds = references.timeoutSeconds;
   auto start = std::chrono::steady_clock::now();
-  EvalResult r = evaluateInWorker(problemSource, problemName, problemSource,
-                                  problemName, refOptions, refWorker);
+  EvalResult r =
+      pool ? pool->evaluateHere({problemSource, problemName, problemSource,
+                                 problemName, refOptions, refWorker})
+           : evaluateInWorker(problemSource, problemName, problemSource,
+                              problemName, refOptions, refWorker);
   double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -68,13 +71,48 @@ FailureOr<double> EvaluatorJudge::measureBaseline(std::string &error) {
   return baselineSeconds;
 }
 
+EvalJob EvaluatorJudge::makeJob(const Proposal &proposal) const {
+  EvalJob job{problemSource,    problemName,
+              proposal.payload, "candidate-" + proposal.node.strategy,
+              options,          worker};
+  job.worker.timeoutSeconds += referenceAllowance;
+  return job;
+}
+
 Verdict EvaluatorJudge::judge(const Proposal &proposal) {
-  std::string name = "candidate-" + proposal.node.strategy;
-  WorkerOptions candidateWorker = worker;
-  candidateWorker.timeoutSeconds += referenceAllowance;
-  EvalResult r = evaluateInWorker(problemSource, problemName, proposal.payload,
-                                  name, options, candidateWorker);
+  EvalJob job = makeJob(proposal);
+  EvalResult r = pool ? pool->evaluateAll({job}).front()
+                      : evaluateInWorker(job.problemSource, job.problemName,
+                                         job.candidateSource, job.candidateName,
+                                         job.options, job.worker);
   results.push_back(r);
+  return toVerdict(r);
+}
+
+std::vector<Verdict>
+EvaluatorJudge::judgeAll(llvm::ArrayRef<Proposal> proposals) {
+  if (!pool)
+    return Judge::judgeAll(proposals);
+  std::vector<EvalJob> jobs;
+  for (const Proposal &proposal : proposals)
+    jobs.push_back(makeJob(proposal));
+  std::vector<Verdict> verdicts;
+  for (EvalResult &r : pool->evaluateAll(std::move(jobs))) {
+    verdicts.push_back(toVerdict(r));
+    results.push_back(std::move(r));
+  }
+  return verdicts;
+}
+
+Verdict EvaluatorJudge::retime(const Proposal &proposal) {
+  if (!pool)
+    return judge(proposal);
+  EvalResult r = pool->evaluateHere(makeJob(proposal));
+  results.push_back(r);
+  return toVerdict(r);
+}
+
+Verdict EvaluatorJudge::toVerdict(const EvalResult &r) const {
   Verdict v;
   v.status = stringifyEvalStatus(r.status).str();
   if (!r.isOk()) {

@@ -10,10 +10,34 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 
 using namespace mlir;
 using namespace mlir::stark;
+
+/// Times the `count` fastest passed candidates of `search` again, one after
+/// the other, on the home device, and picks the winner from those times:
+/// during the search they were timed on whichever device was free, next to
+/// other workers' compilations. One that fails now is not a contender.
+static void retimeContenders(SearchResult &search, EvaluatorJudge &judge,
+                             unsigned count, std::vector<int64_t> &retimed) {
+  SearchTree &tree = search.tree;
+  for (int64_t id : tree.leaderboard()) {
+    if (retimed.size() >= count)
+      break;
+    const SearchNode &node = tree.node(id);
+    Verdict v = judge.retime({node, search.payloads[id]});
+    if (v.passed)
+      tree.recordPassed(id, v.seconds);
+    else
+      tree.recordFailed(id, v.status.empty() ? "failed" : v.status,
+                        "failed when timed again on the home device: " +
+                            v.failure);
+    retimed.push_back(id);
+  }
+  search.winner = tree.best();
+}
 
 ProblemSearchResult mlir::stark::searchProblem(
     ModuleOp problem, const HardwareProfile &hw,
@@ -93,7 +117,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   ReferenceOptions references;
   references.timeoutSeconds = options.referenceTimeout;
   EvaluatorJudge judge(problemText, problem.getSymName()->str(), evalOptions,
-                       worker, references);
+                       worker, references, options.pool);
   std::string error;
   FailureOr<double> baseline = judge.measureBaseline(error);
   if (failed(baseline)) {
@@ -116,6 +140,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   SearchBudget budget;
   budget.maxCandidates = options.budget;
   budget.maxSeconds = options.seconds;
+  budget.batch = options.pool ? std::max(1u, options.batch) : 1;
   auto start = std::chrono::steady_clock::now();
   auto clock = [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -127,6 +152,9 @@ ProblemSearchResult mlir::stark::searchProblem(
       expert->markTried(seed.node);
   result.search = runSearch(*baseline, *agents, judge, treeOptions, budget,
                             options.seed, clock, progress, options.seeds);
+  if (options.pool && options.pool->size() > 1)
+    retimeContenders(*result.search, judge, options.retimeContenders,
+                     result.retimed);
   for (const EvalResult &r : judge.getResults()) {
     result.referenceRuns += r.referenceRuns;
     result.referencesReused += r.referencesReused;

@@ -73,6 +73,8 @@ mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
   report["candidates"] = search.candidatesTried;
   report["stop_reason"] = search.stopReason;
   report["nodes"] = std::move(nodes);
+  if (!result.retimed.empty())
+    report["retimed"] = llvm::json::Array(result.retimed);
   // A winner that does not parse back is no winner, and no "no winner".
   if (!search.winner)
     report["winner"] = nullptr;
@@ -100,6 +102,8 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
     root["total_seconds"] = header.totalSeconds;
   if (!header.summary.empty())
     root["summary"] = llvm::json::Object(header.summary);
+  if (header.evaluation)
+    root["evaluation"] = llvm::json::Object(*header.evaluation);
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
     return failure();

@@ -2,10 +2,21 @@
 
 #include "stark/Search/Search.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
 using namespace mlir::stark;
 
 AgentTeam::~AgentTeam() = default;
 Judge::~Judge() = default;
+
+std::vector<Verdict> Judge::judgeAll(llvm::ArrayRef<Proposal> proposals) {
+  std::vector<Verdict> verdicts;
+  for (const Proposal &proposal : proposals)
+    verdicts.push_back(judge(proposal));
+  return verdicts;
+}
 
 RoleContext mlir::stark::buildRoleContext(const SearchTree &tree, int64_t id,
                                           llvm::ArrayRef<std::string> payloads,
@@ -44,27 +55,12 @@ SearchResult mlir::stark::runSearch(
 
   // A node whose agent declined to produce anything is not asked again.
   llvm::SmallVector<bool> declined(1, false);
-  auto judgeChild = [&](int64_t parent, const Proposal &proposal) {
-    int64_t id = tree.addChild(parent, proposal.node);
-    result.payloads.push_back(proposal.payload);
-    declined.push_back(false);
-    ++result.candidatesTried;
-
-    // A proposal the agents rejected before compiling (a guard, an edit
-    // outside its region) is recorded without reaching the judge.
-    Verdict verdict;
-    if (!proposal.rejection.empty()) {
-      verdict.status = "rejected";
-      verdict.failure = proposal.rejection;
-    } else {
-      verdict = judge.judge(proposal);
-    }
+  auto record = [&](int64_t id, const Verdict &verdict) {
     if (verdict.passed)
       tree.recordPassed(id, verdict.seconds);
     else
       tree.recordFailed(id, verdict.status.empty() ? "failed" : verdict.status,
                         verdict.failure);
-
     if (progress) {
       SearchProgress p;
       p.candidatesTried = result.candidatesTried;
@@ -74,56 +70,106 @@ SearchResult mlir::stark::runSearch(
       progress(p);
     }
   };
+  // The next candidate and the node it hangs off, or none when nothing is
+  // left to expand.
   size_t nextSeed = 0;
-  while (true) {
-    if (result.candidatesTried >= budget.maxCandidates) {
-      result.stopReason = "candidates";
-      break;
-    }
-    if (clock() - start >= budget.maxSeconds) {
-      result.stopReason = "seconds";
-      break;
-    }
-    if (nextSeed < seeds.size()) {
-      judgeChild(/*parent=*/0, seeds[nextSeed++]);
-      continue;
-    }
-    std::optional<int64_t> selected;
-    // Selection is random; skip nodes the agents declined, a bounded
-    // number of times, then fall back to any node that is still open.
-    for (int attempt = 0; attempt < 8 && !selected; ++attempt) {
-      std::optional<int64_t> s = tree.select();
-      if (!s)
-        break;
-      if (!declined[*s])
-        selected = s;
-    }
-    if (!selected)
-      for (int64_t id = 0; id < tree.size(); ++id)
-        if (tree.isExpandable(id) && !declined[id]) {
-          selected = id;
+  // Set when the agents stop the search (e.g. a spent model budget).
+  std::string agentStop;
+  auto next = [&]() -> std::optional<std::pair<int64_t, Proposal>> {
+    if (nextSeed < seeds.size())
+      return std::make_pair(int64_t(0), seeds[nextSeed++]);
+    while (true) {
+      std::optional<int64_t> selected;
+      // Selection is random; skip nodes the agents declined, a bounded
+      // number of times, then fall back to any node that is still open.
+      for (int attempt = 0; attempt < 8 && !selected; ++attempt) {
+        std::optional<int64_t> s = tree.select();
+        if (!s)
           break;
-        }
-    if (!selected) {
-      result.stopReason = "exhausted";
-      break;
-    }
+        if (!declined[*s])
+          selected = s;
+      }
+      if (!selected)
+        for (int64_t id = 0; id < tree.size(); ++id)
+          if (tree.isExpandable(id) && !declined[id]) {
+            selected = id;
+            break;
+          }
+      if (!selected)
+        return std::nullopt;
 
-    RoleContext ctx = buildRoleContext(tree, *selected, result.payloads);
-    bool repairing = tree.node(*selected).state == NodeState::Failed;
-    std::optional<Proposal> proposal =
-        repairing ? agents.repair(ctx) : agents.propose(ctx);
-    if (!proposal) {
-      if (std::optional<AgentStop> stop = agents.getStop()) {
-        result.stopReason = stop->reason;
+      RoleContext ctx = buildRoleContext(tree, *selected, result.payloads);
+      bool repairing = tree.node(*selected).state == NodeState::Failed;
+      std::optional<Proposal> proposal =
+          repairing ? agents.repair(ctx) : agents.propose(ctx);
+      if (!proposal) {
+        if (std::optional<AgentStop> stop = agents.getStop()) {
+          agentStop = stop->reason;
+          return std::nullopt;
+        }
+        declined[*selected] = true;
+        continue;
+      }
+      if (proposal->node.author.empty())
+        proposal->node.author = repairing ? "debugger" : "planner+coder";
+      return std::make_pair(*selected, std::move(*proposal));
+    }
+  };
+
+  unsigned batchSize = std::max(1u, budget.batch);
+  while (true) {
+    // A batch: proposals from the tree with the earlier ones pending.
+    llvm::SmallVector<int64_t> ids;
+    std::vector<Proposal> proposals;
+    while (ids.size() < batchSize) {
+      if (result.candidatesTried >= budget.maxCandidates) {
+        result.stopReason = "candidates";
         break;
       }
-      declined[*selected] = true;
-      continue;
+      if (clock() - start >= budget.maxSeconds) {
+        result.stopReason = "seconds";
+        break;
+      }
+      std::optional<std::pair<int64_t, Proposal>> candidate = next();
+      if (!candidate) {
+        result.stopReason = agentStop.empty() ? "exhausted" : agentStop;
+        break;
+      }
+      ids.push_back(tree.addChild(candidate->first, candidate->second.node));
+      result.payloads.push_back(candidate->second.payload);
+      declined.push_back(false);
+      ++result.candidatesTried;
+      proposals.push_back(std::move(candidate->second));
     }
-    if (proposal->node.author.empty())
-      proposal->node.author = repairing ? "debugger" : "planner+coder";
-    judgeChild(*selected, *proposal);
+    if (ids.empty())
+      break;
+    // A proposal the agents rejected before compiling (a guard, an edit
+    // outside its region) is recorded without reaching the judge.
+    std::vector<Verdict> verdicts(proposals.size());
+    std::vector<Proposal> toJudge;
+    for (auto [i, proposal] : llvm::enumerate(proposals)) {
+      if (!proposal.rejection.empty()) {
+        verdicts[i].status = "rejected";
+        verdicts[i].failure = proposal.rejection;
+      } else {
+        toJudge.push_back(proposal);
+      }
+    }
+    if (!toJudge.empty()) {
+      std::vector<Verdict> judged = judge.judgeAll(toJudge);
+      size_t next = 0;
+      for (auto [i, proposal] : llvm::enumerate(proposals))
+        if (proposal.rejection.empty())
+          verdicts[i] = std::move(judged[next++]);
+    }
+    for (auto [id, verdict] : llvm::zip(ids, verdicts))
+      record(id, verdict);
+    // The budget ran out, or the agents stopped, while filling the batch;
+    // if nothing was left to expand, the verdicts may open new nodes.
+    if (result.stopReason == "candidates" || result.stopReason == "seconds" ||
+        !agentStop.empty())
+      break;
+    result.stopReason.clear();
   }
   result.winner = tree.best();
   return result;

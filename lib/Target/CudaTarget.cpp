@@ -446,6 +446,14 @@ public:
     return "cuda:" + device->arch.chip + ":" + device->name;
   }
   std::string getUnavailableReason() const override { return reason; }
+  unsigned getDeviceCount() const override {
+    std::string why;
+    const CudaDriverApi *api = device ? CudaDriverApi::get(why) : nullptr;
+    int count = 0;
+    if (!api || api->cuDeviceGetCountFn(&count) != CUDA_SUCCESS)
+      return 0;
+    return unsigned(count);
+  }
 
   FailureOr<std::unique_ptr<ArgBuffers>>
   allocate(const KernelSignature &signature, std::string &error) override;

@@ -24,6 +24,9 @@
 #include "stark/Tuning/RecordedWinner.h"
 #include "stark/Tuning/TuningDatabase.h"
 
+#include "stark/Eval/EvalPool.h"
+#include "stark/Eval/MpiEval.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -31,7 +34,11 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
 
 namespace mlir::stark {
 #define GEN_PASS_DEF_STARKSEARCHPASS
@@ -51,6 +58,17 @@ double getShareOfOps(ArrayRef<Operation *> ops) {
     if (auto cost = op->getAttrOfType<CostAttr>(kCostAttrName))
       share += cost.getShare().convertToDouble();
   return share;
+}
+
+/// The evaluators of a parallel run, for the report.
+llvm::json::Object describePool(const EvalPool &pool) {
+  llvm::json::Array lost;
+  for (const LostExecutor &l : pool.getLost())
+    lost.push_back(llvm::json::Object{{"executor", l.name},
+                                      {"reason", l.reason},
+                                      {"requeued", int64_t(l.requeued)}});
+  return llvm::json::Object{{"executors", int64_t(pool.size())},
+                            {"lost", std::move(lost)}};
 }
 
 /// What one problem's search gave, for the model's summary.
@@ -119,6 +137,13 @@ struct StarkSearchPass
              << "stark-search: timing-trials must be at least 1";
     if (trials == 0)
       return module.emitError() << "stark-search: trials must be at least 1";
+    if (devices == 0)
+      return module.emitError() << "stark-search: devices must be at least 1";
+    if (workersPerDevice == 0)
+      return module.emitError()
+             << "stark-search: workers-per-device must be at least 1";
+    if (!(mpiGrace > 0))
+      return module.emitError() << "stark-search: mpi-grace must be positive";
     resolvedTarget = target;
     std::string error;
     std::unique_ptr<Target> cuda;
@@ -129,6 +154,15 @@ struct StarkSearchPass
         return module.emitError() << "stark-search: target cuda: " << why;
       resolvedTarget = why.empty() ? "cuda" : "cpu";
     }
+    if (devices > 1 && resolvedTarget != "cuda")
+      return module.emitError()
+             << "stark-search: devices=" << unsigned(devices)
+             << " needs the cuda target; the cpu target has one device (use "
+                "workers-per-device for parallel cpu workers)";
+    if (devices > 1 && cuda && cuda->getDeviceCount() < devices)
+      return module.emitError()
+             << "stark-search: devices=" << unsigned(devices) << " but only "
+             << cuda->getDeviceCount() << " CUDA device(s) are visible here";
     resolvedDevice = device;
     if (resolvedDevice.empty() && !tuningDb.empty()) {
       std::unique_ptr<Target> used =
@@ -185,6 +219,35 @@ struct StarkSearchPass
           !nested->hasAttr(kWinnerAttrName))
         problems.push_back(nested);
 
+    // More than one evaluation worker: a pool shared by every search; with
+    // mpi, the other ranks of the job too (MpiEval.h).
+    std::unique_ptr<EvalPool> pool;
+    if (devices * workersPerDevice > 1 || mpi) {
+      std::vector<std::unique_ptr<EvalExecutor>> executors;
+      if (devices * workersPerDevice > 1) {
+        LocalPoolOptions local{resolvedTarget, devices, workersPerDevice};
+        executors = createLocalExecutors(local);
+      }
+      if (mpi) {
+        std::string error;
+        MpiClientOptions client;
+        client.graceSeconds = mpiGrace;
+        auto remote = createMpiExecutors(client, error);
+        if (failed(remote)) {
+          module.emitError() << "stark-search: mpi=1: " << error;
+          return signalPassFailure();
+        }
+        for (auto &executor : *remote)
+          executors.push_back(std::move(executor));
+      }
+      pool = std::make_unique<EvalPool>(std::move(executors),
+                                        createHomeExecutor(resolvedTarget));
+    }
+    evalPool = pool.get();
+    presearched = std::make_shared<std::map<size_t, ProblemSearchResult>>();
+    presearchSeconds.clear();
+    searchSideBySide(module, problems, resolvedTarget, *hw);
+
     llvm::json::Array reports;
     failedHard = false;
     // The whole run's budget is split by share: each problem gets the part
@@ -222,6 +285,8 @@ struct StarkSearchPass
       outcome.seconds = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - problemStart)
                             .count();
+      if (auto it = presearchSeconds.find(index); it != presearchSeconds.end())
+        outcome.seconds = it->second;
       report["share"] = outcome.share;
       report["budget_seconds"] = budgetSeconds;
       outcomes.push_back(outcome);
@@ -230,6 +295,11 @@ struct StarkSearchPass
         return signalPassFailure();
     }
     llvm::json::Object summary = summarize(module, outcomes);
+    if (pool)
+      for (const LostExecutor &l : pool->getLost())
+        module.emitWarning()
+            << "stark-search: evaluator " << l.name << " lost (" << l.reason
+            << "); " << l.requeued << " candidate(s) re-queued on the others";
 
     if (!report.empty()) {
       SearchReportHeader header{resolvedTarget,  agent,           profileName,
@@ -238,6 +308,12 @@ struct StarkSearchPass
       header.llm = describeModelUse();
       header.totalSeconds = totalSeconds;
       header.summary = std::move(summary);
+      if (pool) {
+        header.evaluation = describePool(*pool);
+        (*header.evaluation)["devices"] = int64_t(devices);
+        (*header.evaluation)["workers_per_device"] = int64_t(workersPerDevice);
+        (*header.evaluation)["mpi"] = bool(mpi);
+      }
       std::string error;
       if (failed(
               writeSearchReport(report, header, std::move(reports), error))) {
@@ -376,6 +452,121 @@ struct StarkSearchPass
     return json;
   }
 
+  /// The evaluation pool of this run (null: one worker at a time).
+  EvalPool *evalPool = nullptr;
+  /// Problems searched side by side before the problems are finished in
+  /// order (searchSideBySide), by index, and the seconds each took.
+  /// (Shared: the pass must stay copyable.)
+  std::shared_ptr<std::map<size_t, ProblemSearchResult>> presearched;
+  std::map<size_t, double> presearchSeconds;
+
+  ProblemSearchOptions makeSearchOptions(StringRef resolvedTarget,
+                                         double budgetSeconds,
+                                         std::vector<Proposal> seeds) {
+    ProblemSearchOptions options;
+    options.target = resolvedTarget.str();
+    options.agent = agent;
+    options.transcript = transcript;
+    options.budget = budget;
+    options.seconds = budgetSeconds;
+    options.seed = seed;
+    options.minSpeedup = minSpeedup;
+    options.trials = trials;
+    options.timingTrials = timingTrials;
+    options.timeout = timeout;
+    options.referenceTimeout = referenceTimeout;
+    options.allowTf32 = allowTf32;
+    options.seeds = std::move(seeds);
+    options.model = chatModel;
+    options.llm.target = resolvedTarget.str();
+    options.llm.plannerTemperature = llmPlannerTemperature;
+    options.llm.coderTemperature = llmCoderTemperature;
+    options.llm.debuggerTemperature = llmDebuggerTemperature;
+    options.llm.promptDir = llmPrompts;
+    if (llmFallback == "expert")
+      options.fallback = "expert";
+    // As many candidates at once as there are evaluators.
+    options.pool = evalPool;
+    options.batch = evalPool ? evalPool->size() : 1;
+    return options;
+  }
+
+  /// With an evaluation pool, searches the problems that need a search side
+  /// by side, as many at once as the pool has evaluators; searchOne then
+  /// takes their results in problem order, so the output, the remarks and
+  /// the tuning records do not depend on which search ends first. Not with
+  /// a model (one conversation at a time), a total-seconds budget (split
+  /// as the problems go) or a context without threads.
+  void searchSideBySide(ModuleOp module, ArrayRef<ModuleOp> problems,
+                        StringRef resolvedTarget, const HardwareProfile &hw) {
+    if (!evalPool || evalPool->size() < 2 || chatModel || totalSeconds > 0 ||
+        problems.size() < 2 || !getContext().isMultithreadingEnabled())
+      return;
+    struct Job {
+      size_t index;
+      ModuleOp problem;
+      std::string label;
+      ProblemSearchOptions options;
+    };
+    std::vector<Job> jobs;
+    for (auto [index, problem] : llvm::enumerate(problems)) {
+      std::string error;
+      ProblemAttr info = *getProblemAttr(problem, error);
+      std::vector<Proposal> seeds;
+      if (database) {
+        if (!retune &&
+            database->lookup(info.getSignature(), resolvedDevice, allowTf32))
+          continue;
+        for (const TuningRecord *other : database->lookupOtherDevices(
+                 info.getSignature(), resolvedDevice, allowTf32))
+          if (other->target == resolvedTarget)
+            seeds.push_back(getSeedProposal(*other));
+      }
+      jobs.push_back(
+          {index, problem,
+           llvm::formatv("{0} {1}", info.getOp(), info.getShapes()).str(),
+           makeSearchOptions(resolvedTarget, seconds, std::move(seeds))});
+    }
+    if (jobs.size() < 2)
+      return;
+    // Threads create IR (candidate modules, parsed winners) in the shared
+    // context: every dialect they may need is loaded before they start.
+    getContext().loadAllAvailableDialects();
+    std::mutex mutex;
+    std::vector<std::pair<ProblemSearchResult, double>> results(jobs.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i = next++; i < jobs.size(); i = next++) {
+        Job &job = jobs[i];
+        auto onProgress = [&](const SearchProgress &p) {
+          if (!progress)
+            return;
+          std::lock_guard<std::mutex> guard(mutex);
+          llvm::errs() << llvm::formatv(
+              "stark-search: [{0}/{1}] {2}: candidate {3}/{4}, best {5:f2}x\n",
+              job.index + 1, problems.size(), job.label, p.candidatesTried,
+              int64_t(budget), p.bestSpeedup);
+        };
+        auto start = std::chrono::steady_clock::now();
+        results[i].first =
+            searchProblem(job.problem, hw, job.options, onProgress);
+        results[i].second = std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+      }
+    };
+    std::vector<std::thread> threads;
+    unsigned parallel = std::min<size_t>(evalPool->size(), jobs.size());
+    for (unsigned t = 0; t < parallel; ++t)
+      threads.emplace_back(work);
+    for (std::thread &t : threads)
+      t.join();
+    for (auto [job, result] : llvm::zip(jobs, results)) {
+      (*presearched)[job.index] = std::move(result.first);
+      presearchSeconds[job.index] = result.second;
+    }
+  }
+
   llvm::json::Object searchOne(ModuleOp module, ModuleOp problem, size_t index,
                                size_t count, StringRef resolvedTarget,
                                const HardwareProfile &hw, double budgetSeconds,
@@ -426,28 +617,8 @@ struct StarkSearchPass
           {"skipped", "the total-seconds budget is spent"}};
     }
 
-    ProblemSearchOptions options;
-    options.target = resolvedTarget.str();
-    options.agent = agent;
-    options.transcript = transcript;
-    options.budget = budget;
-    options.seconds = budgetSeconds;
-    options.seed = seed;
-    options.minSpeedup = minSpeedup;
-    options.trials = trials;
-    options.timingTrials = timingTrials;
-    options.timeout = timeout;
-    options.referenceTimeout = referenceTimeout;
-    options.allowTf32 = allowTf32;
-    options.seeds = seeds;
-    options.model = chatModel;
-    options.llm.target = resolvedTarget.str();
-    options.llm.plannerTemperature = llmPlannerTemperature;
-    options.llm.coderTemperature = llmCoderTemperature;
-    options.llm.debuggerTemperature = llmDebuggerTemperature;
-    options.llm.promptDir = llmPrompts;
-    if (llmFallback == "expert")
-      options.fallback = "expert";
+    ProblemSearchOptions options =
+        makeSearchOptions(resolvedTarget, budgetSeconds, seeds);
     auto onProgress = [&](const SearchProgress &p) {
       if (!progress)
         return;
@@ -456,8 +627,11 @@ struct StarkSearchPass
           index + 1, count, label, p.candidatesTried, int64_t(budget),
           p.bestSpeedup);
     };
-    ProblemSearchResult result =
-        searchProblem(problem, hw, options, onProgress);
+    ProblemSearchResult result;
+    if (auto it = presearched->find(index); it != presearched->end())
+      result = std::move(it->second);
+    else
+      result = searchProblem(problem, hw, options, onProgress);
     llvm::json::Object report = problemToJSON(symbol.getValue(), info, result);
     if (database) {
       report["source"] = "search";

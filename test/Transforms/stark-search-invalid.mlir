@@ -8,6 +8,9 @@
 // RUN: not stark-opt %s --stark-search="target=cpu min-speedup=0.5" 2>&1 | FileCheck %s --check-prefix=MINSPEEDUP
 // RUN: not stark-opt %s --stark-search="target=cpu agent=replay transcript=%S/Inputs/search-malformed.json progress=0" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not stark-opt %s --stark-search="target=cpu agent=replay transcript=%t.missing progress=0" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not stark-opt %s --stark-search="target=cpu devices=0" 2>&1 | FileCheck %s --check-prefix=DEVICES
+// RUN: not stark-opt %s --stark-search="target=cpu workers-per-device=0" 2>&1 | FileCheck %s --check-prefix=WORKERS
+// RUN: not stark-opt %s --stark-search="target=cpu devices=2" 2>&1 | FileCheck %s --check-prefix=CPUDEVICES
 
 // AGENT: error: stark-search: agent 'oracle' is not available in this build; expected expert, {{.*}}replay
 // BUDGET: error: stark-search: budget must be at least 1
@@ -16,6 +19,9 @@
 // MINSPEEDUP: error: stark-search: min-speedup must be at least 1
 // MALFORMED: error: stark-search: transcript '{{.*}}search-malformed.json', proposal 0: needs "payload" or "payload_file"
 // MISSING: error: stark-search: cannot read transcript '{{.*}}.missing'
+// DEVICES: error: stark-search: devices must be at least 1
+// WORKERS: error: stark-search: workers-per-device must be at least 1
+// CPUDEVICES: error: stark-search: devices=2 needs the cuda target; the cpu target has one device (use workers-per-device for parallel cpu workers)
 
 // expected-error @below {{stark-search: unknown target 'tpu'; expected cpu, cuda or auto}}
 module {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Eval/Evaluator.h"
+#include "stark/Eval/MpiEval.h"
 #include "stark/Eval/Worker.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -130,6 +131,23 @@ static cl::opt<std::string>
     workerDir("worker", cl::desc("Internal: run as the worker on DIR"),
               cl::value_desc("dir"), cl::Hidden, cl::cat(category));
 
+static cl::opt<bool> serveMpi(
+    "serve-mpi",
+    cl::desc("Run as an evaluation server on an MPI rank other than 0: "
+             "evaluate what rank 0 (stark-opt ... mpi=1) sends until it says "
+             "stop (docs/distributed.md)"),
+    cl::cat(category));
+static cl::opt<std::string>
+    serveDevice("device",
+                cl::desc("With --serve-mpi: CUDA_VISIBLE_DEVICES of this "
+                         "server's workers (default: as inherited)"),
+                cl::cat(category));
+static cl::opt<int> mpiExitAfter(
+    "mpi-exit-after",
+    cl::desc("Testing, with --serve-mpi: answer this many jobs, then exit "
+             "without answering the next, as a rank that dies mid-search"),
+    cl::init(-1), cl::Hidden, cl::cat(category));
+
 static std::optional<std::string> readSource(StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer) {
@@ -159,6 +177,12 @@ int main(int argc, char **argv) {
 
   if (!workerDir.empty())
     return runEvalWorker(workerDir);
+  if (serveMpi) {
+    MpiServeOptions serve;
+    serve.cudaDevice = serveDevice;
+    serve.exitAfter = mpiExitAfter;
+    return serveMpiEvaluations(serve);
+  }
 
   if (problemPath.empty() || candidatePath.empty()) {
     llvm::errs() << "stark-eval: --problem and --candidate are required\n";

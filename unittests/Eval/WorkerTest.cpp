@@ -142,3 +142,16 @@ TEST_F(WorkerTest, WorkerSideRejectsABadRequest) {
   EXPECT_NE(r.message.find("worker: bad request"), std::string::npos)
       << r.message;
 }
+
+TEST_F(WorkerTest, PinnedWorkerSeesOnlyItsDeviceAndItsLock) {
+  WorkerOptions worker;
+  worker.workerPath = script("worker.sh", R"sh(
+grep -q '"device_lock":"/tmp/some.lock"' "$2/request.json" || exit 8
+printf '{"status":"ok","message":"%s","target":"cuda"}' "$CUDA_VISIBLE_DEVICES" > "$2/result.json")sh");
+  worker.cudaDevice = "3";
+  worker.deviceLock = "/tmp/some.lock";
+  EvalResult r =
+      evaluateInWorker("p", "p.mlir", "c", "c.mlir", EvalOptions(), worker);
+  EXPECT_EQ(r.status, EvalStatus::Ok) << r.message << r.logTail;
+  EXPECT_EQ(r.message, "3");
+}

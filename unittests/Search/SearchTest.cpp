@@ -290,3 +290,79 @@ TEST(SearchTest, RejectedProposalsAreNotJudged) {
 }
 
 } // namespace
+
+namespace {
+/// Judges a batch back to front (as parallel evaluators might finish) and
+/// remembers the batch sizes.
+class BatchJudge : public FakeJudge {
+public:
+  std::vector<Verdict> judgeAll(llvm::ArrayRef<Proposal> proposals) override {
+    batches.push_back(proposals.size());
+    std::vector<Verdict> verdicts(proposals.size());
+    for (size_t i = proposals.size(); i-- > 0;)
+      verdicts[i] = judge(proposals[i]);
+    return verdicts;
+  }
+  std::vector<size_t> batches;
+};
+} // namespace
+
+TEST(SearchTest, BatchesAreDeterministicAndKeepTheBudget) {
+  auto run = [](unsigned batch, std::vector<size_t> *batches = nullptr) {
+    FakeAgents agents;
+    BatchJudge judge;
+    judge.failing["c.1"] = "dropped last row";
+    SearchBudget budget;
+    budget.maxCandidates = 10;
+    budget.batch = batch;
+    SearchTreeOptions opts;
+    opts.epsilon = 0.5;
+    SearchResult r = runSearch(1.0, agents, judge, opts, budget, 7, zeroClock);
+    EXPECT_EQ(r.candidatesTried, 10);
+    if (batches)
+      *batches = judge.batches;
+    return r.payloads;
+  };
+  std::vector<size_t> batches;
+  std::vector<std::string> first = run(3, &batches);
+  EXPECT_EQ(first, run(3));
+  // 10 candidates in batches of 3: the last batch holds what is left.
+  EXPECT_EQ(batches, (std::vector<size_t>{3, 3, 3, 1}));
+  // The first batch is proposed before any verdict: all from the root.
+  EXPECT_EQ(std::vector<std::string>(first.begin() + 1, first.begin() + 4),
+            (std::vector<std::string>{"c.0", "c.1", "c.2"}));
+}
+
+TEST(SearchTest, BatchOfOneIsThePlainLoop) {
+  auto run = [](std::optional<unsigned> batch) {
+    FakeAgents agents;
+    FakeJudge judge;
+    judge.failing["c.0"] = "wrong";
+    SearchBudget budget;
+    budget.maxCandidates = 12;
+    if (batch)
+      budget.batch = *batch;
+    SearchTreeOptions opts;
+    opts.epsilon = 0.5;
+    runSearch(1.0, agents, judge, opts, budget, 11, zeroClock);
+    return judge.judged;
+  };
+  EXPECT_EQ(run(std::nullopt), run(1));
+}
+
+TEST(SearchTest, ABatchThatEmptiesTheTreeWaitsForItsVerdicts) {
+  // With every candidate pending nothing is expandable; the search must
+  // judge the batch and go on, not stop as exhausted.
+  FakeAgents agents;
+  BatchJudge judge;
+  SearchTreeOptions opts;
+  opts.maxRootChildren = 1;
+  SearchBudget budget;
+  budget.maxCandidates = 4;
+  budget.batch = 4;
+  SearchResult r = runSearch(1.0, agents, judge, opts, budget, 3, zeroClock);
+  EXPECT_EQ(r.candidatesTried, 4);
+  EXPECT_EQ(r.stopReason, "candidates");
+  // The root takes one child; once it passed, it takes the other three.
+  EXPECT_EQ(judge.batches, (std::vector<size_t>{1, 3}));
+}

@@ -33,6 +33,12 @@ struct WorkerOptions {
   bool keepFiles = false;
   /// How much of the worker's output to keep in failed results.
   unsigned logTailBytes = 4000;
+  /// CUDA_VISIBLE_DEVICES of the worker (the device it is pinned to);
+  /// empty: the caller's environment as it is.
+  std::string cudaDevice;
+  /// The device's lock file (DeviceLock.h): the worker times only while it
+  /// holds it exclusively. Empty: no lock (the worker has the device alone).
+  std::string deviceLock;
 };
 
 /// Finds the worker binary as described for WorkerOptions::workerPath.

@@ -12,11 +12,17 @@
 // baseline runs it still makes, so a slow reference never reads as a
 // failing candidate or problem.
 //
+// With an evaluation pool (EvalPool.h) a batch of candidates is judged in
+// parallel; the baseline is measured on the pool's home device, and
+// `retime` times a contender again there, so that the winner is chosen from
+// timings of one device.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STARK_SEARCH_EVALUATORJUDGE_H
 #define STARK_SEARCH_EVALUATORJUDGE_H
 
+#include "stark/Eval/EvalPool.h"
 #include "stark/Eval/Worker.h"
 #include "stark/Search/Search.h"
 
@@ -38,7 +44,7 @@ class EvaluatorJudge : public Judge {
 public:
   EvaluatorJudge(std::string problemSource, std::string problemName,
                  EvalOptions options, WorkerOptions worker,
-                 ReferenceOptions references = {});
+                 ReferenceOptions references = {}, EvalPool *pool = nullptr);
   ~EvaluatorJudge() override;
 
   /// Evaluates the problem against itself: the baseline time (the root of
@@ -52,6 +58,10 @@ public:
   double getReferenceAllowance() const { return referenceAllowance; }
 
   Verdict judge(const Proposal &proposal) override;
+  std::vector<Verdict> judgeAll(llvm::ArrayRef<Proposal> proposals) override;
+  /// Judges `proposal` again on the pool's home device (without a pool,
+  /// as `judge` does).
+  Verdict retime(const Proposal &proposal);
 
   /// Every evaluation so far, in order (the baseline first).
   const std::vector<EvalResult> &getResults() const { return results; }
@@ -61,11 +71,15 @@ private:
   EvalOptions options;
   WorkerOptions worker;
   ReferenceOptions references;
+  EvalPool *pool;
   /// The judge's reference store; removed with the judge.
   std::string referenceDir;
   double referenceAllowance = 0;
   double baselineSeconds = 0;
   std::vector<EvalResult> results;
+
+  EvalJob makeJob(const Proposal &proposal) const;
+  Verdict toVerdict(const EvalResult &r) const;
 };
 
 /// The failure of `result` as the debugger reads it: the message, the

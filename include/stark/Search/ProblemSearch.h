@@ -12,6 +12,7 @@
 
 #include "stark/Analysis/HardwareProfile.h"
 #include "stark/Eval/Compare.h"
+#include "stark/Eval/EvalPool.h"
 #include "stark/Search/LLMAgents.h"
 #include "stark/Search/Search.h"
 
@@ -58,6 +59,14 @@ struct ProblemSearchOptions {
   /// Candidates judged first (winners of the problem on other devices):
   /// starting points, not answers.
   std::vector<Proposal> seeds;
+  /// Evaluators to judge on (not owned); null: one worker at a time, on
+  /// this host, as stark-eval runs it. With a pool of more than one
+  /// executor, `batch` candidates are judged at once and the
+  /// `retimeContenders` fastest are timed again on the pool's home device
+  /// before the winner is chosen.
+  EvalPool *pool = nullptr;
+  unsigned batch = 1;
+  unsigned retimeContenders = 3;
 };
 
 enum class ProblemSearchStatus {
@@ -90,6 +99,9 @@ struct ProblemSearchResult {
   bool tf32Tolerance = false;
   /// Searched: the tree and its winner.
   std::optional<SearchResult> search;
+  /// Contenders timed again on the home device after the search, fastest
+  /// first as they were before (their times in the tree are the new ones).
+  std::vector<int64_t> retimed;
   /// The expert's last failure to build a candidate (empty for replay).
   std::string lastBuildError;
   /// With a model: what it was asked and spent, and why the fallback took

@@ -36,6 +36,9 @@ struct SearchReportHeader {
   /// none written).
   double totalSeconds = 0;
   llvm::json::Object summary;
+  /// The evaluators of a parallel run (executors, devices, lost ones);
+  /// absent when candidates were judged one at a time.
+  std::optional<llvm::json::Object> evaluation;
 };
 
 /// Writes the report of all problems to `path`; fails, saying why in `error`,

@@ -79,11 +79,20 @@ class Judge {
 public:
   virtual ~Judge();
   virtual Verdict judge(const Proposal &proposal) = 0;
+  /// The verdicts on `proposals`, in their order; a judge with several
+  /// evaluators judges them at once. By default one after the other.
+  virtual std::vector<Verdict> judgeAll(llvm::ArrayRef<Proposal> proposals);
 };
 
 struct SearchBudget {
   int64_t maxCandidates = 16;
   double maxSeconds = 120;
+  /// Candidates proposed before any of them is judged, then judged
+  /// together (in parallel when the judge can). Each is proposed from the
+  /// tree with the earlier ones pending, and verdicts are recorded in the
+  /// order of proposal, so the tree depends on the batch size and the seed,
+  /// never on which evaluation finishes first. 1: the plain loop.
+  unsigned batch = 1;
 };
 
 struct SearchProgress {

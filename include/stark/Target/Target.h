@@ -95,6 +95,11 @@ public:
   /// "cpu:<host CPU>" or "cuda:<chip>:<device name>"; empty when the
   /// target is unavailable.
   virtual std::string getDeviceName() const { return getName().str(); }
+  /// Devices of this kind the process can see (cuda: those
+  /// CUDA_VISIBLE_DEVICES leaves); 0 when the target is unavailable.
+  virtual unsigned getDeviceCount() const {
+    return getUnavailableReason().empty() ? 1 : 0;
+  }
 
   /// Allocates argument storage for `signature` on the target.
   virtual FailureOr<std::unique_ptr<ArgBuffers>>

@@ -321,6 +321,23 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
     Option<"device", "device", "std::string", /*default=*/"\"\"",
            "Device tuning records are keyed by (default: the one candidates "
            "run on, cpu:<host CPU> or cuda:<chip>:<device name>)">,
+    Option<"devices", "devices", "unsigned", /*default=*/"1",
+           "CUDA devices of this host to evaluate on (CUDA_VISIBLE_DEVICES "
+           "0..devices-1 of the ones visible); the cpu target has one">,
+    Option<"workersPerDevice", "workers-per-device", "unsigned",
+           /*default=*/"1",
+           "Evaluation workers per device. With more than one worker in "
+           "all, candidates are compiled and verified in parallel, problems "
+           "are searched in parallel, timing stays one at a time per device, "
+           "and the fastest candidates are timed again on device 0 before a "
+           "winner is chosen (docs/distributed.md)">,
+    Option<"mpi", "mpi", "bool", /*default=*/"false",
+           "Evaluate on the other ranks of the MPI job this process is rank 0 "
+           "of (each runs `stark-eval --serve-mpi`); a rank that stops "
+           "answering is dropped and its candidate judged elsewhere">,
+    Option<"mpiGrace", "mpi-grace", "double", /*default=*/"10",
+           "Seconds an MPI rank may take beyond a candidate's time limit "
+           "before it is taken for lost">,
   ];
   let statistics = [
     Statistic<"numProblems", "num-problems", "Problems searched">,
