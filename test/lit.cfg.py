@@ -22,6 +22,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%stark_lib_dir", config.stark_lib_dir))
 config.substitutions.append(("%stark_src_root", config.stark_src_root))
+config.substitutions.append(("%stark_tools_dir", config.stark_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
