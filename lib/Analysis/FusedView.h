@@ -19,6 +19,18 @@ namespace mlir::stark::detail {
 LogicalResult analyzeFusedProblem(Operation *func, ProblemView &view,
                                   std::string &whyNot);
 
+/// Reads a fused problem whose chain is a contraction and the element-wise
+/// ops after it into `view.contraction` and `view.epilogue` (see
+/// EpilogueView); fails with the first thing it cannot express.
+LogicalResult analyzeEpilogueProblem(Operation *func, ProblemView &view,
+                                     std::string &whyNot);
+
+/// The contraction structure of `view` (its first two inputs A and B, its
+/// first output C) read off their accesses alone: every parallel loop is a
+/// batch, m or n loop, every reduction loop a k loop.
+FailureOr<ContractionView> analyzeContractionLoops(const ProblemView &view,
+                                                   std::string &whyNot);
+
 /// The combiner of a reduction payload whose node `yield` combines the
 /// output argument `outArg` with a value of the inputs: sets `combiner`
 /// ("add", "max", ... as ReductionView::combiner) and returns the node of

@@ -353,6 +353,12 @@ static FailureOr<ContractionView> analyzeContraction(const ProblemView &view,
     whyNot = "the payload is not out + a * b on floats";
     return failure();
   }
+  return mlir::stark::detail::analyzeContractionLoops(view, whyNot);
+}
+
+FailureOr<ContractionView>
+mlir::stark::detail::analyzeContractionLoops(const ProblemView &view,
+                                             std::string &whyNot) {
   const LinearAccess &a = view.inputs[0].access;
   const LinearAccess &b = view.inputs[1].access;
   const LinearAccess &c = view.outputs[0].access;
@@ -650,6 +656,17 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
         return failure();
       }
       view.numOutputArgs = numOutputs;
+      // A contraction with its epilogue: the GEMM and a program for its
+      // store stage, never a chain of rows over k.
+      if (llvm::any_of(ops, [](Operation *op) {
+            auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+            return linalgOp && linalg::isaContractionOpInterface(linalgOp);
+          })) {
+        if (failed(mlir::stark::detail::analyzeEpilogueProblem(func, view,
+                                                               whyNot)))
+          return failure();
+        return view;
+      }
       ProblemView normView = view;
       std::string whyNotNorm;
       if (succeeded(mlir::stark::detail::analyzeNormProblem(func, normView,

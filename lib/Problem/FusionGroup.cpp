@@ -55,13 +55,11 @@ static linalg::FillOp getConstantFill(Value v) {
   return fill;
 }
 
-LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
-                                           std::string &whyNot) {
-  group = FusionGroup();
-  if (!isFusableOp(start)) {
-    group.ops.push_back(start);
-    return success();
-  }
+/// The element-wise ops connected to `start` through tensor values (the
+/// chain), in discovery order. Fails when there are more than kMaxFusedOps.
+static LogicalResult collectChain(Operation *start,
+                                  SmallVectorImpl<Operation *> &ops,
+                                  std::string &whyNot) {
   Block *block = start->getBlock();
   llvm::SetVector<Operation *> members;
   SmallVector<Operation *> worklist = {start};
@@ -79,16 +77,24 @@ LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
       for (Operation *user : result.getUsers())
         consider(block->findAncestorOpInBlock(*user));
     if (members.size() > kMaxFusedOps) {
-      group.ops = members.takeVector();
+      ops.assign(members.begin(), members.end());
       whyNot = llvm::formatv("the chain has more than {0} ops", kMaxFusedOps);
       return failure();
     }
   }
-  group.ops = members.takeVector();
+  ops.assign(members.begin(), members.end());
+  return success();
+}
+
+/// Sorts `ops` into `group` and finds its inputs and outputs; fails when
+/// the ops cannot be one problem (see growFusionGroup).
+static LogicalResult finishGroup(ArrayRef<Operation *> ops, FusionGroup &group,
+                                 std::string &whyNot) {
+  group = FusionGroup();
+  group.ops.assign(ops.begin(), ops.end());
   llvm::sort(group.ops,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  if (group.ops.size() == 1)
-    return success();
+  Block *block = group.ops.front()->getBlock();
   llvm::SmallPtrSet<Operation *, 16> isMember(group.ops.begin(),
                                               group.ops.end());
   auto inGroup = [&](Operation *user) {
@@ -195,6 +201,111 @@ LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
       stack.push_back(def);
     }
   }
+  return success();
+}
+
+bool mlir::stark::isEpilogueHead(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumResults() != 1 ||
+      linalgOp.getNumDpsInputs() != 2 || !linalgOp.hasPureTensorSemantics())
+    return false;
+  for (Type t : op->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        !shaped || !shaped.hasStaticShape())
+      return false;
+  if (!llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return false;
+  return linalg::isaContractionOpInterface(linalgOp) &&
+         getConstantFill(linalgOp.getDpsInits()[0]);
+}
+
+/// The contraction an element-wise `chain` (a valid group) is the epilogue
+/// of: the one epilogue head among the producers of its inputs, whose
+/// result has as many elements as the chain's one output (the epilogue maps
+/// each GEMM output to one output element). Null when there is none or
+/// more than one.
+static Operation *findEpilogueHead(const FusionGroup &chain) {
+  if (chain.outputs.size() != 1)
+    return nullptr;
+  for (Operation *op : chain.ops)
+    if (cast<linalg::LinalgOp>(op).getNumReductionLoops() != 0)
+      return nullptr;
+  Operation *head = nullptr;
+  for (Value v : chain.inputs) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != chain.ops.front()->getBlock() ||
+        !isEpilogueHead(def))
+      continue;
+    if (head && head != def)
+      return nullptr;
+    head = def;
+  }
+  if (!head)
+    return nullptr;
+  auto elements = [](Value v) {
+    return cast<ShapedType>(v.getType()).getNumElements();
+  };
+  return elements(head->getResult(0)) == elements(chain.outputs[0]) ? head
+                                                                    : nullptr;
+}
+
+LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
+                                           std::string &whyNot,
+                                           bool epilogues) {
+  group = FusionGroup();
+  // A contraction grows its group from its first element-wise consumer: it
+  // joins that chain when it is the chain's head.
+  bool fromHead = epilogues && isEpilogueHead(start);
+  Operation *chainStart = fromHead ? nullptr : start;
+  if (fromHead) {
+    Block *block = start->getBlock();
+    for (Operation *user : start->getResult(0).getUsers())
+      if (Operation *ancestor = block->findAncestorOpInBlock(*user);
+          ancestor && isFusableOp(ancestor)) {
+        chainStart = ancestor;
+        break;
+      }
+  }
+  if (!chainStart || !isFusableOp(chainStart)) {
+    group.ops.push_back(start);
+    return success();
+  }
+  SmallVector<Operation *> members;
+  if (failed(collectChain(chainStart, members, whyNot))) {
+    if (fromHead) {
+      group.ops.assign({start});
+      return success();
+    }
+    group.ops.assign(members.begin(), members.end());
+    return failure();
+  }
+  FusionGroup chain;
+  std::string why;
+  LogicalResult valid = finishGroup(members, chain, why);
+  if (succeeded(valid) && epilogues) {
+    if (Operation *head = findEpilogueHead(chain);
+        head && (!fromHead || head == start) && members.size() < kMaxFusedOps) {
+      members.push_back(head);
+      FusionGroup joined;
+      std::string ignored;
+      if (succeeded(finishGroup(members, joined, ignored))) {
+        group = std::move(joined);
+        return success();
+      }
+      members.pop_back();
+    }
+  }
+  if (fromHead || members.size() == 1) {
+    group.ops.assign({start});
+    return success();
+  }
+  if (failed(valid)) {
+    group.ops = std::move(chain.ops);
+    whyNot = why;
+    return failure();
+  }
+  group = std::move(chain);
   return success();
 }
 
@@ -329,19 +440,22 @@ FailureOr<FusionGroup>
 mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
                                      std::string &whyNot) {
   Attribute tag = member->getAttr(kProblemAttrName);
+  // The problem may have been outlined with or without the contraction its
+  // chain is the epilogue of (fuse-epilogues).
   FusionGroup group;
-  if (failed(growFusionGroup(member, group, whyNot)))
-    return failure();
-  if (int64_t(group.ops.size()) != fusedOps ||
-      !llvm::all_of(group.ops, [&](Operation *op) {
-        return op->getAttr(kProblemAttrName) == tag;
-      })) {
-    whyNot = llvm::formatv("the chain now has {0} ops, not the {1} tagged "
-                           "ops of the problem",
-                           group.ops.size(), fusedOps);
-    return failure();
+  for (bool epilogues : {true, false}) {
+    if (failed(growFusionGroup(member, group, whyNot, epilogues)))
+      return failure();
+    if (int64_t(group.ops.size()) == fusedOps &&
+        llvm::all_of(group.ops, [&](Operation *op) {
+          return op->getAttr(kProblemAttrName) == tag;
+        }))
+      return group;
   }
-  return group;
+  whyNot = llvm::formatv("the chain now has {0} ops, not the {1} tagged "
+                         "ops of the problem",
+                         group.ops.size(), fusedOps);
+  return failure();
 }
 
 LogicalResult mlir::stark::replaceFusionGroupWithCall(

@@ -93,9 +93,10 @@ struct StarkOutlinePass
       SmallVector<Operation *> members = {op};
       std::string why;
       FailureOr<OwningOpRef<ModuleOp>> problem = failure();
-      if (fuse && isFusableOp(op) && !unfusable.contains(op)) {
+      if (fuse && (isFusableOp(op) || (fuseEpilogues && isEpilogueHead(op))) &&
+          !unfusable.contains(op)) {
         FusionGroup group;
-        if (failed(growFusionGroup(op, group, why))) {
+        if (failed(growFusionGroup(op, group, why, fuseEpilogues))) {
           unfusable.insert(group.ops.begin(), group.ops.end());
           op->emitRemark() << "not fused with its producers and consumers: "
                            << why;

@@ -49,6 +49,10 @@ void mlir::stark::buildStarkPipeline(OpPassManager &pm,
 
   StarkOutlinePassOptions outline;
   copyPipelineOptions(options, outline);
+  // The cpu target has no kernel for a contraction with its epilogue: its
+  // schedules tile one contraction, and a fused problem would get only the
+  // upstream lowering of the whole group.
+  outline.fuseEpilogues = options.fuseEpilogues && target == "cuda";
   pm.addPass(createStarkOutlinePass(outline));
 
   StarkSearchPassOptions search;

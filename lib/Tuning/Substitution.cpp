@@ -234,7 +234,9 @@ mlir::stark::substituteWinner(ModuleOp program, DestinationStyleOpInterface op,
   // (stark/Analysis/InitFill.h); a fused problem its whole chain
   // (FusionGroup.h).
   linalg::FillOp initFill;
-  if (info->getFusedOps() > 1 && !isFusableOp(op)) {
+  SmallVector<Operation *> problemOps = getProblemOps(problem);
+  bool ownsFill = problemOps.size() == 2 && isa<linalg::FillOp>(problemOps[0]);
+  if (info->getFusedOps() > 1 && !isFusableOp(op) && ownsFill) {
     initFill = getOwnedInitFill(op);
     if (!initFill || !fillsAsProblem(initFill, problem)) {
       op->emitRemark() << who

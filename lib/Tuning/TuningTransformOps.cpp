@@ -57,9 +57,15 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
     members.assign({fill, op});
     return outlineKernelProblem(op, whyNot, fill);
   }
+  // The chain with or without the contraction it is the epilogue of
+  // (fuse-epilogues), whichever the record has.
   FusionGroup group;
-  if (failed(growFusionGroup(op, group, whyNot)))
-    return failure();
+  for (bool epilogues : {true, false}) {
+    if (failed(growFusionGroup(op, group, whyNot, epilogues)))
+      return failure();
+    if (int64_t(group.ops.size()) == fusedOps)
+      break;
+  }
   if (int64_t(group.ops.size()) != fusedOps) {
     whyNot = llvm::formatv("its chain has {0} ops, not {1}", group.ops.size(),
                            fusedOps)

@@ -201,7 +201,10 @@ def search_command(args, meta, work):
               f"report={os.path.join(work, 'report.json')}")
     return [os.path.join(args.stark_bin, "stark-opt"), meta["path"],
             f"--stark-hot-ops=profile={args.profile} top-k=0",
-            f"--stark-outline=dir={os.path.join(work, 'problems')}",
+            # As --stark-pipeline: a contraction's epilogue is fused for
+            # cuda only (the cpu target has no kernel for the pair).
+            f"--stark-outline=dir={os.path.join(work, 'problems')} "
+            f"fuse-epilogues={'true' if tgt == 'cuda' else 'false'}",
             f"--stark-search={search}",
             "-o", os.path.join(work, "out.mlir"),
             "--mlir-print-op-on-diagnostic=false"]

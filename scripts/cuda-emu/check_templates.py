@@ -146,6 +146,38 @@ REFERENCES = {
       ref[r*160+j] = y / (1 + std::exp(-y));
     }
   }"""),
+    # contractions with their epilogue (EpilogueView), as plain C++
+    "fused-matmul-bias-gelu": dict(read=False, code="""
+  for (long m = 0; m < 100; ++m)
+    for (long n = 0; n < 130; ++n) {
+      double s = 0;
+      for (long k = 0; k < 72; ++k) s += to_d(arg0[m*72+k]) * to_d(arg1[k*130+n]);
+      const double y = s + to_d(arg2[n]);
+      ref[m*130+n] = 0.5 * y * (1 + std::erf(y * (double)0.707106769f));
+    }"""),
+    "fused-matmul-bias-bf16": dict(read=False, code="""
+  for (long m = 0; m < 96; ++m)
+    for (long n = 0; n < 80; ++n) {
+      double s = 0;
+      for (long k = 0; k < 64; ++k) s += to_d(arg0[m*64+k]) * to_d(arg1[k*80+n]);
+      ref[m*80+n] = s + to_d(arg2[n]);
+    }"""),
+    "fused-batch-matmul-scale": dict(read=False, code="""
+  for (long b = 0; b < 4; ++b)
+    for (long m = 0; m < 33; ++m)
+      for (long n = 0; n < 48; ++n) {
+        double s = 0;
+        for (long k = 0; k < 40; ++k) s += to_d(arg0[(b*33+m)*40+k]) * to_d(arg1[(b*40+k)*48+n]);
+        ref[(b*33+m)*48+n] = s * 0.125;
+      }"""),
+    "fused-matmul-residual-silu": dict(read=False, code="""
+  for (long m = 0; m < 70; ++m)
+    for (long n = 0; n < 45; ++n) {
+      double s = 0.25;
+      for (long k = 0; k < 3001; ++k) s += to_d(arg0[m*3001+k]) * to_d(arg1[k*45+n]);
+      const double z = s * to_d(arg2[m]) + to_d(arg3[m*45+n]);
+      ref[m*45+n] = z / (1 + std::exp(-z));
+    }"""),
     # softmax: rows, row length, stride between row elements
     "softmax": dict(softmax=(33, 1000, 1)),
     "softmax-long": dict(softmax=(8, 30000, 1)),

@@ -1,5 +1,6 @@
 // RUN: stark-opt %s --split-input-file --stark-outline=all -verify-diagnostics | FileCheck %s
 // RUN: stark-opt %s --split-input-file --stark-outline="all fuse=false" 2>/dev/null | FileCheck %s --check-prefix=NOFUSE
+// RUN: stark-opt %s --split-input-file --stark-outline="all fuse-epilogues=false" 2>/dev/null | FileCheck %s --check-prefix=NOEPI
 
 // A layer norm written as two reductions and two element-wise ops is one
 // problem: the chain's inputs (x, gamma, beta), then its output; the row
@@ -231,27 +232,37 @@ func.func @layernorm_again(%in: tensor<16x64xf32>, %scale: tensor<64xf32>, %shif
 
 // -----
 
-// Contractions are problems of their own (with the fill of their output);
-// the element-wise chain after the matmul (bias add, then relu) is one
-// problem.
+// The element-wise chain after a matmul (bias add, then relu) is the
+// matmul's epilogue: the three ops are one problem, the fill of the matmul's
+// output cloned in, the matmul's result a temporary. With
+// fuse-epilogues=false the contraction is a problem of its own (with the
+// fill of its output) and the chain another.
 // CHECK-LABEL: func.func @matmul_bias_relu
-// CHECK: linalg.fill {stark.problem = @stark_problem_0}
 // CHECK: linalg.matmul {stark.problem = @stark_problem_0}
-// CHECK-COUNT-2: stark.problem = @stark_problem_1
-// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul"
-// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "16x8xf32,8xf32->16x8xf32"
-// CHECK-NEXT: func.func @kernel(%[[IN:.+]]: memref<16x8xf32>, %[[BIAS:.+]]: memref<8xf32>, %[[OUT:.+]]: memref<16x8xf32>)
+// CHECK-COUNT-2: stark.problem = @stark_problem_0
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 3, num_outputs = 1, op = "fused(linalg.matmul,linalg.generic,linalg.generic)", shapes = "16x4xf32,4x8xf32,8xf32->16x8xf32"
+// CHECK-NEXT: func.func @kernel(%[[A:.+]]: memref<16x4xf32>, %[[W:.+]]: memref<4x8xf32>, %[[BIAS:.+]]: memref<8xf32>, %[[OUT:.+]]: memref<16x8xf32>)
+// CHECK: %[[MM:.+]] = memref.alloc() : memref<16x8xf32>
+// CHECK-NEXT: linalg.fill ins(%{{.+}} : f32) outs(%[[MM]] : memref<16x8xf32>)
+// CHECK-NEXT: linalg.matmul ins(%[[A]], %[[W]] : memref<16x4xf32>, memref<4x8xf32>) outs(%[[MM]] : memref<16x8xf32>)
 // CHECK: %[[T:.+]] = memref.alloc() : memref<16x8xf32>
-// CHECK-NEXT: linalg.generic {{.*}} ins(%[[IN]], %[[BIAS]] : memref<16x8xf32>, memref<8xf32>) outs(%[[T]] : memref<16x8xf32>)
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[MM]], %[[BIAS]] : memref<16x8xf32>, memref<8xf32>) outs(%[[T]] : memref<16x8xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[T]] : memref<16x8xf32>) outs(%[[OUT]] : memref<16x8xf32>)
-// CHECK: memref.dealloc %[[T]]
+// CHECK: memref.dealloc %[[MM]]
+// CHECK-NEXT: memref.dealloc %[[T]]
+// CHECK-NOT: module @stark_problem_1
+// NOEPI-LABEL: func.func @matmul_bias_relu
+// NOEPI: linalg.fill {stark.problem = @stark_problem_0}
+// NOEPI: linalg.matmul {stark.problem = @stark_problem_0}
+// NOEPI-COUNT-2: stark.problem = @stark_problem_1
+// NOEPI: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul"
+// NOEPI: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "16x8xf32,8xf32->16x8xf32"
 func.func @matmul_bias_relu(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %bias: tensor<8xf32>) -> tensor<16x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x8xf32>
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
-  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
+  // expected-remark @+1 {{outlined with 2 producer/consumer op(s) as @stark_problem_0 (fused(linalg.matmul,linalg.generic,linalg.generic) 16x4xf32,4x8xf32,8xf32->16x8xf32}}
   %mm = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%init : tensor<16x8xf32>) -> tensor<16x8xf32>
-  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.generic,linalg.generic) 16x8xf32,8xf32->16x8xf32}}
   %biased = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%mm, %bias : tensor<16x8xf32>, tensor<8xf32>) outs(%e : tensor<16x8xf32>) {
   ^bb0(%v: f32, %b: f32, %o: f32):
@@ -302,4 +313,67 @@ func.func @outside_op_between(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> t
     linalg.yield %r : f32
   } -> tensor<16x16xf32>
   return %d : tensor<16x16xf32>
+}
+
+// -----
+
+// A chain with a reduction takes no contraction (the reduction stays a
+// kernel of its own): the matmul keeps the fill of its output, bias +
+// sigmoid + sum is one problem. Two contractions feeding one chain: neither
+// is its head (both are the problem above: the same signature).
+// CHECK-LABEL: func.func @matmul_sigmoid_sum
+// CHECK: linalg.matmul {stark.problem = @stark_problem_0}
+func.func @matmul_sigmoid_sum(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %bias: tensor<8xf32>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
+  %mm = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%init : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.generic,linalg.generic) 16x8xf32,8xf32->16xf32}}
+  %biased = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<16x8xf32>, tensor<8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %n = arith.negf %s : f32
+    %x = math.exp %n : f32
+    %d = arith.addf %x, %one : f32
+    %r = arith.divf %one, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<16x8xf32>
+  %rinit = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%biased : tensor<16x8xf32>) outs(%rinit : tensor<16xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %sum : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @two_matmuls_add
+// CHECK: linalg.matmul {stark.problem = @stark_problem_0}
+// CHECK: linalg.matmul {stark.problem = @stark_problem_0}
+// CHECK: linalg.generic {{.*}}stark.problem = @stark_problem_2
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)"
+// CHECK: module @stark_problem_2 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
+func.func @two_matmuls_add(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %b: tensor<16x4xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %i1 = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
+  %m1 = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%i1 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
+  %m2 = linalg.matmul ins(%b, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%i2 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_2 (linalg.generic}}
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m1, %m2 : tensor<16x8xf32>, tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %r = arith.addf %u, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16x8xf32>
+  return %s : tensor<16x8xf32>
 }

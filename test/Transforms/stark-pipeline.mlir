@@ -4,16 +4,18 @@
 // RUN: stark-opt %s --dump-pass-pipeline -o /dev/null --stark-pipeline="target=cpu devices=1 workers-per-device=3 mpi=0 mpi-grace=4 max-fold-bytes=64 profile=a100 top-k=7 min-share=0.25 remark-all=1 all=1 dir=%t.problems fuse=0 agent=replay transcript=%t.transcript budget=4 seconds=9 total-seconds=100 summary=0 seed=3 report=%t.json timeout=8 reference-timeout=30 min-speedup=1.5 timing-trials=6 trials=2 allow-tf32=1 llm-provider=anthropic llm-url=http://h llm-model=m llm-key-env=K llm-max-tokens=99 llm-timeout=5 llm-connect-timeout=2 llm-retries=1 llm-backoff=0.5 llm-token-budget=1000 llm-cost-budget=1.5 llm-price-in=3 llm-price-out=15 llm-planner-temperature=0.9 llm-coder-temperature=0.1 llm-debugger-temperature=0.3 llm-prompts=%t.prompts llm-fallback=expert progress=0 tuning-db=%t.db retune=1 device=cpu:test keep-problems=1 cuda-chip=sm_80 cuda-format=ptx" 2>&1 | FileCheck %s --check-prefix=ALL
 // ALL:      stark-fold-constants{max-fold-bytes=64},
 // ALL-NEXT: stark-hot-ops{min-share=2.500000e-01 profile=a100 remark-all=true top-k=7},
-// ALL-NEXT: stark-outline{all=true dir={{.*}}.problems fuse=false},
+// ALL-NEXT: stark-outline{all=true dir={{.*}}.problems fuse=false fuse-epilogues=false},
 // ALL-NEXT: stark-search{agent=replay allow-tf32=true budget=4 device=cpu:test devices=1 llm-backoff=5.000000e-01 llm-coder-temperature=1.000000e-01 llm-connect-timeout=2.000000e+00 llm-cost-budget=1.500000e+00 llm-debugger-temperature=3.000000e-01 llm-fallback=expert llm-key-env=K llm-max-tokens=99 llm-model=m llm-planner-temperature=9.000000e-01 llm-price-in=3.000000e+00 llm-price-out=1.500000e+01 llm-prompts={{.*}}.prompts llm-provider=anthropic llm-retries=1 llm-timeout=5.000000e+00 llm-token-budget=1000 llm-url=http://h min-speedup=1.500000e+00 mpi=false mpi-grace=4.000000e+00 profile=a100 progress=false reference-timeout=3.000000e+01 report={{.*}}.json retune=true seconds=9.000000e+00 seed=3 summary=false target=cpu timeout=8.000000e+00 timing-trials=6 total-seconds=1.000000e+02 transcript={{.*}}.transcript trials=2 tuning-db={{.*}}.db workers-per-device=3},
 // ALL-NEXT: stark-substitute{cuda-chip=sm_80 cuda-format=ptx keep-problems=true}
 
 // The pipeline's own defaults: top-k is 3 (the pass alone marks 5), the
-// model's summary is a remark; work on constants is folded before ranking.
+// model's summary is a remark; work on constants is folded before ranking;
+// contractions take their epilogue for the cuda target only (the cpu
+// target's schedules tile single contractions).
 // RUN: stark-opt %s --dump-pass-pipeline -o /dev/null --stark-pipeline="target=cpu" 2>&1 | FileCheck %s --check-prefix=DEFAULTS
 // DEFAULTS:      stark-fold-constants{max-fold-bytes=1073741824},
 // DEFAULTS-NEXT: stark-hot-ops{min-share=0.000000e+00 profile=host remark-all=false top-k=3},
-// DEFAULTS-NEXT: stark-outline{all=false dir= fuse=true},
+// DEFAULTS-NEXT: stark-outline{all=false dir= fuse=true fuse-epilogues=false},
 // DEFAULTS-NEXT: stark-search{agent=expert allow-tf32=false budget=12 device= devices=1 llm-backoff=1.000000e+00 llm-coder-temperature=2.000000e-01 llm-connect-timeout=1.000000e+01 llm-cost-budget=0.000000e+00 llm-debugger-temperature=2.000000e-01 llm-fallback=none llm-key-env= llm-max-tokens=4096 llm-model= llm-planner-temperature=7.000000e-01 llm-price-in=0.000000e+00 llm-price-out=0.000000e+00 llm-prompts= llm-provider= llm-retries=3 llm-timeout=1.200000e+02 llm-token-budget=0 llm-url= min-speedup=1.050000e+00 mpi=false mpi-grace=1.000000e+01 profile=host progress=true reference-timeout=6.000000e+02 report= retune=false seconds=1.200000e+02 seed=0 summary=true target=cpu timeout=6.000000e+01 timing-trials=10 total-seconds=0.000000e+00 transcript= trials=5 tuning-db= workers-per-device=1},
 // DEFAULTS-NEXT: stark-substitute{cuda-chip= cuda-format=cubin keep-problems=false}
 

@@ -85,7 +85,127 @@ func.func @kernel(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) {
   return
 })mlir";
 
+// A contraction with its epilogue (a fused problem): exp of the bias is
+// computed before the matmul, so the problem's first input is the bias.
+const char *kExpBiasMatmulTanh = R"mlir(
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 3, num_outputs = 1>} {
+  func.func @kernel(%bias: memref<40xf32>, %a: memref<24x16xf32>, %b: memref<16x40xf32>, %out: memref<24x40xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = memref.alloc() : memref<40xf32>
+    linalg.generic {indexing_maps = [affine_map<(n) -> (n)>, affine_map<(n) -> (n)>], iterator_types = ["parallel"]}
+        ins(%bias : memref<40xf32>) outs(%e : memref<40xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %r = math.exp %x : f32
+      linalg.yield %r : f32
+    }
+    %c = memref.alloc() : memref<24x40xf32>
+    linalg.fill ins(%zero : f32) outs(%c : memref<24x40xf32>)
+    linalg.matmul ins(%a, %b : memref<24x16xf32>, memref<16x40xf32>) outs(%c : memref<24x40xf32>)
+    linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+        ins(%c, %e : memref<24x40xf32>, memref<40xf32>) outs(%out : memref<24x40xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      %r = math.tanh %s : f32
+      linalg.yield %r : f32
+    }
+    memref.dealloc %e : memref<40xf32>
+    memref.dealloc %c : memref<24x40xf32>
+    return
+  }
+})mlir";
+
+// A row sum of the matmul's result: a reduction after the contraction, over
+// other loops than its k.
+const char *kMatmulRowSum = R"mlir(
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1>} {
+  func.func @kernel(%a: memref<24x16xf32>, %b: memref<16x40xf32>, %out: memref<24xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %c = memref.alloc() : memref<24x40xf32>
+    linalg.fill ins(%zero : f32) outs(%c : memref<24x40xf32>)
+    linalg.matmul ins(%a, %b : memref<24x16xf32>, memref<16x40xf32>) outs(%c : memref<24x40xf32>)
+    linalg.fill ins(%zero : f32) outs(%out : memref<24xf32>)
+    linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>], iterator_types = ["parallel", "reduction"]}
+        ins(%c : memref<24x40xf32>) outs(%out : memref<24xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %r = arith.addf %x, %o : f32
+      linalg.yield %r : f32
+    }
+    memref.dealloc %c : memref<24x40xf32>
+    return
+  }
+})mlir";
+
 class GemmKernelFamiliesTest : public test::CudaProblemTest {};
+
+// The view of a contraction with its epilogue: the GEMM's A and B first
+// among the inputs whatever the problem's argument order, the chain's
+// output as C, the epilogue a program of the accumulator and the other
+// inputs read at the output point.
+TEST_F(GemmKernelFamiliesTest, EpilogueView) {
+  ProblemView v = view(kExpBiasMatmulTanh);
+  ASSERT_TRUE(v.epilogue);
+  ASSERT_TRUE(v.contraction);
+  EXPECT_FALSE(v.fused);
+  EXPECT_EQ(v.opClass, OpClass::Contraction);
+  const ContractionView &c = *v.contraction;
+  EXPECT_EQ(c.m, 24);
+  EXPECT_EQ(c.n, 40);
+  EXPECT_EQ(c.k, 16);
+  EXPECT_EQ(c.batch, 1);
+  EXPECT_EQ(c.initValue, std::optional<double>(0.0));
+  ASSERT_EQ(v.inputs.size(), 3u);
+  EXPECT_EQ(v.inputs[0].argNumber, 1);
+  EXPECT_EQ(v.inputs[1].argNumber, 2);
+  EXPECT_EQ(v.inputs[2].argNumber, 0);
+  ASSERT_EQ(v.outputs.size(), 1u);
+  EXPECT_EQ(v.outputs[0].argNumber, 3);
+  // The bias moves along n only; A and B along k, the output never.
+  for (unsigned d : c.kLoops) {
+    EXPECT_FALSE(v.inputs[2].access.dependsOn(d));
+    EXPECT_FALSE(v.outputs[0].access.dependsOn(d));
+  }
+  for (unsigned d : c.mLoops)
+    EXPECT_FALSE(v.inputs[2].access.dependsOn(d));
+  const EpilogueView &e = *v.epilogue;
+  EXPECT_EQ(e.accumulator, 3);
+  EXPECT_EQ(e.numOps, 3);
+  ASSERT_EQ(e.outputNodes.size(), 1u);
+  SmallVector<bool> live = e.program.reachable(e.outputNodes);
+  SmallVector<std::string> ops;
+  SmallVector<int64_t> args;
+  for (auto [i, node] : llvm::enumerate(e.program.nodes)) {
+    if (!live[i])
+      continue;
+    ops.push_back(node.op);
+    if (node.op == "arg")
+      args.push_back(node.position);
+  }
+  EXPECT_TRUE(llvm::is_contained(ops, "math.exp"));
+  EXPECT_TRUE(llvm::is_contained(ops, "math.tanh"));
+  EXPECT_EQ(args, SmallVector<int64_t>({2, 3}));
+  // Only the families whose store stage takes the epilogue (gemm_tc on f32
+  // as tf32 only where allowed).
+  EXPECT_EQ(getApplicableFamilies(v, false),
+            SmallVector<std::string>({"gemm_3xtf32", "gemm_f32"}));
+  EXPECT_EQ(getApplicableFamilies(v, true),
+            SmallVector<std::string>({"gemm_tc", "gemm_3xtf32", "gemm_f32"}));
+  std::string source =
+      plan(v, "gemm_f32",
+           enumerateParams("gemm_f32", v, *lookupHardwareProfile("h200"))[0])
+          .source;
+  EXPECT_TRUE(contains(source, "x2 = stark_widen(arg0[l1]);")) << source;
+  EXPECT_TRUE(contains(source, "arg3[c_off(b, m, n)] = stark_cast<float>("))
+      << source;
+}
+
+TEST_F(GemmKernelFamiliesTest, EpilogueDeclinesAReduction) {
+  modules.push_back(parseSourceString<ModuleOp>(kMatmulRowSum, &context));
+  ASSERT_TRUE(modules.back());
+  std::string why;
+  EXPECT_TRUE(failed(getProblemView(*modules.back(), why)));
+  EXPECT_EQ(why, "fused chain: the reductions do not all reduce the same "
+                 "loops");
+}
 
 TEST_F(GemmKernelFamiliesTest, AppliesToF32Contractions) {
   for (const char *ir : {kMatmul4096, kOddTransposed, kBatchMatmul, kConvNhwc,
@@ -393,8 +513,9 @@ TEST_F(GemmKernelFamiliesTest, SourcesCompileWithNvrtc) {
 #else
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   bool skip = false;
-  for (const char *ir : {kMatmul4096, kMatmul1024, kOddTransposed, kBatchMatmul,
-                         kConvNhwc, kConvNchwStrided, kLargeK}) {
+  for (const char *ir :
+       {kMatmul4096, kMatmul1024, kOddTransposed, kBatchMatmul, kConvNhwc,
+        kConvNchwStrided, kLargeK, kExpBiasMatmulTanh}) {
     ProblemView v = view(ir);
     for (const char *family : kFamilies) {
       std::vector<TemplateParams> sets = enumerateParams(family, v, h200);

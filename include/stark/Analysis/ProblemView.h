@@ -204,6 +204,24 @@ struct FusedView {
   SmallVector<bool> perPoint(const ProblemView &view) const;
 };
 
+/// A contraction and the chain of element-wise ops after it (matmul + bias
+/// + GELU), read as the GEMM (ProblemView::contraction over the problem's
+/// loops: A and B are inputs 0 and 1, the chain's output is output 0, the
+/// kernel writes it without reading it) and a program its store stage
+/// evaluates once per output element.
+struct EpilogueView {
+  /// "arg" nodes of position p < ProblemView::inputs.size() read inputs[p]
+  /// at the output point (their accesses depend on no k loop); the "arg"
+  /// node of position `accumulator` is the sum over k of A * B (f32, from
+  /// zero: the program adds the fill value the contraction starts from).
+  ScalarProgram program;
+  int64_t accumulator = 0;
+  /// The node each of ProblemView::outputs takes (one).
+  SmallVector<int> outputNodes;
+  /// Number of linalg ops fused, the contraction included.
+  int64_t numOps = 0;
+};
+
 struct ProblemView {
   std::string entry = "kernel";
   std::string opName;
@@ -229,6 +247,9 @@ struct ProblemView {
   /// chain of element-wise ops the rest of the view is also that of one
   /// equivalent element-wise op (loops, inputs, outputs and `body`).
   std::optional<FusedView> fused;
+  /// Set for a fused problem that is a contraction with its epilogue (see
+  /// EpilogueView); `contraction` and `initValue` are then set too.
+  std::optional<EpilogueView> epilogue;
   /// Set for a problem that fills its output with a constant and then
   /// accumulates into it with one contraction or convolution (see
   /// stark/Analysis/InitFill.h): the view is the second op's, and a kernel

@@ -1,10 +1,13 @@
 //===- FusionGroup.h - Op chains outlined as one problem -------*- C++ -*-===//
 //
 // A fusion group is a connected chain of linalg ops on tensors in one block
-// (element-wise ops, broadcasts and reductions; never contractions,
-// convolutions or fills) whose intermediate results are used only inside
-// the chain: a layer norm written as reductions and element-wise ops is one
-// group. The group becomes ONE kernel problem: @kernel takes the group's
+// (element-wise ops, broadcasts and reductions; never convolutions or
+// fills) whose intermediate results are used only inside the chain: a layer
+// norm written as reductions and element-wise ops is one group. A chain of
+// element-wise ops whose one output is computed from the result of a
+// contraction (matmul + bias + GELU) takes that contraction as its head:
+// the GEMM and its epilogue are one group. The group becomes ONE kernel
+// problem: @kernel takes the group's
 // inputs, then its outputs, as memrefs; each intermediate lives in a
 // memref.alloc temporary (freed before the return); fills of constants that
 // initialise a member's output are cloned in. The problem's stark.problem
@@ -45,6 +48,12 @@ struct FusionGroup {
 /// contraction, a convolution, a fill nor linalg.softmax.
 bool isFusableOp(Operation *op);
 
+/// Whether `op` may head a fusion group as the contraction an element-wise
+/// chain is the epilogue of: a contraction of two statically shaped tensors
+/// (matmul, batch_matmul, a generic contraction; projected-permutation
+/// maps, so no convolution) that accumulates into a fill of a constant.
+bool isEpilogueHead(Operation *op);
+
 /// Grows the fusion group of `op` into `group`: every fusable op of its
 /// block connected to it through tensor values (just `op` when it is not
 /// fusable). Fails, saying why in `whyNot`, when the chain cannot be one
@@ -54,16 +63,24 @@ bool isFusableOp(Operation *op);
 /// that is not a constant, or the chain has more than kMaxFusedOps ops;
 /// `group.ops` then still lists the chain's ops (as far as grown). A group
 /// of one op is not an error (the op is not fused with anything).
+///
+/// With `epilogues`, a chain of element-wise ops with one output also takes
+/// the contraction it is the epilogue of (the one epilogue head producing
+/// one of its inputs, with as many elements as that output), when the
+/// result is still one problem; grown from such a contraction, the group is
+/// that chain with it, else the contraction alone. A chain with a reduction
+/// never takes a contraction: the reduction stays a kernel of its own.
 LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
-                              std::string &whyNot);
+                              std::string &whyNot, bool epilogues = true);
 
 /// Builds the kernel problem of `group` (two or more ops).
 FailureOr<OwningOpRef<ModuleOp>> outlineFusionGroup(const FusionGroup &group,
                                                     std::string &whyNot);
 
 /// The group `member` was outlined in, as --stark-outline left it: grown
-/// again from `member`, it must have `fusedOps` ops, each tagged with the
-/// same problem as `member`. Fails, saying why, when the program changed.
+/// again from `member` (with or without its epilogue head), it must have
+/// `fusedOps` ops, each tagged with the same problem as `member`. Fails, saying
+/// why, when the program changed.
 FailureOr<FusionGroup> findOutlinedFusionGroup(Operation *member,
                                                int64_t fusedOps,
                                                std::string &whyNot);

@@ -157,6 +157,18 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     output instead of reading it, and the remark says "outlined with the
     fill of its output". A fill with other users stays a problem of its own.
 
+    With `fuse` and `fuse-epilogues` (both the default), a chain of
+    element-wise ops with one output that consumes the result of such a
+    contraction (bias, scale, residual add, activations, truncf) is
+    outlined with it as one problem (`fused(linalg.matmul,linalg.generic)`),
+    so that the GEMM's store stage computes the epilogue and the
+    intermediate result never goes through memory. A chain with a reduction
+    (`gemm + sigmoid + sum`) keeps the contraction out: its reduction is a
+    kernel of its own. `fuse-epilogues=false` outlines the contraction and
+    its epilogue as two problems, so that their winners can be compared
+    with the fused kernel. `--stark-pipeline` fuses epilogues only for the
+    cuda target: the cpu target's schedules tile single contractions.
+
     Ops that cannot be outlined (dynamic shapes, values captured from the
     surrounding code) keep their place and get a remark saying why.
   }];
@@ -170,6 +182,9 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Outline a hot op together with its chain of element-wise and "
            "reduction producers and consumers">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "With fuse, outline a contraction together with the chain of "
+           "element-wise ops that consumes its result">,
   ];
   let statistics = [
     Statistic<"numOutlined", "num-outlined", "Ops outlined">,

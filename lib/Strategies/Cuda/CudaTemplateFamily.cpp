@@ -218,6 +218,12 @@ LogicalResult CudaTemplateFamily::applies(const StrategyProblem &problem,
 LogicalResult CudaTemplateFamily::checkView(const ProblemView &view,
                                             bool allowTf32,
                                             std::string &whyNot) const {
+  if (view.epilogue && !handlesEpilogue()) {
+    whyNot = llvm::formatv("{0} does not compute the element-wise ops after "
+                           "the contraction ({1})",
+                           name, view.opName);
+    return failure();
+  }
   if (view.initValue && !handlesInitValue()) {
     whyNot = llvm::formatv("the problem fills its output before the {0} "
                            "accumulates into it, and {1} would read the "

@@ -42,8 +42,12 @@ public:
   /// Whether the family's kernels start the output from the problem's
   /// initValue (a fill + contraction problem) instead of reading it.
   virtual bool handlesInitValue() const { return false; }
+  /// Whether the family's kernels compute a contraction's epilogue (a
+  /// problem with ProblemView::epilogue) in their store stage.
+  virtual bool handlesEpilogue() const { return false; }
   /// `check`, after refusing a problem whose output starts from a constant
-  /// when the family's kernels would read it instead.
+  /// when the family's kernels would read it instead, and a contraction
+  /// with an epilogue when they would leave the epilogue out.
   LogicalResult checkView(const ProblemView &view, bool allowTf32,
                           std::string &whyNot) const;
   /// The parameter sets worth trying (the family applies), best guess first.
@@ -143,6 +147,19 @@ int64_t vectorWidthAlong(const LinearAccess &access, ArrayRef<unsigned> group,
 /// b_off(b, k, n), c_off(b, m, n).
 std::string emitContractionAddressing(const ProblemView &view,
                                       StringRef indexType);
+/// Members of a GEMM kernel's layout struct that compute a contraction's
+/// epilogue (view.epilogue) in its store stage: `kEpilogue`, the pointers of
+/// the epilogue's inputs and of the output (set by
+/// emitEpilogueLayoutBinding) and `epilogue(b, m, n, acc)`, which decodes
+/// the output point, evaluates the program in f32 from the accumulated
+/// value `acc` and stores the output element once, at c_off(b, m, n).
+std::string emitEpilogueLayoutMembers(const ProblemView &view,
+                                      StringRef indexType);
+/// Statements `<lay>.argN = argN;` binding the kernel's arguments to those
+/// members.
+std::string emitEpilogueLayoutBinding(const ProblemView &view, StringRef lay);
+/// Whether `kind` is an output the epilogue may store (f32, f16, bf16).
+bool isEpilogueOutputKind(ElementKind kind);
 /// `constexpr` M, N, K and BATCH of the contraction.
 std::string emitProblemConstants(const ContractionView &c);
 /// Rough merit of a BM x BN tiling with register-block `reuse`.

@@ -151,6 +151,11 @@ LogicalResult cudatpl::checkGemmTcApplies(const ProblemView &view,
     whyNot = "gemm_tc needs an f32, f16 or bf16 output";
     return failure();
   }
+  const int64_t limit = std::numeric_limits<int32_t>::max();
+  if (view.epilogue && (c.m > limit || c.n > limit || c.batch > limit)) {
+    whyNot = "gemm_tc's epilogue keeps batch, m and n in 32 bits";
+    return failure();
+  }
   return success();
 }
 
@@ -266,8 +271,10 @@ LogicalResult cudatpl::checkGemmKernelApplies(const ProblemView &view,
   if (failed(checkContraction(view, whyNot)))
     return failure();
   const ContractionView &c = *view.contraction;
+  // With an epilogue the layout converts the output to its type.
   if (c.aKind != ElementKind::F32 || c.bKind != ElementKind::F32 ||
-      c.cKind != ElementKind::F32) {
+      (view.epilogue ? !isEpilogueOutputKind(c.cKind)
+                     : c.cKind != ElementKind::F32)) {
     whyNot = (family + " needs f32 operands and an f32 output").str();
     return failure();
   }
@@ -436,7 +443,10 @@ typedef unsigned int uint32_t;
   appendKernelText(s, kernelText);
   llvm::raw_string_ostream os(s);
   os << "\n// The problem: C[b, m, n] " << (c.initValue ? "= C_INIT +" : "+=")
-     << " sum_k A[b, m, k] * B[b, k, n].\n";
+     << " sum_k A[b, m, k] * B[b, k, n]";
+  if (view.epilogue)
+    os << ", the output the epilogue of C (" << view.opName << ")";
+  os << ".\n";
   os << emitProblemConstants(c);
   if (!affine) {
     os << "namespace stark_addr {\n"
@@ -466,6 +476,8 @@ typedef unsigned int uint32_t;
   member("a_off", "b", "m", "k", addr.a, addr.aOffset);
   member("b_off", "b", "k", "n", addr.b, addr.bOffset);
   member("c_off", "b", "m", "n", addr.c, addr.cOffset);
+  if (view.epilogue)
+    os << emitEpilogueLayoutMembers(view, getIndexType(view));
   os << "};\n";
   os << "typedef stark_kernels::" << config << " StarkConfig;\n";
   bool split = splitK > 1;
@@ -475,10 +487,27 @@ typedef unsigned int uint32_t;
         "// The partial sums of each slice of k: [slice][batch][m][n].\n"
         "__device__ float stark_gemm_ws[SPLIT_K * BATCH * M * N];\n",
         splitK, kPerSplit);
+  // With an epilogue the layout stores the output (of any type) itself and
+  // reads the epilogue's inputs: the parameters are the kernel's.
+  std::string a = "A", b = "B", cArg = "C",
+              parameters = "const float *A, const float *B, float *C",
+              operands = argName(view.inputs[0].argNumber) + ", " +
+                         argName(view.inputs[1].argNumber) + ", " +
+                         argName(view.outputs[0].argNumber);
+  if (view.epilogue) {
+    a = argName(view.inputs[0].argNumber);
+    b = argName(view.inputs[1].argNumber);
+    cArg = "nullptr";
+    parameters = getKernelParameters(view);
+    operands.clear();
+    for (size_t i = 0; i < view.argKinds.size(); ++i)
+      operands += (i ? ", " : "") + argName(i);
+  }
   os << "\n__device__ __forceinline__ stark_kernels::GemmParams<StarkLayout> "
-        "stark_gemm_params(const float *A, const float *B, float *C) {\n";
+        "stark_gemm_params("
+     << parameters << ") {\n";
   os << "  stark_kernels::GemmParams<StarkLayout> p;\n";
-  os << "  p.A = A, p.B = B, p.C = C;\n";
+  os << "  p.A = " << a << ", p.B = " << b << ", p.C = " << cArg << ";\n";
   os << "  p.batch = (int)BATCH, p.M = (int)M, p.N = (int)N, p.K = (int)K;\n";
   if (split)
     os << "  p.ws = stark_gemm_ws;\n"
@@ -491,10 +520,9 @@ typedef unsigned int uint32_t;
   os << "  p.alpha = 1.f, p.beta = "
      << (c.initValue ? "0.f, p.init = C_INIT" : "1.f") << ";\n";
   os << "  p.lay = StarkLayout();\n";
+  if (view.epilogue)
+    os << emitEpilogueLayoutBinding(view, "p.lay");
   os << "  return p;\n}\n\n";
-  std::string operands = argName(view.inputs[0].argNumber) + ", " +
-                         argName(view.inputs[1].argNumber) + ", " +
-                         argName(view.outputs[0].argNumber);
   os << "extern \"C\" __global__ void __launch_bounds__(StarkConfig::kThreads, "
      << minBlocks << ") " << kernel << "(" << getKernelParameters(view)
      << ") {\n";

@@ -183,6 +183,7 @@ public:
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const final;
   bool handlesInitValue() const final { return true; }
+  bool handlesEpilogue() const final { return true; }
 
 protected:
   /// The configurations measured best on the H200, in the order that breaks

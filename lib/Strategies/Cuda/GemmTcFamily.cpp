@@ -132,6 +132,9 @@ mlir::stark::generateGemmTcKernel(const ProblemView &view,
   os << "typedef " << getCudaStorageType(c.cKind) << " TC;\n";
   os << "typedef " << idx << " idx_t;\n\n";
   os << emitContractionAddressing(view, "idx_t") << "\n";
+  if (view.epilogue)
+    os << "struct StarkEpilogue {\n"
+       << emitEpilogueLayoutMembers(view, "idx_t") << "};\n\n";
   os << "using namespace nvcuda;\n";
   os << "typedef wmma::fragment<wmma::matrix_a, 16, 16, FK, " << fragType
      << ", " << (layout->aAxis == 0 ? "wmma::row_major" : "wmma::col_major")
@@ -171,8 +174,13 @@ template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm vol
      << ";\n";
   os << "  const TIn* __restrict__ B = " << argName(view.inputs[1].argNumber)
      << ";\n";
-  os << "  TC* __restrict__ C = " << argName(view.outputs[0].argNumber)
-     << ";\n";
+  // With an epilogue its struct reads the other inputs and stores the
+  // output; C is the output only without.
+  if (view.epilogue)
+    os << "  StarkEpilogue epi;\n" << emitEpilogueLayoutBinding(view, "epi");
+  else
+    os << "  TC* __restrict__ C = " << argName(view.outputs[0].argNumber)
+       << ";\n";
   os << R"cuda(  extern __shared__ __align__(128) unsigned char stark_smem[];
   TIn* const a_tiles = reinterpret_cast<TIn*>(stark_smem);
   TIn* const b_tiles = a_tiles + STAGES * A_STAGE;
@@ -279,9 +287,15 @@ template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm vol
         const idx_t m = m0 + warp_m * WM + i * 16 + e / 16;
         const idx_t n = n0 + warp_n * WN + j * 16 + e % 16;
         if (m < M && n < N) {
-          TC* p = C + c_off(batch, m, n);
+)cuda";
+  if (view.epilogue)
+    os << "          epi.epilogue((int)batch, (int)m, (int)n, C_INIT + "
+          "scratch[e]);\n";
+  else
+    os << R"cuda(          TC* p = C + c_off(batch, m, n);
           *p = stark_cast<TC>((C_FROM_INIT ? C_INIT : (float)stark_widen(*p)) + scratch[e]);
-        }
+)cuda";
+  os << R"cuda(        }
       }
       __syncwarp();
     }
@@ -344,6 +358,7 @@ public:
     return checkGemmTcApplies(view, allowTf32, whyNot);
   }
   bool handlesInitValue() const override { return true; }
+  bool handlesEpilogue() const override { return true; }
 
 private:
   std::vector<GemmTcParams> enumerateStructs(const ProblemView &view,

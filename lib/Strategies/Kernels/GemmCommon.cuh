@@ -94,6 +94,16 @@ template <class L>
 struct IsAffineLayout<L, std::void_t<decltype(L::kAffine)>>
     : std::bool_constant<L::kAffine> {};
 
+// Layouts that declare kEpilogue = true store the outputs themselves:
+// epilogue(b, m, n, acc) gets the finished value alpha * sum + init of
+// output (b, m, n) and computes and writes the problem's output there (the
+// element-wise ops after a contraction, generated per problem); C is then
+// neither read nor written.
+template <class L, class = void> struct HasEpilogue : std::false_type {};
+template <class L>
+struct HasEpilogue<L, std::void_t<decltype(L::kEpilogue)>>
+    : std::bool_constant<L::kEpilogue> {};
+
 template <class Layout> struct GemmParams {
   const float *A;
   const float *B;
@@ -344,8 +354,9 @@ template <class T, int N> __device__ __forceinline__ void zero(T (&a)[N]) {
 }
 
 // Writes V consecutive outputs (b, m, n..n+V-1): into the split-K workspace
-// when splits > 1, else into C through the layout (16/8-byte stores when Vec
-// and all V are in bounds).
+// when splits > 1, else through the layout's epilogue when it has one, else
+// into C through the layout (16/8-byte stores when Vec and all V are in
+// bounds).
 template <int V, bool Vec, class Layout>
 __device__ __forceinline__ void storeOut(const GemmParams<Layout> &p, int b,
                                          int split, int m, int n,
@@ -360,47 +371,55 @@ __device__ __forceinline__ void storeOut(const GemmParams<Layout> &p, int b,
         w[c] = v[c];
     return;
   }
-  if constexpr (Vec) {
-    if (n + V <= p.N) {
-      float *c = p.C + p.lay.c_off(b, m, n);
-      float o[V];
-      if (p.beta != 0.f) {
-        if constexpr (V == 4) {
-          float4 x = *reinterpret_cast<float4 *>(c);
-          o[0] = x.x, o[1] = x.y, o[2] = x.z, o[3] = x.w;
+  if constexpr (HasEpilogue<Layout>::value) {
+#pragma unroll
+    for (int i = 0; i < V; ++i)
+      if (n + i < p.N)
+        p.lay.epilogue(b, m, n + i, p.alpha * v[i] + p.init);
+  } else {
+    if constexpr (Vec) {
+      if (n + V <= p.N) {
+        float *c = p.C + p.lay.c_off(b, m, n);
+        float o[V];
+        if (p.beta != 0.f) {
+          if constexpr (V == 4) {
+            float4 x = *reinterpret_cast<float4 *>(c);
+            o[0] = x.x, o[1] = x.y, o[2] = x.z, o[3] = x.w;
+          } else {
+            float2 x = *reinterpret_cast<float2 *>(c);
+            o[0] = x.x, o[1] = x.y;
+          }
+#pragma unroll
+          for (int i = 0; i < V; ++i)
+            o[i] = p.alpha * v[i] + p.beta * o[i] + p.init;
         } else {
-          float2 x = *reinterpret_cast<float2 *>(c);
-          o[0] = x.x, o[1] = x.y;
+#pragma unroll
+          for (int i = 0; i < V; ++i)
+            o[i] = p.alpha * v[i] + p.init;
         }
-#pragma unroll
-        for (int i = 0; i < V; ++i)
-          o[i] = p.alpha * v[i] + p.beta * o[i] + p.init;
-      } else {
-#pragma unroll
-        for (int i = 0; i < V; ++i)
-          o[i] = p.alpha * v[i] + p.init;
+        if constexpr (V == 4)
+          *reinterpret_cast<float4 *>(c) = make_float4(o[0], o[1], o[2], o[3]);
+        else
+          *reinterpret_cast<float2 *>(c) = make_float2(o[0], o[1]);
+        return;
       }
-      if constexpr (V == 4)
-        *reinterpret_cast<float4 *>(c) = make_float4(o[0], o[1], o[2], o[3]);
-      else
-        *reinterpret_cast<float2 *>(c) = make_float2(o[0], o[1]);
-      return;
     }
-  }
 #pragma unroll
-  for (int i = 0; i < V; ++i)
-    if (n + i < p.N) {
-      float *c = p.C + p.lay.c_off(b, m, n + i);
-      *c = (p.beta != 0.f ? p.alpha * v[i] + p.beta * *c : p.alpha * v[i]) +
-           p.init;
-    }
+    for (int i = 0; i < V; ++i)
+      if (n + i < p.N) {
+        float *c = p.C + p.lay.c_off(b, m, n + i);
+        *c = (p.beta != 0.f ? p.alpha * v[i] + p.beta * *c : p.alpha * v[i]) +
+             p.init;
+      }
+  }
 }
 
 } // namespace detail
 
 namespace detail {
 
-// Second pass of split-K: C = alpha * sum over splits of ws + beta * C + init,
+// Second pass of split-K: C = alpha * sum over splits of ws + beta * C + init
+// (or the layout's epilogue of alpha * sum + init),
 // the slices summed in order (the result does not depend on timing), one
 // element per thread of a grid-stride loop over the whole grid.
 template <class Layout>
@@ -417,8 +436,12 @@ __device__ __forceinline__ void splitKReduce(const GemmParams<Layout> &p) {
     float s = 0.f;
     for (int z = 0; z < p.splits; ++z)
       s += w[z * plane];
-    float *c = p.C + p.lay.c_off(b, m, n);
-    *c = (p.beta != 0.f ? p.alpha * s + p.beta * *c : p.alpha * s) + p.init;
+    if constexpr (HasEpilogue<Layout>::value) {
+      p.lay.epilogue(b, m, n, p.alpha * s + p.init);
+    } else {
+      float *c = p.C + p.lay.c_off(b, m, n);
+      *c = (p.beta != 0.f ? p.alpha * s + p.beta * *c : p.alpha * s) + p.init;
+    }
   }
 }
 

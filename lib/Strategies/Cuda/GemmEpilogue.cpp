@@ -1,0 +1,104 @@
+//===- GemmEpilogue.cpp - A contraction's epilogue in the GEMM store stage ===//
+//
+// A problem that is a contraction followed by element-wise ops (matmul +
+// bias + GELU) runs as one GEMM whose store stage evaluates the rest of the
+// chain: the kernels hand each accumulated value to their layout, which
+// decodes the output point, reads the epilogue's other inputs there,
+// computes the chain in f32 through the shared payload translation
+// (emitScalarProgram) and stores the output element once. The intermediate
+// result of the contraction never goes through memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTemplatesInternal.h"
+
+#include "stark/Strategies/CudaCodegen.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+bool cudatpl::isEpilogueOutputKind(ElementKind kind) {
+  return kind == ElementKind::F32 || kind == ElementKind::F16 ||
+         kind == ElementKind::BF16;
+}
+
+/// Which of the problem's inputs the epilogue reads (never A and B: they
+/// only feed the accumulated sum).
+static SmallVector<bool> getEpilogueReads(const ProblemView &view) {
+  const EpilogueView &e = *view.epilogue;
+  SmallVector<bool> live = e.program.reachable(e.outputNodes);
+  SmallVector<bool> read(view.inputs.size(), false);
+  for (auto [i, node] : llvm::enumerate(e.program.nodes))
+    if (live[i] && node.op == "arg" && node.position < e.accumulator)
+      read[node.position] = true;
+  return read;
+}
+
+std::string cudatpl::emitEpilogueLayoutMembers(const ProblemView &view,
+                                               StringRef indexType) {
+  const ContractionView &c = *view.contraction;
+  const EpilogueView &e = *view.epilogue;
+  const OperandView &out = view.outputs[0];
+  SmallVector<bool> read = getEpilogueReads(view);
+
+  std::string s = "  // The epilogue: the ops after the contraction, per "
+                  "output element.\n";
+  s += "  static constexpr bool kEpilogue = true;\n";
+  for (auto [i, in] : llvm::enumerate(view.inputs))
+    if (read[i])
+      s += "  const " + getCudaStorageType(in.kind).str() + " *" +
+           argName(in.argNumber) + " = nullptr;\n";
+  s += "  " + getCudaStorageType(out.kind).str() + " *" +
+       argName(out.argNumber) + " = nullptr;\n";
+  s += "  __device__ __forceinline__ void epilogue(int b, int m, int n, "
+       "float acc) const {\n";
+  SmallVector<std::string> names;
+  for (int64_t d = 0; d < view.numLoops(); ++d)
+    names.push_back("l" + std::to_string(d));
+  SmallVector<unsigned> loops;
+  for (auto [var, group] :
+       {std::pair<StringRef, ArrayRef<unsigned>>{"b", c.batchLoops},
+        {"m", c.mLoops},
+        {"n", c.nLoops}}) {
+    s += emitDecode("    ", indexType, "(" + indexType.str() + ")" + var.str(),
+                    group, view.loopRanges, names);
+    loops.append(group.begin(), group.end());
+  }
+  SmallVector<std::string> args(e.program.argKinds.size());
+  for (auto [i, in] : llvm::enumerate(view.inputs)) {
+    if (!read[i])
+      continue;
+    args[i] = "x" + std::to_string(i);
+    s += "    const " + getCudaComputeType(in.kind).str() + " " + args[i] +
+         " = stark_widen(" + argName(in.argNumber) + "[" +
+         emitLinearOffset(in.access, loops, names, true) + "]);\n";
+  }
+  args[e.accumulator] = "acc";
+  SmallVector<std::string> results;
+  std::string body =
+      emitScalarProgram(e.program, args, names, "e", results, e.outputNodes);
+  SmallVector<StringRef> lines;
+  StringRef(body).split(lines, '\n', -1, false);
+  for (StringRef line : lines)
+    s += "    " + line.str() + "\n";
+  s += "    " + argName(out.argNumber) + "[c_off(b, m, n)] = stark_cast<" +
+       getCudaStorageType(out.kind).str() + ">(" + results[0] + ");\n";
+  s += "  }\n";
+  return s;
+}
+
+std::string cudatpl::emitEpilogueLayoutBinding(const ProblemView &view,
+                                               StringRef lay) {
+  SmallVector<bool> read = getEpilogueReads(view);
+  std::string s;
+  auto bind = [&](int64_t argNumber) {
+    std::string name = argName(argNumber);
+    s += "  " + lay.str() + "." + name + " = " + name + ";\n";
+  };
+  for (auto [i, in] : llvm::enumerate(view.inputs))
+    if (read[i])
+      bind(in.argNumber);
+  bind(view.outputs[0].argNumber);
+  return s;
+}
