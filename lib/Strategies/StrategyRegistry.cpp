@@ -21,6 +21,7 @@ static void registerAllFamilies(StrategyRegistry &registry) {
   registry.add(createLayerNormFamily());
   registry.add(createRmsNormFamily());
   registry.add(createFusedRowsFamily());
+  registry.add(createScanFamily());
   registry.add(createDirectFamily());
   // CUDA transform-dialect schedules (docs/cuda-schedules.md), after the
   // templates.

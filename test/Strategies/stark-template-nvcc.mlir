@@ -2,7 +2,7 @@
 // embedded Loops.cuh, Lanes.cuh, Reduce.cuh, Softmax.cuh and Norm.cuh with
 // their generated specialisation) compile with nvcc for sm_90a, without a
 // GPU: an f16 transposed elementwise op, a row reduction split over blocks,
-// an f16 column max, a depthwise convolution, a strided f16 softmax, a
+// an f16 column max, an exclusive cumsum scan, a depthwise convolution, a strided f16 softmax, a
 // streamed (Welford) layer norm and an RMS norm; and the split-K candidates
 // of the embedded GEMM kernels (GemmCommon.cuh with GemmF32.cuh or
 // Gemm3xTf32.cuh, the workspace and the reduction entry) and gemm, gemm_tc
@@ -19,6 +19,8 @@
 // RUN: %nvcc-compile %t.col.cu -o %t.col.o
 // RUN: stark-template --problem %S/Inputs/templates/depthwise.mlir --family direct --source > %t.direct.cu
 // RUN: %nvcc-compile %t.direct.cu -o %t.direct.o
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/cumsum-long-exclusive.mlir --family scan --source > %t.scan.cu
+// RUN: %nvcc-compile %t.scan.cu -o %t.scan.o
 // RUN: stark-template --problem %S/Inputs/templates/softmax-strided-f16.mlir --family softmax --source > %t.softmax.cu
 // RUN: %nvcc-compile %t.softmax.cu -o %t.softmax.o
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/layernorm-long.mlir --family layernorm --source > %t.ln.cu

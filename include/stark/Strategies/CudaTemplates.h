@@ -155,7 +155,7 @@ FailureOr<CudaKernelPlan> generateDirectKernel(const ProblemView &view,
 
 /// All template family names, in registration order: gemm_f32,
 /// gemm_3xtf32, gemm, gemm_tc, gemm_wgmma, elementwise, reduce_row,
-/// reduce_col, softmax, layernorm, rmsnorm, fused_rows, direct.
+/// reduce_col, softmax, layernorm, rmsnorm, fused_rows, scan, direct.
 ArrayRef<StringRef> getCudaTemplateFamilies();
 
 /// Whether `family` can generate a correct kernel for `view`.

@@ -111,6 +111,9 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
     consider("gemm_f32");
   }
   if (view.reduction) {
+    // A masked reduction that is a prefix scan (cumsum): O(L) instead of
+    // O(L^2) per row; the scan family declines every other reduction.
+    consider("scan");
     if (view.reduction->innerContiguous) {
       consider("reduce_row");
       consider("reduce_col");

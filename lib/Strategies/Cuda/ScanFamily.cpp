@@ -1,0 +1,357 @@
+//===- ScanFamily.cpp - Prefix scans (cumsum, cumprod) --------------------===//
+//
+// linalg has no scan op: frontends write cumsum as a masked reduction,
+// out[.., j] += sum over k of (k <= j ? x[.., k] : 0), which costs O(L^2)
+// as a reduction. The scan family recognises the mask (inclusive or
+// exclusive, forward or reverse, any combiner with an identity) and runs a
+// real scan: one block per row walks the row in chunks, each thread scans
+// its own elements, the block scans the threads' totals with warp shuffles
+// and shared memory, and a running carry joins the chunks: O(L) per row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTemplatesInternal.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+namespace {
+/// A reduction that is a scan along loop `scanLoop` (the output's) of the
+/// values at reduced loop `reducedLoop`.
+struct ScanMatch {
+  unsigned scanLoop = 0, reducedLoop = 0;
+  /// The rows: the parallel loops but the scan loop, outermost first.
+  SmallVector<unsigned> rowLoops;
+  int64_t rows = 1, length = 1;
+  bool exclusive = false, reverse = false;
+  /// The node of the value scanned (the select's true operand).
+  int valueNode = -1;
+};
+} // namespace
+
+/// Predicate of `a PRED b` written as `b PRED' a`.
+static std::string swapPredicate(StringRef p) {
+  return llvm::StringSwitch<std::string>(p)
+      .Case("ule", "uge")
+      .Case("uge", "ule")
+      .Case("ult", "ugt")
+      .Case("ugt", "ult")
+      .Case("sle", "sge")
+      .Case("sge", "sle")
+      .Case("slt", "sgt")
+      .Case("sgt", "slt")
+      .Default(p.str());
+}
+
+static bool isIdentityConstant(const ScalarNode &node, StringRef combiner) {
+  if (node.op != "const")
+    return false;
+  if (combiner == "add")
+    return isFloatKind(node.kind) ? node.floatValue == 0 : node.intValue == 0;
+  if (combiner == "mul")
+    return isFloatKind(node.kind) ? node.floatValue == 1 : node.intValue == 1;
+  return false;
+}
+
+static LogicalResult matchScan(const ProblemView &view, ScanMatch &m,
+                               std::string &whyNot) {
+  if (!view.reduction || !view.body || view.fused) {
+    whyNot = "the problem is not a single reduction";
+    return failure();
+  }
+  const ReductionView &rv = *view.reduction;
+  const ScalarProgram &body = *view.body;
+  if (rv.reducedLoops.size() != 1 || view.outputs.size() != 1) {
+    whyNot = "a scan reduces one loop into one output";
+    return failure();
+  }
+  if (rv.combiner != "add" && rv.combiner != "mul") {
+    whyNot = "scans combine with add or mul";
+    return failure();
+  }
+  const ScalarNode &select = body.nodes[rv.preNode];
+  if (select.op != "arith.select" || select.operands.size() != 3) {
+    whyNot = "the reduced value is not select(k <cmp> j, x, identity)";
+    return failure();
+  }
+  const ScalarNode &cmp = body.nodes[select.operands[0]];
+  if (cmp.op != "arith.cmpi" ||
+      !isIdentityConstant(body.nodes[select.operands[2]], rv.combiner)) {
+    whyNot = "the reduced value is not select(k <cmp> j, x, identity)";
+    return failure();
+  }
+  const ScalarNode &lhs = body.nodes[cmp.operands[0]];
+  const ScalarNode &rhs = body.nodes[cmp.operands[1]];
+  if (lhs.op != "index" || rhs.op != "index") {
+    whyNot = "the mask does not compare two loop indices";
+    return failure();
+  }
+  unsigned reduced = rv.reducedLoops[0];
+  std::string pred = cmp.predicate;
+  int64_t other;
+  if (lhs.position == reduced) {
+    other = rhs.position;
+  } else if (rhs.position == reduced) {
+    other = lhs.position;
+    pred = swapPredicate(pred);
+  } else {
+    whyNot = "the mask does not compare the reduced loop";
+    return failure();
+  }
+  if (!llvm::is_contained(rv.parallelLoops, unsigned(other)) ||
+      view.loopRanges[other] != view.loopRanges[reduced]) {
+    whyNot = "the mask compares the reduced loop with no parallel loop of "
+             "the same range";
+    return failure();
+  }
+  // k <= j: inclusive; k < j: exclusive; k >= j, k > j: from the end.
+  StringRef p = StringRef(pred).drop_front(1);
+  if (p != "le" && p != "lt" && p != "ge" && p != "gt") {
+    whyNot = "the mask's predicate is not an order";
+    return failure();
+  }
+  m.exclusive = p == "lt" || p == "gt";
+  m.reverse = p == "ge" || p == "gt";
+  m.scanLoop = unsigned(other);
+  m.reducedLoop = reduced;
+  m.valueNode = select.operands[1];
+  m.length = view.loopRanges[reduced];
+  // The scanned value may read inputs at (rows, k) but not depend on j, nor
+  // read the output.
+  SmallVector<bool> deps = body.reachable({m.valueNode});
+  unsigned numInputs = view.inputs.size();
+  for (auto [i, node] : llvm::enumerate(body.nodes)) {
+    if (!deps[i])
+      continue;
+    if ((node.op == "index" && node.position == other) ||
+        (node.op == "arg" && node.position >= numInputs)) {
+      whyNot = "the scanned value depends on the scan position";
+      return failure();
+    }
+  }
+  const OperandView &out = view.outputs[0];
+  if (out.argNumber < 0 || out.access.dependsOn(reduced)) {
+    whyNot = "the output depends on the reduced loop";
+    return failure();
+  }
+  for (unsigned d : rv.parallelLoops)
+    if (d != m.scanLoop) {
+      m.rowLoops.push_back(d);
+      m.rows *= view.loopRanges[d];
+    }
+  if (!isFloatKind(rv.accumulatorKind) && rv.combiner == "mul") {
+    whyNot = "integer products are left to the reduction families";
+    return failure();
+  }
+  return success();
+}
+
+namespace {
+struct ScanParams {
+  int64_t threads = 256;
+  int64_t items = 4; // elements per thread per chunk
+};
+
+class ScanFamily : public CudaTemplateFamily {
+public:
+  ScanFamily() : CudaTemplateFamily("scan") {}
+
+  bool handlesInitValue() const override { return true; }
+
+  LogicalResult check(const ProblemView &view, bool allowTf32,
+                      std::string &whyNot) const override {
+    ScanMatch m;
+    return matchScan(view, m, whyNot);
+  }
+
+  std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                        const HardwareProfile &profile,
+                                        bool allowTf32) const override {
+    ScanMatch m;
+    std::string ignored;
+    if (failed(matchScan(view, m, ignored)))
+      return {};
+    int64_t maxThreads =
+        profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+    std::vector<TemplateParams> out;
+    // Enough elements per block that a chunk covers a short row once.
+    for (auto [threads, items] : {std::pair<int64_t, int64_t>{256, 4},
+                                  {512, 4},
+                                  {128, 8},
+                                  {1024, 2},
+                                  {256, 8},
+                                  {64, 4},
+                                  {32, 4}}) {
+      if (threads > maxThreads)
+        continue;
+      if (threads > 32 && threads * items / 2 >= m.length)
+        continue; // half the block would idle
+      out.push_back({{"threads", threads}, {"items", items}});
+    }
+    if (out.empty())
+      out.push_back({{"threads", 32}, {"items", 1}});
+    return out;
+  }
+
+  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                     const TemplateParams &params,
+                                     std::string &whyNot) const override;
+};
+} // namespace
+
+FailureOr<CudaKernelPlan> ScanFamily::generate(const ProblemView &view,
+                                               const TemplateParams &params,
+                                               std::string &whyNot) const {
+  ScanParams p;
+  if (failed(takeParams(params, {{"threads", &p.threads}, {"items", &p.items}},
+                        whyNot)))
+    return failure();
+  ScanMatch m;
+  if (failed(matchScan(view, m, whyNot)))
+    return failure();
+  if (p.threads < 32 || p.threads > 1024 || p.threads % 32 || p.items < 1 ||
+      p.items > 16) {
+    whyNot = "threads must be a multiple of 32 up to 1024, items 1 to 16";
+    return failure();
+  }
+  const ReductionView &rv = *view.reduction;
+  const OperandView &out = view.outputs[0];
+  std::string idx = getIndexType(view);
+  SmallVector<std::string> names = loopNames(view);
+  std::string acc = getCudaComputeType(rv.accumulatorKind).str();
+
+  std::string s = getCudaPrelude(view);
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv("// {0} {1} scan ({2}) of {3}: {4} rows of {5}.\n",
+                      m.exclusive ? "Exclusive" : "Inclusive",
+                      m.reverse ? "reverse" : "forward", rv.combiner,
+                      view.opName, m.rows, m.length);
+  os << "typedef " << idx << " idx_t;\n";
+  os << "typedef " << acc << " acc_t;\n";
+  os << "constexpr idx_t ROWS = " << m.rows << ", LEN = " << m.length << ";\n";
+  os << "constexpr int THREADS = " << p.threads << ", ITEMS = " << p.items
+     << ", WARPS = THREADS / 32;\n";
+  os << "__device__ __forceinline__ acc_t stark_op(acc_t a, acc_t b) { return "
+     << emitCombine(rv.combiner, rv.accumulatorKind, "a", "b") << "; }\n";
+  os << "__device__ __forceinline__ acc_t stark_identity() { return "
+     << emitCombineIdentity(rv.combiner, rv.accumulatorKind) << "; }\n";
+  os << R"cuda(__device__ __forceinline__ acc_t stark_warp_scan(acc_t x) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const acc_t y = __shfl_up_sync(0xffffffffu, x, o);
+    if (lane >= o) x = stark_op(y, x);
+  }
+  return x;
+}
+)cuda";
+  os << "\nextern \"C\" __global__ void __launch_bounds__(THREADS) "
+        "stark_scan("
+     << getKernelParameters(view) << ") {\n";
+  os << "  __shared__ acc_t warp_total[WARPS];\n";
+  os << "  const idx_t row = blockIdx.x;\n";
+  os << "  if (row >= ROWS) return;\n";
+  os << "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n";
+  os << emitDecode("  ", "idx_t", "row", m.rowLoops, view.loopRanges, names);
+  os << "  acc_t carry = stark_identity();\n";
+  os << "  for (idx_t chunk = 0; chunk < LEN; chunk += (idx_t)THREADS * "
+        "ITEMS) {\n";
+  os << "    acc_t v[ITEMS];\n";
+  os << "#pragma unroll\n";
+  os << "    for (int t = 0; t < ITEMS; ++t) {\n";
+  // q: the position in scan order; k: the element it stands for.
+  os << "      const idx_t q = chunk + (idx_t)threadIdx.x * ITEMS + t;\n";
+  os << "      v[t] = stark_identity();\n";
+  os << "      if (q < LEN) {\n";
+  os << "        const idx_t " << names[m.reducedLoop] << " = "
+     << (m.reverse ? "LEN - 1 - q" : "q") << ";\n";
+  SmallVector<std::string> argExprs;
+  for (auto [k, in] : llvm::enumerate(view.inputs)) {
+    if (in.argNumber < 0) {
+      argExprs.push_back("0");
+      continue;
+    }
+    SmallVector<unsigned> loops = m.rowLoops;
+    loops.push_back(m.reducedLoop);
+    argExprs.push_back("stark_widen(" + argName(in.argNumber) + "[" +
+                       emitLinearOffset(in.access, loops, names, true) + "])");
+  }
+  argExprs.push_back("stark_identity()"); // the output: never read
+  SmallVector<std::string> results;
+  std::string value = emitScalarProgram(*view.body, argExprs, names, "n",
+                                        results, {m.valueNode});
+  SmallVector<StringRef> lines;
+  StringRef(value).split(lines, '\n', -1, false);
+  for (StringRef line : lines)
+    os << "        " << line << "\n";
+  os << "        v[t] = (acc_t)(" << results[0] << ");\n";
+  os << "      }\n    }\n";
+  // Inclusive scan of the thread's own items, then of the threads' totals.
+  os << R"cuda(#pragma unroll
+    for (int t = 1; t < ITEMS; ++t) v[t] = stark_op(v[t - 1], v[t]);
+    const acc_t incl = stark_warp_scan(v[ITEMS - 1]);
+    if (lane == 31) warp_total[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+      acc_t w = lane < WARPS ? warp_total[lane] : stark_identity();
+      w = stark_warp_scan(w);
+      if (lane < WARPS) warp_total[lane] = w;
+    }
+    __syncthreads();
+    acc_t before = __shfl_up_sync(0xffffffffu, incl, 1);
+    if (lane == 0) before = stark_identity();
+    if (warp > 0) before = stark_op(warp_total[warp - 1], before);
+    const acc_t start = stark_op(carry, before);
+    const acc_t chunk_total = warp_total[WARPS - 1];
+    __syncthreads();
+#pragma unroll
+    for (int t = 0; t < ITEMS; ++t) {
+      const idx_t q = chunk + (idx_t)threadIdx.x * ITEMS + t;
+      if (q >= LEN) break;
+)cuda";
+  os << "      const idx_t " << names[m.scanLoop] << " = "
+     << (m.reverse ? "LEN - 1 - q" : "q") << ";\n";
+  SmallVector<unsigned> outLoops = m.rowLoops;
+  outLoops.push_back(m.scanLoop);
+  std::string outIndex = emitLinearOffset(out.access, outLoops, names, true);
+  std::string outPtr = argName(out.argNumber);
+  if (m.exclusive)
+    os << "      const acc_t prefix = t == 0 ? start : stark_op(start, "
+          "v[t - 1]);\n";
+  else
+    os << "      const acc_t prefix = stark_op(start, v[t]);\n";
+  std::string init =
+      view.initValue ? emitScalarLiteral(rv.accumulatorKind, *view.initValue,
+                                         int64_t(*view.initValue))
+                     : "(acc_t)stark_widen(" + outPtr + "[" + outIndex + "])";
+  os << "      " << outPtr << "[" << outIndex << "] = stark_cast<"
+     << getCudaStorageType(out.kind) << ">(stark_op(" << init
+     << ", prefix));\n";
+  os << "    }\n";
+  os << "    carry = stark_op(carry, chunk_total);\n";
+  os << "  }\n}\n";
+
+  CudaKernelPlan plan;
+  plan.source = std::move(s);
+  plan.family = "scan";
+  CudaKernelPlan::Launch launch;
+  launch.kernel = "stark_scan";
+  launch.grid = {m.rows, 1, 1};
+  launch.block = {p.threads, 1, 1};
+  plan.launches.push_back(launch);
+  plan.threadsPerBlock = p.threads;
+  plan.sharedBytesPerBlock =
+      (p.threads / 32) * getElementKindBytes(rv.accumulatorKind);
+  setParam(plan, "threads", p.threads);
+  setParam(plan, "items", p.items);
+  return plan;
+}
+
+std::unique_ptr<StrategyFamily> mlir::stark::createScanFamily() {
+  return std::make_unique<ScanFamily>();
+}
