@@ -159,6 +159,17 @@ struct StarkSearchPass
              << "stark-search: devices=" << unsigned(devices)
              << " needs the cuda target; the cpu target has one device (use "
                 "workers-per-device for parallel cpu workers)";
+    // Several local workers on the cuda target crashed stark-opt on the
+    // H200 (a segfault in test/Integration/CUDA/search-workers-cuda.mlir);
+    // until that is found, such a run is refused rather than risked.
+    if (resolvedTarget == "cuda" && devices * workersPerDevice > 1)
+      return module.emitError()
+             << "stark-search: more than one evaluation worker on the cuda "
+                "target (devices="
+             << unsigned(devices)
+             << " workers-per-device=" << unsigned(workersPerDevice)
+             << ") is disabled: it crashes in this version; use one worker "
+                "per process, or mpi=1 with one evaluation rank per GPU";
     if (devices > 1 && cuda && cuda->getDeviceCount() < devices)
       return module.emitError()
              << "stark-search: devices=" << unsigned(devices) << " but only "
