@@ -86,10 +86,19 @@ struct StarkOutlinePass
     for (Operation *op : ops) {
       if (grouped.contains(op))
         continue;
+      // A fill that only initialises ops of one fused chain is rebuilt in
+      // that chain's problem: it takes the chain's tag (and is dropped with
+      // the chain on substitution), so every hot op says what covers it.
       if (isa<linalg::FillOp>(op) && !op->use_empty() &&
           llvm::all_of(op->getUsers(),
-                       [&](Operation *user) { return fused.contains(user); }))
+                       [&](Operation *user) { return fused.contains(user); })) {
+        Attribute tag = (*op->getUsers().begin())->getAttr(kProblemAttrName);
+        if (llvm::all_of(op->getUsers(), [&](Operation *user) {
+              return user->getAttr(kProblemAttrName) == tag;
+            }))
+          op->setAttr(kProblemAttrName, tag);
         continue;
+      }
       SmallVector<Operation *> members = {op};
       std::string why;
       FailureOr<OwningOpRef<ModuleOp>> problem = failure();

@@ -5,8 +5,10 @@
 // A layer norm written as two reductions and two element-wise ops is one
 // problem: the chain's inputs (x, gamma, beta), then its output; the row
 // statistics live in temporaries; the zero fill the sums start from is
-// cloned in, once per sum. Every op of the chain is tagged with the problem.
+// cloned in, once per sum. Every op of the chain is tagged with the problem,
+// and so is the fill, which the problem rebuilds.
 // CHECK-LABEL: func.func @layernorm
+// CHECK: linalg.fill {stark.problem = @stark_problem_0}
 // CHECK-COUNT-4: linalg.generic {{.*}}stark.problem = @stark_problem_0
 // CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 4, num_outputs = 1, op = "fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic)", shapes = "16x64xf32,64xf32,64xf32->16x64xf32", signature = "{{[0-9a-f]+}}">}
 // CHECK-NEXT: func.func @kernel(%[[X:.+]]: memref<16x64xf32>, %[[G:.+]]: memref<64xf32>, %[[B:.+]]: memref<64xf32>, %[[Y:.+]]: memref<16x64xf32>)
