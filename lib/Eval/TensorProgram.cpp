@@ -72,6 +72,18 @@ static func::FuncOp findEntry(ModuleOp module, StringRef name,
   return {};
 }
 
+/// Whether `func` holds ops of the gpu dialect (the host side of a
+/// substituted CUDA winner).
+static bool launchesGpuKernels(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        return op->getDialect() && op->getDialect()->getNamespace() == "gpu"
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Collects the errors a pass pipeline reports.
 static std::string collectDiagnostics(MLIRContext *ctx,
                                       function_ref<LogicalResult()> body,
@@ -170,10 +182,30 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   // The evaluator calls the entry many times: what it allocates is freed.
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // The host functions of substituted CUDA winners (gpu.launch_func on
+  // their memref arguments, nothing allocated) are outside what the
+  // deallocation pass models: it sees them as declarations, which by the
+  // function ABI neither take nor give ownership of a buffer.
+  PassManager dealloc(ctx);
+  bufferization::buildBufferDeallocationPipeline(dealloc);
   bool failedRun = false;
   std::string diagnostics = collectDiagnostics(
-      ctx, [&] { return pm.run(module); }, failedRun);
+      ctx,
+      [&] {
+        if (failed(pm.run(module)))
+          return failure();
+        SmallVector<std::pair<func::FuncOp, std::unique_ptr<Region>>> hidden;
+        for (auto func : module.getOps<func::FuncOp>())
+          if (func.isPrivate() && launchesGpuKernels(func)) {
+            hidden.emplace_back(func, std::make_unique<Region>());
+            hidden.back().second->takeBody(func.getBody());
+          }
+        LogicalResult result = dealloc.run(module);
+        for (auto &[func, body] : hidden)
+          func.getBody().takeBody(*body);
+        return result;
+      },
+      failedRun);
   if (failedRun) {
     error = "cannot bufferize the program" +
             (diagnostics.empty() ? std::string() : ":\n" + diagnostics);

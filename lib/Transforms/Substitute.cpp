@@ -50,8 +50,21 @@ struct StarkSubstitutePass
     options.embedPtx = cudaFormat == "ptx";
     SmallVector<DestinationStyleOpInterface> tagged;
     module->walk([&](DestinationStyleOpInterface op) {
-      if (op->hasAttrOfType<FlatSymbolRefAttr>(kProblemAttrName))
-        tagged.push_back(op);
+      auto ref = op->getAttrOfType<FlatSymbolRefAttr>(kProblemAttrName);
+      if (!ref)
+        return;
+      // The fill a problem of several ops owns (a contraction's, or one a
+      // fused chain rebuilds) goes with the op that substitutes the problem,
+      // which may erase it before the walk's order reaches it.
+      if (auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
+          problem && isa<linalg::FillOp>(op)) {
+        if (auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
+            info && info.getFusedOps() > 1) {
+          op->removeAttr(kProblemAttrName);
+          return;
+        }
+      }
+      tagged.push_back(op);
     });
     // Ops of fused chains already replaced (erased: compared, never used).
     llvm::SmallPtrSet<Operation *, 16> replaced;
@@ -62,14 +75,6 @@ struct StarkSubstitutePass
       auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
       if (!problem)
         continue;
-      // The fill a contraction's problem owns is replaced with the
-      // contraction (fused chains never hold fills).
-      if (auto ownerInfo =
-              problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
-          isa<linalg::FillOp>(op) && ownerInfo && ownerInfo.getFusedOps() > 1) {
-        op->removeAttr(kProblemAttrName);
-        continue;
-      }
       switch (substituteWinner(module, op, problem, options, replaced)) {
       case SubstituteResult::Failed:
         return signalPassFailure();
