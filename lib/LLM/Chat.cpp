@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 
 using namespace mlir::stark::llm;
@@ -72,6 +73,36 @@ bool mlir::stark::llm::resolveConfig(ChatConfig &config,
     error = "llm-backoff, the budgets and the prices must not be negative";
     return false;
   }
+  return true;
+}
+
+bool mlir::stark::llm::resolveConcurrency(unsigned option,
+                                          unsigned &concurrency,
+                                          std::string &error) {
+  std::string range = "llm-concurrency must be a whole number from 1 to " +
+                      std::to_string(kMaxConcurrency);
+  if (option > kMaxConcurrency) {
+    error = range + ", got " + std::to_string(option);
+    return false;
+  }
+  if (option > 0) {
+    concurrency = option;
+    return true;
+  }
+  std::string text = getEnv("STARK_LLM_CONCURRENCY");
+  if (text.empty()) {
+    concurrency = 1;
+    return true;
+  }
+  char *end = nullptr;
+  errno = 0;
+  unsigned long value = std::strtoul(text.c_str(), &end, 10);
+  if (!std::isdigit(static_cast<unsigned char>(text[0])) || *end || errno ||
+      value < 1 || value > kMaxConcurrency) {
+    error = range + ", got '" + text + "' from STARK_LLM_CONCURRENCY";
+    return false;
+  }
+  concurrency = unsigned(value);
   return true;
 }
 

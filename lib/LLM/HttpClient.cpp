@@ -40,6 +40,7 @@ double HttpChatModel::backoffSeconds(unsigned retry) {
   // Half fixed, half random: clients that failed together do not all come
   // back at the same instant.
   std::uniform_real_distribution<double> unit(0.5, 1.0);
+  std::lock_guard<std::mutex> lock(mutex);
   return wait * unit(jitter);
 }
 
@@ -123,6 +124,7 @@ ChatResult HttpChatModel::complete(const ChatRequest &request) {
                                          start)
         .count();
   };
+  std::unique_lock<std::mutex> lock(mutex);
   if (config.tokenBudget > 0 &&
       usage.promptTokens + usage.completionTokens >= config.tokenBudget)
     return ChatResult::failure(
@@ -139,6 +141,8 @@ ChatResult HttpChatModel::complete(const ChatRequest &request) {
     return ChatResult::failure(ChatErrorKind::Budget, text);
   }
 
+  lock.unlock();
+
   std::string key;
   if (!config.apiKeyEnv.empty()) {
     const char *value = std::getenv(config.apiKeyEnv.c_str());
@@ -152,7 +156,10 @@ ChatResult HttpChatModel::complete(const ChatRequest &request) {
 
   ChatResult last;
   for (unsigned attempt = 0;; ++attempt) {
-    ++usage.requests;
+    {
+      std::lock_guard<std::mutex> count(mutex);
+      ++usage.requests;
+    }
     Exchange x = perform(http, config);
     std::optional<double> retryAfter;
     if (x.code == CURLE_OPERATION_TIMEDOUT) {
@@ -168,6 +175,7 @@ ChatResult HttpChatModel::complete(const ChatRequest &request) {
     } else if (x.status == 200) {
       last = parseReplyBody(config.provider, x.body);
       // What the server counted is spent even when the reply is unusable.
+      std::lock_guard<std::mutex> count(mutex);
       usage.promptTokens += last.reply.promptTokens;
       usage.completionTokens += last.reply.completionTokens;
       usage.cost +=

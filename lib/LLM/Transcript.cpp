@@ -57,6 +57,8 @@ RecordingChatModel::create(ChatModel &inner, const ChatConfig &config,
                  {"provider", getProviderName(config.provider)},
                  {"model", config.model},
                  {"started", nowUtc()}};
+  if (config.concurrency > 1)
+    header["concurrency"] = config.concurrency;
   model->out << header.dump() << "\n";
   model->out.flush();
   return model;
@@ -64,6 +66,7 @@ RecordingChatModel::create(ChatModel &inner, const ChatConfig &config,
 
 ChatResult RecordingChatModel::complete(const ChatRequest &request) {
   ChatResult result = inner.complete(request);
+  std::lock_guard<std::mutex> lock(mutex);
   double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -85,6 +88,8 @@ ChatResult RecordingChatModel::complete(const ChatRequest &request) {
                {"seconds", result.reply.seconds},
                {"error", getErrorKindName(result.error)},
                {"message", result.message}};
+  if (request.ticket >= 0)
+    line["proposal"] = request.ticket;
   // Invalid UTF-8 from a model must not make the line unwritable.
   out << line.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   out.flush();
@@ -127,6 +132,12 @@ std::unique_ptr<ReplayChatModel> ReplayChatModel::load(const std::string &path,
     if (lineNo == 1) {
       if (!line.contains(kHeaderKey))
         return fail("not a transcript (no \"stark_llm_transcript\" header)");
+      int64_t concurrency = 1;
+      if (!read(line, "concurrency", concurrency) || concurrency < 1 ||
+          concurrency > kMaxConcurrency)
+        return fail("\"concurrency\" must be a whole number from 1 to " +
+                    std::to_string(kMaxConcurrency));
+      model->concurrency = unsigned(concurrency);
       continue;
     }
     if (!line.contains("role") || !line.contains("reply"))
@@ -135,6 +146,7 @@ std::unique_ptr<ReplayChatModel> ReplayChatModel::load(const std::string &path,
     ChatReply &r = e.result.reply;
     std::string kindName = "none";
     if (!read(line, "role", e.role) || !read(line, "node", e.node) ||
+        !read(line, "proposal", e.proposal) ||
         !read(line, "problem", e.problem) || !read(line, "error", kindName) ||
         !read(line, "message", e.result.message) ||
         !read(line, "reply", r.content) ||
@@ -148,6 +160,9 @@ std::unique_ptr<ReplayChatModel> ReplayChatModel::load(const std::string &path,
     if (!kind)
       return fail("unknown error kind '" + kindName + "'");
     e.result.error = *kind;
+    if (e.proposal >= 0)
+      model->byProposal[{e.problem, e.proposal}].push_back(
+          model->entries.size());
     model->entries.push_back(std::move(e));
   }
   if (lineNo == 0) {
@@ -164,6 +179,33 @@ ChatResult ReplayChatModel::complete(const ChatRequest &request) {
     return problem.empty() ? text : text + " of " + problem;
   };
   std::string asked = describe(request.role, request.problem, request.node);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (request.ticket >= 0 && !byProposal.empty()) {
+    // Asked ahead: the next recorded request of the same proposal.
+    std::pair<std::string, int64_t> key{request.problem, request.ticket};
+    auto it = byProposal.find(key);
+    size_t &served = servedOfProposal[key];
+    if (it == byProposal.end() || served >= it->second.size())
+      return ChatResult::failure(
+          ChatErrorKind::Replay,
+          "transcript '" + path + "' mismatch: it recorded " +
+              std::to_string(it == byProposal.end() ? 0 : it->second.size()) +
+              " request(s) for proposal " + std::to_string(request.ticket) +
+              (request.problem.empty() ? "" : " of " + request.problem) +
+              ", the search asks the " + asked);
+    size_t index = it->second[served];
+    const Entry &e = entries[index];
+    if (e.role != request.role || e.node != request.node)
+      return ChatResult::failure(
+          ChatErrorKind::Replay,
+          "transcript '" + path + "' mismatch at request " +
+              std::to_string(index) + ": it recorded the " +
+              describe(e.role, e.problem, e.node) + ", the search asks the " +
+              asked);
+    ++served;
+    ++next;
+    return e.result;
+  }
   if (next >= entries.size())
     return ChatResult::failure(ChatErrorKind::Replay,
                                "transcript '" + path +

@@ -112,20 +112,20 @@ void LLMAgents::onFatal(const ChatResult &result) {
 
 ChatResult LLMAgents::ask(StringRef role, const SearchNode &node,
                           StringRef system, std::string user,
-                          double temperature) {
+                          double temperature, int64_t ticket) {
   llm::ChatRequest request;
   request.role = role.str();
   request.problem = problemName;
   request.node = node.id;
+  request.ticket = ticket;
   request.system = system.str();
   request.user = std::move(user);
   request.temperature = temperature;
   ChatResult result = model.complete(request);
+  std::lock_guard<std::mutex> lock(usageMutex);
   ++usage.requests;
   usage.promptTokens += result.reply.promptTokens;
   usage.completionTokens += result.reply.completionTokens;
-  if (!result.ok() && llm::isFatal(result.error))
-    onFatal(result);
   return result;
 }
 
@@ -211,15 +211,93 @@ static StringRef fenceFor(StringRef text) {
   return text.contains("__global__") ? "cuda" : "mlir";
 }
 
-std::optional<Proposal> LLMAgents::propose(const RoleContext &ctx) {
-  if (!fallbackReason.empty())
-    return fallback->propose(ctx);
-  if (stop)
-    return std::nullopt;
-  const SearchNode &node = *ctx.selected;
-  std::string parent = editableText(node, ctx.selectedPayload);
+/// One proposal (or repair) of the roles: the messages are built when it
+/// starts, the requests sent in run(), the replies read in finish().
+class LLMAgents::Task : public AgentTask {
+public:
+  Task(LLMAgents &agents, bool repairing, int64_t ticket)
+      : agents(agents), repairing(repairing), ticket(ticket) {}
 
-  // Planner: the tree around the node and its candidate, lines numbered.
+  void run() override {
+    if (!asking)
+      return;
+    if (repairing) {
+      first = agents.ask("debugger", node, agents.prompts[2], message,
+                         agents.options.debuggerTemperature, ticket);
+      return;
+    }
+    first = agents.ask("planner", node, agents.prompts[0], message,
+                       agents.options.plannerTemperature, ticket);
+    if (!first.ok())
+      return;
+    SmallVector<StringRef> lines;
+    StringRef(parent).rtrim().split(lines, '\n');
+    FailureOr<PlannerReply> parsed =
+        parsePlannerReply(first.reply.content, lines.size(), planError);
+    if (failed(parsed))
+      return;
+    plan = *parsed;
+    second = agents.ask("coder", node, agents.prompts[1],
+                        agents.coderMessage(node, *plan, parent),
+                        agents.options.coderTemperature, ticket);
+  }
+
+  std::optional<Proposal> finish(const RoleContext &ctx) override {
+    // Once the fallback took over (possibly after this task started),
+    // whatever the model answered here is not used.
+    if (!agents.fallbackReason.empty())
+      return repairing ? agents.fallback->repair(ctx)
+                       : agents.fallback->propose(ctx);
+    if (agents.stop)
+      return std::nullopt;
+    return repairing ? agents.finishRepair(*this, ctx)
+                     : agents.finishProposal(*this, ctx);
+  }
+
+  LLMAgents &agents;
+  bool repairing;
+  int64_t ticket;
+  /// Set when the model is asked at all (not after a stop or a fallback).
+  bool asking = false;
+  SearchNode node;
+  /// The selected candidate as the roles edit it, and the first message.
+  std::string parent, message;
+  /// The planner's (or the debugger's) reply, the plan read from it, and
+  /// the coder's reply.
+  ChatResult first, second;
+  std::optional<PlannerReply> plan;
+  std::string planError;
+};
+
+std::unique_ptr<AgentTask> LLMAgents::start(const RoleContext &ctx,
+                                            bool repairing, int64_t ticket) {
+  auto task = std::make_unique<Task>(*this, repairing, ticket);
+  if (!fallbackReason.empty() || stop)
+    return task;
+  task->asking = true;
+  task->node = *ctx.selected;
+  task->parent = editableText(*ctx.selected, ctx.selectedPayload);
+  task->message = repairing ? debuggerMessage(ctx, task->parent)
+                            : plannerMessage(ctx, task->parent);
+  return task;
+}
+
+std::optional<Proposal> LLMAgents::propose(const RoleContext &ctx) {
+  std::unique_ptr<AgentTask> task = start(ctx, /*repairing=*/false, -1);
+  task->run();
+  return task->finish(ctx);
+}
+
+std::optional<Proposal> LLMAgents::repair(const RoleContext &ctx) {
+  std::unique_ptr<AgentTask> task = start(ctx, /*repairing=*/true, -1);
+  task->run();
+  return task->finish(ctx);
+}
+
+std::string LLMAgents::plannerMessage(const RoleContext &ctx,
+                                      StringRef parent) const {
+  // The tree around the node and its candidate, lines numbered.
+  const SearchNode &node = *ctx.selected;
   std::string user = describeProblem();
   llvm::raw_string_ostream os(user);
   os << "\n# The tree\n\nroot: " << describeNode(*ctx.root) << "\nselected "
@@ -235,57 +313,34 @@ std::optional<Proposal> LLMAgents::propose(const RoleContext &ctx) {
   os << "\n# Candidate of node " << node.id << " (lines numbered)\n\n```"
      << fenceFor(parent) << "\n"
      << numberLines(parent) << "```\n";
-  ChatResult planned =
-      ask("planner", node, prompts[0], user, options.plannerTemperature);
-  if (!planned.ok()) {
-    if (llm::isFatal(planned.error))
-      return fallbackReason.empty() ? std::nullopt : fallback->propose(ctx);
-    return reject("llm", "", "", "the planner's reply: " + planned.message);
-  }
-  std::string error;
-  SmallVector<StringRef> lines;
-  StringRef(parent).rtrim().split(lines, '\n');
-  FailureOr<PlannerReply> plan =
-      parsePlannerReply(planned.reply.content, lines.size(), error);
-  if (failed(plan))
-    return reject("llm", "", "", error);
-
-  // Coder: the plan, the parent and the region.
-  std::string code = describeProblem();
-  llvm::raw_string_ostream cs(code);
-  cs << "\n# Plan\n\nstrategy: " << plan->strategy << "\n";
-  for (const auto &[k, v] : plan->params)
-    cs << "param " << k << " = " << v << "\n";
-  cs << "plan: " << plan->plan << "\n\n# Parent candidate (node " << node.id
-     << ")\n\n```" << fenceFor(parent) << "\n"
-     << parent << (StringRef(parent).ends_with("\n") ? "" : "\n") << "```\n\n";
-  if (plan->whole)
-    cs << "# Region\n\nall: rewrite the whole candidate.\n";
-  else
-    cs << "# Region\n\nOnly lines " << plan->first << "-" << plan->last
-       << " of the parent may change; every other line must stay as it "
-          "is. They are:\n\n```\n"
-       << getLines(parent, plan->first, plan->last) << "```\n";
-  ChatResult coded =
-      ask("coder", node, prompts[1], code, options.coderTemperature);
-  if (!coded.ok()) {
-    if (llm::isFatal(coded.error))
-      return fallbackReason.empty() ? std::nullopt : fallback->propose(ctx);
-    return reject(plan->strategy, plan->plan, plan->changedPart(),
-                  "the coder's reply: " + coded.message);
-  }
-  Proposal p = realize(coded.reply.content, *plan, parent,
-                       /*checkRegionOfPlan=*/true);
-  return p;
+  return user;
 }
 
-std::optional<Proposal> LLMAgents::repair(const RoleContext &ctx) {
-  if (!fallbackReason.empty())
-    return fallback->repair(ctx);
-  if (stop)
-    return std::nullopt;
+std::string LLMAgents::coderMessage(const SearchNode &node,
+                                    const PlannerReply &plan,
+                                    StringRef parent) const {
+  // The plan, the parent and the region.
+  std::string code = describeProblem();
+  llvm::raw_string_ostream cs(code);
+  cs << "\n# Plan\n\nstrategy: " << plan.strategy << "\n";
+  for (const auto &[k, v] : plan.params)
+    cs << "param " << k << " = " << v << "\n";
+  cs << "plan: " << plan.plan << "\n\n# Parent candidate (node " << node.id
+     << ")\n\n```" << fenceFor(parent) << "\n"
+     << parent << (parent.ends_with("\n") ? "" : "\n") << "```\n\n";
+  if (plan.whole)
+    cs << "# Region\n\nall: rewrite the whole candidate.\n";
+  else
+    cs << "# Region\n\nOnly lines " << plan.first << "-" << plan.last
+       << " of the parent may change; every other line must stay as it "
+          "is. They are:\n\n```\n"
+       << getLines(parent, plan.first, plan.last) << "```\n";
+  return code;
+}
+
+std::string LLMAgents::debuggerMessage(const RoleContext &ctx,
+                                       StringRef failedText) const {
   const SearchNode &node = *ctx.selected;
-  std::string failedText = editableText(node, ctx.selectedPayload);
   std::string user = describeProblem();
   llvm::raw_string_ostream os(user);
   os << "\n# The failed candidate\n\n"
@@ -303,15 +358,47 @@ std::optional<Proposal> LLMAgents::repair(const RoleContext &ctx) {
           "from the plan.)\n";
   else
     os << "\n# Candidate\n\n```" << fenceFor(failedText) << "\n"
-       << failedText << (StringRef(failedText).ends_with("\n") ? "" : "\n")
-       << "```\n";
-  ChatResult repaired =
-      ask("debugger", node, prompts[2], user, options.debuggerTemperature);
+       << failedText << (failedText.ends_with("\n") ? "" : "\n") << "```\n";
+  return user;
+}
+
+std::optional<Proposal> LLMAgents::finishProposal(Task &task,
+                                                  const RoleContext &ctx) {
+  const ChatResult &planned = task.first;
+  if (!planned.ok()) {
+    if (llm::isFatal(planned.error)) {
+      onFatal(planned);
+      return fallbackReason.empty() ? std::nullopt : fallback->propose(ctx);
+    }
+    return reject("llm", "", "", "the planner's reply: " + planned.message);
+  }
+  if (!task.plan)
+    return reject("llm", "", "", task.planError);
+  const PlannerReply &plan = *task.plan;
+  const ChatResult &coded = task.second;
+  if (!coded.ok()) {
+    if (llm::isFatal(coded.error)) {
+      onFatal(coded);
+      return fallbackReason.empty() ? std::nullopt : fallback->propose(ctx);
+    }
+    return reject(plan.strategy, plan.plan, plan.changedPart(),
+                  "the coder's reply: " + coded.message);
+  }
+  return realize(coded.reply.content, plan, task.parent,
+                 /*checkRegionOfPlan=*/true);
+}
+
+std::optional<Proposal> LLMAgents::finishRepair(Task &task,
+                                                const RoleContext &ctx) {
+  const SearchNode &node = task.node;
+  const ChatResult &repaired = task.first;
   std::string plan =
       llvm::formatv("repair node {0} ({1})", node.id, node.status).str();
   if (!repaired.ok()) {
-    if (llm::isFatal(repaired.error))
+    if (llm::isFatal(repaired.error)) {
+      onFatal(repaired);
       return fallbackReason.empty() ? std::nullopt : fallback->repair(ctx);
+    }
     return reject(node.strategy, plan, "",
                   "the debugger's reply: " + repaired.message);
   }
@@ -324,7 +411,7 @@ std::optional<Proposal> LLMAgents::repair(const RoleContext &ctx) {
     if (std::optional<StringRef> text = json->getString("plan"))
       header.plan = plan + ": " + text->str();
   }
-  Proposal p = realize(repaired.reply.content, header, failedText,
+  Proposal p = realize(repaired.reply.content, header, task.parent,
                        /*checkRegionOfPlan=*/false);
   if (std::optional<llvm::json::Object> json =
           findJsonHeader(repaired.reply.content))

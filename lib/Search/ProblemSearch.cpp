@@ -141,6 +141,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   budget.maxCandidates = options.budget;
   budget.maxSeconds = options.seconds;
   budget.batch = options.pool ? std::max(1u, options.batch) : 1;
+  budget.concurrency = options.model ? std::max(1u, options.concurrency) : 1;
   auto start = std::chrono::steady_clock::now();
   auto clock = [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -

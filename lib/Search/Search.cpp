@@ -5,11 +5,35 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <deque>
+#include <thread>
 
 using namespace mlir::stark;
 
 AgentTeam::~AgentTeam() = default;
+AgentTask::~AgentTask() = default;
 Judge::~Judge() = default;
+
+namespace {
+/// The default task: the whole proposal in finish().
+class DeferredTask : public AgentTask {
+public:
+  DeferredTask(AgentTeam &team, bool repairing)
+      : team(team), repairing(repairing) {}
+  std::optional<Proposal> finish(const RoleContext &ctx) override {
+    return repairing ? team.repair(ctx) : team.propose(ctx);
+  }
+
+private:
+  AgentTeam &team;
+  bool repairing;
+};
+} // namespace
+
+std::unique_ptr<AgentTask> AgentTeam::start(const RoleContext &ctx,
+                                            bool repairing, int64_t ticket) {
+  return std::make_unique<DeferredTask>(*this, repairing);
+}
 
 std::vector<Verdict> Judge::judgeAll(llvm::ArrayRef<Proposal> proposals) {
   std::vector<Verdict> verdicts;
@@ -70,38 +94,102 @@ SearchResult mlir::stark::runSearch(
       progress(p);
     }
   };
-  // The next candidate and the node it hangs off, or none when nothing is
-  // left to expand.
+
+  // Proposals under way, oldest first, when the agents overlap them with
+  // judging; each holds a reservation on its node.
+  struct UnderWay {
+    int64_t node;
+    std::unique_ptr<AgentTask> task;
+    std::thread thread;
+  };
+  std::deque<UnderWay> window;
+  bool overlap = budget.concurrency > 1 && agents.canOverlap();
+  auto busy = [&](int64_t id) {
+    return llvm::any_of(window,
+                        [&](const UnderWay &u) { return u.node == id; });
+  };
+
+  // The node to ask about next, or none when nothing is left to expand.
+  // Selection is random; skip nodes the agents declined (and, ahead of the
+  // judge, nodes already being asked about), a bounded number of times,
+  // then fall back to any node that is still open.
+  auto selectNode = [&]() -> std::optional<int64_t> {
+    std::optional<int64_t> selected;
+    for (int attempt = 0; attempt < 8 && !selected; ++attempt) {
+      std::optional<int64_t> s = tree.select();
+      if (!s)
+        break;
+      if (!declined[*s] && !busy(*s))
+        selected = s;
+    }
+    // Ahead of the judge: the next-best passed nodes nobody is asked about.
+    if (!selected && overlap)
+      for (int64_t id : tree.leaderboard())
+        if (tree.isExpandable(id) && !declined[id] && !busy(id)) {
+          selected = id;
+          break;
+        }
+    for (bool allowBusy : {false, true})
+      for (int64_t id = 0; id < tree.size() && !selected; ++id)
+        if (tree.isExpandable(id) && !declined[id] && (allowBusy || !busy(id)))
+          selected = id;
+    return selected;
+  };
+
   size_t nextSeed = 0;
   // Set when the agents stop the search (e.g. a spent model budget).
   std::string agentStop;
+  // Starts proposals until `concurrency` are under way, as long as the
+  // candidate and time budgets leave room for them.
+  int64_t ticket = 0;
+  auto refill = [&] {
+    while (overlap && window.size() < budget.concurrency && agentStop.empty()) {
+      int64_t promised = result.candidatesTried + int64_t(window.size()) +
+                         int64_t(seeds.size() - nextSeed);
+      if (promised >= budget.maxCandidates ||
+          clock() - start >= budget.maxSeconds)
+        return;
+      std::optional<int64_t> selected = selectNode();
+      if (!selected)
+        return;
+      RoleContext ctx = buildRoleContext(tree, *selected, result.payloads);
+      bool repairing = tree.node(*selected).state == NodeState::Failed;
+      UnderWay u{*selected, agents.start(ctx, repairing, ticket++), {}};
+      tree.reserve(*selected);
+      AgentTask *task = u.task.get();
+      u.thread = std::thread([task] { task->run(); });
+      window.push_back(std::move(u));
+    }
+  };
+  // The next candidate and the node it hangs off, or none when nothing is
+  // left to expand.
   auto next = [&]() -> std::optional<std::pair<int64_t, Proposal>> {
     if (nextSeed < seeds.size())
       return std::make_pair(int64_t(0), seeds[nextSeed++]);
     while (true) {
       std::optional<int64_t> selected;
-      // Selection is random; skip nodes the agents declined, a bounded
-      // number of times, then fall back to any node that is still open.
-      for (int attempt = 0; attempt < 8 && !selected; ++attempt) {
-        std::optional<int64_t> s = tree.select();
-        if (!s)
-          break;
-        if (!declined[*s])
-          selected = s;
+      std::optional<Proposal> proposal;
+      if (overlap) {
+        refill();
+        if (window.empty())
+          return std::nullopt;
+        UnderWay u = std::move(window.front());
+        window.pop_front();
+        u.thread.join();
+        tree.release(u.node);
+        selected = u.node;
+        proposal =
+            u.task->finish(buildRoleContext(tree, *selected, result.payloads));
+      } else {
+        selected = selectNode();
+        if (!selected)
+          return std::nullopt;
+        RoleContext ctx = buildRoleContext(tree, *selected, result.payloads);
+        proposal = tree.node(*selected).state == NodeState::Failed
+                       ? agents.repair(ctx)
+                       : agents.propose(ctx);
       }
-      if (!selected)
-        for (int64_t id = 0; id < tree.size(); ++id)
-          if (tree.isExpandable(id) && !declined[id]) {
-            selected = id;
-            break;
-          }
-      if (!selected)
-        return std::nullopt;
-
-      RoleContext ctx = buildRoleContext(tree, *selected, result.payloads);
       bool repairing = tree.node(*selected).state == NodeState::Failed;
-      std::optional<Proposal> proposal =
-          repairing ? agents.repair(ctx) : agents.propose(ctx);
       if (!proposal) {
         if (std::optional<AgentStop> stop = agents.getStop()) {
           agentStop = stop->reason;
@@ -143,6 +231,9 @@ SearchResult mlir::stark::runSearch(
     }
     if (ids.empty())
       break;
+    // The next proposals are asked for while the judge works on these.
+    if (result.stopReason.empty())
+      refill();
     // A proposal the agents rejected before compiling (a guard, an edit
     // outside its region) is recorded without reaching the judge.
     std::vector<Verdict> verdicts(proposals.size());
@@ -170,6 +261,12 @@ SearchResult mlir::stark::runSearch(
         !agentStop.empty())
       break;
     result.stopReason.clear();
+  }
+  // Proposals still under way when the search ends (out of time, or the
+  // agents stopped) are waited for and dropped.
+  for (UnderWay &u : window) {
+    u.thread.join();
+    tree.release(u.node);
   }
   result.winner = tree.best();
   return result;

@@ -74,11 +74,12 @@ bool SearchTree::isExpandable(int64_t id) const {
     for (int64_t p = n.parent; p >= 0 && nodes[p].state == NodeState::Failed;
          p = nodes[p].parent)
       ++failedAncestors;
-    return n.repairAttempts < options.maxRepairAttempts &&
+    return n.repairAttempts + n.reserved < options.maxRepairAttempts &&
            failedAncestors < options.maxRepairAttempts;
   }
   case NodeState::Passed:
-    return id != 0 || int64_t(n.children.size()) < options.maxRootChildren;
+    return id != 0 ||
+           int64_t(n.children.size()) + n.reserved < options.maxRootChildren;
   }
   return false;
 }

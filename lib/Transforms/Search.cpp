@@ -118,6 +118,11 @@ struct StarkSearchPass
     if (llmFallback != "none" && llmFallback != "expert")
       return module.emitError() << "stark-search: unknown llm-fallback '"
                                 << llmFallback << "'; expected none or expert";
+    if (llmConcurrency > llm::kMaxConcurrency)
+      return module.emitError()
+             << "stark-search: llm-concurrency must be a whole number from 1 "
+                "to "
+             << llm::kMaxConcurrency << ", got " << unsigned(llmConcurrency);
     if (budget == 0)
       return module.emitError() << "stark-search: budget must be at least 1";
     if (!(seconds > 0) || !(timeout > 0))
@@ -347,14 +352,22 @@ struct StarkSearchPass
   /// Tokens over the run's problems.
   int64_t promptTokens = 0, completionTokens = 0, requests = 0;
 
+  /// Requests to the model in flight at once (llm-concurrency resolved).
+  unsigned concurrency = 1;
+
   LogicalResult setUpModel(ModuleOp module) {
     chatModel = nullptr;
+    concurrency = 1;
     promptTokens = completionTokens = requests = 0;
     std::string error;
     if (agent == "replay" && llm::ReplayChatModel::isTranscript(transcript)) {
-      replay = llm::ReplayChatModel::load(transcript, error);
-      if (!replay)
+      std::shared_ptr<llm::ReplayChatModel> loaded =
+          llm::ReplayChatModel::load(transcript, error);
+      if (!loaded)
         return module.emitError() << "stark-search: " << error;
+      // Asking ahead shapes the tree: replay it as it was recorded.
+      concurrency = loaded->getConcurrency();
+      replay = loaded;
       chatModel = replay.get();
       return success();
     }
@@ -375,6 +388,9 @@ struct StarkSearchPass
     chatConfig.priceInput = llmPriceIn;
     chatConfig.priceOutput = llmPriceOut;
     chatConfig.seed = seed;
+    if (!llm::resolveConcurrency(llmConcurrency, chatConfig.concurrency, error))
+      return module.emitError() << "stark-search: " << error;
+    concurrency = chatConfig.concurrency;
     if (!llm::resolveConfig(chatConfig, llmProvider, error))
       return module.emitError() << "stark-search: " << error;
     client = std::make_shared<llm::HttpChatModel>(chatConfig);
@@ -489,6 +505,7 @@ struct StarkSearchPass
     options.allowTf32 = allowTf32;
     options.seeds = std::move(seeds);
     options.model = chatModel;
+    options.concurrency = concurrency;
     options.llm.target = resolvedTarget.str();
     options.llm.plannerTemperature = llmPlannerTemperature;
     options.llm.coderTemperature = llmCoderTemperature;

@@ -182,4 +182,30 @@ TEST(ChatConfigTest, ResolveChecksWhatIsMissing) {
   unsetenv("STARK_LLM_MODEL");
 }
 
+TEST(ChatConfigTest, ConcurrencyFromTheOptionTheEnvironmentOrOne) {
+  std::string error;
+  unsigned n = 0;
+  unsetenv("STARK_LLM_CONCURRENCY");
+  EXPECT_TRUE(resolveConcurrency(0, n, error));
+  EXPECT_EQ(n, 1u);
+  setenv("STARK_LLM_CONCURRENCY", "8", 1);
+  EXPECT_TRUE(resolveConcurrency(0, n, error));
+  EXPECT_EQ(n, 8u);
+  // The option wins over the environment.
+  EXPECT_TRUE(resolveConcurrency(3, n, error));
+  EXPECT_EQ(n, 3u);
+  EXPECT_FALSE(resolveConcurrency(65, n, error));
+  EXPECT_EQ(error, "llm-concurrency must be a whole number from 1 to 64, "
+                   "got 65");
+  for (const char *bad : {"0", "65", "-2", "4x", "four", " 4"}) {
+    setenv("STARK_LLM_CONCURRENCY", bad, 1);
+    EXPECT_FALSE(resolveConcurrency(0, n, error)) << bad;
+    EXPECT_NE(
+        error.find(std::string("got '") + bad + "' from STARK_LLM_CONCURRENCY"),
+        std::string::npos)
+        << error;
+  }
+  unsetenv("STARK_LLM_CONCURRENCY");
+}
+
 } // namespace

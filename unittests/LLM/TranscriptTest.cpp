@@ -114,3 +114,68 @@ TEST(TranscriptTest, NotATranscript) {
 }
 
 } // namespace
+
+ChatRequest askFor(const std::string &role, int64_t node, int64_t ticket) {
+  ChatRequest r = ask(role, node);
+  r.problem = "p";
+  r.ticket = ticket;
+  return r;
+}
+
+TEST(TranscriptTest, ReplaysEachProposalWhateverTheOrderOfArrival) {
+  std::string path = tempPath();
+  ChatConfig config;
+  config.model = "m";
+  config.concurrency = 4;
+  FakeModel fake;
+  std::string error;
+  {
+    // Proposal 1's planner answered before proposal 0's.
+    auto recorder = RecordingChatModel::create(fake, config, path, error);
+    ASSERT_TRUE(recorder) << error;
+    recorder->complete(askFor("planner", 0, 1));
+    recorder->complete(askFor("planner", 0, 0));
+    recorder->complete(askFor("coder", 0, 0)); // the third: truncated
+    recorder->complete(askFor("coder", 0, 1));
+  }
+  auto replay = ReplayChatModel::load(path, error);
+  ASSERT_TRUE(replay) << error;
+  EXPECT_EQ(replay->getConcurrency(), 4u);
+  // Asked in another order, each proposal gets its own replies.
+  EXPECT_EQ(replay->complete(askFor("planner", 0, 0)).reply.content,
+            "reply 2 to planner");
+  EXPECT_EQ(replay->complete(askFor("coder", 0, 0)).error,
+            ChatErrorKind::Truncated);
+  EXPECT_EQ(replay->complete(askFor("planner", 0, 1)).reply.content,
+            "reply 1 to planner");
+  EXPECT_EQ(replay->complete(askFor("coder", 0, 1)).reply.content,
+            "reply 4 to coder");
+  ChatResult more = replay->complete(askFor("coder", 0, 1));
+  EXPECT_EQ(more.error, ChatErrorKind::Replay);
+  EXPECT_NE(more.message.find("it recorded 2 request(s) for proposal 1 of p"),
+            std::string::npos)
+      << more.message;
+  ChatResult other = replay->complete(askFor("debugger", 3, 2));
+  EXPECT_EQ(other.error, ChatErrorKind::Replay);
+  std::remove(path.c_str());
+}
+
+TEST(TranscriptTest, ATranscriptWithoutConcurrencyWasOneAtATime) {
+  std::string path = tempPath();
+  ChatConfig config;
+  FakeModel fake;
+  std::string error;
+  {
+    auto recorder = RecordingChatModel::create(fake, config, path, error);
+    ASSERT_TRUE(recorder) << error;
+    recorder->complete(ask("planner", 0));
+  }
+  std::ifstream in(path);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header.find("concurrency"), std::string::npos);
+  auto replay = ReplayChatModel::load(path, error);
+  ASSERT_TRUE(replay) << error;
+  EXPECT_EQ(replay->getConcurrency(), 1u);
+  std::remove(path.c_str());
+}

@@ -4,7 +4,10 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <thread>
 
 using namespace mlir::stark;
 
@@ -365,4 +368,191 @@ TEST(SearchTest, ABatchThatEmptiesTheTreeWaitsForItsVerdicts) {
   EXPECT_EQ(r.stopReason, "candidates");
   // The root takes one child; once it passed, it takes the other three.
   EXPECT_EQ(judge.batches, (std::vector<size_t>{1, 3}));
+}
+
+TEST(SearchTreeTest, ReservationsCountAgainstTheCaps) {
+  SearchTreeOptions opts;
+  opts.maxRootChildren = 2;
+  opts.maxRepairAttempts = 1;
+  SearchTree tree(opts, 1);
+  tree.addRoot(1.0);
+  tree.reserve(0);
+  EXPECT_TRUE(tree.isExpandable(0));
+  int64_t child = tree.addChild(0, SearchNode());
+  EXPECT_FALSE(tree.isExpandable(0));
+  tree.release(0);
+  EXPECT_TRUE(tree.isExpandable(0));
+  tree.recordFailed(child, "wrong", "");
+  EXPECT_TRUE(tree.isExpandable(child));
+  tree.reserve(child);
+  EXPECT_FALSE(tree.isExpandable(child));
+}
+
+namespace {
+/// Agents whose proposals are tasks: the payload is decided when the task
+/// starts (as a model's request is written then), run() waits a while that
+/// depends on the ticket and can overlap with other tasks, finish() hands
+/// the proposal over.
+class OverlapAgents : public FakeAgents {
+public:
+  bool canOverlap() const override { return true; }
+
+  class Task : public AgentTask {
+  public:
+    Task(OverlapAgents &agents, Proposal p, int64_t ticket)
+        : agents(agents), proposal(std::move(p)), ticket(ticket) {}
+    void run() override {
+      int now = ++agents.running;
+      int seen = agents.maxRunning.load();
+      while (now > seen && !agents.maxRunning.compare_exchange_weak(seen, now))
+        ;
+      // Later tickets often finish first: the order of arrival is not the
+      // order of the proposals.
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(agents.delay(ticket)));
+      --agents.running;
+    }
+    std::optional<Proposal> finish(const RoleContext &) override {
+      ++agents.finished;
+      if (agents.stopAt >= 0 && ticket >= agents.stopAt) {
+        agents.stop = AgentStop{"tokens", "spent", false};
+        return std::nullopt;
+      }
+      return proposal;
+    }
+    OverlapAgents &agents;
+    Proposal proposal;
+    int64_t ticket;
+  };
+
+  std::unique_ptr<AgentTask> start(const RoleContext &ctx, bool repairing,
+                                   int64_t ticket) override {
+    ++started;
+    Proposal p = repairing ? *repair(ctx) : *propose(ctx);
+    // Two proposals from the same node may be under way: tell them apart.
+    p.payload += "#" + std::to_string(ticket);
+    return std::make_unique<Task>(*this, std::move(p), ticket);
+  }
+  std::optional<AgentStop> getStop() const override { return stop; }
+
+  std::function<int(int64_t)> delay = [](int64_t ticket) {
+    return int((ticket * 7) % 5) * 4;
+  };
+  int64_t stopAt = -1;
+  std::optional<AgentStop> stop;
+  std::atomic<int> running{0}, maxRunning{0};
+  int started = 0, finished = 0;
+};
+
+/// Records how many proposals were under way (started, not yet taken) each
+/// time it judges.
+class WatchingJudge : public FakeJudge {
+public:
+  explicit WatchingJudge(OverlapAgents &agents) : agents(agents) {}
+  Verdict judge(const Proposal &p) override {
+    ahead.push_back(agents.started - agents.finished);
+    return FakeJudge::judge(p);
+  }
+  OverlapAgents &agents;
+  std::vector<int> ahead;
+};
+
+SearchResult runOverlapped(OverlapAgents &agents, Judge &judge,
+                           unsigned concurrency, int64_t candidates = 12) {
+  SearchBudget budget;
+  budget.maxCandidates = candidates;
+  budget.concurrency = concurrency;
+  SearchTreeOptions opts;
+  opts.epsilon = 0.5;
+  return runSearch(1.0, agents, judge, opts, budget, 5, zeroClock);
+}
+} // namespace
+
+TEST(SearchTest, ProposalsAheadOfTheJudgeAreDeterministic) {
+  auto run = [](std::function<int(int64_t)> delay) {
+    OverlapAgents agents;
+    agents.delay = std::move(delay);
+    FakeJudge judge;
+    judge.failing["c.0#0"] = "wrong";
+    SearchResult r = runOverlapped(agents, judge, 4);
+    // The candidate budget holds, and no proposal is asked for beyond it.
+    EXPECT_EQ(r.candidatesTried, 12);
+    EXPECT_EQ(agents.started, 12);
+    EXPECT_EQ(r.stopReason, "candidates");
+    // Reserved proposals count against the root's cap.
+    EXPECT_LE(int64_t(r.tree.node(0).children.size()),
+              r.tree.getOptions().maxRootChildren);
+    std::vector<std::string> shape;
+    for (int64_t id = 0; id < r.tree.size(); ++id)
+      shape.push_back(std::to_string(r.tree.node(id).parent) + ":" +
+                      r.payloads[id] + ":" + r.tree.node(id).status);
+    return shape;
+  };
+  std::vector<std::string> first = run([](int64_t t) { return 0; });
+  // Whichever task finishes first, the tree is the same.
+  EXPECT_EQ(first, run([](int64_t t) { return int((t * 7) % 5) * 4; }));
+  EXPECT_EQ(first, run([](int64_t t) { return int(12 - t); }));
+  // The first four are started before any verdict: all from the root.
+  EXPECT_EQ(std::vector<std::string>(first.begin() + 1, first.begin() + 5),
+            (std::vector<std::string>{"0:c.0#0:wrong", "0:c.0#1:ok",
+                                      "0:c.0#2:ok", "0:c.0#3:ok"}));
+}
+
+TEST(SearchTest, ProposalsAreUnderWayWhileTheJudgeWorks) {
+  OverlapAgents agents;
+  WatchingJudge judge(agents);
+  SearchResult r = runOverlapped(agents, judge, 3);
+  EXPECT_EQ(r.candidatesTried, 12);
+  ASSERT_FALSE(judge.ahead.empty());
+  // While the first candidate is judged, the next ones are under way.
+  EXPECT_EQ(judge.ahead.front(), 3);
+  for (int ahead : judge.ahead)
+    EXPECT_LE(ahead, 3);
+}
+
+TEST(SearchTest, RequestsOverlapWithEachOther) {
+  // Each task waits until another one runs too (at most 5 s): with
+  // concurrency they meet, one at a time they cannot.
+  OverlapAgents agents;
+  agents.delay = [&agents](int64_t) {
+    for (int i = 0;
+         i < 500 && agents.running.load() < 2 && agents.maxRunning.load() < 2;
+         ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return 0;
+  };
+  FakeJudge judge;
+  runOverlapped(agents, judge, 2, /*candidates=*/2);
+  EXPECT_EQ(agents.maxRunning.load(), 2);
+}
+
+TEST(SearchTest, ConcurrencyOneIsThePlainLoop) {
+  OverlapAgents overlapping;
+  FakeJudge a;
+  a.failing["c.0"] = "wrong";
+  runOverlapped(overlapping, a, 1);
+  EXPECT_EQ(overlapping.started, 0);
+  FakeAgents plain;
+  FakeJudge b;
+  b.failing["c.0"] = "wrong";
+  SearchBudget budget;
+  budget.maxCandidates = 12;
+  SearchTreeOptions opts;
+  opts.epsilon = 0.5;
+  runSearch(1.0, plain, b, opts, budget, 5, zeroClock);
+  EXPECT_EQ(a.judged, b.judged);
+}
+
+TEST(SearchTest, AStopDropsTheProposalsUnderWay) {
+  OverlapAgents agents;
+  agents.stopAt = 5;
+  FakeJudge judge;
+  SearchResult r = runOverlapped(agents, judge, 4);
+  EXPECT_EQ(r.stopReason, "tokens");
+  EXPECT_EQ(r.candidatesTried, 5);
+  // Tasks 6 to 8 were started and are dropped, not taken.
+  EXPECT_EQ(agents.started, 9);
+  EXPECT_EQ(agents.finished, 6);
+  for (int64_t id = 0; id < r.tree.size(); ++id)
+    EXPECT_EQ(r.tree.node(id).reserved, 0);
 }

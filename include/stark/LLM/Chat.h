@@ -62,7 +62,20 @@ struct ChatConfig {
   double priceInput = 0, priceOutput = 0;
   /// Seed of the retry jitter.
   uint64_t seed = 0;
+  /// Requests that may be in flight at once (the search asks ahead while
+  /// candidates are judged); recorded in transcripts, since the search's
+  /// tree depends on it.
+  unsigned concurrency = 1;
 };
+
+/// The most requests in flight at once that llm-concurrency accepts.
+constexpr unsigned kMaxConcurrency = 64;
+
+/// The concurrency of a run: `option` when given (non-zero), else
+/// STARK_LLM_CONCURRENCY, else 1; false with `error` when that is not a
+/// whole number from 1 to kMaxConcurrency.
+bool resolveConcurrency(unsigned option, unsigned &concurrency,
+                        std::string &error);
 
 /// Fills the empty fields of `config` from STARK_LLM_PROVIDER, STARK_LLM_URL,
 /// STARK_LLM_MODEL and STARK_LLM_KEY_ENV (`providerName` is the option's
@@ -79,6 +92,11 @@ struct ChatRequest {
   /// transcripts record them so a replay can tell when it has diverged.
   std::string problem;
   int64_t node = -1;
+  /// The search's number of the proposal the request serves (-1: none).
+  /// A proposal's requests are sent one after the other, so the problem,
+  /// the ticket and the order within it name a request whatever order
+  /// the requests of concurrent proposals arrive in.
+  int64_t ticket = -1;
   std::string system;
   std::string user;
   double temperature = 0;

@@ -5,7 +5,9 @@
 // one), 5xx, timeouts and refused connections with exponential backoff and
 // jitter; gives every other failure a sentence that says what to fix. The
 // token and cost budgets are checked before each request: once spent,
-// every request fails with ChatErrorKind::Budget.
+// every request fails with ChatErrorKind::Budget. Requests may be sent from
+// several threads at once; the budget is checked when each is sent, so
+// requests already in flight when it is reached still complete and count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "stark/LLM/Chat.h"
 
 #include <functional>
+#include <mutex>
 #include <random>
 
 namespace mlir::stark::llm {
@@ -38,6 +41,7 @@ public:
     onRetry = std::move(listener);
   }
 
+  /// Read when no request is in flight.
   const ChatUsage &getUsage() const { return usage; }
   const ChatConfig &getConfig() const { return config; }
 
@@ -46,6 +50,9 @@ private:
   double backoffSeconds(unsigned retry);
 
   ChatConfig config;
+  /// Guards `usage` and `jitter`: requests may be sent from several
+  /// threads at once (llm-concurrency).
+  std::mutex mutex;
   ChatUsage usage;
   std::mt19937_64 jitter;
   std::function<void(const std::string &)> onRetry;

@@ -17,6 +17,12 @@
 // mismatch when the run asks another role, problem or node than the
 // recording did.
 //
+// With llm-concurrency above 1 the header has "concurrency" and each line
+// the search's "proposal" (ChatRequest::ticket). Lines are written as the
+// replies arrive, which differs from run to run; a replay hands each
+// request the next recorded reply of its problem and proposal instead of
+// the next line, so the order of arrival does not matter.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STARK_LLM_TRANSCRIPT_H
@@ -26,7 +32,9 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
 
 namespace mlir::stark::llm {
 
@@ -44,6 +52,8 @@ public:
 private:
   RecordingChatModel(ChatModel &inner) : inner(inner) {}
   ChatModel &inner;
+  /// Guards the file and `seq`; the inner model is asked outside it.
+  std::mutex mutex;
   std::ofstream out;
   int64_t seq = 0;
   std::chrono::steady_clock::time_point start;
@@ -61,17 +71,27 @@ public:
   ChatResult complete(const ChatRequest &request) override;
 
   size_t remaining() const { return entries.size() - next; }
+  /// The concurrency the run was recorded with (1 when the header does not
+  /// say): the replay must ask ahead the same way to grow the same tree.
+  unsigned getConcurrency() const { return concurrency; }
 
 private:
   struct Entry {
     std::string role;
     std::string problem;
     int64_t node = -1;
+    int64_t proposal = -1;
     ChatResult result;
   };
   std::string path;
   std::vector<Entry> entries;
+  unsigned concurrency = 1;
+  std::mutex mutex;
   size_t next = 0;
+  /// The entries of each (problem, proposal), in file order, and how many
+  /// of them were served.
+  std::map<std::pair<std::string, int64_t>, std::vector<size_t>> byProposal;
+  std::map<std::pair<std::string, int64_t>, size_t> servedOfProposal;
 };
 
 } // namespace mlir::stark::llm

@@ -33,6 +33,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
+#include <mutex>
 
 namespace mlir::stark {
 
@@ -62,6 +63,13 @@ public:
   std::optional<Proposal> propose(const RoleContext &ctx) override;
   std::optional<Proposal> repair(const RoleContext &ctx) override;
   std::optional<AgentStop> getStop() const override;
+  /// The requests of a task run in AgentTask::run (thread-safe: they only
+  /// build text and ask the model); reading the replies into candidates
+  /// (parsing, transform scripts, guards) and failing over happen in
+  /// finish, on the search's thread.
+  bool canOverlap() const override { return true; }
+  std::unique_ptr<AgentTask> start(const RoleContext &ctx, bool repairing,
+                                   int64_t ticket) override;
 
   /// The team that takes over when the model fails for good.
   void setFallback(AgentTeam *team, StringRef name) {
@@ -81,10 +89,22 @@ private:
   LLMAgents(ModuleOp problem, llm::ChatModel &model)
       : problem(problem), model(model) {}
 
-  /// One request; a fatal failure is recorded (stop or fallback).
+  class Task;
+
+  /// One request (of the proposal `ticket`, -1: none); may run on any
+  /// thread.
   llm::ChatResult ask(StringRef role, const SearchNode &node, StringRef system,
-                      std::string user, double temperature);
+                      std::string user, double temperature, int64_t ticket);
+  /// A fatal failure: the search stops, or the fallback takes over.
   void onFatal(const llm::ChatResult &result);
+  /// What the planner, the coder (after `plan`) and the debugger are told.
+  std::string plannerMessage(const RoleContext &ctx, StringRef parent) const;
+  std::string coderMessage(const SearchNode &node, const PlannerReply &plan,
+                           StringRef parent) const;
+  std::string debuggerMessage(const RoleContext &ctx,
+                              StringRef failedText) const;
+  std::optional<Proposal> finishProposal(Task &task, const RoleContext &ctx);
+  std::optional<Proposal> finishRepair(Task &task, const RoleContext &ctx);
   /// A proposal that is rejected with `why`.
   Proposal reject(StringRef strategy, StringRef plan, StringRef changedPart,
                   std::string why, std::string payload = "");
@@ -110,6 +130,8 @@ private:
   AgentTeam *fallback = nullptr;
   std::string fallbackName, fallbackReason;
   std::optional<AgentStop> stop;
+  /// Guards `usage`, which requests of several tasks add to at once.
+  std::mutex usageMutex;
   Usage usage;
 };
 

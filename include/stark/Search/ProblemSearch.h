@@ -40,6 +40,9 @@ struct ProblemSearchOptions {
   /// "expert": when the model fails for good, the expert takes over;
   /// empty: the search stops with an error.
   std::string fallback;
+  /// With a model: proposals asked for ahead, while candidates are judged
+  /// (SearchBudget::concurrency).
+  unsigned concurrency = 1;
   unsigned budget = 12;
   double seconds = 120;
   uint64_t seed = 0;

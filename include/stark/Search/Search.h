@@ -15,6 +15,7 @@
 #include "stark/Search/SearchTree.h"
 
 #include <functional>
+#include <memory>
 
 namespace mlir::stark {
 
@@ -56,9 +57,29 @@ struct AgentStop {
   bool error = false;
 };
 
+/// A proposal under way (AgentTeam::start). `run` does the slow part,
+/// asking a model, and may run on another thread while the judge works: it
+/// touches neither the tree nor the IR. `finish` turns its outcome into the
+/// proposal on the search's thread, given the context of the selected node
+/// as it is by then.
+class AgentTask {
+public:
+  virtual ~AgentTask();
+  virtual void run() {}
+  virtual std::optional<Proposal> finish(const RoleContext &ctx) = 0;
+};
+
 class AgentTeam {
 public:
   virtual ~AgentTeam();
+  /// True when the tasks of start() do their slow part in run(), so that
+  /// several may be under way while the judge works.
+  virtual bool canOverlap() const { return false; }
+  /// The proposal (`repairing`: the repair) for the node of `ctx` as a
+  /// task; `ticket` numbers the search's tasks in the order they start.
+  /// By default all the work happens in finish().
+  virtual std::unique_ptr<AgentTask> start(const RoleContext &ctx,
+                                           bool repairing, int64_t ticket);
   /// Planner then coder: a new candidate refining the passed node in `ctx`.
   /// None when the planner has nothing left to try from there.
   virtual std::optional<Proposal> propose(const RoleContext &ctx) = 0;
@@ -93,6 +114,13 @@ struct SearchBudget {
   /// order of proposal, so the tree depends on the batch size and the seed,
   /// never on which evaluation finishes first. 1: the plain loop.
   unsigned batch = 1;
+  /// Proposals under way at once when the agents can overlap (their
+  /// requests to a model run while the judge works): the search keeps up
+  /// to this many started ahead, each from the tree with the earlier ones
+  /// reserved, and takes them in the order they started, so the tree
+  /// depends on this number and the seed, never on which reply comes
+  /// first. 1: each proposal is asked for only when it is needed.
+  unsigned concurrency = 1;
 };
 
 struct SearchProgress {

@@ -54,6 +54,9 @@ struct SearchNode {
   llvm::SmallVector<int64_t> children;
   int64_t failedChildren = 0;
   int64_t repairAttempts = 0;
+  /// Proposals under way from this node (SearchTree::reserve); they count
+  /// as children against the root's cap and as repairs against the limit.
+  int64_t reserved = 0;
 };
 
 struct SearchTreeOptions {
@@ -83,6 +86,10 @@ public:
   void recordPassed(int64_t id, double seconds);
   void recordFailed(int64_t id, llvm::StringRef status,
                     llvm::StringRef failure);
+
+  /// A proposal from `id` is under way / has arrived (or was dropped).
+  void reserve(int64_t id) { ++nodes[id].reserved; }
+  void release(int64_t id) { --nodes[id].reserved; }
 
   /// A node can still be worked on: a passed node takes new children
   /// (the root only up to its cap), a failed one takes repairs (up to the

@@ -280,6 +280,11 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
     Option<"llmPrompts", "llm-prompts", "std::string", /*default=*/"\"\"",
            "Folder with planner.md, coder.md and debugger.md to use instead "
            "of the built-in prompts">,
+    Option<"llmConcurrency", "llm-concurrency", "unsigned", /*default=*/"0",
+           "Requests to the model in flight at once (1 to 64): the search "
+           "asks for the next proposals while candidates are judged. 0: "
+           "$STARK_LLM_CONCURRENCY, else 1; a replay takes the "
+           "transcript's">,
     Option<"llmFallback", "llm-fallback", "std::string", /*default=*/"\"none\"",
            "When the model cannot be used (unreachable, refused, budget "
            "spent): none (the pass fails, the IR stays as it was) or expert "

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A scripted model server on loopback, for the tests of agent=llm.
 
-    llm-server.py SCRIPT [--log FILE] [--port-file FILE] -- COMMAND...
+    llm-server.py SCRIPT [--log FILE] [--port-file FILE] [--stats FILE]
+                  -- COMMAND...
 
 Serves POST /v1/chat/completions (OpenAI) and /v1/messages (Anthropic) on
 127.0.0.1 at a free port the system picks, runs COMMAND with every `@URL@`
@@ -20,7 +21,10 @@ else 410 Gone):
   {"delay": 3}                   seconds to wait before answering
   {"body": "raw"}                the body as is (e.g. garbage, or "")
 --log gets one JSON line per request: the path, the key headers and the
-request body, so tests can check what was sent.
+request body, so tests can check what was sent. --stats gets, once COMMAND
+ended, {"requests", "max_in_flight", "span_s"}: how many requests came, the
+most that were being answered at once, and the seconds from the first
+request's arrival to the last reply.
 """
 
 import http.server
@@ -35,17 +39,20 @@ import time
 def main():
     args = sys.argv[1:]
     if "--" not in args:
-        sys.exit("usage: llm-server.py SCRIPT [--log F] [--port-file F] -- CMD")
+        sys.exit("usage: llm-server.py SCRIPT [--log F] [--port-file F] "
+                 "[--stats F] -- CMD")
     split = args.index("--")
     options, command = args[:split], args[split + 1:]
     script_path = options[0]
-    log_path = port_path = None
+    log_path = port_path = stats_path = None
     i = 1
     while i < len(options):
         if options[i] == "--log":
             log_path = options[i + 1]
         elif options[i] == "--port-file":
             port_path = options[i + 1]
+        elif options[i] == "--stats":
+            stats_path = options[i + 1]
         else:
             sys.exit("llm-server.py: unknown option " + options[i])
         i += 2
@@ -60,6 +67,8 @@ def main():
     base = os.path.dirname(os.path.abspath(script_path))
     counts = {}
     lock = threading.Lock()
+    stats = {"requests": 0, "in_flight": 0, "max_in_flight": 0,
+             "first": None, "last": None}
     if log_path:
         open(log_path, "w").close()
 
@@ -83,6 +92,21 @@ def main():
                 pass  # the client gave up (a timeout test)
 
         def do_POST(self):
+            with lock:
+                stats["requests"] += 1
+                stats["in_flight"] += 1
+                stats["max_in_flight"] = max(stats["max_in_flight"],
+                                             stats["in_flight"])
+                if stats["first"] is None:
+                    stats["first"] = time.time()
+            try:
+                self.answer()
+            finally:
+                with lock:
+                    stats["in_flight"] -= 1
+                    stats["last"] = time.time()
+
+        def answer(self):
             length = int(self.headers.get("Content-Length", "0"))
             raw = self.rfile.read(length).decode()
             anthropic = self.path.endswith("/v1/messages")
@@ -166,6 +190,14 @@ def main():
     finally:
         server.shutdown()
         server.server_close()
+    if stats_path:
+        with lock:
+            span = (stats["last"] - stats["first"]
+                    if stats["first"] is not None else 0)
+            with open(stats_path, "w") as f:
+                json.dump({"requests": stats["requests"],
+                           "max_in_flight": stats["max_in_flight"],
+                           "span_s": round(span, 3)}, f)
     sys.exit(rc)
 
 
