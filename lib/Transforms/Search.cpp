@@ -415,6 +415,8 @@ struct StarkSearchPass
     llvm::json::Object o{{"requests", requests},
                          {"prompt_tokens", promptTokens},
                          {"completion_tokens", completionTokens}};
+    if (concurrency > 1)
+      o["concurrency"] = int64_t(concurrency);
     if (agent == "llm") {
       o["provider"] = llm::getProviderName(chatConfig.provider);
       o["model"] = chatConfig.model;

@@ -10,6 +10,7 @@
 // RUN: env STARK_LLM_CONCURRENCY=4 %llm-server %S/Inputs/llm-slow-garbage.json --stats %t.c4.stats -- stark-opt %s --stark-search="target=cpu agent=llm llm-url=@URL@ llm-model=scripted budget=8 progress=0 trials=1 timing-trials=1 report=%t.c4.json"
 // RUN: %python %S/../LLM/Inputs/check-stats.py %t.c4.stats requests eq 8 max_in_flight ge 2 max_in_flight le 4 span_s lt 5
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.c4.json
+// RUN: FileCheck %s --check-prefix=HEADER < %t.c4.json
 // The option wins over the environment: one request at a time.
 // RUN: env STARK_LLM_CONCURRENCY=4 %llm-server %S/Inputs/llm-slow-garbage.json --stats %t.c1.stats -- stark-opt %s --stark-search="target=cpu agent=llm llm-url=@URL@ llm-model=scripted llm-concurrency=1 budget=8 progress=0 trials=1 timing-trials=1 report=%t.c1.json"
 // RUN: %python %S/../LLM/Inputs/check-stats.py %t.c1.stats requests eq 8 max_in_flight eq 1 span_s ge 8
@@ -30,6 +31,10 @@
 // ... and an unreachable model hands the roles to the expert.
 // RUN: stark-opt %s --stark-search="target=cpu agent=llm llm-url=http://127.0.0.1:9 llm-model=m llm-retries=0 llm-concurrency=4 llm-fallback=expert progress=0 trials=1 timing-trials=1 budget=2 report=%t.fallback.json" 2>&1 | FileCheck %s --check-prefix=FALLBACK
 // RUN: FileCheck %s --check-prefix=FALLBACK-REPORT < %t.fallback.json
+
+// HEADER: "llm": {
+// HEADER-NEXT: "completion_tokens": 400,
+// HEADER-NEXT: "concurrency": 4,
 
 // BUDGET: "candidates": 8,
 // BUDGET: "stop_reason": "candidates",
