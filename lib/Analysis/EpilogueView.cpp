@@ -1,12 +1,13 @@
 //===- EpilogueView.cpp - A contraction and its epilogue as one GEMM ------===//
 //
-// A fused problem whose chain is a contraction followed by element-wise ops
-// is read as one computation first (FusedView.cpp: the contraction is a
-// reduction over its k loops of the product of two inputs, the epilogue a
-// program of the reduction's result). Here that reading becomes a GEMM over
-// the row loops (batch, m, n) with the k loops as its reduction, and the
-// rest of the program, evaluated once per output element from the
-// accumulated sum, as its epilogue.
+// A fused problem whose chain is a contraction (or a convolution, an
+// implicit GEMM whose input is read at oh * stride + kh) followed by
+// element-wise ops is read as one computation first (FusedView.cpp: the
+// contraction is a reduction over its k loops of the product of two
+// inputs, the epilogue a program of the reduction's result). Here that reading
+// becomes a GEMM over the row loops (batch, m, n) with the k loops as its
+// reduction, and the rest of the program, evaluated once per output element
+// from the accumulated sum, as its epilogue.
 //
 //===----------------------------------------------------------------------===//
 

@@ -92,6 +92,16 @@ std::string getCombinerOp(StringRef combiner, ElementKind kind) {
   return ("arith." + combiner + "i").str();
 }
 
+/// Whether `operand` is read through a map that is no projected
+/// permutation: a convolution's input (oh + kh). Such a buffer meets no
+/// loop of the chain dimension by dimension; its access is a linear function
+/// of the convolution's loops instead (the problem's head, see
+/// EpilogueView.cpp).
+bool isWindowRead(linalg::LinalgOp op, OpOperand &operand) {
+  return linalg::isaConvolutionOpInterface(op) && !op.isDpsInit(&operand) &&
+         !op.getMatchingIndexingMap(&operand).isProjectedPermutation();
+}
+
 class FusedAnalysis {
 public:
   FusedAnalysis(ProblemView &view, std::string &whyNot)
@@ -110,6 +120,8 @@ private:
     return int(fused.program.nodes.size()) - 1;
   }
   FailureOr<int> inputNode(Value buffer);
+  FailureOr<int> windowInputNode(linalg::LinalgOp op, OpOperand &operand,
+                                 ArrayRef<int> loops);
   LogicalResult addOp(linalg::LinalgOp op, ArrayRef<int> loops);
 
   ProblemView &view;
@@ -124,6 +136,8 @@ private:
   /// What each buffer holds at the current point, as a node.
   DenseMap<Value, int> contents;
   DenseMap<Value, int> inputNodes;
+  /// Inputs a convolution reads through sums of loops (see isWindowRead).
+  DenseMap<OpOperand *, int> windowNodes;
   SmallVector<bool> columnLoop;
 };
 
@@ -168,6 +182,39 @@ FailureOr<int> FusedAnalysis::inputNode(Value buffer) {
   return inputNodes[buffer] = push(node);
 }
 
+FailureOr<int> FusedAnalysis::windowInputNode(linalg::LinalgOp op,
+                                              OpOperand &operand,
+                                              ArrayRef<int> loops) {
+  auto known = windowNodes.find(&operand);
+  if (known != windowNodes.end())
+    return known->second;
+  auto arg = dyn_cast<BlockArgument>(operand.get());
+  if (!arg || arg.getOwner() != entry || arg.getArgNumber() >= numInputs)
+    return fail(llvm::formatv("'{0}' reads a temporary through a map that is "
+                              "not a projected permutation",
+                              op->getName()));
+  OperandView in;
+  in.argNumber = arg.getArgNumber();
+  in.kind = view.argKinds[in.argNumber];
+  in.shape = view.argShapes[in.argNumber];
+  FailureOr<LinearAccess> local = mlir::stark::detail::getLinearAccess(
+      op.getMatchingIndexingMap(&operand), in.shape);
+  if (failed(local))
+    return fail(llvm::formatv("an indexing map of '{0}' is not linear in its "
+                              "loops",
+                              op->getName()));
+  in.access.offset = local->offset;
+  in.access.coefficients.assign(view.loopRanges.size(), 0);
+  for (auto [d, c] : llvm::enumerate(local->coefficients))
+    in.access.coefficients[globalOf.lookup(classes.find(loops[d]))] += c;
+  ScalarNode node;
+  node.op = "arg";
+  node.kind = in.kind;
+  node.position = int64_t(view.inputs.size());
+  view.inputs.push_back(std::move(in));
+  return windowNodes[&operand] = push(node);
+}
+
 LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
   std::string why;
   FailureOr<ScalarProgram> local = extractScalarProgram(op, why);
@@ -191,6 +238,12 @@ LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
     const ScalarNode &n = local->nodes[i];
     if (n.op == "arg") {
       OpOperand &operand = op->getOpOperand(n.position);
+      if (isWindowRead(op, operand)) {
+        FailureOr<int> node = windowInputNode(op, operand, loops);
+        if (failed(node))
+          return failure();
+        return mapped[i] = *node;
+      }
       Value buffer = operand.get();
       FailureOr<int> node = inputNode(buffer);
       if (failed(node))
@@ -324,11 +377,12 @@ LogicalResult FusedAnalysis::run(func::FuncOp func) {
     }
     if (llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
       return fail("dynamic loop range");
-    if (!llvm::all_of(linalgOp.getIndexingMapsArray(),
-                      [](AffineMap m) { return m.isProjectedPermutation(); }))
-      return fail(llvm::formatv("an indexing map of '{0}' is not a projected "
-                                "permutation",
-                                op.getName()));
+    for (OpOperand &operand : op.getOpOperands())
+      if (!linalgOp.getMatchingIndexingMap(&operand).isProjectedPermutation() &&
+          !isWindowRead(linalgOp, operand))
+        return fail(llvm::formatv("an indexing map of '{0}' is not a projected "
+                                  "permutation",
+                                  op.getName()));
     for (Value v : op.getOperands())
       if (auto t = dyn_cast<MemRefType>(v.getType());
           t && (!t.hasStaticShape() || !t.getLayout().isIdentity()))
@@ -346,7 +400,8 @@ LogicalResult FusedAnalysis::run(func::FuncOp func) {
     for (int64_t extent : linalgOp.getStaticLoopRanges())
       opLoops.back().push_back(classes.make(extent));
     for (OpOperand &operand : op->getOpOperands()) {
-      if (!isa<MemRefType>(operand.get().getType()))
+      if (!isa<MemRefType>(operand.get().getType()) ||
+          isWindowRead(linalgOp, operand))
         continue;
       AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
       SmallVector<int> dims(dimsOf(operand.get()));

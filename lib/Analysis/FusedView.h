@@ -35,6 +35,11 @@ FailureOr<ContractionView> analyzeContractionLoops(const ProblemView &view,
 /// output argument `outArg` with a value of the inputs: sets `combiner`
 /// ("add", "max", ... as ReductionView::combiner) and returns the node of
 /// that value, or -1.
+/// The access of an operand of `shape` read through `map`, as a linear
+/// function of the map's dimensions; fails for an expression that is not
+/// (a sum of multiples of dimensions and a constant).
+FailureOr<LinearAccess> getLinearAccess(AffineMap map, ArrayRef<int64_t> shape);
+
 int matchReductionCombiner(const ScalarProgram &p, int yield, int64_t outArg,
                            std::string &combiner);
 

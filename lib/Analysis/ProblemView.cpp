@@ -273,8 +273,8 @@ static LogicalResult linearize(AffineExpr e, int64_t scale,
   return failure();
 }
 
-static FailureOr<LinearAccess> getLinearAccess(AffineMap map,
-                                               ArrayRef<int64_t> shape) {
+FailureOr<LinearAccess>
+mlir::stark::detail::getLinearAccess(AffineMap map, ArrayRef<int64_t> shape) {
   LinearAccess access;
   access.coefficients.assign(map.getNumDims(), 0);
   int64_t stride = 1;
@@ -660,7 +660,8 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
       // store stage, never a chain of rows over k.
       if (llvm::any_of(ops, [](Operation *op) {
             auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-            return linalgOp && linalg::isaContractionOpInterface(linalgOp);
+            return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                                linalg::isaConvolutionOpInterface(linalgOp));
           })) {
         if (failed(mlir::stark::detail::analyzeEpilogueProblem(func, view,
                                                                whyNot)))
@@ -761,8 +762,8 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
         return failure();
       }
       ov.shape = llvm::to_vector(shaped.getShape());
-      FailureOr<LinearAccess> access =
-          getLinearAccess(op.getMatchingIndexingMap(&operand), ov.shape);
+      FailureOr<LinearAccess> access = mlir::stark::detail::getLinearAccess(
+          op.getMatchingIndexingMap(&operand), ov.shape);
       if (failed(access)) {
         whyNot = llvm::formatv("the indexing map of operand #{0} is not "
                                "linear in the loops",

@@ -204,6 +204,45 @@ static LogicalResult finishGroup(ArrayRef<Operation *> ops, FusionGroup &group,
   return success();
 }
 
+/// `v` without the float extensions and truncations around it.
+static Value stripFloatCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// A convolution that is an implicit GEMM: out += in * filter (a multiply
+/// of its two inputs added to its output), with no channel loop shared by
+/// input, filter and output. Pooling (a max or a sum of one input) and
+/// depthwise convolutions (n = 1 per channel, where a GEMM tile is mostly
+/// waste) stay problems of their own.
+static bool isImplicitGemmConvolution(linalg::LinalgOp op) {
+  if (!linalg::isaConvolutionOpInterface(op))
+    return false;
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || !dims->depth.empty() || dims->outputChannel.empty())
+    return false;
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  BlockArgument out = body->getArgument(2);
+  Value other = add.getLhs() == out   ? add.getRhs()
+                : add.getRhs() == out ? add.getLhs()
+                                      : Value();
+  auto mul = other ? other.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+  if (!mul)
+    return false;
+  Value x = stripFloatCasts(mul.getLhs()), y = stripFloatCasts(mul.getRhs());
+  return (x == body->getArgument(0) && y == body->getArgument(1)) ||
+         (x == body->getArgument(1) && y == body->getArgument(0));
+}
+
 bool mlir::stark::isEpilogueHead(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || op->getNumResults() != 1 ||
@@ -213,11 +252,16 @@ bool mlir::stark::isEpilogueHead(Operation *op) {
     if (auto shaped = dyn_cast<ShapedType>(t);
         !shaped || !shaped.hasStaticShape())
       return false;
+  if (!getConstantFill(linalgOp.getDpsInits()[0]))
+    return false;
+  // A convolution reads its input through sums of loops (oh + kh): the
+  // analysis takes that access as a linear function of the loops.
+  if (isImplicitGemmConvolution(linalgOp))
+    return true;
   if (!llvm::all_of(linalgOp.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isProjectedPermutation(); }))
     return false;
-  return linalg::isaContractionOpInterface(linalgOp) &&
-         getConstantFill(linalgOp.getDpsInits()[0]);
+  return linalg::isaContractionOpInterface(linalgOp);
 }
 
 /// The contraction an element-wise `chain` (a valid group) is the epilogue

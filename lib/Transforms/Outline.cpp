@@ -1,6 +1,7 @@
 //===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
 
 #include "stark/Analysis/InitFill.h"
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Transforms/Passes.h"
@@ -24,6 +25,44 @@ using namespace mlir;
 using namespace mlir::stark;
 
 namespace {
+
+/// The contraction or convolution `group` took as the head of its epilogue;
+/// null when it has none.
+Operation *getEpilogueHead(const FusionGroup &group) {
+  for (Operation *op : group.ops)
+    if (isEpilogueHead(op) && !isFusableOp(op))
+      return op;
+  return nullptr;
+}
+
+/// Whether the problem of `group` (a chain with its epilogue head) reads as
+/// a GEMM and its epilogue on operands the GEMM kernels store and load (f32,
+/// f16, bf16). A group that does not would have no kernel but the upstream
+/// lowering of the whole chain, slower than the contraction's own kernel
+/// and the chain's.
+LogicalResult checkEpilogueProblem(const FusionGroup &group,
+                                   std::string &whyNot) {
+  FailureOr<OwningOpRef<ModuleOp>> problem = outlineFusionGroup(group, whyNot);
+  if (failed(problem))
+    return failure();
+  FailureOr<ProblemView> view = getProblemView(**problem, whyNot);
+  if (failed(view))
+    return failure();
+  if (!view->epilogue || !view->contraction) {
+    whyNot = "the problem is not read as a GEMM and its epilogue";
+    return failure();
+  }
+  auto gemmKind = [](ElementKind k) {
+    return k == ElementKind::F32 || k == ElementKind::F16 ||
+           k == ElementKind::BF16;
+  };
+  const ContractionView &c = *view->contraction;
+  if (!gemmKind(c.aKind) || !gemmKind(c.bKind) || !gemmKind(c.cKind)) {
+    whyNot = "the GEMM kernels take f32, f16 or bf16 operands and outputs";
+    return failure();
+  }
+  return success();
+}
 
 /// Writes `problem` to `<dir>/<signature>.mlir`.
 LogicalResult writeProblemFile(ModuleOp problem, StringRef dir,
@@ -83,6 +122,9 @@ struct StarkOutlinePass
     // Ops outlined with the chain of an earlier hot op, and ops of chains
     // that could not be fused (so the reason is given once).
     llvm::SmallPtrSet<Operation *, 16> grouped, fused, unfusable;
+    // Chains (and heads) whose fused problem no GEMM kernel would take: they
+    // are outlined without the head.
+    llvm::SmallPtrSet<Operation *, 16> headless;
     for (Operation *op : ops) {
       if (grouped.contains(op))
         continue;
@@ -105,7 +147,21 @@ struct StarkOutlinePass
       if (fuse && (isFusableOp(op) || (fuseEpilogues && isEpilogueHead(op))) &&
           !unfusable.contains(op)) {
         FusionGroup group;
-        if (failed(growFusionGroup(op, group, why, fuseEpilogues))) {
+        bool epilogues = fuseEpilogues && !headless.contains(op);
+        LogicalResult grown = growFusionGroup(op, group, why, epilogues);
+        if (Operation *head =
+                succeeded(grown) && epilogues && group.ops.size() > 1
+                    ? getEpilogueHead(group)
+                    : nullptr) {
+          std::string whyNot;
+          if (failed(checkEpilogueProblem(group, whyNot))) {
+            headless.insert(group.ops.begin(), group.ops.end());
+            op->emitRemark() << "not fused with the '" << head->getName()
+                             << "' it is the epilogue of: " << whyNot;
+            grown = growFusionGroup(op, group, why, /*epilogues=*/false);
+          }
+        }
+        if (failed(grown)) {
           unfusable.insert(group.ops.begin(), group.ops.end());
           op->emitRemark() << "not fused with its producers and consumers: "
                            << why;

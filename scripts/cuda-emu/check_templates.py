@@ -178,6 +178,42 @@ REFERENCES = {
       const double z = s * to_d(arg2[m]) + to_d(arg3[m*45+n]);
       ref[m*45+n] = z / (1 + std::exp(-z));
     }"""),
+    # convolutions with their epilogue (implicit GEMM + EpilogueView)
+    "fused-conv2d-bias-relu": dict(read=False, code="""
+  for (long n = 0; n < 2; ++n)
+    for (long f = 0; f < 12; ++f)
+      for (long oh = 0; oh < 16; ++oh)
+        for (long ow = 0; ow < 14; ++ow) {
+          double s = 0;
+          for (long c = 0; c < 6; ++c)
+            for (long kh = 0; kh < 3; ++kh)
+              for (long kw = 0; kw < 3; ++kw)
+                s += to_d(arg0[((n*6+c)*33+2*oh+kh)*29+2*ow+kw]) * to_d(arg1[((f*6+c)*3+kh)*3+kw]);
+          ref[((n*12+f)*16+oh)*14+ow] = std::max(s + to_d(arg2[f]), 0.0);
+        }"""),
+    "fused-conv1d-bias-relu": dict(read=False, code="""
+  for (long n = 0; n < 3; ++n)
+    for (long f = 0; f < 7; ++f)
+      for (long l = 0; l < 68; ++l) {
+        double s = 0;
+        for (long c = 0; c < 5; ++c)
+          for (long k = 0; k < 3; ++k)
+            s += to_d(arg0[(n*5+c)*70+l+k]) * to_d(arg1[(f*5+c)*3+k]);
+        ref[(n*7+f)*68+l] = std::max(s + to_d(arg2[f]), 0.0);
+      }"""),
+    "fused-conv2d-nhwc-residual-tanh": dict(read=False, code="""
+  for (long n = 0; n < 2; ++n)
+    for (long oh = 0; oh < 8; ++oh)
+      for (long ow = 0; ow < 7; ++ow)
+        for (long f = 0; f < 6; ++f) {
+          double s = 0.5;
+          for (long kh = 0; kh < 3; ++kh)
+            for (long kw = 0; kw < 3; ++kw)
+              for (long c = 0; c < 5; ++c)
+                s += to_d(arg0[((n*10+oh+kh)*9+ow+kw)*5+c]) * to_d(arg1[((kh*3+kw)*5+c)*6+f]);
+          const long o = ((n*8+oh)*7+ow)*6+f;
+          ref[o] = std::tanh(s + to_d(arg2[o]));
+        }"""),
     # softmax: rows, row length, stride between row elements
     "softmax": dict(softmax=(33, 1000, 1)),
     "softmax-long": dict(softmax=(8, 30000, 1)),

@@ -379,3 +379,116 @@ func.func @two_matmuls_add(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %b: tensor
   } -> tensor<16x8xf32>
   return %s : tensor<16x8xf32>
 }
+
+// -----
+
+// A convolution is the head of its element-wise chain too (an implicit
+// GEMM: its input read through oh * stride + kh): conv + per-channel bias +
+// relu is one problem with the conv's fill cloned in. With
+// fuse-epilogues=false the convolution keeps the fill of its output and the
+// chain is a problem of its own.
+// CHECK-LABEL: func.func @conv2d_bias_relu
+// CHECK: linalg.fill {stark.problem = @stark_problem_0}
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}stark.problem = @stark_problem_0
+// CHECK-COUNT-2: stark.problem = @stark_problem_0
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 3, num_outputs = 1, op = "fused(linalg.conv_2d_nchw_fchw,linalg.generic,linalg.generic)", shapes = "2x3x11x9xf32,5x3x3x3xf32,5xf32->2x5x5x4xf32"
+// CHECK-NEXT: func.func @kernel(%[[X:.+]]: memref<2x3x11x9xf32>, %[[W:.+]]: memref<5x3x3x3xf32>, %[[BIAS:.+]]: memref<5xf32>, %[[OUT:.+]]: memref<2x5x5x4xf32>)
+// CHECK: %[[C:.+]] = memref.alloc() : memref<2x5x5x4xf32>
+// CHECK-NEXT: linalg.fill ins(%{{.+}} : f32) outs(%[[C]] : memref<2x5x5x4xf32>)
+// CHECK-NEXT: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[W]] : memref<2x3x11x9xf32>, memref<5x3x3x3xf32>) outs(%[[C]] : memref<2x5x5x4xf32>)
+// CHECK: %[[T:.+]] = memref.alloc() : memref<2x5x5x4xf32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[C]], %[[BIAS]] : memref<2x5x5x4xf32>, memref<5xf32>) outs(%[[T]] : memref<2x5x5x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : memref<2x5x5x4xf32>) outs(%[[OUT]] : memref<2x5x5x4xf32>)
+// CHECK-NOT: module @stark_problem_1
+// NOEPI-LABEL: func.func @conv2d_bias_relu
+// NOEPI: linalg.fill {stark.problem = @stark_problem_0}
+// NOEPI: linalg.conv_2d_nchw_fchw {{.*}}stark.problem = @stark_problem_0
+// NOEPI-COUNT-2: stark.problem = @stark_problem_1
+// NOEPI: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nchw_fchw"
+// NOEPI: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "2x5x5x4xf32,5xf32->2x5x5x4xf32"
+func.func @conv2d_bias_relu(%x: tensor<2x3x11x9xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x5x5x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x5x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x5x4xf32>) -> tensor<2x5x5x4xf32>
+  // expected-remark @+1 {{outlined with 2 producer/consumer op(s) as @stark_problem_0 (fused(linalg.conv_2d_nchw_fchw,linalg.generic,linalg.generic) 2x3x11x9xf32,5x3x3x3xf32,5xf32->2x5x5x4xf32}}
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<2x3x11x9xf32>, tensor<5x3x3x3xf32>) outs(%init : tensor<2x5x5x4xf32>) -> tensor<2x5x5x4xf32>
+  %biased = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>, affine_map<(n, f, h, w) -> (f)>, affine_map<(n, f, h, w) -> (n, f, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<2x5x5x4xf32>, tensor<5xf32>) outs(%e : tensor<2x5x5x4xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<2x5x5x4xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>, affine_map<(n, f, h, w) -> (n, f, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%biased : tensor<2x5x5x4xf32>) outs(%e : tensor<2x5x5x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x5x5x4xf32>
+  return %relu : tensor<2x5x5x4xf32>
+}
+
+// -----
+
+// A depthwise convolution heads no chain (one channel per GEMM, n = 1): it
+// keeps the fill of its output, the bias add is a problem of its own.
+// CHECK-LABEL: func.func @depthwise_bias
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.depthwise_conv_2d_nhwc_hwc"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
+func.func @depthwise_bias(%x: tensor<2x9x9x4xf32>, %w: tensor<3x3x4xf32>, %b: tensor<4xf32>) -> tensor<2x7x7x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x7x7x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x7x4xf32>) -> tensor<2x7x7x4xf32>
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.depthwise_conv_2d_nhwc_hwc}}
+  %d = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<2x9x9x4xf32>, tensor<3x3x4xf32>) outs(%init : tensor<2x7x7x4xf32>) -> tensor<2x7x7x4xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_1 (linalg.generic}}
+  %t = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%d, %b : tensor<2x7x7x4xf32>, tensor<4xf32>) outs(%e : tensor<2x7x7x4xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<2x7x7x4xf32>
+  return %t : tensor<2x7x7x4xf32>
+}
+
+// -----
+
+// A chain no GEMM store stage would compute (a bitcast has no CUDA
+// translation; f64 operands) is not fused with its convolution: the fused
+// problem would get no kernel but the upstream lowering of the whole group.
+// The convolution keeps the fill of its output, the chain is outlined
+// alone.
+// CHECK-LABEL: func.func @conv_epilogue_declined
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nhwc_hwcf"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
+// CHECK: module @stark_problem_2 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nhwc_hwcf"
+// CHECK: module @stark_problem_3 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
+func.func @conv_epilogue_declined(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x3x4xf32>, %xd: tensor<1x6x6x3xf64>, %wd: tensor<3x3x3x4xf64>) -> (tensor<1x4x4x4xi32>, tensor<1x4x4x4xf64>) {
+  %zero = arith.constant 0.0 : f32
+  %zerod = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %ei = tensor.empty() : tensor<1x4x4x4xi32>
+  %ed = tensor.empty() : tensor<1x4x4x4xf64>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  // expected-remark @+2 {{not fused with the 'linalg.conv_2d_nhwc_hwcf' it is the epilogue of: fused chain: payload op 'arith.bitcast' has no CUDA translation}}
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0}}
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x6x6x3xf32>, tensor<3x3x3x4xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_1 (linalg.generic}}
+  %y = linalg.generic {indexing_maps = [affine_map<(n, h, w, f) -> (n, h, w, f)>, affine_map<(n, h, w, f) -> (n, h, w, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x4x4x4xf32>) outs(%ei : tensor<1x4x4x4xi32>) {
+  ^bb0(%v: f32, %o: i32):
+    %r = arith.bitcast %v : f32 to i32
+    linalg.yield %r : i32
+  } -> tensor<1x4x4x4xi32>
+  %initd = linalg.fill ins(%zerod : f64) outs(%ed : tensor<1x4x4x4xf64>) -> tensor<1x4x4x4xf64>
+  // expected-remark @+2 {{not fused with the 'linalg.conv_2d_nhwc_hwcf' it is the epilogue of: the GEMM kernels take f32, f16 or bf16 operands and outputs}}
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_2}}
+  %cd = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%xd, %wd : tensor<1x6x6x3xf64>, tensor<3x3x3x4xf64>) outs(%initd : tensor<1x4x4x4xf64>) -> tensor<1x4x4x4xf64>
+  // expected-remark @+1 {{outlined as @stark_problem_3 (linalg.generic}}
+  %yd = linalg.generic {indexing_maps = [affine_map<(n, h, w, f) -> (n, h, w, f)>, affine_map<(n, h, w, f) -> (n, h, w, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%cd : tensor<1x4x4x4xf64>) outs(%ed : tensor<1x4x4x4xf64>) {
+  ^bb0(%v: f64, %o: f64):
+    %r = arith.maximumf %v, %zerod : f64
+    linalg.yield %r : f64
+  } -> tensor<1x4x4x4xf64>
+  return %y, %yd : tensor<1x4x4x4xi32>, tensor<1x4x4x4xf64>
+}

@@ -1,9 +1,10 @@
 //===- FusionGroupTest.cpp - Which ops a fusion group takes ---------------===//
 //
 // Contractions with their epilogue: the element-wise chain after a matmul
-// takes it as its head, whichever member the group is grown from, and
-// without epilogues (or with a reduction in the chain, or two contractions
-// feeding it) the contraction stays alone.
+// or a convolution takes it as its head, whichever member the group is
+// grown from, and without epilogues (or with a reduction in the chain, or
+// two contractions feeding it) the contraction stays alone; depthwise
+// convolutions and pooling never head a chain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,6 +87,53 @@ func.func @f(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %c: tensor<16x8xf32>) ->
   return %y : tensor<16x8xf32>
 })mlir";
 
+// conv2d (NCHW, stride 2), then a per-channel bias add and a relu.
+const char *kConvBiasRelu = R"mlir(
+func.func @f(%x: tensor<2x3x11x9xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x5x5x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x5x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x5x4xf32>) -> tensor<2x5x5x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<2x3x11x9xf32>, tensor<5x3x3x3xf32>) outs(%init : tensor<2x5x5x4xf32>) -> tensor<2x5x5x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>, affine_map<(n, f, h, w) -> (f)>, affine_map<(n, f, h, w) -> (n, f, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<2x5x5x4xf32>, tensor<5xf32>) outs(%e : tensor<2x5x5x4xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<2x5x5x4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>, affine_map<(n, f, h, w) -> (n, f, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<2x5x5x4xf32>) outs(%e : tensor<2x5x5x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x5x5x4xf32>
+  return %y : tensor<2x5x5x4xf32>
+})mlir";
+
+// A depthwise convolution and a max pooling, each with a bias add: no GEMM
+// head (n = 1 per channel; a max is no sum of products).
+const char *kDepthwiseAndPooling = R"mlir(
+func.func @f(%x: tensor<2x9x9x4xf32>, %w: tensor<3x3x4xf32>, %win: tensor<3x3xf32>, %b: tensor<4xf32>) -> (tensor<2x7x7x4xf32>, tensor<2x7x7x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x7x7x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x7x4xf32>) -> tensor<2x7x7x4xf32>
+  %d = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<2x9x9x4xf32>, tensor<3x3x4xf32>) outs(%init : tensor<2x7x7x4xf32>) -> tensor<2x7x7x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%d, %b : tensor<2x7x7x4xf32>, tensor<4xf32>) outs(%e : tensor<2x7x7x4xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<2x7x7x4xf32>
+  %pinit = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x7x4xf32>) -> tensor<2x7x7x4xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %win : tensor<2x9x9x4xf32>, tensor<3x3xf32>) outs(%pinit : tensor<2x7x7x4xf32>) -> tensor<2x7x7x4xf32>
+  %u = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p, %b : tensor<2x7x7x4xf32>, tensor<4xf32>) outs(%e : tensor<2x7x7x4xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<2x7x7x4xf32>
+  return %t, %u : tensor<2x7x7x4xf32>, tensor<2x7x7x4xf32>
+})mlir";
+
 class FusionGroupTest : public ::testing::Test {
 protected:
   FusionGroupTest() {
@@ -153,6 +201,36 @@ TEST_F(FusionGroupTest, HeadNeedsAConstantFill) {
   EXPECT_FALSE(isEpilogueHead(ops[0]));
   EXPECT_EQ(grow(ops[0]).ops, SmallVector<Operation *>({ops[0]}));
   EXPECT_EQ(grow(ops[1]).ops, SmallVector<Operation *>({ops[1]}));
+}
+
+TEST_F(FusionGroupTest, ChainTakesItsConvolution) {
+  SmallVector<Operation *> ops = parse(kConvBiasRelu);
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_TRUE(isEpilogueHead(ops[0]));
+  EXPECT_FALSE(isFusableOp(ops[0]));
+  for (Operation *start : ops) {
+    FusionGroup group = grow(start);
+    EXPECT_EQ(group.ops, ops);
+    ASSERT_EQ(group.inputs.size(), 3u);
+    EXPECT_EQ(group.inputs[0], ops[0]->getOperand(0));
+    EXPECT_EQ(group.inputs[1], ops[0]->getOperand(1));
+    EXPECT_EQ(group.inputs[2], ops[1]->getOperand(1));
+    ASSERT_EQ(group.outputs.size(), 1u);
+    EXPECT_EQ(group.outputs[0], ops[2]->getResult(0));
+  }
+  EXPECT_EQ(grow(ops[0], false).ops, SmallVector<Operation *>({ops[0]}));
+  EXPECT_EQ(grow(ops[1], false).ops,
+            SmallVector<Operation *>({ops[1], ops[2]}));
+}
+
+TEST_F(FusionGroupTest, DepthwiseAndPoolingHeadNothing) {
+  SmallVector<Operation *> ops = parse(kDepthwiseAndPooling);
+  ASSERT_EQ(ops.size(), 4u);
+  EXPECT_FALSE(isEpilogueHead(ops[0]));
+  EXPECT_FALSE(isEpilogueHead(ops[2]));
+  EXPECT_EQ(grow(ops[0]).ops, SmallVector<Operation *>({ops[0]}));
+  EXPECT_EQ(grow(ops[1]).ops, SmallVector<Operation *>({ops[1]}));
+  EXPECT_EQ(grow(ops[3]).ops, SmallVector<Operation *>({ops[3]}));
 }
 
 } // namespace

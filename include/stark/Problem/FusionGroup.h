@@ -5,7 +5,8 @@
 // fills) whose intermediate results are used only inside the chain: a layer
 // norm written as reductions and element-wise ops is one group. A chain of
 // element-wise ops whose one output is computed from the result of a
-// contraction (matmul + bias + GELU) takes that contraction as its head:
+// contraction or a convolution (matmul + bias + GELU, conv + bias + relu)
+// takes that contraction as its head:
 // the GEMM and its epilogue are one group. The group becomes ONE kernel
 // problem: @kernel takes the group's
 // inputs, then its outputs, as memrefs; each intermediate lives in a
@@ -50,8 +51,10 @@ bool isFusableOp(Operation *op);
 
 /// Whether `op` may head a fusion group as the contraction an element-wise
 /// chain is the epilogue of: a contraction of two statically shaped tensors
-/// (matmul, batch_matmul, a generic contraction; projected-permutation
-/// maps, so no convolution) that accumulates into a fill of a constant.
+/// (matmul, batch_matmul, a generic contraction with projected-permutation
+/// maps) or a convolution that is an implicit GEMM (a sum of products of
+/// its two inputs, no depthwise channel: conv_1d_ncw_fcw, conv_2d_nchw_fchw,
+/// conv_2d_nhwc_hwcf, ...), that accumulates into a fill of a constant.
 bool isEpilogueHead(Operation *op);
 
 /// Grows the fusion group of `op` into `group`: every fusable op of its

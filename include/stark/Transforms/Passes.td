@@ -159,8 +159,11 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
 
     With `fuse` and `fuse-epilogues` (both the default), a chain of
     element-wise ops with one output that consumes the result of such a
-    contraction (bias, scale, residual add, activations, truncf) is
-    outlined with it as one problem (`fused(linalg.matmul,linalg.generic)`),
+    contraction or convolution (bias, scale, residual add, activations,
+    truncf) is outlined with it as one problem
+    (`fused(linalg.matmul,linalg.generic)`; not for depthwise convolutions
+    or pooling, and not when the problem does not read as a GEMM with an
+    epilogue on f32, f16 or bf16 data: a remark says why),
     so that the GEMM's store stage computes the epilogue and the
     intermediate result never goes through memory. A chain with a reduction
     (`gemm + sigmoid + sum`) keeps the contraction out: its reduction is a
@@ -183,8 +186,8 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
            "Outline a hot op together with its chain of element-wise and "
            "reduction producers and consumers">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
-           "With fuse, outline a contraction together with the chain of "
-           "element-wise ops that consumes its result">,
+           "With fuse, outline a contraction or convolution together with "
+           "the chain of element-wise ops that consumes its result">,
   ];
   let statistics = [
     Statistic<"numOutlined", "num-outlined", "Ops outlined">,
