@@ -98,7 +98,8 @@ struct ElementCheck {
 } // namespace
 
 static ElementCheck checkFloat(double got, double exp,
-                               const CompareOptions &options) {
+                               const CompareOptions &options,
+                               double extra = 0) {
   const Tolerance &tol = options.tolerance;
   constexpr double inf = std::numeric_limits<double>::infinity();
   if (std::isnan(exp)) {
@@ -110,7 +111,7 @@ static ElementCheck checkFloat(double got, double exp,
     return {ok, ok ? 0 : inf, 0, ok ? 0 : inf};
   }
   double allowed = std::max(tol.atol * options.atolScale, options.atolFloor) +
-                   tol.rtol * std::fabs(exp);
+                   tol.rtol * std::fabs(exp) + extra;
   if (!std::isfinite(got))
     return {false, inf, allowed, inf};
   double err = std::fabs(got - exp);
@@ -147,10 +148,12 @@ static void compareRange(const HostBuffer &got, const HostBuffer &expected,
       check = {g == e, err, 0,
                g == e ? 0 : std::numeric_limits<double>::infinity()};
     } else {
-      check = checkFloat(g, e, options);
+      double extra =
+          options.conditioning ? options.conditioning->getAsDouble(i) : 0;
+      check = checkFloat(g, e, options, extra);
       if (!check.passed && highPrecision) {
         ElementCheck alt =
-            checkFloat(g, highPrecision->getAsDouble(i), options);
+            checkFloat(g, highPrecision->getAsDouble(i), options, extra);
         if (alt.passed || alt.ratio < check.ratio) {
           check = alt;
           usedHigh = true;
@@ -177,6 +180,9 @@ CompareResult mlir::stark::compareOutput(unsigned argIndex,
   result.numElements = n;
   if (highPrecision && highPrecision->spec.numElements() != n)
     highPrecision = nullptr;
+  CompareOptions checked = options;
+  if (checked.conditioning && checked.conditioning->spec.numElements() != n)
+    checked.conditioning = nullptr;
 
   // The worst element is the one with the largest error relative to what
   // it was allowed; ties keep the first. Chunks are judged in parallel and
@@ -185,7 +191,7 @@ CompareResult mlir::stark::compareOutput(unsigned argIndex,
   std::vector<RangeVerdict> verdicts(
       size_t(llvm::divideCeil(std::max<int64_t>(n, 0), kChunkElements)));
   forEachChunk(n, [&](int64_t begin, int64_t end) {
-    compareRange(got, expected, highPrecision, options, begin, end,
+    compareRange(got, expected, highPrecision, checked, begin, end,
                  verdicts[size_t(begin / kChunkElements)]);
   });
   int64_t worstIndex = -1;
@@ -259,4 +265,17 @@ double mlir::stark::getMaxAbsDifference(const HostBuffer &a,
   for (double w : worst)
     result = std::max(result, w);
   return result;
+}
+
+void mlir::stark::raiseToTwiceTheMove(HostBuffer &conditioning,
+                                      const HostBuffer &moved,
+                                      const HostBuffer &reference) {
+  forEachChunk(conditioning.spec.numElements(), [&](int64_t begin,
+                                                    int64_t end) {
+    for (int64_t e = begin; e < end; ++e) {
+      double d = 2 * std::fabs(moved.getAsDouble(e) - reference.getAsDouble(e));
+      if (std::isfinite(d) && d > conditioning.getAsDouble(e))
+        conditioning.setFromDouble(e, d);
+    }
+  });
 }

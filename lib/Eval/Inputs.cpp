@@ -211,3 +211,15 @@ mlir::stark::generateArguments(const KernelSignature &signature,
   }
   return args;
 }
+
+void mlir::stark::perturbRelative(HostBuffer &buffer, double relative,
+                                  uint64_t seed) {
+  if (!isFloatKind(buffer.spec.kind))
+    return;
+  forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
+    Rng rng(seed, uint64_t(begin));
+    for (int64_t i = begin; i < end; ++i)
+      buffer.setFromDouble(i, buffer.getAsDouble(i) *
+                                  (1 + rng.uniform(-1, 1) * relative));
+  });
+}

@@ -173,6 +173,34 @@ TEST(CompareTest, AtolFloorRaisesOnlyTheAbsoluteBound) {
   EXPECT_FALSE(compareOutput(0, got, exp, nullptr, o).passed);
 }
 
+// The conditioning buffer raises the bound of its own element only: an
+// ill-conditioned element passes with its room, a neighbour with the same
+// error but no room still fails.
+TEST(CompareTest, ConditioningRaisesTheBoundPerElement) {
+  HostBuffer exp = buffer(ElementKind::F32, {3}, {0.18, 0.5, 1.0});
+  HostBuffer got = buffer(ElementKind::F32, {3}, {0.42, 0.5, 1.0});
+  CompareOptions o;
+  o.tolerance = {1e-4, 1e-4};
+  EXPECT_FALSE(compareOutput(0, got, exp, nullptr, o).passed);
+  HostBuffer room = buffer(ElementKind::F64, {3}, {0.0, 0.0, 0.0});
+  HostBuffer moved = buffer(ElementKind::F64, {3}, {0.33, 0.5, INFINITY});
+  HostBuffer high = buffer(ElementKind::F64, {3}, {0.18, 0.5, 1.0});
+  raiseToTwiceTheMove(room, moved, high);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(0), 2 * 0.15);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(1), 0.0);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(2), 0.0); // an overflow gives no room
+  o.conditioning = &room;
+  CompareResult r = compareOutput(0, got, exp, nullptr, o);
+  EXPECT_TRUE(r.passed);
+  // The same error one element over, where the result does not move.
+  HostBuffer shifted = buffer(ElementKind::F32, {3}, {0.18, 0.74, 1.0});
+  r = compareOutput(0, shifted, exp, nullptr, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.numMismatches, 1);
+  ASSERT_TRUE(r.worst);
+  EXPECT_EQ(r.worst->flatIndex, 1);
+}
+
 TEST(CompareTest, MaxAbsDifferenceSkipsNonFinite) {
   HostBuffer a = buffer(ElementKind::F32, {4}, {1.0, 2.0, NAN, INFINITY});
   HostBuffer b = buffer(ElementKind::F64, {4}, {1.5, 1.75, 0.0, 0.0});

@@ -79,7 +79,20 @@ struct CompareOptions {
   /// high-precision reference: the bound never asks more of a candidate
   /// than the reference implementation achieves.
   double atolFloor = 0;
+  /// Per-element additions to the absolute bound (the output's shape), or
+  /// null. The evaluator sets it, for an output that failed, to twice how
+  /// far the high-precision result of each element moves when the inputs
+  /// move by the rounding error of a correct implementation: elements
+  /// whose exact value is ill-conditioned (a sum that cancels, fed to a
+  /// steep function) get room for it; the others keep their bound.
+  const HostBuffer *conditioning = nullptr;
 };
+
+/// Raises each element of `conditioning` to twice |moved - reference| (the
+/// move of a high-precision result under perturbed inputs), ignoring moves
+/// that are not finite (an overflow says nothing about the element).
+void raiseToTwiceTheMove(HostBuffer &conditioning, const HostBuffer &moved,
+                         const HostBuffer &reference);
 
 struct CompareResult {
   bool passed = true;

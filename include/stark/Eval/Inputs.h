@@ -74,6 +74,12 @@ void fillPrefill(HostBuffer &buffer);
 /// so that a skipped write can never coincide with the correct value.
 void fillDifferentFrom(HostBuffer &buffer, const HostBuffer &reference);
 
+/// Multiplies every element of the float `buffer` by (1 + r * relative),
+/// r uniform in [-1, 1] from the stream of `seed` (deterministic, filled in
+/// parallel like the inputs). The evaluator measures with it how far an
+/// exact result moves when the inputs move by a rounding error.
+void perturbRelative(HostBuffer &buffer, double relative, uint64_t seed);
+
 /// Generates the arguments of one trial: inputs and read outputs from `d`
 /// (each argument with its own seed derived from `seed`), write-only outputs
 /// prefilled. `outputIsRead[i]` says whether argument i, when it is an
