@@ -1,4 +1,4 @@
-//===- InitFill.cpp - The constant fill a contraction owns ----------------===//
+//===- InitFill.cpp - The constant fill an accumulating op owns -----------===//
 
 #include "stark/Analysis/InitFill.h"
 #include "stark/Analysis/CostModel.h"
@@ -30,7 +30,8 @@ linalg::FillOp mlir::stark::getOwnedInitFill(Operation *op) {
   if (!linalgOp || isa<linalg::FillOp>(op) || linalgOp.getNumDpsInits() != 1)
     return {};
   OpClass opClass = classifyLinalgOp(linalgOp);
-  if (opClass != OpClass::Contraction && opClass != OpClass::Convolution)
+  if (opClass != OpClass::Contraction && opClass != OpClass::Convolution &&
+      opClass != OpClass::Reduction && opClass != OpClass::Pooling)
     return {};
   OpOperand &init = linalgOp.getDpsInitsMutable()[0];
   if (!linalgOp.payloadUsesValueFromOperand(&init))

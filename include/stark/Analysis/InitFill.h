@@ -1,10 +1,11 @@
-//===- InitFill.h - The constant fill a contraction owns ---------*- C++
+//===- InitFill.h - The constant fill an accumulating op owns ----*- C++
 //-*-===//
 //
-// A contraction or convolution accumulates into its output; when that output
-// was just filled with a constant and nothing else sees the fill, the pair
-// is one computation (out = init + sum) and becomes one problem: the kernel
-// writes its output instead of reading it, and no separate fill runs.
+// A contraction, convolution, reduction or pooling accumulates into its
+// output; when that output was just filled with a constant and nothing else
+// sees the fill, the pair is one computation (out = init + sum) and becomes
+// one problem: the kernel writes its output instead of reading it, and no
+// separate fill runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,7 @@
 namespace mlir::stark {
 
 /// The linalg.fill of a constant scalar that only initialises the output of
-/// `op`, a contraction or convolution (not pooling) with one init whose
+/// `op`, a contraction, convolution, reduction or pooling with one init whose
 /// payload reads it. On tensors: the fill's result is that init and has no
 /// other user. On memrefs: the fill writes exactly op's init buffer, earlier
 /// in the same block, and every op in between is free of memory effects.

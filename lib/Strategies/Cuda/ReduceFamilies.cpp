@@ -113,6 +113,25 @@ static int64_t maxRowVector(const ProblemView &view, const ReductionView &rv) {
 // reduce_row
 //===----------------------------------------------------------------------===//
 
+/// The statement that puts `acc` into the output element at `out`: combined
+/// with the constant of the output's fill when the problem owns it (the
+/// output is then written, never read), else with the output's value.
+static std::string emitOutputUpdate(const ProblemView &view,
+                                    const ReductionView &rv, StringRef out,
+                                    StringRef acc) {
+  if (view.initValue)
+    return llvm::formatv("stark_kernels::storeFromInit<StarkCombine>({0}, "
+                         "(acc_t)({1}), {2})",
+                         out,
+                         emitScalarLiteral(rv.accumulatorKind, *view.initValue,
+                                           int64_t(*view.initValue)),
+                         acc)
+        .str();
+  return llvm::formatv("stark_kernels::accumulateInto<StarkCombine>({0}, {1})",
+                       out, acc)
+      .str();
+}
+
 FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
     const ProblemView &view, const ReduceRowParams &p, std::string &whyNot) {
   if (failed(checkReduceApplies(view, whyNot)))
@@ -230,13 +249,14 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
        << getKernelParameters(view) << ") {\n";
     os << "  const idx_t row = (idx_t)blockIdx.x * 256 + threadIdx.x;\n";
     os << "  if (row >= ROWS) return;\n";
-    os << "  stark_kernels::accumulateInto<StarkCombine>(" << outPtr
-       << " + row, stark_kernels::combineParts<StarkCombine, "
-          "SPLIT>(stark_partials + row * SPLIT));\n}\n";
+    os << "  "
+       << emitOutputUpdate(view, rv, outPtr + " + row",
+                           "stark_kernels::combineParts<StarkCombine, "
+                           "SPLIT>(stark_partials + row * SPLIT)")
+       << ";\n}\n";
   } else {
     os << "  if (lane == 0 && row < ROWS) "
-          "stark_kernels::accumulateInto<StarkCombine>("
-       << outPtr << " + row, acc);\n}\n";
+       << emitOutputUpdate(view, rv, outPtr + " + row", "acc") << ";\n}\n";
   }
 
   CudaKernelPlan plan;
@@ -432,8 +452,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
   os << "  acc = stark_kernels::reduceColumnThreads<StarkCombine, BX, "
         "SY>(acc);\n";
   os << "  if (threadIdx.y == 0 && p < OUTPUTS) "
-        "stark_kernels::accumulateInto<StarkCombine>("
-     << outPtr << " + o, acc);\n}\n";
+     << emitOutputUpdate(view, rv, outPtr + " + o", "acc") << ";\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(s);
@@ -498,6 +517,7 @@ namespace {
 class ReduceRowFamily : public CudaTemplateFamily {
 public:
   ReduceRowFamily() : CudaTemplateFamily("reduce_row") {}
+  bool handlesInitValue() const override { return true; }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
@@ -534,6 +554,7 @@ public:
 class ReduceColFamily : public CudaTemplateFamily {
 public:
   ReduceColFamily() : CudaTemplateFamily("reduce_col") {}
+  bool handlesInitValue() const override { return true; }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {

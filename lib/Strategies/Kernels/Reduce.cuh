@@ -91,4 +91,13 @@ __device__ __forceinline__ void accumulateInto(T *out, typename Op::Acc acc) {
   *out = stark_cast<T>(Op()((typename Op::Acc)stark_widen(*out), acc));
 }
 
+// The output element at `out` written as the reduction's result combined
+// with `init`, the constant its fill held (a fill + reduction problem): the
+// output is never read.
+template <class Op, class T>
+__device__ __forceinline__ void storeFromInit(T *out, typename Op::Acc init,
+                                              typename Op::Acc acc) {
+  *out = stark_cast<T>(Op()(init, acc));
+}
+
 } // namespace stark_kernels
