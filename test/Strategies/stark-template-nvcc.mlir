@@ -17,6 +17,8 @@
 // RUN: %nvcc-compile %t.row.cu -o %t.row.o
 // RUN: stark-template --problem %S/Inputs/templates/col-max-f16.mlir --family reduce_col --source > %t.col.cu
 // RUN: %nvcc-compile %t.col.cu -o %t.col.o
+// RUN: stark-template --problem %S/Inputs/templates/fill-col-max-f16.mlir --family reduce_col --source > %t.col-fill.cu
+// RUN: %nvcc-compile %t.col-fill.cu -o %t.col-fill.o
 // RUN: stark-template --problem %S/Inputs/templates/depthwise.mlir --family direct --source > %t.direct.cu
 // RUN: %nvcc-compile %t.direct.cu -o %t.direct.o
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/cumsum-long-exclusive.mlir --family scan --source > %t.scan.cu

@@ -12,6 +12,9 @@
 // RUN: stark-template --problem %S/Inputs/templates/bias-gelu.mlir --params block=128,vec=4,per_thread=2 --source | FileCheck %s --check-prefix=EW-SRC
 // RUN: stark-template --problem %S/Inputs/templates/sum-squares.mlir --family reduce_row --params threads=256,rows=1,vec=4,split=8 | FileCheck %s --check-prefix=SPLIT
 // RUN: stark-template --problem %S/Inputs/templates/col-max-f16.mlir --source | FileCheck %s --check-prefix=COL
+// RUN: stark-template --problem %S/Inputs/templates/fill-col-max-f16.mlir --family reduce_col --source | FileCheck %s --check-prefix=COL-FILL
+// RUN: stark-template --problem %S/Inputs/templates/fill-row-sum.mlir --family reduce_row --params threads=256,rows=1,vec=4,split=4 --source | FileCheck %s --check-prefix=ROW-FILL
+// RUN: not stark-template --problem %S/Inputs/templates/fill-row-sum.mlir --family softmax 2>&1 | FileCheck %s --check-prefix=FILL-DECLINE
 // RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4 | FileCheck %s --check-prefix=SOFTMAX
 // RUN: stark-template --problem %S/Inputs/templates/depthwise.mlir --source | FileCheck %s --check-prefix=DW
 // RUN: stark-template --problem %S/Inputs/templates/fill-depthwise.mlir --family direct --source | FileCheck %s --check-prefix=DW-FILL
@@ -114,6 +117,17 @@
 // COL-NEXT: acc = StarkCombine()(acc, (acc_t)(x0));
 // COL: acc = stark_kernels::reduceColumnThreads<StarkCombine, BX, SY>(acc);
 // COL-NEXT: stark_kernels::accumulateInto<StarkCombine>(arg1 + o, acc);
+
+// A reduction that owns the fill of its output writes fill (+) result and
+// never reads the output.
+// COL-FILL: constexpr idx_t OUTPUTS = 130, LEN = 300;
+// COL-FILL-NOT: accumulateInto<StarkCombine>(
+// COL-FILL: stark_kernels::storeFromInit<StarkCombine>(arg1 + o, (acc_t)(__int_as_float(0xff800000)), acc);
+// ROW-FILL: constexpr idx_t ROWS = 77, LEN = 1000
+// ROW-FILL: stark_reduce_row_finish(
+// ROW-FILL-NOT: accumulateInto<StarkCombine>(
+// ROW-FILL: stark_kernels::storeFromInit<StarkCombine>(arg1 + row, (acc_t)(1.5f), stark_kernels::combineParts<StarkCombine, SPLIT>(stark_partials + row * SPLIT));
+// FILL-DECLINE: the problem fills its output before the linalg.reduce accumulates into it, and softmax would read the output instead
 
 // SOFTMAX: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax">]
 

@@ -17,4 +17,8 @@
 // RUN: stark-template --problem %S/Inputs/vecmat.mlir --family reduce_col | stark-eval --target cuda --no-timing --problem %S/Inputs/vecmat.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/dot.mlir --family reduce_row | stark-eval --target cuda --no-timing --problem %S/Inputs/dot.mlir --candidate - | FileCheck %s
 
+// Reductions that own the fill of their output (written, never read):
+// RUN: stark-template --problem %S/../../../Strategies/Inputs/templates/fill-row-sum.mlir --family reduce_row --params threads=256,rows=1,vec=4,split=4 | stark-eval --target cuda --no-timing --problem %S/../../../Strategies/Inputs/templates/fill-row-sum.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/../../../Strategies/Inputs/templates/fill-row-sum.mlir --family reduce_col | stark-eval --target cuda --no-timing --problem %S/../../../Strategies/Inputs/templates/fill-row-sum.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/../../../Strategies/Inputs/templates/fill-col-max-f16.mlir --family reduce_col | stark-eval --target cuda --no-timing --problem %S/../../../Strategies/Inputs/templates/fill-col-max-f16.mlir --candidate - | FileCheck %s
 // CHECK: status: ok
