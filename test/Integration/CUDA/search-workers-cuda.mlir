@@ -8,7 +8,8 @@
 // RUN: not stark-opt %s --stark-pipeline="target=cuda top-k=2 budget=6 seed=1 progress=0 workers-per-device=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
 // REFUSED: stark-search: more than one evaluation worker on the cuda target (devices=1 workers-per-device=3) is disabled
 //
-// More devices than the machine has are refused up front.
+// More devices than the machine has are refused up front (while several
+// cuda workers are disabled, by that refusal).
 // RUN: not stark-opt %s --stark-search="target=cuda devices=64" 2>&1 | FileCheck %s --check-prefix=TOOMANY
 
 // (disabled) REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} ({{.+}}, verified)
@@ -28,7 +29,7 @@
 
 // (disabled) CHECK: status: ok
 
-// TOOMANY: error: stark-search: devices=64 but only {{[0-9]+}} CUDA device(s) are visible here
+// TOOMANY: error: stark-search: more than one evaluation worker on the cuda target (devices=64 workers-per-device=1) is disabled
 
 module {
   func.func @kernel(%x: memref<1024x512xf32>, %b: memref<512xf32>,

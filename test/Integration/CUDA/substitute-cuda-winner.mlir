@@ -24,14 +24,6 @@
 // RUN: stark-opt %t.gemm-program.mlir --stark-substitute > %t.gemm-substituted.mlir
 // RUN: FileCheck %s --check-prefix=GEMM < %t.gemm-substituted.mlir
 // RUN: stark-eval --target cuda --no-timing --problem %S/templates/Inputs/matmul-255x129x191.mlir --candidate %t.gemm-substituted.mlir | FileCheck %s
-//
-// A model on tensors: the winner of its fill + matmul replaces both, the
-// element-wise op after it stays, and the optimised model is checked
-// against the model as the frontend gave it:
-// RUN: stark-template --problem %S/templates/Inputs/fill-matmul-255x129x191.mlir --family gemm_f32 > %t.tensor-winner.mlir
-// RUN: python3 %S/Inputs/with_winner.py %S/../../Eval/Inputs/substitute-matmul-tensor-program.mlir %t.tensor-winner.mlir > %t.tensor-program.mlir
-// RUN: stark-opt %t.tensor-program.mlir --stark-substitute > %t.tensor-substituted.mlir
-// RUN: stark-eval --target cuda --no-timing --problem %S/../../Eval/Inputs/matmul-tanh-program.mlir --candidate %t.tensor-substituted.mlir | FileCheck %s
 
 // CHECK: status: ok
 
