@@ -427,6 +427,14 @@ std::string cudatpl::getIndexType(const ProblemView &view) {
   return largest < (int64_t(1) << 30) ? "int" : "long long";
 }
 
+void cudatpl::emitLines(llvm::raw_ostream &os, StringRef indent,
+                        StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n', -1, false);
+  for (StringRef line : lines)
+    os << indent << line << "\n";
+}
+
 std::string cudatpl::emitDecode(StringRef indent, StringRef indexType,
                                 StringRef linear, ArrayRef<unsigned> loops,
                                 ArrayRef<int64_t> ranges,

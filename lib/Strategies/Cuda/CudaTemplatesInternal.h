@@ -107,6 +107,10 @@ std::string argName(int64_t argNumber);
 /// "int" when every offset and count of the problem fits 32 bits.
 std::string getIndexType(const ProblemView &view);
 
+/// Writes each line of `text` (statements from emitScalarProgram) to `os`,
+/// indented by `indent`.
+void emitLines(llvm::raw_ostream &os, StringRef indent, StringRef text);
+
 /// Statements declaring `const <indexType> <names[i]> = (<linear> / stride_i)
 /// % range_i;` for `loops` (outermost first) with `ranges`; the outermost
 /// decode skips the modulo when `linearBound` is the product of the ranges.

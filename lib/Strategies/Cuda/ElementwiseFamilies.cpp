@@ -212,10 +212,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
        << ";\n";
   os << "#pragma unroll\n";
   os << "    for (int j = 0; j < VEC; ++j) {\n";
-  SmallVector<StringRef> lines;
-  StringRef(body).split(lines, '\n', -1, false);
-  for (StringRef line : lines)
-    os << "      " << line << "\n";
+  emitLines(os, "      ", body);
   for (auto [k, out] : llvm::enumerate(view.outputs))
     os << "      r" << k << ".v[j] = stark_cast<"
        << getCudaStorageType(out.kind) << ">(" << results[k] << ");\n";
@@ -389,10 +386,7 @@ mlir::stark::generateDirectKernel(const ProblemView &view,
   SmallVector<std::string> results;
   std::string body =
       emitScalarProgram(*view.body, argExprs, names, "v", results);
-  SmallVector<StringRef> lines;
-  StringRef(body).split(lines, '\n', -1, false);
-  for (StringRef line : lines)
-    os << indent << line << "\n";
+  emitLines(os, indent, body);
   for (unsigned k = 0; k < view.outputs.size(); ++k)
     os << indent << "acc" << k << " = " << results[k] << ";\n";
   for (size_t i = 0; i < red.size(); ++i) {

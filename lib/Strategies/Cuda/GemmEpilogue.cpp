@@ -78,10 +78,10 @@ std::string cudatpl::emitEpilogueLayoutMembers(const ProblemView &view,
   SmallVector<std::string> results;
   std::string body =
       emitScalarProgram(e.program, args, names, "e", results, e.outputNodes);
-  SmallVector<StringRef> lines;
-  StringRef(body).split(lines, '\n', -1, false);
-  for (StringRef line : lines)
-    s += "    " + line.str() + "\n";
+  {
+    llvm::raw_string_ostream os(s);
+    emitLines(os, "    ", body);
+  }
   s += "    " + argName(out.argNumber) + "[c_off(b, m, n)] = stark_cast<" +
        getCudaStorageType(out.kind).str() + ">(" + results[0] + ");\n";
   s += "  }\n";

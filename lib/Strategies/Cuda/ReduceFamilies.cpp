@@ -20,13 +20,6 @@ using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
 
-static void emitLines(llvm::raw_ostream &os, StringRef indent, StringRef text) {
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n', -1, false);
-  for (StringRef line : lines)
-    os << indent << line << "\n";
-}
-
 LogicalResult cudatpl::checkReduceApplies(const ProblemView &view,
                                           std::string &whyNot) {
   if (view.isSoftmax) {

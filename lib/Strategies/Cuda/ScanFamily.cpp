@@ -285,10 +285,7 @@ FailureOr<CudaKernelPlan> ScanFamily::generate(const ProblemView &view,
   SmallVector<std::string> results;
   std::string value = emitScalarProgram(*view.body, argExprs, names, "n",
                                         results, {m.valueNode});
-  SmallVector<StringRef> lines;
-  StringRef(value).split(lines, '\n', -1, false);
-  for (StringRef line : lines)
-    os << "        " << line << "\n";
+  emitLines(os, "        ", value);
   os << "        v[t] = (acc_t)(" << results[0] << ");\n";
   os << "      }\n    }\n";
   // Inclusive scan of the thread's own items, then of the threads' totals.
