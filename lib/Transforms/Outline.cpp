@@ -35,17 +35,13 @@ Operation *getEpilogueHead(const FusionGroup &group) {
   return nullptr;
 }
 
-/// Whether the problem of `group` (a chain with its epilogue head) reads as
+/// Whether `problem` (outlined from a chain with its epilogue head) reads as
 /// a GEMM and its epilogue on operands the GEMM kernels store and load (f32,
 /// f16, bf16). A group that does not would have no kernel but the upstream
 /// lowering of the whole chain, slower than the contraction's own kernel
 /// and the chain's.
-LogicalResult checkEpilogueProblem(const FusionGroup &group,
-                                   std::string &whyNot) {
-  FailureOr<OwningOpRef<ModuleOp>> problem = outlineFusionGroup(group, whyNot);
-  if (failed(problem))
-    return failure();
-  FailureOr<ProblemView> view = getProblemView(**problem, whyNot);
+LogicalResult checkEpilogueProblem(ModuleOp problem, std::string &whyNot) {
+  FailureOr<ProblemView> view = getProblemView(problem, whyNot);
   if (failed(view))
     return failure();
   if (!view->epilogue || !view->contraction) {
@@ -153,8 +149,14 @@ struct StarkOutlinePass
                 succeeded(grown) && epilogues && group.ops.size() > 1
                     ? getEpilogueHead(group)
                     : nullptr) {
+          // The headed problem is outlined once: kept when it passes.
           std::string whyNot;
-          if (failed(checkEpilogueProblem(group, whyNot))) {
+          FailureOr<OwningOpRef<ModuleOp>> headed =
+              outlineFusionGroup(group, whyNot);
+          if (succeeded(headed) &&
+              succeeded(checkEpilogueProblem(**headed, whyNot))) {
+            problem = std::move(headed);
+          } else {
             headless.insert(group.ops.begin(), group.ops.end());
             op->emitRemark() << "not fused with the '" << head->getName()
                              << "' it is the epilogue of: " << whyNot;
@@ -166,7 +168,8 @@ struct StarkOutlinePass
           op->emitRemark() << "not fused with its producers and consumers: "
                            << why;
         } else if (group.ops.size() > 1) {
-          problem = outlineFusionGroup(group, why);
+          if (failed(problem))
+            problem = outlineFusionGroup(group, why);
           if (succeeded(problem)) {
             members = group.ops;
           } else {
@@ -176,7 +179,8 @@ struct StarkOutlinePass
           }
         }
       }
-      // A contraction owns the fill of its output: one problem that
+      // An accumulating op (contraction, convolution, reduction, pooling)
+      // owns the fill of its output: one problem that
       // writes the output instead of reading it.
       linalg::FillOp initFill;
       if (failed(problem)) {
