@@ -3,9 +3,10 @@
 //
 // DEFINE: %{eval} = stark-eval --trials 2 --max-trials 2 --warmup 1 --no-cache-flush
 
-// Same summation order as the problem.
-// RUN: %{eval} --problem %S/Inputs/matmul-f16-problem.mlir --candidate %S/Inputs/matmul-f16-kji.mlir | FileCheck %s --check-prefix=F16
-// RUN: %{eval} --problem %S/Inputs/matmul-bf16-problem.mlir --candidate %S/Inputs/matmul-bf16-kji.mlir | FileCheck %s --check-prefix=BF16
+// Same summation order as the problem. The trial count is asserted, so a
+// noisy timing must not add the extra trials of a suspicious speedup.
+// RUN: %{eval} --suspicious-speedup 1e9 --problem %S/Inputs/matmul-f16-problem.mlir --candidate %S/Inputs/matmul-f16-kji.mlir | FileCheck %s --check-prefix=F16
+// RUN: %{eval} --suspicious-speedup 1e9 --problem %S/Inputs/matmul-bf16-problem.mlir --candidate %S/Inputs/matmul-bf16-kji.mlir | FileCheck %s --check-prefix=BF16
 // F16:       status: ok
 // F16:       tolerance: f16 atol 0.01, rtol 0.01 (reduction length 16)
 // F16-NEXT:  correctness: 5 trials (uniform, normal, large, tiny, negative), high-precision reference: yes

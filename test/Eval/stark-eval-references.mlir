@@ -5,6 +5,8 @@
 // timing input, plus 2 runs for each of the 10 extra trials a suspicious
 // speedup would trigger; a candidate then runs none. The checks are the same:
 // a wrong candidate is rejected with the same message as without a store.
+// Runs that count references fix --suspicious-speedup, so that a noisy timing
+// cannot add extra trials.
 //
 // DEFINE: %{eval} = stark-eval --trials 2 --max-trials 2 --warmup 1 --no-cache-flush --problem %S/Inputs/matmul-problem.mlir
 
@@ -14,8 +16,8 @@
 // WRITE: high-precision reference: yes
 // WRITE: references: 31 runs, 0 trial inputs reused
 
-// RUN: %{eval} --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=READ
-// RUN: %{eval} --candidate %S/Inputs/matmul-ksplit.mlir --references %t/refs | FileCheck %s --check-prefix=READ
+// RUN: %{eval} --suspicious-speedup 1e9 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=READ
+// RUN: %{eval} --suspicious-speedup 1e9 --candidate %S/Inputs/matmul-ksplit.mlir --references %t/refs | FileCheck %s --check-prefix=READ
 // READ: status: ok
 // READ: high-precision reference: yes
 // READ: references: 0 runs, 6 trial inputs reused
@@ -46,7 +48,7 @@
 
 // Stored references belong to one problem, target and seed: another seed
 // finds nothing for it and computes its own.
-// RUN: %{eval} --seed 7 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=OTHER
+// RUN: %{eval} --suspicious-speedup 1e9 --seed 7 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=OTHER
 // OTHER: status: ok
 // OTHER: references: 11 runs, 0 trial inputs reused
 

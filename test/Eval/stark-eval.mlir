@@ -4,7 +4,8 @@
 //
 // DEFINE: %{eval} = stark-eval --trials 2 --max-trials 2 --warmup 1 --no-cache-flush
 
-// RUN: %{eval} --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=IKJ
+// The trial count is asserted: a noisy timing must not add extra trials.
+// RUN: %{eval} --suspicious-speedup 1e9 --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=IKJ
 // IKJ:      status: ok
 // IKJ-NEXT: message: verified on 5 trials; {{[0-9.]+}}x the baseline
 // IKJ-NEXT: target: cpu
@@ -24,7 +25,7 @@
 // OK: status: ok
 
 // The problem against itself, with more seeds and the cache flush on.
-// RUN: stark-eval --trials 2 --max-trials 2 --warmup 1 --correctness-trials 7 --seed 99 --problem %S/Inputs/rowsum-problem.mlir --candidate %S/Inputs/rowsum-problem.mlir | FileCheck %s --check-prefix=SELF
+// RUN: stark-eval --trials 2 --max-trials 2 --warmup 1 --correctness-trials 7 --suspicious-speedup 1e9 --seed 99 --problem %S/Inputs/rowsum-problem.mlir --candidate %S/Inputs/rowsum-problem.mlir | FileCheck %s --check-prefix=SELF
 // SELF:      status: ok
 // SELF:      tolerance: f32 atol 4.38e-05, rtol 4.38e-05 (reduction length 33)
 // SELF-NEXT: correctness: 7 trials (uniform, normal, large, tiny, negative, uniform, normal)
@@ -42,7 +43,7 @@
 // NOTIME-NOT:  speedup
 
 // JSON output.
-// RUN: %{eval} --json --seed 7 --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=JSON
+// RUN: %{eval} --json --suspicious-speedup 1e9 --seed 7 --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=JSON
 // JSON:      "correctness": {
 // JSON-NEXT:   "distributions": [
 // JSON-NEXT:     "uniform",
