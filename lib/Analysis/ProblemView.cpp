@@ -410,12 +410,18 @@ mlir::stark::detail::analyzeContractionLoops(const ProblemView &view,
   cv.n = productOver(cv.nLoops, view.loopRanges);
   cv.k = productOver(cv.kLoops, view.loopRanges);
   // The loop with the smallest stride decides which way an operand is laid
-  // out.
+  // out. Several loops can share it: a convolution's input moves by 1 along
+  // both the output column (an m loop) and the kernel column (a k loop).
+  // The longest of them wins, whatever the loop order, so the copies run
+  // along 126 contiguous columns rather than 3.
   auto fastest = [&](const LinearAccess &acc) {
     int64_t best = -1, bestStride = 0;
     for (int64_t d = 0; d < view.numLoops(); ++d) {
       int64_t s = std::abs(acc.coefficients[d]);
-      if (s != 0 && (best < 0 || s < bestStride)) {
+      if (s == 0)
+        continue;
+      if (best < 0 || s < bestStride ||
+          (s == bestStride && view.loopRanges[d] > view.loopRanges[best])) {
         best = d;
         bestStride = s;
       }
