@@ -246,13 +246,22 @@ static void interchangeParallelFirst(func::FuncOp func) {
   }
 }
 
+/// Whether `op` is host code: not inside a loop nest that becomes a kernel.
+static bool isOnHost(Operation *op) {
+  return !op->getParentOfType<scf::ParallelOp>() &&
+         !op->getParentOfType<gpu::LaunchOp>();
+}
+
 /// Temporaries a problem allocates on the host live on the device: kernels
-/// read and write them.
+/// read and write them. A whole program frees some of them conditionally
+/// (inside the scf.if of its deallocation pipeline), so nested frees move
+/// too.
 static void moveAllocationsToDevice(func::FuncOp func) {
   SmallVector<Operation *> allocs;
-  for (Operation &op : func.getBody().front())
-    if (isa<memref::AllocOp, memref::DeallocOp>(op))
-      allocs.push_back(&op);
+  func.walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::DeallocOp>(op) && isOnHost(op))
+      allocs.push_back(op);
+  });
   // gpu-to-llvm lowers only the asynchronous forms: each runs on a stream
   // of its own that is waited for at once.
   for (Operation *op : allocs) {
@@ -276,6 +285,78 @@ static void moveAllocationsToDevice(func::FuncOp func) {
     }
     gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
     op->erase();
+  }
+}
+
+/// A copy between buffers (what bufferization leaves where a program
+/// returns a constant or an argument) lowers on the host to a memcpy or a
+/// call of the C runtime, which would read device memory there: it becomes
+/// a linalg.copy, which maps to a kernel like every other op.
+static void convertCopiesToKernels(func::FuncOp func) {
+  SmallVector<memref::CopyOp> copies;
+  func.walk([&](memref::CopyOp copy) {
+    if (isOnHost(copy))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies) {
+    OpBuilder b(copy);
+    linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                           copy.getTarget());
+    copy.erase();
+  }
+}
+
+/// The memref.globals that host code reads (the constants and weights of
+/// a whole program), with their sizes in bytes.
+static llvm::StringMap<uint64_t> collectHostGlobals(ModuleOp module) {
+  llvm::StringMap<uint64_t> globals;
+  for (auto global : module.getOps<memref::GlobalOp>()) {
+    MemRefType type = global.getType();
+    if (!type.hasStaticShape() || !type.getElementType().isIntOrIndexOrFloat())
+      continue;
+    unsigned bits = type.getElementType().isIndex()
+                        ? 64
+                        : type.getElementType().getIntOrFloatBitWidth();
+    globals[global.getSymName()] =
+        llvm::divideCeil(bits, 8) * static_cast<uint64_t>(type.getNumElements());
+  }
+  return globals;
+}
+
+/// Host code must hand kernels device pointers: every address of a global
+/// taken by a host function becomes the address of its device copy, which
+/// the runtime makes on first use and keeps for the compiled module's life
+/// (so weights are uploaded once, not in every timed run).
+static void redirectGlobalsToDevice(ModuleOp module,
+                                    const llvm::StringMap<uint64_t> &globals) {
+  SmallVector<LLVM::AddressOfOp> uses;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    func.walk([&](LLVM::AddressOfOp addr) {
+      if (globals.contains(addr.getGlobalName()))
+        uses.push_back(addr);
+    });
+  if (uses.empty())
+    return;
+  MLIRContext *ctx = module.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto i64 = IntegerType::get(ctx, 64);
+  auto fnType = LLVM::LLVMFunctionType::get(ptrType, {ptrType, i64});
+  auto callee =
+      module.lookupSymbol<LLVM::LLVMFuncOp>(kDeviceCopyOfGlobalSymbol);
+  if (!callee) {
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    callee = LLVM::LLVMFuncOp::create(b, module.getLoc(),
+                                      kDeviceCopyOfGlobalSymbol, fnType);
+  }
+  for (LLVM::AddressOfOp addr : uses) {
+    OpBuilder b(addr);
+    b.setInsertionPointAfter(addr);
+    Value bytes = LLVM::ConstantOp::create(
+        b, addr.getLoc(), i64,
+        b.getI64IntegerAttr(globals.lookup(addr.getGlobalName())));
+    auto call = LLVM::CallOp::create(b, addr.getLoc(), callee,
+                                     ValueRange{addr.getResult(), bytes});
+    addr.getResult().replaceAllUsesExcept(call.getResult(), call);
   }
 }
 
@@ -447,7 +528,9 @@ LogicalResult mlir::stark::lowerModuleForCuda(ModuleOp module,
       continue;
     interchangeParallelFirst(func);
     moveAllocationsToDevice(func);
+    convertCopiesToKernels(func);
   }
+  llvm::StringMap<uint64_t> hostGlobals = collectHostGlobals(module);
 
   // Host linalg to parallel loops; serial nests become one-thread loops.
   {
@@ -492,6 +575,7 @@ LogicalResult mlir::stark::lowerModuleForCuda(ModuleOp module,
     error = diagnostics.take("lowering to NVVM and PTX failed");
     return failure();
   }
+  redirectGlobalsToDevice(module, hostGlobals);
   return success();
 }
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Target/CudaRuntime.h"
+#include "stark/Target/CudaCompile.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -44,6 +45,9 @@ void CudaRuntimeState::releaseAll() {
   for (auto [size, ptr] : pool)
     api.cuMemFreeFn(ptr);
   pool.clear();
+  for (auto &entry : globals)
+    api.cuMemFreeFn(entry.second.first);
+  globals.clear();
   for (CUevent event : events)
     api.cuEventDestroyFn(event);
   events.clear();
@@ -339,6 +343,32 @@ static void mgpuMemset16(void *dst, uint16_t value, size_t count,
            "cuMemsetD16Async");
 }
 
+/// The device copy of the `sizeBytes` of a host global at `host`: uploaded
+/// on first use (outside any timed run, which the warm-up precedes).
+static void *starkDeviceCopyOfGlobal(void *host, uint64_t sizeBytes) {
+  CudaRuntimeState *s = state();
+  if (!s || !host)
+    return nullptr;
+  auto it = s->globals.find(host);
+  if (it != s->globals.end()) {
+    if (it->second.second == sizeBytes)
+      return reinterpret_cast<void *>(it->second.first);
+    s->recordError("a global is read with two different sizes");
+    return nullptr;
+  }
+  CUdeviceptr ptr = 0;
+  if (!s->check(s->api.cuMemAllocFn(&ptr, std::max<uint64_t>(sizeBytes, 1)),
+                "cuMemAlloc"))
+    return nullptr;
+  s->globals[host] = {ptr, sizeBytes};
+  if (!s->check(s->api.cuMemcpyAsyncFn(ptr, reinterpret_cast<CUdeviceptr>(host),
+                                       sizeBytes, s->stream),
+                "cuMemcpyAsync") ||
+      !s->check(s->api.cuStreamSynchronizeFn(s->stream), "cuStreamSynchronize"))
+    return nullptr;
+  return reinterpret_cast<void *>(ptr);
+}
+
 static void mgpuSetDefaultDevice(int32_t device) {
   CudaRuntimeState *s = state();
   if (s && device != 0)
@@ -371,6 +401,8 @@ const llvm::StringMap<void *> &mlir::stark::getCudaRuntimeSymbols() {
     STARK_ADD(mgpuMemset16)
     STARK_ADD(mgpuSetDefaultDevice)
 #undef STARK_ADD
+    map[kDeviceCopyOfGlobalSymbol] =
+        reinterpret_cast<void *>(&starkDeviceCopyOfGlobal);
     return map;
   }();
   return symbols;

@@ -171,10 +171,66 @@ func.func @colmin(%x: memref<513x130xf32>, %y: memref<130xf32>) {
   module->walk([&](gpu::LaunchFuncOp) { ++launches; });
   EXPECT_EQ(launches, 1u);
   module->walk([&](LLVM::LLVMFuncOp f) {
-    if (f.getName() == "colmin")
+    if (f.getName() == "colmin") {
       EXPECT_EQ(f.getBody().getBlocks().size(), 1u)
           << "a loop on the host around the launch";
+    }
   });
+}
+
+// A whole program after bufferization: a weight in a memref.global, a copy
+// into a padded temporary, a free under a condition. Host code may touch
+// none of them: the copy becomes a kernel, the free a gpu.dealloc, and the
+// weight is read through its device copy.
+TEST_F(CudaCompileTest, WholeProgramBuffersMoveToTheDevice) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+memref.global "private" constant @weight : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @forward(%x: memref<4xf32>, %y: memref<6xf32>, %keep: i1) {
+  %w = memref.get_global @weight : memref<4xf32>
+  %padded = memref.alloc() : memref<6xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%padded : memref<6xf32>)
+  %inner = memref.subview %padded[1] [4] [1]
+      : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %x, %inner : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%w : memref<4xf32>) outs(%inner : memref<4xf32, strided<[1], offset: 1>>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.mulf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %padded, %y : memref<6xf32> to memref<6xf32>
+  scf.if %keep {
+    memref.dealloc %padded : memref<6xf32>
+  }
+  return
+}
+)mlir");
+  ASSERT_TRUE(module);
+  std::string error;
+  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
+      << error;
+  auto forward = module->lookupSymbol<LLVM::LLVMFuncOp>("forward");
+  ASSERT_TRUE(forward);
+  unsigned deviceCopies = 0, hostCopies = 0, frees = 0;
+  forward.walk([&](LLVM::CallOp call) {
+    StringRef callee = call.getCallee().value_or("");
+    deviceCopies += callee == kDeviceCopyOfGlobalSymbol;
+    hostCopies += callee == "memrefCopy";
+    frees += callee == "mgpuMemFree" || callee == "free";
+    EXPECT_NE(callee, "free") << "a host free of a device buffer";
+  });
+  forward.walk([&](Operation *op) {
+    EXPECT_FALSE(isa<LLVM::MemcpyOp>(op)) << "a host memcpy of device memory";
+  });
+  EXPECT_EQ(deviceCopies, 1u);
+  EXPECT_EQ(hostCopies, 0u);
+  EXPECT_EQ(frees, 1u);
+  // fill, both copies and the product: one kernel each.
+  unsigned launches = 0;
+  module->walk([&](gpu::LaunchFuncOp) { ++launches; });
+  EXPECT_EQ(launches, 4u);
 }
 
 // linalg.softmax on buffers lowers through its decomposition, with the

@@ -55,9 +55,18 @@ void initializeNvptxBackend();
 /// mapped to blocks and threads, gpu.launch. Then, for problems and
 /// GPU-dialect candidates alike: kernel outlining, NVVM, the NVVM target for
 /// `arch` on every gpu.module (replacing any target it had), the host to the
-/// LLVM dialect, and each gpu.module to a gpu.binary holding PTX.
+/// LLVM dialect, and each gpu.module to a gpu.binary holding PTX. A whole
+/// program's host buffers move to the device: allocations become gpu.alloc,
+/// copies become kernels, and the globals it reads (its weights) are read
+/// through kDeviceCopyOfGlobalSymbol.
 LogicalResult lowerModuleForCuda(ModuleOp module, const CudaArch &arch,
                                  std::string &error);
+
+/// The runtime function `ptr (ptr host, i64 bytes)` that lowered host code
+/// calls for the address of a global: it returns a device copy of the
+/// `bytes` at `host`, made once per compiled module.
+inline constexpr llvm::StringLiteral kDeviceCopyOfGlobalSymbol =
+    "starkDeviceCopyOfGlobal";
 
 /// The PTX text of every gpu.binary in a lowered module, in order.
 SmallVector<std::string> collectEmbeddedPtx(ModuleOp module);

@@ -60,6 +60,9 @@ public:
   /// block freed there may be handed out again at once.
   std::multimap<uint64_t, CUdeviceptr> pool;
   llvm::DenseSet<CUevent> events;
+  /// Device copies of the host globals that the host code reads, by host
+  /// address, with their sizes: made on first use, kept until releaseAll.
+  llvm::DenseMap<const void *, std::pair<CUdeviceptr, uint64_t>> globals;
 
 private:
   std::string error;
