@@ -11,6 +11,11 @@
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir | FileCheck %s --check-prefix=LSM-PLAN
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --list | FileCheck %s --check-prefix=MEAN-LIST
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --source | FileCheck %s --check-prefix=MEAN
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle-long.mlir --list | FileCheck %s --check-prefix=LONG-LIST
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle-long.mlir --source | FileCheck %s --check-prefix=LONG
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle-long.mlir | FileCheck %s --check-prefix=LONG-PLAN
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=4,split=2 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --family fused_rows --params lanes=1,rows=32,split=3 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-bias-sigmoid-sum.mlir --params lanes=32,rows=4 --source | FileCheck %s --check-prefix=SUM
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-layernorm-gelu.mlir --source | FileCheck %s --check-prefix=LNGELU
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-swish-scale-bias.mlir --list | FileCheck %s --check-prefix=EW-LIST
@@ -27,6 +32,8 @@
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --params lanes=1,rows=128 --source > %t.fused-thread.cu
 // RUN: %if nvcc %{ %nvcc-compile %t.fused.cu -o %t.fused.o %}
 // RUN: %if nvcc %{ %nvcc-compile %t.fused-thread.cu -o %t.fused-thread.o %}
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --params lanes=1,rows=32,split=8 --source > %t.fused-split.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.fused-split.cu -o %t.fused-split.o %}
 
 // Rows of 300 contiguous elements: lanes along the row first, each keeping
 // its elements in registers while they fit (at most 32 per lane), then the
@@ -42,7 +49,7 @@
 // stored.
 // LSM: // Fused rows fused(linalg.generic,linalg.generic,linalg.generic): 7 rows of 300, 2 reductions; 128 lanes per row, 1 row per block.
 // LSM: constexpr int SLOTS = 3;
-// LSM: extern "C" __global__ void __launch_bounds__(LANES * ROWS_PER_BLOCK) stark_fused_rows(const float* __restrict__ arg0, float* __restrict__ arg1) {
+// LSM: extern "C" __global__ void __launch_bounds__(LANES * ROWS_PER_BLOCK * SPLIT) stark_fused_rows(const float* __restrict__ arg0, float* __restrict__ arg1) {
 // LSM: float cache0[SLOTS];
 // LSM-NEXT: float acc0 = __int_as_float(0xff800000);
 // LSM-NEXT: // reduction 0 (max)
@@ -95,6 +102,28 @@
 // MEAN-NEXT: if (lane == 0) {
 // MEAN-NEXT: arg1[(33) * i0 + i1] = stark_cast<float>(
 
+// 260 rows of 300 elements 65 apart: a thread per row would leave 260
+// loads in flight, so 16 (or 8, 4) threads share a row, each walking every
+// split-th element, and combine their parts in order through shared memory.
+// LONG-LIST: fused_rows: 12 parameter sets
+// LONG-LIST-NEXT: cache=0,lanes=1,rows=32,split=16
+// LONG-LIST-NEXT: cache=0,lanes=1,rows=64,split=8
+// LONG-LIST: cache=0,lanes=1,rows=128
+// LONG: __launch_bounds__(LANES * ROWS_PER_BLOCK * SPLIT)
+// LONG: __shared__ float part0[SPLIT][ROWS_PER_BLOCK];
+// LONG: const bool live = base + threadIdx.x < ROWS;
+// LONG-NEXT: const long long row = live ? base + threadIdx.x : ROWS - 1;
+// LONG: for (idx_t c = part; c < LEN; c += SPLIT) {
+// LONG: part0[threadIdx.y][threadIdx.x] = acc0;
+// LONG-NEXT: __syncthreads();
+// LONG: for (int s = 1; s < SPLIT; ++s)
+// LONG-NEXT: acc0 = (acc0 + part0[s][threadIdx.x]);
+// LONG: acc0 = part0[0][threadIdx.x];
+// LONG: = ({{.+}} / 300.0f);
+// LONG-NEXT: if (threadIdx.y == 0) {
+// LONG-NEXT: if (live) arg1[(65) * i0 + i1] = stark_cast<float>(
+// LONG-PLAN: block = array<i64: 32, 16, 1>, grid = array<i64: 9, 1, 1>
+
 // An element-wise epilogue feeding a sum into an output filled with 0.5:
 // the bias is read per column, the fill value starts the combination.
 // SUM: // reduction 0 (add)
@@ -130,6 +159,7 @@
 // MIDDLE-NEXT: cache=0,lanes=1,rows=128
 
 // LANES: lanes must be 1 or a power of two in [32, 1024]; lanes x rows a multiple of 32 up to 1024; rows 1 when lanes exceed 32
+// SPLIT: split must be 1, or a power of two in [2, 32] with lanes 1 and cache 0
 // CACHE: cache=1 needs lanes along the row, a row input and at most 32 cached elements per lane
 // CACHE2: cache must be 0 or 1
 // NORED: family 'fused_rows' does not apply to fused(linalg.generic,linalg.generic,linalg.generic): the fused chain has no reduction (the element-wise families take it)

@@ -8,7 +8,10 @@
 // the row's outputs. Temporaries of the chain are never stored: each is
 // recomputed where it is read. One thread per row (`lanes` = 1) suits rows
 // whose elements are far apart in memory (a reduction over a middle
-// dimension), where neighbouring rows are neighbours in memory.
+// dimension), where neighbouring rows are neighbours in memory; `split`
+// threads then share each such row, walking every split-th element and
+// combining through shared memory, so that a few thousand rows of
+// hundreds of elements still keep enough loads in flight.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,10 @@ struct FusedRowsParams {
   /// Each lane keeps its elements of the inputs read along the row in
   /// registers: the first walk loads them, the later walks reuse them.
   int64_t cache = 0;
+  /// With one lane per row: threads per row, each walking every split-th
+  /// element (threadIdx.x is then the row in the block, threadIdx.y the
+  /// part of the row).
+  int64_t split = 1;
 };
 
 /// The most registers a lane's cache may take.
@@ -193,7 +200,15 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
     return failure();
   bool lanesOk = p.lanes == 1 || (p.lanes >= 32 && p.lanes <= 1024 &&
                                   (p.lanes & (p.lanes - 1)) == 0);
-  int64_t threads = p.lanes * p.rows;
+  int64_t threads = p.lanes * p.rows * p.split;
+  bool splitOk = p.split == 1 || (p.lanes == 1 && p.cache == 0 &&
+                                  p.split >= 2 && p.split <= 32 &&
+                                  (p.split & (p.split - 1)) == 0);
+  if (!splitOk) {
+    whyNot = "split must be 1, or a power of two in [2, 32] with lanes 1 "
+             "and cache 0";
+    return failure();
+  }
   if (!lanesOk || p.rows < 1 || threads > 1024 || threads % 32 ||
       (p.lanes > 32 && p.rows != 1)) {
     whyNot = "lanes must be 1 or a power of two in [32, 1024]; lanes x rows "
@@ -233,26 +248,43 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   os << "constexpr long long ROWS = " << fused.rows << "LL;\n";
   os << "constexpr idx_t LEN = " << fused.length << ";\n";
   os << "constexpr int LANES = " << p.lanes << ", ROWS_PER_BLOCK = " << p.rows
-     << ";\n";
+     << ", SPLIT = " << p.split << ";\n";
   int64_t slots = ceilDiv(fused.length, p.lanes);
   if (p.cache)
     os << "constexpr int SLOTS = " << slots
        << "; // elements of a row per lane, kept in registers\n";
   os << "\n";
   os << "extern \"C\" __global__ void __launch_bounds__(LANES * "
-        "ROWS_PER_BLOCK) stark_fused_rows("
+        "ROWS_PER_BLOCK * SPLIT) stark_fused_rows("
      << getKernelParameters(view) << ") {\n";
   auto accType = [&](const FusedReduction &r) {
     return getCudaComputeType(r.accumulatorKind).str();
   };
+  bool split = p.split > 1;
   if (p.lanes > 1)
     for (auto [k, r] : llvm::enumerate(fused.reductions))
       os << "  __shared__ " << accType(r) << " part" << k
          << "[ROWS_PER_BLOCK][LANES > 32 ? LANES / 32 : 1];\n";
-  os << "  [[maybe_unused]] const idx_t lane = threadIdx.x;\n";
-  os << "  for (long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + "
-        "threadIdx.y; row < ROWS;\n       row += (long long)gridDim.x * "
-        "ROWS_PER_BLOCK) {\n";
+  if (split) {
+    for (auto [k, r] : llvm::enumerate(fused.reductions))
+      os << "  __shared__ " << accType(r) << " part" << k
+         << "[SPLIT][ROWS_PER_BLOCK];\n";
+    // Every thread of a block runs every iteration (the combines
+    // synchronise the block): the rows past the end recompute the last row
+    // and store nothing.
+    os << "  [[maybe_unused]] const idx_t lane = 0;\n";
+    os << "  const idx_t part = threadIdx.y;\n";
+    os << "  for (long long base = (long long)blockIdx.x * ROWS_PER_BLOCK; "
+          "base < ROWS;\n       base += (long long)gridDim.x * "
+          "ROWS_PER_BLOCK) {\n";
+    os << "    const bool live = base + threadIdx.x < ROWS;\n";
+    os << "    const long long row = live ? base + threadIdx.x : ROWS - 1;\n";
+  } else {
+    os << "  [[maybe_unused]] const idx_t lane = threadIdx.x;\n";
+    os << "  for (long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + "
+          "threadIdx.y; row < ROWS;\n       row += (long long)gridDim.x * "
+          "ROWS_PER_BLOCK) {\n";
+  }
   os << "    const idx_t r = (idx_t)row;\n";
   os << emitDecode("    ", "idx_t", "r", rowOrder, view.loopRanges, names);
 
@@ -265,8 +297,8 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
         os << "    " << getCudaComputeType(view.inputs[i].kind) << " cache" << i
            << "[SLOTS];\n";
   }
-  std::string walkStart = p.lanes == 1 ? "0" : "lane";
-  std::string walkStep = p.lanes == 1 ? "1" : "LANES";
+  std::string walkStart = split ? "part" : p.lanes == 1 ? "0" : "lane";
+  std::string walkStep = split ? "SPLIT" : p.lanes == 1 ? "1" : "LANES";
   // A cached walk is unrolled over the lane's slots, so that the cache
   // stays in registers.
   auto openWalk = [&](StringRef what) {
@@ -302,6 +334,23 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
          << accType(r)
          << " b) { a = " << emitCombine(r.combiner, r.accumulatorKind, "a", "b")
          << "; });\n";
+    if (split) {
+      // The parts in order (the result does not depend on timing), then
+      // every part of the row reads the total.
+      std::string slot = "part" + std::to_string(k);
+      os << "    " << slot << "[threadIdx.y][threadIdx.x] = " << acc << ";\n";
+      os << "    __syncthreads();\n";
+      os << "    if (threadIdx.y == 0) {\n";
+      os << "      for (int s = 1; s < SPLIT; ++s)\n";
+      os << "        " << acc << " = "
+         << emitCombine(r.combiner, r.accumulatorKind, acc,
+                        slot + "[s][threadIdx.x]")
+         << ";\n";
+      os << "      " << slot << "[0][threadIdx.x] = " << acc << ";\n";
+      os << "    }\n";
+      os << "    __syncthreads();\n";
+      os << "    " << acc << " = " << slot << "[0][threadIdx.x];\n";
+    }
     for (auto [i, node] : llvm::enumerate(fused.program.nodes))
       if (node.op == "reduce" && node.position == int64_t(k))
         emit.setName(int(i), acc);
@@ -323,13 +372,14 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   emit.emitRowValues(pointRoots, "    ");
   auto store = [&](unsigned k, StringRef indent) {
     const OperandView &out = view.outputs[k];
-    os << indent << argName(out.argNumber) << "["
+    os << indent << (split ? "if (live) " : "") << argName(out.argNumber)
+       << "["
        << emitLinearOffset(out.access, all, names, true) << "] = stark_cast<"
        << getCudaStorageType(out.kind) << ">("
        << emit.nameOf(fused.outputNodes[k]) << ");\n";
   };
   if (!rowRoots.empty()) {
-    os << "    if (lane == 0) {\n";
+    os << "    if (" << (split ? "threadIdx.y" : "lane") << " == 0) {\n";
     for (auto [k, out] : llvm::enumerate(view.outputs))
       if (!llvm::any_of(fused.columnLoops,
                         [&](unsigned d) { return out.access.dependsOn(d); }))
@@ -347,7 +397,7 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
     emit.endWalk();
   }
   // The next row's partial results reuse the shared slots.
-  if (p.lanes > 32)
+  if (p.lanes > 32 || split)
     os << "    __syncthreads();\n";
   os << "  }\n}\n";
 
@@ -358,12 +408,15 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   launch.kernel = "stark_fused_rows";
   launch.grid = {
       std::min<int64_t>(ceilDiv(fused.rows, p.rows), int64_t(1) << 24), 1, 1};
-  launch.block = {p.lanes, p.rows, 1};
+  launch.block = split ? std::array<int64_t, 3>{p.rows, p.split, 1}
+                       : std::array<int64_t, 3>{p.lanes, p.rows, 1};
   plan.launches.push_back(launch);
   plan.threadsPerBlock = threads;
   setParam(plan, "lanes", p.lanes);
   setParam(plan, "rows", p.rows);
   setParam(plan, "cache", p.cache);
+  if (split)
+    setParam(plan, "split", p.split);
   return plan;
 }
 
@@ -387,7 +440,23 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
     along = {{128, 1}, {256, 1}, {32, 4}, {64, 1}, {32, 8}};
   else
     along = {{32, 4}, {32, 8}, {64, 1}, {128, 1}};
-  std::vector<FusedRowsParams> across = {{1, 128}, {1, 256}, {1, 64}};
+  // Across rows: a row per thread, or, for long rows whose elements are far
+  // apart, `split` threads per row (as many loads in flight as reduce_col
+  // has for a plain column reduction).
+  std::vector<FusedRowsParams> across;
+  auto splitRows = [](int64_t rows, int64_t split) {
+    FusedRowsParams p;
+    p.lanes = 1;
+    p.rows = rows;
+    p.split = split;
+    return p;
+  };
+  if (!rowsContiguous && fused.length >= 64)
+    across = {splitRows(32, 16), splitRows(64, 8), splitRows(32, 8),
+              splitRows(64, 4)};
+  llvm::append_range(across, std::vector<FusedRowsParams>{
+                                 splitRows(128, 1), splitRows(256, 1),
+                                 splitRows(64, 1)});
   std::vector<FusedRowsParams> ordered = rowsContiguous ? along : across;
   llvm::append_range(ordered, rowsContiguous ? across : along);
   // Where a lane's part of the row fits its registers, the row is read
@@ -407,7 +476,9 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
       int64_t regs = getCacheRegisters(view, p.lanes);
       if (cache && (p.lanes == 1 || regs == 0 || regs > kMaxCachedPerLane))
         continue;
-      if (p.lanes * p.rows <= maxThreads)
+      if (cache && p.split > 1)
+        continue;
+      if (p.lanes * p.rows * p.split <= maxThreads)
         out.push_back(p);
     }
   return out;
@@ -427,8 +498,11 @@ public:
                                         const HardwareProfile &profile,
                                         bool allowTf32) const override {
     std::vector<TemplateParams> out;
-    for (const FusedRowsParams &p : enumerateFusedRows(view, profile))
+    for (const FusedRowsParams &p : enumerateFusedRows(view, profile)) {
       out.push_back({{"lanes", p.lanes}, {"rows", p.rows}, {"cache", p.cache}});
+      if (p.split > 1)
+        out.back()["split"] = p.split;
+    }
     return out;
   }
 
@@ -438,7 +512,10 @@ public:
     FusedRowsParams p;
     if (failed(takeParams(
             params,
-            {{"lanes", &p.lanes}, {"rows", &p.rows}, {"cache", &p.cache}},
+            {{"lanes", &p.lanes},
+             {"rows", &p.rows},
+             {"cache", &p.cache},
+             {"split", &p.split}},
             whyNot)))
       return failure();
     return generateFusedRowsKernel(view, p, whyNot);
