@@ -498,13 +498,22 @@ def torch_time(torch, twins, meta, with_compile):
     return res
 
 
+# Copies timed for the bandwidth: the largest is the goal's reference; the
+# smaller ones tell what a copy of a problem's own size reaches (short
+# kernels lose their ramp-up and tail to the launch).
+COPY_SIZES = (16 << 20, 64 << 20, 256 << 20, 1 << 30)
+
+
 def copy_bandwidth(torch):
-    n = 1 << 30
-    src = torch.empty(n, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    t = time_interleaved(torch, [lambda: dst.copy_(src)])[0]
-    return {"bytes": 2 * n, "median_s": t["median_s"],
-            "bytes_per_s": 2 * n / t["median_s"]}
+    by_size = []
+    for n in COPY_SIZES:
+        src = torch.empty(n, dtype=torch.uint8, device="cuda")
+        dst = torch.empty_like(src)
+        t = time_interleaved(torch, [lambda: dst.copy_(src)])[0]
+        by_size.append({"bytes": 2 * n, "median_s": t["median_s"],
+                        "bytes_per_s": 2 * n / t["median_s"]})
+        del src, dst
+    return dict(by_size[-1], by_size=by_size)
 
 
 def list_problems(args):
