@@ -193,7 +193,10 @@ def parse_args(argv):
     ap.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
     ap.add_argument("--label", default=None,
                     help="results name suffix (default: h200 on cuda, cpu)")
-    ap.add_argument("--top-k", type=int, default=8)
+    ap.add_argument("--top-k", type=int, default=0,
+                    help="hot ops to search (0: all; an op left to the "
+                    "upstream lowering costs far more than its roofline "
+                    "estimate on the GPU)")
     ap.add_argument("--budget", type=int, default=4,
                     help="candidates per searched problem")
     ap.add_argument("--seconds", type=float, default=60,
