@@ -4,10 +4,9 @@
 // bufferized like any program: the deallocation pass does not look into
 // the launching function. On the cpu target it then stops where it
 // should, at the gpu.binary the cpu lowering cannot run; on the GPU,
-// test/Integration/CUDA/tensor-program-cuda.mlir evaluates it (known to fail there: host
-// buffers in whole programs).
+// test/Integration/CUDA/tensor-program-cuda.mlir evaluates it.
 //
-// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-matmul-255x129x191.mlir --family gemm_f32 > %t.winner.mlir
+// RUN: stark-template --problem %S/../Integration/CUDA/Inputs/fill-zero-matmul-255x129x191.mlir --family gemm_f32 > %t.winner.mlir
 // RUN: %python %S/../Integration/CUDA/Inputs/with_winner.py %S/Inputs/substitute-matmul-tensor-program.mlir %t.winner.mlir > %t.program.mlir
 // RUN: stark-opt %t.program.mlir --stark-substitute -o %t.substituted.mlir
 // RUN: FileCheck %s --check-prefix=SUB < %t.substituted.mlir

@@ -1,9 +1,3 @@
-// XFAIL: *
-// Known to fail (H200, 2026-12-02): the searches run and substitute their
-// winners, but (most likely) a whole program on tensors is bufferized for the cuda target
-// with host allocations and memref.copy calls, so the models' baselines
-// fail (CUDA_ERROR_ILLEGAL_ADDRESS, unresolved memrefCopy); see
-// tensor-program-cuda.mlir.
 // End to end on the GPU for each example model (scaled down, with dense
 // pseudo-random weights, by examples/models/generate.py --small): the whole
 // pipeline runs over the model under a small total budget, and stark-eval
