@@ -84,6 +84,15 @@ static bool launchesGpuKernels(func::FuncOp func) {
       .wasInterrupted();
 }
 
+/// Whether `func` frees buffers itself (a substituted kernel whose winner
+/// allocates and frees temporaries): the ownership-based deallocation pass
+/// rejects such code ("memory free side-effect on MemRef value not
+/// supported"), and it needs nothing from it.
+static bool freesBuffers(func::FuncOp func) {
+  return func.walk([](memref::DeallocOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// Collects the errors a pass pipeline reports.
 static std::string collectDiagnostics(MLIRContext *ctx,
                                       function_ref<LogicalResult()> body,
@@ -183,9 +192,10 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
   pm.addPass(createCanonicalizerPass());
   // The evaluator calls the entry many times: what it allocates is freed.
   // The host functions of substituted CUDA winners (gpu.launch_func on
-  // their memref arguments, nothing allocated) are outside what the
-  // deallocation pass models: it sees them as declarations, which by the
-  // function ABI neither take nor give ownership of a buffer.
+  // their memref arguments, nothing allocated) and substituted kernels
+  // that free their own temporaries are outside what the deallocation pass
+  // models: it sees them as declarations, which by the function ABI
+  // neither take nor give ownership of a buffer.
   PassManager dealloc(ctx);
   bufferization::buildBufferDeallocationPipeline(dealloc);
   bool failedRun = false;
@@ -196,7 +206,8 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
           return failure();
         SmallVector<std::pair<func::FuncOp, std::unique_ptr<Region>>> hidden;
         for (auto func : module.getOps<func::FuncOp>())
-          if (func.isPrivate() && launchesGpuKernels(func)) {
+          if (func.isPrivate() && !func.isExternal() &&
+              (launchesGpuKernels(func) || freesBuffers(func))) {
             hidden.emplace_back(func, std::make_unique<Region>());
             hidden.back().second->takeBody(func.getBody());
           }

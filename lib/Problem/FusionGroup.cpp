@@ -15,6 +15,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::stark;
 
@@ -87,9 +89,12 @@ static LogicalResult collectChain(Operation *start,
 }
 
 /// Sorts `ops` into `group` and finds its inputs and outputs; fails when
-/// the ops cannot be one problem (see growFusionGroup).
+/// the ops cannot be one problem (see growFusionGroup). When the reason is a
+/// member's result used both inside and outside the chain, `escaping` is
+/// that member.
 static LogicalResult finishGroup(ArrayRef<Operation *> ops, FusionGroup &group,
-                                 std::string &whyNot) {
+                                 std::string &whyNot,
+                                 Operation **escaping = nullptr) {
   group = FusionGroup();
   group.ops.assign(ops.begin(), ops.end());
   llvm::sort(group.ops,
@@ -114,6 +119,8 @@ static LogicalResult finishGroup(ArrayRef<Operation *> ops, FusionGroup &group,
         whyNot = llvm::formatv("result #{0} of {1} is used both inside and "
                                "outside the chain",
                                result.getResultNumber(), describe(op));
+        if (escaping)
+          *escaping = op;
         return failure();
       }
       if (!outside)
@@ -294,6 +301,102 @@ static Operation *findEpilogueHead(const FusionGroup &chain) {
                                                                     : nullptr;
 }
 
+/// The members of `allowed` connected to `start` through tensor values
+/// (start included), as collectChain walks them.
+static SmallVector<Operation *>
+connectedWithin(Operation *start,
+                const llvm::SmallPtrSetImpl<Operation *> &allowed) {
+  Block *block = start->getBlock();
+  llvm::SetVector<Operation *> members;
+  SmallVector<Operation *> worklist = {start};
+  members.insert(start);
+  auto consider = [&](Operation *op) {
+    if (op && allowed.contains(op) && members.insert(op))
+      worklist.push_back(op);
+  };
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands())
+      consider(operand.getDefiningOp());
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        consider(block->findAncestorOpInBlock(*user));
+  }
+  return members.takeVector();
+}
+
+/// finishGroup on `members`, and where a member's result is used both
+/// inside and outside the chain, on the chains around `start` that cut it:
+/// without that member (its result becomes an input), or without its users
+/// in the chain (its result becomes an output). A residual stream makes
+/// this common: a layer norm's output feeds the next matmul and the next
+/// residual add, which connects both layer norms of a transformer layer
+/// into one chain that cannot be one problem, while each layer norm with
+/// the adds before it can. Keeps the largest valid chain of two or more ops
+/// (the first found among equals); `members` becomes it. Fails with the
+/// reason for the whole chain when no cut helps.
+static LogicalResult finishGroupCutting(Operation *start,
+                                        SmallVector<Operation *> &members,
+                                        FusionGroup &chain,
+                                        std::string &whyNot) {
+  Operation *escaping = nullptr;
+  LogicalResult whole = finishGroup(members, chain, whyNot, &escaping);
+  if (succeeded(whole) || !escaping)
+    return whole;
+  Block *block = start->getBlock();
+  std::set<SmallVector<Operation *>> seen;
+  SmallVector<std::pair<SmallVector<Operation *>, Operation *>> worklist = {
+      {members, escaping}};
+  SmallVector<Operation *> best;
+  FusionGroup bestChain;
+  // Each cut removes at least one op of at most kMaxFusedOps: the search is
+  // small, and bounded anyway.
+  for (int tries = 0; !worklist.empty() && tries < 64;) {
+    auto [current, culprit] = worklist.pop_back_val();
+    llvm::SmallPtrSet<Operation *, 16> inChain(current.begin(), current.end());
+    SmallVector<llvm::SmallPtrSet<Operation *, 16>> cuts;
+    if (culprit != start) {
+      cuts.emplace_back(inChain);
+      cuts.back().erase(culprit);
+    }
+    llvm::SmallPtrSet<Operation *, 16> withoutUsers(inChain);
+    bool startIsUser = false;
+    for (Value result : culprit->getResults())
+      for (Operation *user : result.getUsers())
+        if (Operation *a = block->findAncestorOpInBlock(*user);
+            a && a != culprit && inChain.contains(a)) {
+          withoutUsers.erase(a);
+          startIsUser |= a == start;
+        }
+    if (!startIsUser)
+      cuts.push_back(std::move(withoutUsers));
+    for (const llvm::SmallPtrSetImpl<Operation *> &allowed : cuts) {
+      SmallVector<Operation *> next = connectedWithin(start, allowed);
+      if (next.size() < 2 || next.size() <= best.size())
+        continue;
+      SmallVector<Operation *> key(next);
+      llvm::sort(key);
+      if (!seen.insert(key).second)
+        continue;
+      ++tries;
+      FusionGroup candidate;
+      std::string why;
+      Operation *nextCulprit = nullptr;
+      if (succeeded(finishGroup(next, candidate, why, &nextCulprit))) {
+        best = next;
+        bestChain = std::move(candidate);
+      } else if (nextCulprit) {
+        worklist.push_back({std::move(next), nextCulprit});
+      }
+    }
+  }
+  if (best.empty())
+    return failure();
+  members = std::move(best);
+  chain = std::move(bestChain);
+  return success();
+}
+
 LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
                                            std::string &whyNot,
                                            bool epilogues) {
@@ -326,7 +429,7 @@ LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
   }
   FusionGroup chain;
   std::string why;
-  LogicalResult valid = finishGroup(members, chain, why);
+  LogicalResult valid = finishGroupCutting(chainStart, members, chain, why);
   if (succeeded(valid) && epilogues) {
     if (Operation *head = findEpilogueHead(chain);
         head && (!fromHead || head == start) && members.size() < kMaxFusedOps) {
@@ -485,17 +588,33 @@ mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
                                      std::string &whyNot) {
   Attribute tag = member->getAttr(kProblemAttrName);
   // The problem may have been outlined with or without the contraction its
-  // chain is the epilogue of (fuse-epilogues).
+  // chain is the epilogue of (fuse-epilogues), and grown from another of
+  // its ops (where a chain was cut, the cut depends on where it grew from):
+  // `member` first, then the other ops with its tag.
+  SmallVector<Operation *> starts = {member};
+  for (Operation &op : *member->getBlock())
+    if (&op != member && op.getAttr(kProblemAttrName) == tag)
+      starts.push_back(&op);
   FusionGroup group;
-  for (bool epilogues : {true, false}) {
-    if (failed(growFusionGroup(member, group, whyNot, epilogues)))
-      return failure();
-    if (int64_t(group.ops.size()) == fusedOps &&
-        llvm::all_of(group.ops, [&](Operation *op) {
-          return op->getAttr(kProblemAttrName) == tag;
-        }))
-      return group;
+  for (Operation *start : starts) {
+    for (bool epilogues : {true, false}) {
+      std::string why;
+      if (failed(growFusionGroup(start, group, why, epilogues))) {
+        if (start == member)
+          whyNot = why;
+        break;
+      }
+      if (int64_t(group.ops.size()) == fusedOps &&
+          llvm::all_of(group.ops, [&](Operation *op) {
+            return op->getAttr(kProblemAttrName) == tag;
+          }))
+        return group;
+    }
   }
+  if (!whyNot.empty())
+    return failure();
+  if (failed(growFusionGroup(member, group, whyNot, /*epilogues=*/false)))
+    return failure();
   whyNot = llvm::formatv("the chain now has {0} ops, not the {1} tagged "
                          "ops of the problem",
                          group.ops.size(), fusedOps);

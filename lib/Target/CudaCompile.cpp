@@ -317,8 +317,8 @@ static llvm::StringMap<uint64_t> collectHostGlobals(ModuleOp module) {
     unsigned bits = type.getElementType().isIndex()
                         ? 64
                         : type.getElementType().getIntOrFloatBitWidth();
-    globals[global.getSymName()] =
-        llvm::divideCeil(bits, 8) * static_cast<uint64_t>(type.getNumElements());
+    globals[global.getSymName()] = llvm::divideCeil(bits, 8) *
+                                   static_cast<uint64_t>(type.getNumElements());
   }
   return globals;
 }

@@ -59,8 +59,12 @@ bool isEpilogueHead(Operation *op);
 
 /// Grows the fusion group of `op` into `group`: every fusable op of its
 /// block connected to it through tensor values (just `op` when it is not
-/// fusable). Fails, saying why in `whyNot`, when the chain cannot be one
-/// problem: an intermediate result is also used outside the chain, an op
+/// fusable). Where a member's result is used both inside and outside the
+/// chain, the chain is cut there (without that member, or without its users
+/// in the chain) and the largest part around `op` that is one problem is
+/// kept. Fails, saying why in `whyNot`, when the chain cannot be one
+/// problem: an intermediate result is also used outside the chain (and no
+/// cut leaves two ops), an op
 /// outside the chain sits between two of its ops in the data flow, a member
 /// accumulates into a value other than a constant fill, a value is captured
 /// that is not a constant, or the chain has more than kMaxFusedOps ops;

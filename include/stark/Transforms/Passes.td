@@ -144,10 +144,14 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     `memref.alloc` temporaries; constant fills the ops accumulate into are
     cloned in; the problem's `stark.problem` says `fused_ops = N`. Every op
     of the group is tagged with the problem, and `--stark-substitute`
-    replaces the whole group by one call. A chain that cannot be one
-    problem (an intermediate also used elsewhere, an op outside the chain
-    between two of its ops, more than 16 ops) gets a remark saying why, and
-    the hot op is outlined alone.
+    replaces the whole group by one call. Where an intermediate is also
+    used outside the chain (a residual stream: a layer norm's output feeds
+    the next matmul and the next residual add), the chain is cut there and
+    the hot op's group is the largest part around it that is one problem
+    (the cut value becomes an output on one side, an input on the other). A
+    chain that still cannot be one problem (an op outside the chain between
+    two of its ops, more than 16 ops, no cut leaving two ops) gets a remark
+    saying why, and the hot op is outlined alone.
 
     Also with `fuse`, a contraction (matmul, batch_matmul, a generic
     contraction, a convolution) owns the `linalg.fill` that initialises its

@@ -201,9 +201,9 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   bool lanesOk = p.lanes == 1 || (p.lanes >= 32 && p.lanes <= 1024 &&
                                   (p.lanes & (p.lanes - 1)) == 0);
   int64_t threads = p.lanes * p.rows * p.split;
-  bool splitOk = p.split == 1 || (p.lanes == 1 && p.cache == 0 &&
-                                  p.split >= 2 && p.split <= 32 &&
-                                  (p.split & (p.split - 1)) == 0);
+  bool splitOk =
+      p.split == 1 || (p.lanes == 1 && p.cache == 0 && p.split >= 2 &&
+                       p.split <= 32 && (p.split & (p.split - 1)) == 0);
   if (!splitOk) {
     whyNot = "split must be 1, or a power of two in [2, 32] with lanes 1 "
              "and cache 0";
@@ -372,8 +372,7 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   emit.emitRowValues(pointRoots, "    ");
   auto store = [&](unsigned k, StringRef indent) {
     const OperandView &out = view.outputs[k];
-    os << indent << (split ? "if (live) " : "") << argName(out.argNumber)
-       << "["
+    os << indent << (split ? "if (live) " : "") << argName(out.argNumber) << "["
        << emitLinearOffset(out.access, all, names, true) << "] = stark_cast<"
        << getCudaStorageType(out.kind) << ">("
        << emit.nameOf(fused.outputNodes[k]) << ");\n";
@@ -454,9 +453,9 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
   if (!rowsContiguous && fused.length >= 64)
     across = {splitRows(32, 16), splitRows(64, 8), splitRows(32, 8),
               splitRows(64, 4)};
-  llvm::append_range(across, std::vector<FusedRowsParams>{
-                                 splitRows(128, 1), splitRows(256, 1),
-                                 splitRows(64, 1)});
+  llvm::append_range(across, std::vector<FusedRowsParams>{splitRows(128, 1),
+                                                          splitRows(256, 1),
+                                                          splitRows(64, 1)});
   std::vector<FusedRowsParams> ordered = rowsContiguous ? along : across;
   llvm::append_range(ordered, rowsContiguous ? across : along);
   // Where a lane's part of the row fits its registers, the row is read
@@ -510,13 +509,12 @@ public:
                                      const TemplateParams &params,
                                      std::string &whyNot) const override {
     FusedRowsParams p;
-    if (failed(takeParams(
-            params,
-            {{"lanes", &p.lanes},
-             {"rows", &p.rows},
-             {"cache", &p.cache},
-             {"split", &p.split}},
-            whyNot)))
+    if (failed(takeParams(params,
+                          {{"lanes", &p.lanes},
+                           {"rows", &p.rows},
+                           {"cache", &p.cache},
+                           {"split", &p.split}},
+                          whyNot)))
       return failure();
     return generateFusedRowsKernel(view, p, whyNot);
   }
