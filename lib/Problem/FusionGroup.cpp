@@ -250,7 +250,7 @@ static bool isImplicitGemmConvolution(linalg::LinalgOp op) {
          (x == body->getArgument(1) && y == body->getArgument(0));
 }
 
-bool mlir::stark::isEpilogueHead(Operation *op) {
+bool mlir::stark::isEpilogueHead(Operation *op, bool convolutions) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || op->getNumResults() != 1 ||
       linalgOp.getNumDpsInputs() != 2 || !linalgOp.hasPureTensorSemantics())
@@ -264,7 +264,7 @@ bool mlir::stark::isEpilogueHead(Operation *op) {
   // A convolution reads its input through sums of loops (oh + kh): the
   // analysis takes that access as a linear function of the loops.
   if (isImplicitGemmConvolution(linalgOp))
-    return true;
+    return convolutions;
   if (!llvm::all_of(linalgOp.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isProjectedPermutation(); }))
     return false;
@@ -276,7 +276,8 @@ bool mlir::stark::isEpilogueHead(Operation *op) {
 /// result has as many elements as the chain's one output (the epilogue maps
 /// each GEMM output to one output element). Null when there is none or
 /// more than one.
-static Operation *findEpilogueHead(const FusionGroup &chain) {
+static Operation *findEpilogueHead(const FusionGroup &chain,
+                                   bool convolutions) {
   if (chain.outputs.size() != 1)
     return nullptr;
   for (Operation *op : chain.ops)
@@ -286,7 +287,7 @@ static Operation *findEpilogueHead(const FusionGroup &chain) {
   for (Value v : chain.inputs) {
     Operation *def = v.getDefiningOp();
     if (!def || def->getBlock() != chain.ops.front()->getBlock() ||
-        !isEpilogueHead(def))
+        !isEpilogueHead(def, convolutions))
       continue;
     if (head && head != def)
       return nullptr;
@@ -398,12 +399,12 @@ static LogicalResult finishGroupCutting(Operation *start,
 }
 
 LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
-                                           std::string &whyNot,
-                                           bool epilogues) {
+                                           std::string &whyNot, bool epilogues,
+                                           bool convEpilogues) {
   group = FusionGroup();
   // A contraction grows its group from its first element-wise consumer: it
   // joins that chain when it is the chain's head.
-  bool fromHead = epilogues && isEpilogueHead(start);
+  bool fromHead = epilogues && isEpilogueHead(start, convEpilogues);
   Operation *chainStart = fromHead ? nullptr : start;
   if (fromHead) {
     Block *block = start->getBlock();
@@ -431,7 +432,7 @@ LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
   std::string why;
   LogicalResult valid = finishGroupCutting(chainStart, members, chain, why);
   if (succeeded(valid) && epilogues) {
-    if (Operation *head = findEpilogueHead(chain);
+    if (Operation *head = findEpilogueHead(chain, convEpilogues);
         head && (!fromHead || head == start) && members.size() < kMaxFusedOps) {
       members.push_back(head);
       FusionGroup joined;
@@ -597,9 +598,10 @@ mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
       starts.push_back(&op);
   FusionGroup group;
   for (Operation *start : starts) {
-    for (bool epilogues : {true, false}) {
+    for (auto [epilogues, convolutions] :
+         {std::pair{true, true}, {true, false}, {false, false}}) {
       std::string why;
-      if (failed(growFusionGroup(start, group, why, epilogues))) {
+      if (failed(growFusionGroup(start, group, why, epilogues, convolutions))) {
         if (start == member)
           whyNot = why;
         break;

@@ -140,11 +140,14 @@ struct StarkOutlinePass
       SmallVector<Operation *> members = {op};
       std::string why;
       FailureOr<OwningOpRef<ModuleOp>> problem = failure();
-      if (fuse && (isFusableOp(op) || (fuseEpilogues && isEpilogueHead(op))) &&
+      if (fuse &&
+          (isFusableOp(op) ||
+           (fuseEpilogues && isEpilogueHead(op, fuseConvEpilogues))) &&
           !unfusable.contains(op)) {
         FusionGroup group;
         bool epilogues = fuseEpilogues && !headless.contains(op);
-        LogicalResult grown = growFusionGroup(op, group, why, epilogues);
+        LogicalResult grown =
+            growFusionGroup(op, group, why, epilogues, fuseConvEpilogues);
         if (Operation *head =
                 succeeded(grown) && epilogues && group.ops.size() > 1
                     ? getEpilogueHead(group)

@@ -60,8 +60,9 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
   // The chain with or without the contraction it is the epilogue of
   // (fuse-epilogues), whichever the record has.
   FusionGroup group;
-  for (bool epilogues : {true, false}) {
-    if (failed(growFusionGroup(op, group, whyNot, epilogues)))
+  for (auto [epilogues, convolutions] :
+       {std::pair{true, true}, {true, false}, {false, false}}) {
+    if (failed(growFusionGroup(op, group, whyNot, epilogues, convolutions)))
       return failure();
     if (int64_t(group.ops.size()) == fusedOps)
       break;

@@ -1,4 +1,5 @@
-// RUN: stark-opt %s --split-input-file --stark-outline=all -verify-diagnostics | FileCheck %s
+// RUN: stark-opt %s --split-input-file --stark-outline="all fuse-conv-epilogues" -verify-diagnostics | FileCheck %s
+// RUN: stark-opt %s --split-input-file --stark-outline=all 2>/dev/null | FileCheck %s --check-prefix=NOCONV
 // RUN: stark-opt %s --split-input-file --stark-outline="all fuse=false" 2>/dev/null | FileCheck %s --check-prefix=NOFUSE
 // RUN: stark-opt %s --split-input-file --stark-outline="all fuse-epilogues=false" 2>/dev/null | FileCheck %s --check-prefix=NOEPI
 
@@ -406,11 +407,12 @@ func.func @two_matmuls_add(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %b: tensor
 
 // -----
 
-// A convolution is the head of its element-wise chain too (an implicit
-// GEMM: its input read through oh * stride + kh): conv + per-channel bias +
-// relu is one problem with the conv's fill cloned in. With
-// fuse-epilogues=false the convolution keeps the fill of its output and the
-// chain is a problem of its own.
+// With fuse-conv-epilogues, a convolution is the head of its element-wise
+// chain too (an implicit GEMM: its input read through oh * stride + kh):
+// conv + per-channel bias + relu is one problem with the conv's fill cloned
+// in. Without it (the default), or with fuse-epilogues=false, the
+// convolution keeps the fill of its output and the chain is a problem of
+// its own.
 // CHECK-LABEL: func.func @conv2d_bias_relu
 // CHECK: linalg.fill {stark.problem = @stark_problem_0}
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}}stark.problem = @stark_problem_0
@@ -424,6 +426,12 @@ func.func @two_matmuls_add(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %b: tensor
 // CHECK-NEXT: linalg.generic {{.*}} ins(%[[C]], %[[BIAS]] : memref<2x5x5x4xf32>, memref<5xf32>) outs(%[[T]] : memref<2x5x5x4xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[T]] : memref<2x5x5x4xf32>) outs(%[[OUT]] : memref<2x5x5x4xf32>)
 // CHECK-NOT: module @stark_problem_1
+// NOCONV-LABEL: func.func @conv2d_bias_relu
+// NOCONV: linalg.fill {stark.problem = @stark_problem_0}
+// NOCONV: linalg.conv_2d_nchw_fchw {{.*}}stark.problem = @stark_problem_0
+// NOCONV-COUNT-2: stark.problem = @stark_problem_1
+// NOCONV: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nchw_fchw"
+// NOCONV: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)", shapes = "2x5x5x4xf32,5xf32->2x5x5x4xf32"
 // NOEPI-LABEL: func.func @conv2d_bias_relu
 // NOEPI: linalg.fill {stark.problem = @stark_problem_0}
 // NOEPI: linalg.conv_2d_nchw_fchw {{.*}}stark.problem = @stark_problem_0

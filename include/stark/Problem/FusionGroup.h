@@ -55,7 +55,8 @@ bool isFusableOp(Operation *op);
 /// maps) or a convolution that is an implicit GEMM (a sum of products of
 /// its two inputs, no depthwise channel: conv_1d_ncw_fcw, conv_2d_nchw_fchw,
 /// conv_2d_nhwc_hwcf, ...), that accumulates into a fill of a constant.
-bool isEpilogueHead(Operation *op);
+/// With `convolutions` false, only contractions qualify.
+bool isEpilogueHead(Operation *op, bool convolutions = true);
 
 /// Grows the fusion group of `op` into `group`: every fusable op of its
 /// block connected to it through tensor values (just `op` when it is not
@@ -77,8 +78,12 @@ bool isEpilogueHead(Operation *op);
 /// result is still one problem; grown from such a contraction, the group is
 /// that chain with it, else the contraction alone. A chain with a reduction
 /// never takes a contraction: the reduction stays a kernel of its own.
+///
+/// With `convEpilogues` false, a convolution heads no epilogue (it keeps the
+/// fill of its output; its chain is a problem of its own).
 LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
-                              std::string &whyNot, bool epilogues = true);
+                              std::string &whyNot, bool epilogues = true,
+                              bool convEpilogues = true);
 
 /// Builds the kernel problem of `group` (two or more ops).
 FailureOr<OwningOpRef<ModuleOp>> outlineFusionGroup(const FusionGroup &group,
