@@ -3,12 +3,14 @@
 // the current ones are read and judged. The scripted model answers every
 // request after 1 s with a reply the roles cannot use (each proposal is
 // one request and becomes a rejected node). 8 candidates take at least
-// 8 s one request at a time; with 4 in flight they take about 2 s, the
+// 8 s one request at a time; with 4 in flight they take about 2 s (the
+// check asks for less than 7 s: a loaded machine adds the judging of the
+// candidates, and one request at a time cannot take less than 8 s), the
 // server sees more than one request at once (never more than 4), and the
 // candidate budget still buys exactly 8 requests.
 //
 // RUN: env STARK_LLM_CONCURRENCY=4 %llm-server %S/Inputs/llm-slow-garbage.json --stats %t.c4.stats -- stark-opt %s --stark-search="target=cpu agent=llm llm-url=@URL@ llm-model=scripted budget=8 progress=0 trials=1 timing-trials=1 report=%t.c4.json"
-// RUN: %python %S/../LLM/Inputs/check-stats.py %t.c4.stats requests eq 8 max_in_flight ge 2 max_in_flight le 4 span_s lt 5
+// RUN: %python %S/../LLM/Inputs/check-stats.py %t.c4.stats requests eq 8 max_in_flight ge 2 max_in_flight le 4 span_s lt 7
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.c4.json
 // RUN: FileCheck %s --check-prefix=HEADER < %t.c4.json
 // The option wins over the environment: one request at a time.
