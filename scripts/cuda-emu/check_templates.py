@@ -101,6 +101,13 @@ REFERENCES = {
       for (long b = 0; b < 50; ++b) s += to_d(arg0[(a*50+b)*33+c]);
       ref[a*33+c] = s / 50;
     }"""),
+    "fused-mean-middle-long": dict(read=False, code="""
+  for (long a = 0; a < 4; ++a)
+    for (long c = 0; c < 65; ++c) {
+      double s = 0;
+      for (long b = 0; b < 300; ++b) s += to_d(arg0[(a*300+b)*65+c]);
+      ref[a*65+c] = s / 300;
+    }"""),
     "fused-bias-sigmoid-sum": dict(read=False, code="""
   for (long i = 0; i < 37; ++i) {
     double s = 0.5;
