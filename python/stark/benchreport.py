@@ -177,23 +177,25 @@ def summarize(results, copy_bw):
         fr = [r["bytes"] / r["stark_s"] / copy_bw["bytes_per_s"] for r in mem]
         for r, f in zip(mem, fr):
             r["copy_bandwidth_fraction"] = f
-        same = [copy_bandwidth_at(copy_bw, r["bytes"]) for r in mem]
-        same = [r["bytes"] / r["stark_s"] / bw
-                for r, bw in zip(mem, same) if bw]
-        for r, f in zip(mem, same):
-            r["same_size_copy_fraction"] = f
+        same = []
+        for r in mem:
+            bw = copy_bandwidth_at(copy_bw, r["bytes"])
+            if bw:
+                r["same_size_copy_fraction"] = r["bytes"] / r["stark_s"] / bw
+                same.append(r["same_size_copy_fraction"])
+
+        def reaching(fs):
+            return (f"{sum(f >= GOAL_COPY_BW for f in fs)} of {len(fs)} "
+                    f"at or above {GOAL_COPY_BW:.0%}")
         if fr:
-            detail = (f"{sum(f >= GOAL_COPY_BW for f in fr)} of {len(fr)} "
-                      f"at or above {GOAL_COPY_BW:.0%}")
+            detail = reaching(fr)
             if len(same) == len(fr):
                 detail += (
                     f"; against a torch copy of the same bytes "
                     f"(interpolated between copies of "
                     f"{fmt_bytes(copy_bw['by_size'][0]['bytes'])} .. "
                     f"{fmt_bytes(copy_bw['by_size'][-1]['bytes'])}): "
-                    f"geomean {geomean(same):.0%}, "
-                    f"{sum(f >= GOAL_COPY_BW for f in same)} of {len(same)} "
-                    f"at or above {GOAL_COPY_BW:.0%}")
+                    f"geomean {geomean(same):.0%}, {reaching(same)}")
             goals.append(goal(
                 f"memory-bound problems vs copy bandwidth, geomean of "
                 f"{len(fr)}", geomean(fr), GOAL_COPY_BW, pct=True,
