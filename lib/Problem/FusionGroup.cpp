@@ -57,20 +57,23 @@ static linalg::FillOp getConstantFill(Value v) {
   return fill;
 }
 
-/// The element-wise ops connected to `start` through tensor values (the
-/// chain), in discovery order. Fails when there are more than kMaxFusedOps.
-static LogicalResult collectChain(Operation *start,
-                                  SmallVectorImpl<Operation *> &ops,
-                                  std::string &whyNot) {
+/// The ops of `start`'s block that `include` accepts and that are connected
+/// to `start` through tensor values (start first, then in discovery order).
+/// Stops, returning failure, once more than `limit` are found.
+static LogicalResult walkConnected(Operation *start,
+                                   function_ref<bool(Operation *)> include,
+                                   size_t limit,
+                                   SmallVectorImpl<Operation *> &ops) {
   Block *block = start->getBlock();
   llvm::SetVector<Operation *> members;
   SmallVector<Operation *> worklist = {start};
   members.insert(start);
   auto consider = [&](Operation *op) {
-    if (op && op->getBlock() == block && isFusableOp(op) && members.insert(op))
+    if (op && op->getBlock() == block && include(op) && members.insert(op))
       worklist.push_back(op);
   };
-  while (!worklist.empty()) {
+  LogicalResult result = success();
+  while (!worklist.empty() && succeeded(result)) {
     Operation *op = worklist.pop_back_val();
     for (Value operand : op->getOperands())
       if (isa<RankedTensorType>(operand.getType()))
@@ -78,14 +81,22 @@ static LogicalResult collectChain(Operation *start,
     for (Value result : op->getResults())
       for (Operation *user : result.getUsers())
         consider(block->findAncestorOpInBlock(*user));
-    if (members.size() > kMaxFusedOps) {
-      ops.assign(members.begin(), members.end());
-      whyNot = llvm::formatv("the chain has more than {0} ops", kMaxFusedOps);
-      return failure();
-    }
+    if (members.size() > limit)
+      result = failure();
   }
   ops.assign(members.begin(), members.end());
-  return success();
+  return result;
+}
+
+/// The element-wise ops connected to `start` through tensor values (the
+/// chain), in discovery order. Fails when there are more than kMaxFusedOps.
+static LogicalResult collectChain(Operation *start,
+                                  SmallVectorImpl<Operation *> &ops,
+                                  std::string &whyNot) {
+  if (succeeded(walkConnected(start, isFusableOp, kMaxFusedOps, ops)))
+    return success();
+  whyNot = llvm::formatv("the chain has more than {0} ops", kMaxFusedOps);
+  return failure();
 }
 
 /// Sorts `ops` into `group` and finds its inputs and outputs; fails when
@@ -302,30 +313,6 @@ static Operation *findEpilogueHead(const FusionGroup &chain,
                                                                     : nullptr;
 }
 
-/// The members of `allowed` connected to `start` through tensor values
-/// (start included), as collectChain walks them.
-static SmallVector<Operation *>
-connectedWithin(Operation *start,
-                const llvm::SmallPtrSetImpl<Operation *> &allowed) {
-  Block *block = start->getBlock();
-  llvm::SetVector<Operation *> members;
-  SmallVector<Operation *> worklist = {start};
-  members.insert(start);
-  auto consider = [&](Operation *op) {
-    if (op && allowed.contains(op) && members.insert(op))
-      worklist.push_back(op);
-  };
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    for (Value operand : op->getOperands())
-      consider(operand.getDefiningOp());
-    for (Value result : op->getResults())
-      for (Operation *user : result.getUsers())
-        consider(block->findAncestorOpInBlock(*user));
-  }
-  return members.takeVector();
-}
-
 /// finishGroup on `members`, and where a member's result is used both
 /// inside and outside the chain, on the chains around `start` that cut it:
 /// without that member (its result becomes an input), or without its users
@@ -372,7 +359,10 @@ static LogicalResult finishGroupCutting(Operation *start,
     if (!startIsUser)
       cuts.push_back(std::move(withoutUsers));
     for (const llvm::SmallPtrSetImpl<Operation *> &allowed : cuts) {
-      SmallVector<Operation *> next = connectedWithin(start, allowed);
+      SmallVector<Operation *> next;
+      (void)walkConnected(
+          start, [&](Operation *op) { return allowed.contains(op); },
+          allowed.size(), next);
       if (next.size() < 2 || next.size() <= best.size())
         continue;
       SmallVector<Operation *> key(next);
@@ -598,8 +588,7 @@ mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
       starts.push_back(&op);
   FusionGroup group;
   for (Operation *start : starts) {
-    for (auto [epilogues, convolutions] :
-         {std::pair{true, true}, {true, false}, {false, false}}) {
+    for (auto [epilogues, convolutions] : kOutlineEpilogueVariants) {
       std::string why;
       if (failed(growFusionGroup(start, group, why, epilogues, convolutions))) {
         if (start == member)

@@ -1,6 +1,7 @@
 //===- CudaCompile.cpp - Candidates to PTX and cubin, without a GPU -------===//
 
 #include "stark/Target/CudaCompile.h"
+#include "stark/Analysis/CostModel.h"
 #include "stark/Target/BufferLowering.h"
 #include "stark/Target/CudaDriver.h"
 
@@ -312,13 +313,10 @@ static llvm::StringMap<uint64_t> collectHostGlobals(ModuleOp module) {
   llvm::StringMap<uint64_t> globals;
   for (auto global : module.getOps<memref::GlobalOp>()) {
     MemRefType type = global.getType();
-    if (!type.hasStaticShape() || !type.getElementType().isIntOrIndexOrFloat())
+    FailureOr<int64_t> bytes = getElementByteSize(type.getElementType());
+    if (!type.hasStaticShape() || failed(bytes))
       continue;
-    unsigned bits = type.getElementType().isIndex()
-                        ? 64
-                        : type.getElementType().getIntOrFloatBitWidth();
-    globals[global.getSymName()] = llvm::divideCeil(bits, 8) *
-                                   static_cast<uint64_t>(type.getNumElements());
+    globals[global.getSymName()] = *bytes * type.getNumElements();
   }
   return globals;
 }

@@ -361,12 +361,8 @@ static void *starkDeviceCopyOfGlobal(void *host, uint64_t sizeBytes) {
                 "cuMemAlloc"))
     return nullptr;
   s->globals[host] = {ptr, sizeBytes};
-  if (!s->check(s->api.cuMemcpyAsyncFn(ptr, reinterpret_cast<CUdeviceptr>(host),
-                                       sizeBytes, s->stream),
-                "cuMemcpyAsync") ||
-      !s->check(s->api.cuStreamSynchronizeFn(s->stream), "cuStreamSynchronize"))
-    return nullptr;
-  return reinterpret_cast<void *>(ptr);
+  mgpuMemcpy(reinterpret_cast<void *>(ptr), host, sizeBytes, nullptr);
+  return s->hasError() ? nullptr : reinterpret_cast<void *>(ptr);
 }
 
 static void mgpuSetDefaultDevice(int32_t device) {

@@ -60,8 +60,7 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
   // The chain with or without the contraction it is the epilogue of
   // (fuse-epilogues), whichever the record has.
   FusionGroup group;
-  for (auto [epilogues, convolutions] :
-       {std::pair{true, true}, {true, false}, {false, false}}) {
+  for (auto [epilogues, convolutions] : kOutlineEpilogueVariants) {
     if (failed(growFusionGroup(op, group, whyNot, epilogues, convolutions)))
       return failure();
     if (int64_t(group.ops.size()) == fusedOps)

@@ -39,6 +39,20 @@ protected:
     return module;
   }
 
+  /// Parses `ir` and lowers it for sm_90a; null (with a test failure) when
+  /// either fails.
+  OwningOpRef<ModuleOp> lowered(StringRef ir) {
+    OwningOpRef<ModuleOp> module = parse(ir);
+    if (!module)
+      return nullptr;
+    std::string error;
+    if (failed(lowerModuleForCuda(*module, CudaArch(), error))) {
+      ADD_FAILURE() << error;
+      return nullptr;
+    }
+    return module;
+  }
+
   /// Lowers `ir` for sm_90a and returns the PTX, or "" (with a test
   /// failure) when lowering fails.
   std::string ptxOf(StringRef ir) {
@@ -80,11 +94,8 @@ TEST_F(CudaCompileTest, LinalgProblemLowersToSm90aPtx) {
 }
 
 TEST_F(CudaCompileTest, ProblemHostCodeBecomesLaunchesOnly) {
-  OwningOpRef<ModuleOp> module = parse(kMatmulProblem);
+  OwningOpRef<ModuleOp> module = lowered(kMatmulProblem);
   ASSERT_TRUE(module);
-  std::string error;
-  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
-      << error;
   // The host entry takes the expanded descriptors: 3 memrefs of rank 2.
   auto entry = module->lookupSymbol("matmul");
   ASSERT_TRUE(entry);
@@ -148,7 +159,7 @@ func.func @dot(%a: memref<1003xf32>, %b: memref<1003xf32>, %y: memref<f32>) {
 // A column reduction (reduction dimension outermost) becomes one kernel over
 // the columns, not a host loop of launches.
 TEST_F(CudaCompileTest, ColumnReductionIsOneKernelOverTheColumns) {
-  OwningOpRef<ModuleOp> module = parse(R"mlir(
+  OwningOpRef<ModuleOp> module = lowered(R"mlir(
 func.func @colmin(%x: memref<513x130xf32>, %y: memref<130xf32>) {
   linalg.reduce ins(%x : memref<513x130xf32>) outs(%y : memref<130xf32>)
     dimensions = [0]
@@ -160,9 +171,6 @@ func.func @colmin(%x: memref<513x130xf32>, %y: memref<130xf32>) {
 }
 )mlir");
   ASSERT_TRUE(module);
-  std::string error;
-  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
-      << error;
   SmallVector<std::string> ptx = collectEmbeddedPtx(*module);
   ASSERT_EQ(ptx.size(), 1u);
   EXPECT_NE(ptx[0].find("min.NaN.f32"), std::string::npos) << ptx[0];
@@ -183,7 +191,7 @@ func.func @colmin(%x: memref<513x130xf32>, %y: memref<130xf32>) {
 // none of them: the copy becomes a kernel, the free a gpu.dealloc, and the
 // weight is read through its device copy.
 TEST_F(CudaCompileTest, WholeProgramBuffersMoveToTheDevice) {
-  OwningOpRef<ModuleOp> module = parse(R"mlir(
+  OwningOpRef<ModuleOp> module = lowered(R"mlir(
 memref.global "private" constant @weight : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
 func.func @forward(%x: memref<4xf32>, %y: memref<6xf32>, %keep: i1) {
   %w = memref.get_global @weight : memref<4xf32>
@@ -208,9 +216,6 @@ func.func @forward(%x: memref<4xf32>, %y: memref<6xf32>, %keep: i1) {
 }
 )mlir");
   ASSERT_TRUE(module);
-  std::string error;
-  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
-      << error;
   auto forward = module->lookupSymbol<LLVM::LLVMFuncOp>("forward");
   ASSERT_TRUE(forward);
   unsigned deviceCopies = 0, hostCopies = 0, frees = 0;
@@ -236,7 +241,7 @@ func.func @forward(%x: memref<4xf32>, %y: memref<6xf32>, %keep: i1) {
 // linalg.softmax on buffers lowers through its decomposition, with the
 // temporaries on the device.
 TEST_F(CudaCompileTest, SoftmaxOnBuffersLowersWithDeviceTemporaries) {
-  OwningOpRef<ModuleOp> module = parse(R"mlir(
+  OwningOpRef<ModuleOp> module = lowered(R"mlir(
 func.func @softmax(%x: memref<33x1000xf32>, %y: memref<33x1000xf32>) {
   linalg.softmax dimension(1) ins(%x : memref<33x1000xf32>)
                               outs(%y : memref<33x1000xf32>)
@@ -244,9 +249,6 @@ func.func @softmax(%x: memref<33x1000xf32>, %y: memref<33x1000xf32>) {
 }
 )mlir");
   ASSERT_TRUE(module);
-  std::string error;
-  ASSERT_TRUE(succeeded(lowerModuleForCuda(*module, CudaArch(), error)))
-      << error;
   // fill, max, exp, fill, sum, divide.
   SmallVector<std::string> ptx = collectEmbeddedPtx(*module);
   size_t entries = 0;

@@ -27,6 +27,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <string>
+#include <utility>
 
 namespace mlir::stark {
 
@@ -84,6 +85,13 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
                               std::string &whyNot, bool epilogues = true,
                               bool convEpilogues = true);
+
+/// The ways `--stark-outline` may have grown a group, as (epilogues,
+/// convEpilogues) of growFusionGroup: a contraction or convolution head, a
+/// contraction head only (fuse-conv-epilogues off), no head
+/// (fuse-epilogues off). Finding an outlined group again tries them in turn.
+inline constexpr std::pair<bool, bool> kOutlineEpilogueVariants[] = {
+    {true, true}, {true, false}, {false, false}};
 
 /// Builds the kernel problem of `group` (two or more ops).
 FailureOr<OwningOpRef<ModuleOp>> outlineFusionGroup(const FusionGroup &group,

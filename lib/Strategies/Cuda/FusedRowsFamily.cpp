@@ -475,8 +475,6 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
       int64_t regs = getCacheRegisters(view, p.lanes);
       if (cache && (p.lanes == 1 || regs == 0 || regs > kMaxCachedPerLane))
         continue;
-      if (cache && p.split > 1)
-        continue;
       if (p.lanes * p.rows * p.split <= maxThreads)
         out.push_back(p);
     }
