@@ -102,6 +102,77 @@ bool isWindowRead(linalg::LinalgOp op, OpOperand &operand) {
          !op.getMatchingIndexingMap(&operand).isProjectedPermutation();
 }
 
+/// How a payload with two outputs finds the first extreme of a row (an
+/// argmax): value = select(c, x, value), index = select(c, i, index) with
+/// c = x > value (or value < x; `<` for an argmin) on ordered floats or
+/// signed integers and i the reduced loop's position.
+struct ArgPattern {
+  unsigned valueOut = 0, indexOut = 1;
+  int value = -1, index = -1;
+  std::string combiner;
+};
+
+bool isLocalArg(const ScalarProgram &p, int node, int64_t arg) {
+  return p.nodes[node].op == "arg" && p.nodes[node].position == arg;
+}
+
+/// Matches ArgPattern in `p` (a payload whose output arguments start at
+/// `firstOut`) with `loop` the one reduced loop; says why not in `whyNot`.
+std::optional<ArgPattern> matchArgPattern(const ScalarProgram &p,
+                                          int64_t firstOut, unsigned loop,
+                                          std::string &whyNot) {
+  whyNot = "its two outputs are not the value and position of a row's first "
+           "greatest (or least) element";
+  for (unsigned v = 0; v < 2; ++v) {
+    ArgPattern m;
+    m.valueOut = v;
+    m.indexOut = 1 - v;
+    const ScalarNode &sv = p.nodes[p.yields[m.valueOut]];
+    const ScalarNode &si = p.nodes[p.yields[m.indexOut]];
+    if (sv.op != "arith.select" || si.op != "arith.select" ||
+        sv.operands[0] != si.operands[0] ||
+        !isLocalArg(p, sv.operands[2], firstOut + m.valueOut) ||
+        !isLocalArg(p, si.operands[2], firstOut + m.indexOut))
+      continue;
+    m.value = sv.operands[1];
+    m.index = si.operands[1];
+    const ScalarNode &cmp = p.nodes[sv.operands[0]];
+    if (cmp.op != "arith.cmpf" && cmp.op != "arith.cmpi")
+      continue;
+    bool floats = cmp.op == "arith.cmpf";
+    StringRef greater = floats ? "ogt" : "sgt", less = floats ? "olt" : "slt";
+    bool xFirst = cmp.operands[0] == m.value &&
+                  isLocalArg(p, cmp.operands[1], firstOut + m.valueOut);
+    bool xSecond = cmp.operands[1] == m.value &&
+                   isLocalArg(p, cmp.operands[0], firstOut + m.valueOut);
+    if (!xFirst && !xSecond)
+      continue;
+    // x > value or value < x: a new maximum; the strict order keeps the
+    // first of equal elements.
+    if (cmp.predicate == (xFirst ? greater : less))
+      m.combiner = "argmax";
+    else if (cmp.predicate == (xFirst ? less : greater))
+      m.combiner = "argmin";
+    else {
+      whyNot = llvm::formatv("the comparison '{0} {1}' is not a strict order "
+                             "of ordered floats or signed integers (it would "
+                             "not keep the first extreme)",
+                             cmp.op, cmp.predicate);
+      return std::nullopt;
+    }
+    const ScalarNode &index = p.nodes[m.index];
+    const ScalarNode *position = &index;
+    if (index.op == "arith.index_cast")
+      position = &p.nodes[index.operands[0]];
+    if (position->op != "index" || position->position != int64_t(loop)) {
+      whyNot = "the position it keeps is not the reduced loop's index";
+      return std::nullopt;
+    }
+    return m;
+  }
+  return std::nullopt;
+}
+
 class FusedAnalysis {
 public:
   FusedAnalysis(ProblemView &view, std::string &whyNot)
@@ -123,6 +194,14 @@ private:
   FailureOr<int> windowInputNode(linalg::LinalgOp op, OpOperand &operand,
                                  ArrayRef<int> loops);
   LogicalResult addOp(linalg::LinalgOp op, ArrayRef<int> loops);
+  SmallVector<unsigned> outputDims(OpOperand &init);
+  LogicalResult addArgReduction(linalg::LinalgOp op, const ScalarProgram &local,
+                                ArrayRef<int> loops, ArrayRef<unsigned> reduced,
+                                ArrayRef<unsigned> parallel);
+  /// A node of `local` (the payload of `op`) in the chain's program.
+  FailureOr<int> mapNode(linalg::LinalgOp op, const ScalarProgram &local,
+                         ArrayRef<int> loops, SmallVectorImpl<int> &mapped,
+                         int i);
 
   ProblemView &view;
   std::string &whyNot;
@@ -215,6 +294,53 @@ FailureOr<int> FusedAnalysis::windowInputNode(linalg::LinalgOp op,
   return windowNodes[&operand] = push(node);
 }
 
+FailureOr<int> FusedAnalysis::mapNode(linalg::LinalgOp op,
+                                      const ScalarProgram &local,
+                                      ArrayRef<int> loops,
+                                      SmallVectorImpl<int> &mapped, int i) {
+  if (mapped[i] >= 0)
+    return mapped[i];
+  const ScalarNode &n = local.nodes[i];
+  if (n.op == "arg") {
+    OpOperand &operand = op->getOpOperand(n.position);
+    if (isWindowRead(op, operand)) {
+      FailureOr<int> node = windowInputNode(op, operand, loops);
+      if (failed(node))
+        return failure();
+      return mapped[i] = *node;
+    }
+    FailureOr<int> node = inputNode(operand.get());
+    if (failed(node))
+      return fail(llvm::formatv(
+          "'{0}' reads {1} before anything writes it", op->getName(),
+          n.position < int64_t(op.getNumDpsInputs()) ? "an input"
+                                                     : "its output"));
+    return mapped[i] = *node;
+  }
+  ScalarNode g = n;
+  if (n.op == "index")
+    g.position = globalOf.lookup(classes.find(loops[n.position]));
+  for (int &o : g.operands) {
+    FailureOr<int> m = mapNode(op, local, loops, mapped, o);
+    if (failed(m))
+      return failure();
+    o = *m;
+  }
+  return mapped[i] = push(std::move(g));
+}
+
+SmallVector<unsigned> FusedAnalysis::outputDims(OpOperand &init) {
+  SmallVector<unsigned> dims;
+  for (int c : dimsOf(init.get()))
+    dims.push_back(globalOf.lookup(classes.find(c)));
+  return dims;
+}
+
+static bool sameSet(ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
+  return a.size() == b.size() &&
+         llvm::all_of(a, [&](unsigned x) { return llvm::is_contained(b, x); });
+}
+
 LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
   std::string why;
   FailureOr<ScalarProgram> local = extractScalarProgram(op, why);
@@ -232,49 +358,7 @@ LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
   // Local nodes become global ones on demand (a reduction's output argument
   // is never read as a value).
   SmallVector<int> mapped(local->nodes.size(), -1);
-  std::function<FailureOr<int>(int)> map = [&](int i) -> FailureOr<int> {
-    if (mapped[i] >= 0)
-      return mapped[i];
-    const ScalarNode &n = local->nodes[i];
-    if (n.op == "arg") {
-      OpOperand &operand = op->getOpOperand(n.position);
-      if (isWindowRead(op, operand)) {
-        FailureOr<int> node = windowInputNode(op, operand, loops);
-        if (failed(node))
-          return failure();
-        return mapped[i] = *node;
-      }
-      Value buffer = operand.get();
-      FailureOr<int> node = inputNode(buffer);
-      if (failed(node))
-        return fail(llvm::formatv(
-            "'{0}' reads {1} before anything writes it", op->getName(),
-            n.position < numOpInputs ? "an input" : "its output"));
-      return mapped[i] = *node;
-    }
-    ScalarNode g = n;
-    if (n.op == "index")
-      g.position = globalLoop(n.position);
-    for (int &o : g.operands) {
-      FailureOr<int> m = map(o);
-      if (failed(m))
-        return failure();
-      o = *m;
-    }
-    return mapped[i] = push(std::move(g));
-  };
-
-  auto outputDims = [&](OpOperand &init) {
-    SmallVector<unsigned> dims;
-    for (int c : dimsOf(init.get()))
-      dims.push_back(globalOf.lookup(classes.find(c)));
-    return dims;
-  };
-  auto sameSet = [](ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
-    return a.size() == b.size() && llvm::all_of(a, [&](unsigned x) {
-             return llvm::is_contained(b, x);
-           });
-  };
+  auto map = [&](int i) { return mapNode(op, *local, loops, mapped, i); };
 
   if (reduced.empty()) {
     bool touchesColumns =
@@ -300,6 +384,8 @@ LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
     return success();
   }
 
+  if (op.getNumDpsInits() == 2)
+    return addArgReduction(op, *local, loops, reduced, parallel);
   if (op.getNumDpsInits() != 1)
     return fail(
         llvm::formatv("'{0}' reduces into several outputs", op->getName()));
@@ -350,6 +436,97 @@ LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
   combined.kind = kind;
   combined.operands = {start->second, r};
   contents[init.get()] = push(combined);
+  return success();
+}
+
+LogicalResult FusedAnalysis::addArgReduction(linalg::LinalgOp op,
+                                             const ScalarProgram &local,
+                                             ArrayRef<int> loops,
+                                             ArrayRef<unsigned> reduced,
+                                             ArrayRef<unsigned> parallel) {
+  if (!sameSet(reduced, fused.columnLoops))
+    return fail("the reductions do not all reduce the same loops");
+  if (reduced.size() != 1)
+    return fail(llvm::formatv("'{0}' reduces into two outputs over several "
+                              "loops",
+                              op->getName()));
+  unsigned localLoop = 0;
+  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (it == utils::IteratorType::reduction)
+      localLoop = d;
+  std::string why;
+  int64_t firstOut = op.getNumDpsInputs();
+  std::optional<ArgPattern> m =
+      matchArgPattern(local, firstOut, localLoop, why);
+  if (!m)
+    return fail(llvm::formatv("'{0}' reduces into two outputs: {1}",
+                              op->getName(), why));
+  SmallVector<bool> live = local.reachable({m->value});
+  for (auto [i, n] : llvm::enumerate(local.nodes))
+    if (live[i] && n.op == "arg" && n.position >= firstOut)
+      return fail("a compared value depends on an output");
+  MutableOperandRange inits = op.getDpsInitsMutable();
+  OpOperand &valueInit = inits[m->valueOut], &indexInit = inits[m->indexOut];
+  for (OpOperand *init : {&valueInit, &indexInit})
+    if (!sameSet(outputDims(*init), parallel))
+      return fail(llvm::formatv("an output of '{0}' does not depend on every "
+                                "parallel loop",
+                                op->getName()));
+  auto startValue = contents.find(valueInit.get());
+  auto startIndex = contents.find(indexInit.get());
+  if (startValue == contents.end() || startIndex == contents.end())
+    return fail(llvm::formatv("'{0}' accumulates into a buffer nothing "
+                              "filled",
+                              op->getName()));
+  ElementKind kind = local.nodes[m->value].kind;
+  ElementKind indexKind = local.nodes[m->index].kind;
+  if (kind == ElementKind::I1)
+    return fail("i1 reductions are not supported");
+  SmallVector<int> mapped(local.nodes.size(), -1);
+  FailureOr<int> value = mapNode(op, local, loops, mapped, m->value);
+  if (failed(value))
+    return failure();
+  FailureOr<int> index = mapNode(op, local, loops, mapped, m->index);
+  if (failed(index))
+    return failure();
+  FusedReduction red;
+  red.preNode = *value;
+  red.indexNode = *index;
+  red.combiner = m->combiner;
+  red.accumulatorKind = kind;
+  int64_t k = int64_t(fused.reductions.size());
+  fused.reductions.push_back(red);
+  ScalarNode found;
+  found.op = "reduce";
+  found.kind = kind;
+  found.position = k;
+  int r = push(found);
+  ScalarNode where;
+  where.op = "reduce_index";
+  where.kind = indexKind;
+  where.position = k;
+  int ri = push(where);
+  // The row's extreme replaces the initial value only when strictly beyond
+  // it, as the sequential payload would have it.
+  ScalarNode cmp;
+  bool floats = isFloatKind(kind);
+  cmp.op = floats ? "arith.cmpf" : "arith.cmpi";
+  cmp.kind = ElementKind::I1;
+  cmp.predicate = m->combiner == "argmax" ? (floats ? "ogt" : "sgt")
+                                          : (floats ? "olt" : "slt");
+  cmp.operands = {r, startValue->second};
+  int beyond = push(cmp);
+  ScalarNode pickValue;
+  pickValue.op = "arith.select";
+  pickValue.kind = kind;
+  pickValue.operands = {beyond, r, startValue->second};
+  ScalarNode pickIndex = pickValue;
+  pickIndex.kind = indexKind;
+  pickIndex.operands = {beyond, ri, startIndex->second};
+  int newValue = push(pickValue);
+  int newIndex = push(pickIndex);
+  contents[valueInit.get()] = newValue;
+  contents[indexInit.get()] = newIndex;
   return success();
 }
 

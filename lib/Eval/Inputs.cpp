@@ -201,6 +201,14 @@ mlir::stark::generateArguments(const KernelSignature &signature,
                                uint64_t seed) {
   std::vector<HostBuffer> args;
   args.reserve(signature.args.size());
+  bool positions = d == Distribution::Uniform &&
+                   llvm::any_of(signature.args,
+                                [](const ArgSpec &a) {
+                                  return a.isOutput && !isFloatKind(a.kind);
+                                }) &&
+                   llvm::any_of(signature.args, [](const ArgSpec &a) {
+                     return !a.isOutput && isFloatKind(a.kind);
+                   });
   for (auto [i, spec] : llvm::enumerate(signature.args)) {
     args.emplace_back(spec);
     bool read = !spec.isOutput || (i < outputIsRead.size() && outputIsRead[i]);
@@ -208,6 +216,13 @@ mlir::stark::generateArguments(const KernelSignature &signature,
       fillRandom(args.back(), d, mixSeed(seed, i));
     else
       fillPrefill(args.back());
+    if (read && positions && isFloatKind(spec.kind)) {
+      HostBuffer &buffer = args.back();
+      forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
+        for (int64_t e = begin; e < end; ++e)
+          buffer.setFromDouble(e, std::round(buffer.getAsDouble(e) * 8) / 8);
+      });
+    }
   }
   return args;
 }

@@ -57,6 +57,20 @@ static linalg::FillOp getConstantFill(Value v) {
   return fill;
 }
 
+bool mlir::stark::isSeveralOutputReduction(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isFusableOp(op) || linalgOp.getNumDpsInits() < 2 ||
+      linalgOp.getNumReductionLoops() == 0)
+    return false;
+  return llvm::all_of(linalgOp.getDpsInitsMutable(), [&](OpOperand &init) {
+    return readsInit(op, init) && getConstantFill(init.get());
+  });
+}
+
+bool mlir::stark::isFusedGroupProblem(ProblemAttr problem) {
+  return problem && problem.getOp().starts_with("fused(");
+}
+
 /// The ops of `start`'s block that `include` accepts and that are connected
 /// to `start` through tensor values (start first, then in discovery order).
 /// Stops, returning failure, once more than `limit` are found.
@@ -434,6 +448,13 @@ LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
       members.pop_back();
     }
   }
+  // An op alone is a group (with inputs and outputs) only when it reduces
+  // into several fills; otherwise it is not fused with anything.
+  if (!fromHead && members.size() == 1 && succeeded(valid) &&
+      isSeveralOutputReduction(start)) {
+    group = std::move(chain);
+    return success();
+  }
   if (fromHead || members.size() == 1) {
     group.ops.assign({start});
     return success();
@@ -464,8 +485,11 @@ static std::string shapeString(Type t) {
 
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::stark::outlineFusionGroup(const FusionGroup &group, std::string &whyNot) {
-  if (group.ops.size() < 2 || group.outputs.empty()) {
-    whyNot = "a fusion group needs two ops and an output";
+  if ((group.ops.size() < 2 &&
+       !(group.ops.size() == 1 && isSeveralOutputReduction(group.ops[0]))) ||
+      group.outputs.empty()) {
+    whyNot = "a fusion group needs two ops (or one reducing into several "
+             "fills) and an output";
     return failure();
   }
   Operation *first = group.ops.front();

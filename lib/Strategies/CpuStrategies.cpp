@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/TransformOps/FuncTransformOps.h"
@@ -40,6 +41,7 @@
 #include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -782,13 +784,35 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     return failure();
   if (failed(applyTransformScript(*candidate, **script, error)))
     return failure();
-  // What the cpu target cannot run, or would leak on every call.
+  // A temporary of a fused chain that stays a buffer in each row block (the
+  // value beside an argmax's index) is freed where the block ends.
+  if (schedule.family == kCpuFusedRows &&
+      (*candidate)
+          ->walk([](memref::AllocOp) { return WalkResult::interrupt(); })
+          .wasInterrupted()) {
+    PassManager dealloc(ctx);
+    bufferization::buildBufferDeallocationPipeline(dealloc);
+    if (failed(dealloc.run(*candidate))) {
+      error = "cannot free the row blocks' temporaries";
+      return failure();
+    }
+  }
+  // What the cpu target cannot run, or would leak on every call. A row
+  // block the vectoriser did not take (a reduction into several outputs,
+  // such as an argmax) stays a loop nest inside its block.
+  bool loopsLeft =
+      schedule.family == kCpuTileLoops || schedule.family == kCpuFusedRows;
   Operation *leftover = nullptr;
   (*candidate)->walk([&](Operation *nested) {
-    if (isa<linalg::SoftmaxOp, memref::AllocOp>(nested) ||
+    auto alloc = dyn_cast<memref::AllocOp>(nested);
+    if ((alloc && llvm::none_of(alloc->getUsers(),
+                                [](Operation *user) {
+                                  return isa<memref::DeallocOp>(user);
+                                })) ||
+        isa<linalg::SoftmaxOp>(nested) ||
         isa<tensor::TensorDialect, bufferization::BufferizationDialect>(
             nested->getDialect()) ||
-        (schedule.family != kCpuTileLoops && isa<linalg::LinalgOp>(nested)))
+        (!loopsLeft && isa<linalg::LinalgOp>(nested)))
       leftover = nested;
   });
   if (leftover) {

@@ -170,10 +170,19 @@ struct StarkOutlinePass
           unfusable.insert(group.ops.begin(), group.ops.end());
           op->emitRemark() << "not fused with its producers and consumers: "
                            << why;
-        } else if (group.ops.size() > 1) {
+        } else if (group.ops.size() > 1 ||
+                   isSeveralOutputReduction(group.ops.front())) {
           if (failed(problem))
             problem = outlineFusionGroup(group, why);
-          if (succeeded(problem)) {
+          // An op alone whose fused form no kernel reads (an argmax that
+          // keeps the last of equal values) stays the op's own problem.
+          std::string whyNotRead;
+          if (succeeded(problem) && group.ops.size() == 1 &&
+              failed(getProblemView(**problem, whyNotRead))) {
+            problem = failure();
+            op->emitRemark()
+                << "not outlined with the fills of its outputs: " << whyNotRead;
+          } else if (succeeded(problem)) {
             members = group.ops;
           } else {
             unfusable.insert(group.ops.begin(), group.ops.end());
@@ -217,6 +226,13 @@ struct StarkOutlinePass
         fused.insert(members.begin(), members.end());
         numFused += members.size();
         op->emitRemark() << "outlined with the fill of its output as @"
+                         << name.getValue() << " (" << info.getOp() << " "
+                         << info.getShapes() << ", signature "
+                         << info.getSignature() << ")";
+      } else if (isFusedGroupProblem(info) && members.size() == 1) {
+        fused.insert(op);
+        ++numFused;
+        op->emitRemark() << "outlined with the fills of its outputs as @"
                          << name.getValue() << " (" << info.getOp() << " "
                          << info.getShapes() << ", signature "
                          << info.getSignature() << ")";

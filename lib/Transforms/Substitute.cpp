@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Transforms/Passes.h"
 #include "stark/Tuning/Substitution.h"
@@ -59,7 +60,7 @@ struct StarkSubstitutePass
       if (auto problem = module.lookupSymbol<ModuleOp>(ref.getAttr());
           problem && isa<linalg::FillOp>(op)) {
         if (auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
-            info && info.getFusedOps() > 1) {
+            info && (info.getFusedOps() > 1 || isFusedGroupProblem(info))) {
           op->removeAttr(kProblemAttrName);
           return;
         }

@@ -248,7 +248,7 @@ mlir::stark::substituteWinner(ModuleOp program, DestinationStyleOpInterface op,
     }
   }
   FailureOr<FusionGroup> group = failure();
-  if (info->getFusedOps() > 1 && !initFill) {
+  if ((info->getFusedOps() > 1 || isFusedGroupProblem(*info)) && !initFill) {
     group = findOutlinedFusionGroup(op, info->getFusedOps(), error);
     if (failed(group)) {
       op->emitRemark() << who << ": left as is: " << error;

@@ -46,7 +46,7 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
       return failure();
     }
   members.assign({op});
-  if (fusedOps == 1)
+  if (fusedOps == 1 && !isSeveralOutputReduction(op))
     return outlineKernelProblem(op, whyNot);
   if (!isFusableOp(op)) {
     linalg::FillOp fill = getOwnedInitFill(op);

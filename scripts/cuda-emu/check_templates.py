@@ -30,12 +30,14 @@ TESTS = os.path.join(ROOT, "test", "Integration", "CUDA", "templates")
 INPUTS = os.path.join(TESTS, "Inputs")
 
 CTYPE = {"f32": "float", "f16": "__half", "bf16": "__nv_bfloat16",
-         "f64": "double"}
+         "f64": "double", "i32": "int", "i64": "long long"}
 
 # Per problem in Inputs/: the loops (name, extent) in linalg order, the flat
 # offset of each operand (inputs, then the output) and the new output value
 # from a0, a1, ... and out. `read`: whether the problem reads its output;
 # `init`: the value a fill + contraction problem starts its output from.
+# Integer inputs are drawn from -8..8; `grid`: float inputs are rounded to
+# multiples of it (so that rows hold equal values).
 MATMUL = "out + a0*a1"
 REFERENCES = {
     "matmul-255x129x191": dict(loops=[("m", 255), ("n", 191), ("k", 129)], offs=["m*129+k", "k*191+n", "m*191+n"], body=MATMUL, read=True),
@@ -108,6 +110,21 @@ REFERENCES = {
       for (long b = 0; b < 300; ++b) s += to_d(arg0[(a*300+b)*65+c]);
       ref[a*65+c] = s / 300;
     }"""),
+    "fused-argmax-middle": dict(read=False, grid=0.25, code="""
+  for (long a = 0; a < 4; ++a)
+    for (long c = 0; c < 33; ++c) {
+      double best = -INFINITY; long at = 0;
+      for (long b = 0; b < 64; ++b)
+        if (to_d(arg0[(a*64+b)*33+c]) > best) { best = to_d(arg0[(a*64+b)*33+c]); at = b; }
+      ref[a*33+c] = at;
+    }"""),
+    "fused-argmin-rows-i32": dict(read=False, code="""
+  for (long r = 0; r < 32; ++r) {
+    long best = 2147483647, at = 0;
+    for (long j = 0; j < 300; ++j)
+      if (arg0[r*300+j] < best) { best = arg0[r*300+j]; at = j; }
+    ref[r] = at;
+  }"""),
     "fused-bias-sigmoid-sum": dict(read=False, code="""
   for (long i = 0; i < 37; ++i) {
     double s = 0.5;
@@ -328,9 +345,14 @@ def driver(ref, args, kernel_launches, tolerance):
              "int main() {",
              "  std::mt19937 rng(7);",
              "  std::uniform_real_distribution<float> U(-1.f, 1.f);"]
+    lines.append("  std::uniform_int_distribution<int> I(-8, 8);")
     for i, (elem, n) in enumerate(args):
         t = CTYPE[elem]
-        init = "U(rng)" if i < inputs or ref.get("read") else "NAN"
+        integer = elem.startswith("i")
+        draw = "I(rng)" if integer else "U(rng)"
+        if "grid" in ref and not integer:
+            draw = f"std::round(U(rng) / {ref['grid']}) * {ref['grid']}"
+        init = draw if i < inputs or ref.get("read") else ("-12345" if integer else "NAN")
         lines.append(f"  std::vector<{t}> arg{i}({n});")
         lines.append(f"  for (auto& v : arg{i}) v = stark_cast<{t}>({init});")
     lines.append(f"  std::vector<double> ref(arg{out}.size());")
@@ -400,7 +422,8 @@ def check(case, tool, workdir):
     with open(os.path.join(workdir, "kernel.cu"), "w") as f:
         f.write(emulated_source(source))
     args = signature(path)
-    tolerance = {"f32": 2e-4, "f64": 1e-9, "f16": 2e-2, "bf16": 3e-2}[args[-1][0]]
+    tolerance = {"f32": 2e-4, "f64": 1e-9, "f16": 2e-2, "bf16": 3e-2,
+                 "i32": 0, "i64": 0}[args[-1][0]]
     if params and "allow_tf32=1" in params:
         tolerance = 2e-2
     kernel_launches = launches(module.stdout)

@@ -20,6 +20,13 @@
 // NAN:      status: wrong
 // NAN-NEXT: message: argument #2 differs from the reference in 1 of 297 elements (trial 0 {{.*}}); worst: argument #2 [5, 5] (flat 50): got nan, expected {{-?[0-9.]+}}, abs error inf
 
+// An argmax that returns the last of equal greatest values: the uniform
+// trial of a problem with positions as outputs draws its floats on a grid,
+// so rows hold equal values and the wrong tie shows.
+// RUN: not %{eval} --problem %S/../Integration/CUDA/templates/Inputs/fused-argmax-middle.mlir --candidate %S/Inputs/argmax-last-of-equal.mlir | FileCheck %s --check-prefix=TIE
+// TIE:      status: wrong
+// TIE-NEXT: message: argument #1 differs from the reference in {{[0-9]+}} of 132 elements (trial 0 (uniform, seed
+
 // The cached answer is right on the first trial and wrong on the second.
 // RUN: not %{eval} %{matmul} --candidate %S/Inputs/matmul-cached.mlir | FileCheck %s --check-prefix=CACHED
 // CACHED:      status: wrong

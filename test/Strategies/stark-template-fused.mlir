@@ -28,6 +28,13 @@
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=4,cache=2 2>&1 | FileCheck %s --check-prefix=CACHE2
 // RUN: not stark-template --problem %S/Inputs/templates/fused-two-axes.mlir --list 2>&1 | FileCheck %s --check-prefix=AXES
 // RUN: not stark-template --problem %S/Inputs/templates/fused-transpose-self.mlir --list 2>&1 | FileCheck %s --check-prefix=SELF
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-argmax-middle.mlir --source | FileCheck %s --check-prefix=ARGMAX
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-argmin-rows-i32.mlir --source | FileCheck %s --check-prefix=ARGMIN
+// RUN: not stark-template --problem %S/Inputs/templates/fused-argmax-last-of-equal.mlir --list 2>&1 | FileCheck %s --check-prefix=LAST
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-argmax-middle.mlir --source > %t.fused-argmax.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.fused-argmax.cu -o %t.fused-argmax.o %}
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-argmin-rows-i32.mlir --source > %t.fused-argmin.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.fused-argmin.cu -o %t.fused-argmin.o %}
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-layernorm-gelu.mlir --params lanes=256,rows=1 --source > %t.fused.cu
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-mean-middle.mlir --params lanes=1,rows=128 --source > %t.fused-thread.cu
 // RUN: %if nvcc %{ %nvcc-compile %t.fused.cu -o %t.fused.o %}
@@ -157,6 +164,31 @@
 // each.
 // MIDDLE: fused_rows: 7 parameter sets
 // MIDDLE-NEXT: cache=0,lanes=1,rows=128
+
+// An argmax over the middle dimension (its value a temporary of the
+// problem): value and position travel together through the walk and the
+// combine of the row's parts, and replace the fills' values only when the
+// row's maximum is strictly greater than the initial value.
+// ARGMAX: 132 rows of 64, 1 reduction; 1 lane per row
+// ARGMAX: __shared__ stark_kernels::ArgState<float> part0[SPLIT][ROWS_PER_BLOCK];
+// ARGMAX: stark_kernels::ArgState<float> acc0 = stark_kernels::ArgState<float>{__int_as_float(0xff800000), 9223372036854775807LL};
+// ARGMAX: // reduction 0 (argmax)
+// ARGMAX: const long long [[POS:p0_[0-9]+]] = (long long)(i1);
+// ARGMAX: acc0 = stark_kernels::argMax(acc0, stark_kernels::ArgState<float>{(float)([[VAL:p0_[0-9]+]]), (long long)({{p0_[0-9]+}})});
+// ARGMAX: acc0 = stark_kernels::argMax(acc0, part0[s][threadIdx.x]);
+// ARGMAX: const bool [[GT:r[0-9]+]] = (acc0.v > __int_as_float(0xff800000));
+// ARGMAX: const long long [[IDX:r[0-9]+]] = ([[GT]] ? ((long long)acc0.i) : 0LL);
+// ARGMAX: arg1[(33) * i0 + i2] = stark_cast<long long>([[IDX]]);
+
+// An argmin of i32 rows written as `value > x` with an i32 position, lanes
+// along the row.
+// ARGMIN: // reduction 0 (argmin)
+// ARGMIN: acc0 = stark_kernels::argMin(acc0, stark_kernels::ArgState<int>
+// ARGMIN: stark_kernels::rowAllReduce<LANES>(acc0, part0[threadIdx.y], [](stark_kernels::ArgState<int> &a, stark_kernels::ArgState<int> b) { a = stark_kernels::argMin(a, b); });
+// ARGMIN: const bool [[LT:r[0-9]+]] = (acc0.v < 2147483647);
+// ARGMIN: ([[LT]] ? ((int)acc0.i) : 0);
+
+// LAST: fused chain: 'linalg.generic' reduces into two outputs: the comparison 'arith.cmpf oge' is not a strict order of ordered floats or signed integers (it would not keep the first extreme)
 
 // LANES: lanes must be 1 or a power of two in [32, 1024]; lanes x rows a multiple of 32 up to 1024; rows 1 when lanes exceed 32
 // SPLIT: split must be 1, or a power of two in [2, 32] with lanes 1 and cache 0

@@ -175,9 +175,18 @@ struct ProblemView;
 /// initial value of the reduction's buffer.
 struct FusedReduction {
   int preNode = -1;
-  /// As ReductionView::combiner.
+  /// As ReductionView::combiner, or "argmax" / "argmin": the first position
+  /// of the greatest (least) value over the row, ignoring NaN. Such a
+  /// reduction's "reduce" node is the value found and its "reduce_index"
+  /// node the value of `indexNode` where it was found; neither is combined
+  /// with an initial value (the program does that with its own nodes).
   std::string combiner;
   ElementKind accumulatorKind = ElementKind::F32;
+  /// For argmax / argmin: the position along the row (a node per point).
+  int indexNode = -1;
+  bool isArgReduction() const {
+    return combiner == "argmax" || combiner == "argmin";
+  }
 };
 
 /// A fused problem (a chain of linalg ops on temporaries, see

@@ -83,7 +83,10 @@ void perturbRelative(HostBuffer &buffer, double relative, uint64_t seed);
 /// Generates the arguments of one trial: inputs and read outputs from `d`
 /// (each argument with its own seed derived from `seed`), write-only outputs
 /// prefilled. `outputIsRead[i]` says whether argument i, when it is an
-/// output, has its initial value read by the kernel.
+/// output, has its initial value read by the kernel. A problem with float
+/// inputs and an integer output (a position, as of an argmax) gets uniform
+/// float inputs on a grid of 1/8: rows then hold equal values, and which of
+/// them a kernel picks is checked too.
 std::vector<HostBuffer> generateArguments(const KernelSignature &signature,
                                           ArrayRef<bool> outputIsRead,
                                           Distribution d, uint64_t seed);

@@ -93,7 +93,18 @@ LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
 inline constexpr std::pair<bool, bool> kOutlineEpilogueVariants[] = {
     {true, true}, {true, false}, {false, false}};
 
-/// Builds the kernel problem of `group` (two or more ops).
+/// Whether `op` alone is a fused problem: it reduces into several outputs,
+/// each initialised by a fill of a constant (an argmax's value and index).
+/// Its problem then owns every fill, and any result nothing uses (the value
+/// beside the index) becomes a temporary of the problem.
+bool isSeveralOutputReduction(Operation *op);
+
+/// Whether `problem` is a fused group's problem (FusionGroup.h): its op is
+/// `fused(...)`, even for a group of one op (isSeveralOutputReduction).
+bool isFusedGroupProblem(ProblemAttr problem);
+
+/// Builds the kernel problem of `group` (two or more ops, or one that
+/// isSeveralOutputReduction).
 FailureOr<OwningOpRef<ModuleOp>> outlineFusionGroup(const FusionGroup &group,
                                                     std::string &whyNot);
 

@@ -196,6 +196,30 @@ mlir::stark::fuseGroupOnTensors(ModuleOp problem, std::string &error) {
     }
     init->set(destTensor);
   });
+  // Rows are blocked by a reduction's outer loops: a generic that reduces a
+  // middle loop (an argmax over dim 1) takes its parallel loops first. The
+  // reduced loops keep their order, so each output still sees its elements
+  // in the same sequence.
+  IRRewriter rewriter(func.getContext());
+  SmallVector<linalg::GenericOp> generics;
+  func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  for (linalg::GenericOp op : generics) {
+    SmallVector<unsigned> order;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (auto [d, it] : llvm::enumerate(iterators))
+      if (it == utils::IteratorType::parallel)
+        order.push_back(d);
+    for (auto [d, it] : llvm::enumerate(iterators))
+      if (it != utils::IteratorType::parallel)
+        order.push_back(d);
+    if (llvm::equal(order, llvm::seq<unsigned>(0, iterators.size())))
+      continue;
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::interchangeGenericOp(rewriter, op, order))) {
+      error = "cannot move a reduction's parallel loops outside";
+      return failure();
+    }
+  }
   SmallVector<Operation *> left;
   func.walk([&](linalg::LinalgOp op) { left.push_back(op); });
   return left;

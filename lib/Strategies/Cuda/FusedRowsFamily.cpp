@@ -89,7 +89,7 @@ private:
       names[i] = emitScalarLiteral(node.kind, node.floatValue, node.intValue);
       return;
     }
-    if (node.op == "reduce") {
+    if (node.op == "reduce" || node.op == "reduce_index") {
       assert(!names[i].empty() && "a reduction's result before its walk");
       return;
     }
@@ -257,8 +257,29 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   os << "extern \"C\" __global__ void __launch_bounds__(LANES * "
         "ROWS_PER_BLOCK * SPLIT) stark_fused_rows("
      << getKernelParameters(view) << ") {\n";
-  auto accType = [&](const FusedReduction &r) {
+  auto valueType = [&](const FusedReduction &r) {
     return getCudaComputeType(r.accumulatorKind).str();
+  };
+  // An argmax or argmin carries the position with the value (Lanes.cuh).
+  auto accType = [&](const FusedReduction &r) {
+    return r.isArgReduction() ? "stark_kernels::ArgState<" + valueType(r) + ">"
+                              : valueType(r);
+  };
+  auto combine = [&](const FusedReduction &r, StringRef a, StringRef b) {
+    if (r.isArgReduction())
+      return (Twine("stark_kernels::") +
+              (r.combiner == "argmax" ? "argMax(" : "argMin(") + a + ", " + b +
+              ")")
+          .str();
+    return emitCombine(r.combiner, r.accumulatorKind, a, b);
+  };
+  auto identity = [&](const FusedReduction &r) {
+    if (r.isArgReduction())
+      return accType(r) + "{" +
+             emitCombineIdentity(r.combiner == "argmax" ? "max" : "min",
+                                 r.accumulatorKind) +
+             ", 9223372036854775807LL}";
+    return emitCombineIdentity(r.combiner, r.accumulatorKind);
   };
   bool split = p.split > 1;
   if (p.lanes > 1)
@@ -317,23 +338,24 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   for (auto [k, r] : llvm::enumerate(fused.reductions)) {
     emit.emitRowValues({r.preNode}, "    ");
     std::string acc = "acc" + std::to_string(k);
-    os << "    " << accType(r) << " " << acc << " = "
-       << emitCombineIdentity(r.combiner, r.accumulatorKind) << ";\n";
+    os << "    " << accType(r) << " " << acc << " = " << identity(r) << ";\n";
     openWalk(("reduction " + Twine(k) + " (" + r.combiner + ")").str());
-    emit.emitPointValues({r.preNode}, "      ", "p" + std::to_string(k) + "_");
-    std::string value = emit.nameOf(r.preNode);
-    os << "      " << acc << " = "
-       << emitCombine(r.combiner, r.accumulatorKind, acc,
-                      "(" + accType(r) + ")(" + value + ")")
-       << ";\n";
+    SmallVector<int> roots = {r.preNode};
+    if (r.isArgReduction())
+      roots.push_back(r.indexNode);
+    emit.emitPointValues(roots, "      ", "p" + std::to_string(k) + "_");
+    std::string value =
+        "(" + valueType(r) + ")(" + emit.nameOf(r.preNode) + ")";
+    if (r.isArgReduction())
+      value = accType(r) + "{" + value + ", (long long)(" +
+              emit.nameOf(r.indexNode) + ")}";
+    os << "      " << acc << " = " << combine(r, acc, value) << ";\n";
     os << "    }\n";
     emit.endWalk();
     if (p.lanes > 1)
       os << "    " << acc << " = stark_kernels::rowAllReduce<LANES>(" << acc
          << ", part" << k << "[threadIdx.y], [](" << accType(r) << " &a, "
-         << accType(r)
-         << " b) { a = " << emitCombine(r.combiner, r.accumulatorKind, "a", "b")
-         << "; });\n";
+         << accType(r) << " b) { a = " << combine(r, "a", "b") << "; });\n";
     if (split) {
       // The parts in order (the result does not depend on timing), then
       // every part of the row reads the total.
@@ -343,17 +365,21 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
       os << "    if (threadIdx.y == 0) {\n";
       os << "      for (int s = 1; s < SPLIT; ++s)\n";
       os << "        " << acc << " = "
-         << emitCombine(r.combiner, r.accumulatorKind, acc,
-                        slot + "[s][threadIdx.x]")
-         << ";\n";
+         << combine(r, acc, slot + "[s][threadIdx.x]") << ";\n";
       os << "      " << slot << "[0][threadIdx.x] = " << acc << ";\n";
       os << "    }\n";
       os << "    __syncthreads();\n";
       os << "    " << acc << " = " << slot << "[0][threadIdx.x];\n";
     }
-    for (auto [i, node] : llvm::enumerate(fused.program.nodes))
-      if (node.op == "reduce" && node.position == int64_t(k))
-        emit.setName(int(i), acc);
+    for (auto [i, node] : llvm::enumerate(fused.program.nodes)) {
+      if (node.position != int64_t(k))
+        continue;
+      if (node.op == "reduce")
+        emit.setName(int(i), r.isArgReduction() ? acc + ".v" : acc);
+      else if (node.op == "reduce_index")
+        emit.setName(int(i), "((" + getCudaComputeType(node.kind).str() + ")" +
+                                 acc + ".i)");
+    }
   }
 
   // Outputs: row values by the row's first lane, then one more walk for the

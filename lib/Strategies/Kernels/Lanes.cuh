@@ -39,6 +39,33 @@ __device__ __forceinline__ LaneState<T, N> laneShfl(const LaneState<T, N> &a,
   return shuffleEach(a, [&](T x) { return laneShfl(x, source, width); });
 }
 
+// The state of an argmax or argmin over a row: the extreme value found and
+// its position. Of two states the more extreme value wins, and of equal
+// values the earlier position, so the tree's order does not matter; a NaN
+// never compares beyond a value and is never found.
+template <class T> struct ArgState {
+  T v;
+  long long i;
+};
+template <class T>
+__device__ __forceinline__ ArgState<T> argMax(ArgState<T> a, ArgState<T> b) {
+  return (b.v > a.v || (b.v == a.v && b.i < a.i)) ? b : a;
+}
+template <class T>
+__device__ __forceinline__ ArgState<T> argMin(ArgState<T> a, ArgState<T> b) {
+  return (b.v < a.v || (b.v == a.v && b.i < a.i)) ? b : a;
+}
+template <class T>
+__device__ __forceinline__ ArgState<T> laneShflDown(const ArgState<T> &a,
+                                                    int offset, int width) {
+  return {laneShflDown(a.v, offset, width), laneShflDown(a.i, offset, width)};
+}
+template <class T>
+__device__ __forceinline__ ArgState<T> laneShfl(const ArgState<T> &a,
+                                                int source, int width) {
+  return {laneShfl(a.v, source, width), laneShfl(a.i, source, width)};
+}
+
 // Calls step(offset) for offset = Width / 2, Width / 4, ..., 1: the levels of
 // a shuffle-down tree over Width lanes.
 template <int Width, class Step>
