@@ -63,6 +63,14 @@ public:
   CUevent stop = nullptr;
   CUdeviceptr flushBuffer = 0;
   size_t flushBytes = 0;
+  /// The timing gate: a flag in mapped host memory the stream waits on
+  /// before the start event, raised once the timed work is enqueued, so
+  /// that the events never time a host busy with other work (another
+  /// search's compiler) instead of the kernel. Null where the driver
+  /// refuses it; timing then goes ungated.
+  volatile uint32_t *gateHost = nullptr;
+  CUdeviceptr gateDevice = 0;
+  uint32_t gateValue = 0;
   int maxSharedOptin = 48 * 1024;
   CudaArch arch;
   std::string name;
@@ -80,6 +88,8 @@ CudaDevice::~CudaDevice() {
   api.cuCtxSetCurrentFn(context);
   if (flushBuffer)
     api.cuMemFreeFn(flushBuffer);
+  if (gateHost)
+    api.cuMemFreeHostFn(const_cast<uint32_t *>(gateHost));
   if (start)
     api.cuEventDestroyFn(start);
   if (stop)
@@ -136,6 +146,18 @@ LogicalResult CudaDevice::initialize(std::string &error) {
   flushBytes = std::max<size_t>(2 * size_t(l2Bytes), 16 << 20);
   if (!check(api.cuMemAllocFn(&flushBuffer, flushBytes), "cuMemAlloc"))
     return failure();
+
+  void *gate = nullptr;
+  if (api.cuMemHostAllocFn(&gate, 64,
+                           CU_MEMHOSTALLOC_DEVICEMAP |
+                               CU_MEMHOSTALLOC_PORTABLE) == CUDA_SUCCESS) {
+    gateHost = static_cast<volatile uint32_t *>(gate);
+    *gateHost = 0;
+    if (api.cuMemHostGetDevicePointerFn(&gateDevice, gate, 0) != CUDA_SUCCESS) {
+      api.cuMemFreeHostFn(gate);
+      gateHost = nullptr;
+    }
+  }
   return success();
 }
 
@@ -278,6 +300,9 @@ public:
 
   /// Queues the kernels on the device's stream without waiting.
   virtual LogicalResult enqueue(CudaArgBuffers &args, std::string &error) = 0;
+  /// Whether enqueue only launches kernels on the stream (nothing that
+  /// waits for it): such runs are timed behind the gate (CudaDevice).
+  virtual bool enqueuesOnlyLaunches() const { return false; }
   /// After the stream is idle: releases what the run allocated.
   virtual void finishRun() {}
 
@@ -404,6 +429,7 @@ public:
   }
 
   LogicalResult enqueue(CudaArgBuffers &args, std::string &error) override;
+  bool enqueuesOnlyLaunches() const override { return true; }
 
   CUmodule module = nullptr;
   SmallVector<Launch> launches;
@@ -732,13 +758,33 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
                                    device->stream),
              "cuMemsetD8Async (L2 flush)"))
     return failure();
+  // Launch lists hold the stream at the gate until they are enqueued; a
+  // lowered host program may wait on the stream itself, so it is not held.
+  bool gated = device->gateHost && cudaKernel.enqueuesOnlyLaunches();
+  if (gated) {
+    uint32_t value = ++device->gateValue;
+    if (api.cuStreamWaitValue32Fn(device->stream, device->gateDevice, value,
+                                  CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS) {
+      // Not supported here: time without the gate from now on.
+      api.cuMemFreeHostFn(const_cast<uint32_t *>(device->gateHost));
+      device->gateHost = nullptr;
+      gated = false;
+    }
+  }
+  auto openGate = [&] {
+    if (gated)
+      __atomic_store_n(device->gateHost, device->gateValue, __ATOMIC_RELEASE);
+  };
   if (!check(api.cuEventRecordFn(device->start, device->stream),
-             "cuEventRecord"))
+             "cuEventRecord")) {
+    openGate();
     return failure();
+  }
   std::string enqueueError;
   bool enqueued = succeeded(cudaKernel.enqueue(**cudaArgs, enqueueError));
   bool recorded =
       check(api.cuEventRecordFn(device->stop, device->stream), "cuEventRecord");
+  openGate();
   std::string syncError;
   bool synced = succeeded(device->synchronize("kernel", syncError));
   cudaKernel.finishRun();

@@ -37,6 +37,10 @@ namespace mlir::stark {
   X(cuCtxSynchronize)                                                          \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
+  X(cuMemHostAlloc)                                                            \
+  X(cuMemHostGetDevicePointer)                                                 \
+  X(cuMemFreeHost)                                                             \
+  X(cuStreamWaitValue32)                                                       \
   X(cuMemcpyHtoDAsync)                                                         \
   X(cuMemcpyDtoHAsync)                                                         \
   X(cuMemcpyAsync)                                                             \
