@@ -25,9 +25,14 @@
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=64,rows=2 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-swish-scale-bias.mlir --family fused_rows 2>&1 | FileCheck %s --check-prefix=NORED
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=1,rows=128,cache=1 2>&1 | FileCheck %s --check-prefix=CACHE
-// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=4,cache=2 2>&1 | FileCheck %s --check-prefix=CACHE2
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=4,cache=3 2>&1 | FileCheck %s --check-prefix=CACHE2
 // RUN: not stark-template --problem %S/Inputs/templates/fused-two-axes.mlir --list 2>&1 | FileCheck %s --check-prefix=AXES
 // RUN: not stark-template --problem %S/Inputs/templates/fused-transpose-self.mlir --list 2>&1 | FileCheck %s --check-prefix=SELF
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --params lanes=32,rows=8,cache=2 | FileCheck %s --check-prefix=SHARED-PLAN
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --params lanes=32,rows=8,cache=2 --source | FileCheck %s --check-prefix=SHARED
+// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=1,rows=64,cache=2 2>&1 | FileCheck %s --check-prefix=SHARED-LANES
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-log-softmax.mlir --params lanes=32,rows=8,cache=2 --source > %t.fused-shared.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.fused-shared.cu -o %t.fused-shared.o %}
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-argmax-middle.mlir --source | FileCheck %s --check-prefix=ARGMAX
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-argmin-rows-i32.mlir --source | FileCheck %s --check-prefix=ARGMIN
 // RUN: not stark-template --problem %S/Inputs/templates/fused-argmax-last-of-equal.mlir --list 2>&1 | FileCheck %s --check-prefix=LAST
@@ -165,6 +170,22 @@
 // MIDDLE: fused_rows: 7 parameter sets
 // MIDDLE-NEXT: cache=0,lanes=1,rows=128
 
+// The log-softmax's rows kept in shared memory (8 rows of 300 floats per
+// block): the first walk stores what it loads, the later walks read it
+// back at the same position.
+// SHARED-PLAN: kernel = "stark_fused_rows", shared_bytes = 9600>
+// SHARED: extern __shared__ __align__(128) unsigned char stark_smem[];
+// SHARED: unsigned char *rowCache = stark_smem + (size_t)threadIdx.y * 1200;
+// SHARED-NEXT: float *cache0 = reinterpret_cast<float *>(rowCache + 0);
+// SHARED: // reduction 0 (max)
+// SHARED: const float [[X:p0_[0-9]+]] = stark_widen(arg0[
+// SHARED-NEXT: cache0[c] = [[X]];
+// SHARED: // reduction 1 (add)
+// SHARED: = cache0[c];
+// SHARED: // outputs
+// SHARED: = cache0[c];
+// SHARED-LANES: cache=2 needs lanes along the row, a row input and at most 225280 bytes of cached rows per block
+
 // An argmax over the middle dimension (its value a temporary of the
 // problem): value and position travel together through the walk and the
 // combine of the row's parts, and replace the fills' values only when the
@@ -193,7 +214,7 @@
 // LANES: lanes must be 1 or a power of two in [32, 1024]; lanes x rows a multiple of 32 up to 1024; rows 1 when lanes exceed 32
 // SPLIT: split must be 1, or a power of two in [2, 32] with lanes 1 and cache 0
 // CACHE: cache=1 needs lanes along the row, a row input and at most 32 cached elements per lane
-// CACHE2: cache must be 0 or 1
+// CACHE2: cache must be 0 (none), 1 (registers) or 2 (shared memory)
 // NORED: family 'fused_rows' does not apply to fused(linalg.generic,linalg.generic,linalg.generic): the fused chain has no reduction (the element-wise families take it)
 // AXES: fused chain: the reductions do not all reduce the same loops
 // SELF: fused chain: 'linalg.generic' meets itself through two different index maps of one buffer

@@ -16,6 +16,9 @@
 // RUN: stark-template --problem %S/Inputs/templates/fill-row-sum.mlir --family reduce_row --params threads=256,rows=1,vec=4,split=4 --source | FileCheck %s --check-prefix=ROW-FILL
 // RUN: not stark-template --problem %S/Inputs/templates/fill-row-sum.mlir --family softmax 2>&1 | FileCheck %s --check-prefix=FILL-DECLINE
 // RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4 | FileCheck %s --check-prefix=SOFTMAX
+// RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4,cache=2 | FileCheck %s --check-prefix=SOFTMAX-SHARED
+// RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4,cache=2 --source | FileCheck %s --check-prefix=SOFTMAX-SHARED-SRC
+// RUN: not stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4,cache=3 2>&1 | FileCheck %s --check-prefix=SOFTMAX-CACHE
 // RUN: stark-template --problem %S/Inputs/templates/depthwise.mlir --source | FileCheck %s --check-prefix=DW
 // RUN: stark-template --problem %S/Inputs/templates/fill-depthwise.mlir --family direct --source | FileCheck %s --check-prefix=DW-FILL
 // RUN: not stark-template --problem %S/Inputs/templates/bias-gelu.mlir --family gemm 2>&1 | FileCheck %s --check-prefix=NOGEMM
@@ -130,6 +133,10 @@
 // FILL-DECLINE: the problem fills its output before the linalg.reduce accumulates into it, and softmax would read the output instead
 
 // SOFTMAX: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax">]
+// Two rows per block kept in shared memory: the launch asks for them.
+// SOFTMAX-SHARED: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax", shared_bytes = 8000>]
+// SOFTMAX-SHARED-SRC: static constexpr int kCache = stark_kernels::kRowCacheShared;
+// SOFTMAX-CACHE: cache must be 0 (none), 1 (registers) or 2 (shared memory)
 
 // Depthwise: one thread per output, the 3x3 window unrolled.
 // DW: extern "C" __global__ void __launch_bounds__(BLOCK) stark_direct(

@@ -106,7 +106,10 @@ struct ReduceColParams {
 /// read once instead of twice (rows of at most 32 elements per lane).
 struct SoftmaxParams {
   int64_t threads = 32, rows = 4, vec = 4;
-  bool cache = false;
+  /// Where each lane keeps its part of the row between the two passes: 0
+  /// nowhere (read twice), 1 registers (at most 32 elements per lane), 2 the
+  /// block's shared memory (the rows of a block must fit it).
+  int64_t cache = 0;
 };
 
 /// Layer norm / RMS norm, one row per `threads` lanes, `rows` rows per

@@ -65,11 +65,13 @@ public:
         emitNode(int(i), indent, prefix);
   }
 
-  /// Walks read the inputs in `cached` through `cache<input>[t]` once a walk
-  /// has loaded them.
-  void setCached(ArrayRef<bool> cachedInputs) {
+  /// Walks read the inputs in `cached` through `cache<input>[slot]` once a
+  /// walk has loaded them (`slot`: the lane's slot t in registers, or the
+  /// row position c in shared memory).
+  void setCached(ArrayRef<bool> cachedInputs, StringRef slot) {
     cached.assign(cachedInputs.begin(), cachedInputs.end());
     loaded.assign(cached.size(), false);
+    cacheIndex = slot.str();
   }
 
   /// Forgets the values of a walk once its body closes.
@@ -103,7 +105,8 @@ private:
       expr = "stark_widen(" + argName(in.argNumber) + "[" +
              emitLinearOffset(in.access, all, loopNames, true) + "])";
       if (!cached.empty() && cached[node.position]) {
-        cacheSlot = "cache" + std::to_string(node.position) + "[t]";
+        cacheSlot =
+            "cache" + std::to_string(node.position) + "[" + cacheIndex + "]";
         if (loaded[node.position]) {
           expr = cacheSlot;
           cacheSlot.clear();
@@ -132,6 +135,7 @@ private:
   SmallVector<std::string> names;
   SmallVector<std::string> loopNames;
   SmallVector<bool> cached, loaded;
+  std::string cacheIndex;
 };
 } // namespace
 
@@ -168,6 +172,28 @@ static SmallVector<bool> getCachedInputs(const ProblemView &view) {
                      [&](unsigned d) { return in.access.dependsOn(d); }));
   return cached;
 }
+
+/// Bytes of shared memory a row of input `i` takes when cached (cache=2),
+/// in its compute type, 16-byte aligned.
+static int64_t getCachedRowBytes(const ProblemView &view, size_t i) {
+  int64_t bytes =
+      view.fused->length *
+      std::max<int64_t>(4, getElementKindBytes(view.inputs[i].kind));
+  return (bytes + 15) / 16 * 16;
+}
+
+/// Bytes of shared memory the cached inputs of `rows` rows take (cache=2).
+static int64_t getCacheSharedBytes(const ProblemView &view, int64_t rows) {
+  int64_t bytes = 0;
+  for (auto [i, c] : llvm::enumerate(getCachedInputs(view)))
+    if (c)
+      bytes += getCachedRowBytes(view, i);
+  return bytes * rows;
+}
+
+/// The most shared memory a block's cached rows may take: under the 227 KiB
+/// a Hopper block may opt into, with room for the static part.
+constexpr int64_t kMaxCacheSharedBytes = 220 * 1024;
 
 /// Registers per lane the cache takes with `lanes` lanes per row.
 static int64_t getCacheRegisters(const ProblemView &view, int64_t lanes) {
@@ -215,11 +241,19 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
              "a multiple of 32 up to 1024; rows 1 when lanes exceed 32";
     return failure();
   }
-  if (p.cache != 0 && p.cache != 1) {
-    whyNot = "cache must be 0 or 1";
+  if (p.cache < 0 || p.cache > 2) {
+    whyNot = "cache must be 0 (none), 1 (registers) or 2 (shared memory)";
     return failure();
   }
-  if (p.cache &&
+  if (p.cache == 2 &&
+      (p.lanes == 1 || getCacheSharedBytes(view, p.rows) == 0 ||
+       getCacheSharedBytes(view, p.rows) > kMaxCacheSharedBytes)) {
+    whyNot = llvm::formatv("cache=2 needs lanes along the row, a row input "
+                           "and at most {0} bytes of cached rows per block",
+                           kMaxCacheSharedBytes);
+    return failure();
+  }
+  if (p.cache == 1 &&
       (p.lanes == 1 || getCacheRegisters(view, p.lanes) > kMaxCachedPerLane ||
        getCacheRegisters(view, p.lanes) == 0)) {
     whyNot = llvm::formatv("cache=1 needs lanes along the row, a row input "
@@ -250,13 +284,15 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   os << "constexpr int LANES = " << p.lanes << ", ROWS_PER_BLOCK = " << p.rows
      << ", SPLIT = " << p.split << ";\n";
   int64_t slots = ceilDiv(fused.length, p.lanes);
-  if (p.cache)
+  if (p.cache == 1)
     os << "constexpr int SLOTS = " << slots
        << "; // elements of a row per lane, kept in registers\n";
   os << "\n";
   os << "extern \"C\" __global__ void __launch_bounds__(LANES * "
         "ROWS_PER_BLOCK * SPLIT) stark_fused_rows("
      << getKernelParameters(view) << ") {\n";
+  if (p.cache == 2)
+    os << "  extern __shared__ __align__(128) unsigned char stark_smem[];\n";
   auto valueType = [&](const FusedReduction &r) {
     return getCudaComputeType(r.accumulatorKind).str();
   };
@@ -310,13 +346,28 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   os << emitDecode("    ", "idx_t", "r", rowOrder, view.loopRanges, names);
 
   FusedEmitter emit(view, os);
-  if (p.cache) {
+  if (p.cache == 1) {
     SmallVector<bool> cached = getCachedInputs(view);
-    emit.setCached(cached);
+    emit.setCached(cached, "t");
     for (auto [i, c] : llvm::enumerate(cached))
       if (c)
         os << "    " << getCudaComputeType(view.inputs[i].kind) << " cache" << i
            << "[SLOTS];\n";
+  } else if (p.cache == 2) {
+    // Each lane reads back only the elements it stored: no barrier.
+    SmallVector<bool> cached = getCachedInputs(view);
+    emit.setCached(cached, "c");
+    os << "    unsigned char *rowCache = stark_smem + (size_t)threadIdx.y * "
+       << getCacheSharedBytes(view, 1) << ";\n";
+    int64_t offset = 0;
+    for (auto [i, c] : llvm::enumerate(cached)) {
+      if (!c)
+        continue;
+      StringRef type = getCudaComputeType(view.inputs[i].kind);
+      os << "    " << type << " *cache" << i << " = reinterpret_cast<" << type
+         << " *>(rowCache + " << offset << ");\n";
+      offset += getCachedRowBytes(view, i);
+    }
   }
   std::string walkStart = split ? "part" : p.lanes == 1 ? "0" : "lane";
   std::string walkStep = split ? "SPLIT" : p.lanes == 1 ? "1" : "LANES";
@@ -324,7 +375,7 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   // stays in registers.
   auto openWalk = [&](StringRef what) {
     os << "    // " << what << "\n";
-    if (p.cache) {
+    if (p.cache == 1) {
       os << "#pragma unroll\n";
       os << "    for (int t = 0; t < SLOTS; ++t) {\n";
       os << "      const idx_t c = lane + (idx_t)t * LANES;\n";
@@ -435,8 +486,11 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
       std::min<int64_t>(ceilDiv(fused.rows, p.rows), int64_t(1) << 24), 1, 1};
   launch.block = split ? std::array<int64_t, 3>{p.rows, p.split, 1}
                        : std::array<int64_t, 3>{p.lanes, p.rows, 1};
+  if (p.cache == 2)
+    launch.sharedBytes = getCacheSharedBytes(view, p.rows);
   plan.launches.push_back(launch);
   plan.threadsPerBlock = threads;
+  plan.sharedBytesPerBlock = launch.sharedBytes;
   setParam(plan, "lanes", p.lanes);
   setParam(plan, "rows", p.rows);
   setParam(plan, "cache", p.cache);
@@ -493,13 +547,24 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
                         [&](unsigned d) { return o.access.dependsOn(d); });
   });
   int64_t walks = int64_t(fused.reductions.size()) + (outputsPerPoint ? 1 : 0);
+  // A row too long for the registers is kept in shared memory instead, where
+  // two blocks fit an SM (one block's loads overlap the other's combine).
+  int64_t sharedPerSm = profile.sharedMemoryPerUnit > 0
+                            ? profile.sharedMemoryPerUnit - 8 * 1024
+                            : kMaxCacheSharedBytes;
   std::vector<FusedRowsParams> out;
-  for (int64_t cache : walks > 1 && rowsContiguous ? std::vector<int64_t>{1, 0}
-                                                   : std::vector<int64_t>{0})
+  for (int64_t cache : walks > 1 && rowsContiguous
+                           ? std::vector<int64_t>{1, 2, 0}
+                           : std::vector<int64_t>{0})
     for (FusedRowsParams p : ordered) {
       p.cache = cache;
       int64_t regs = getCacheRegisters(view, p.lanes);
-      if (cache && (p.lanes == 1 || regs == 0 || regs > kMaxCachedPerLane))
+      if (cache == 1 && (p.lanes == 1 || regs == 0 || regs > kMaxCachedPerLane))
+        continue;
+      int64_t bytes = getCacheSharedBytes(view, p.rows);
+      if (cache == 2 &&
+          (p.lanes == 1 || bytes == 0 || regs <= kMaxCachedPerLane ||
+           2 * bytes > std::min(sharedPerSm, kMaxCacheSharedBytes)))
         continue;
       if (p.lanes * p.rows * p.split <= maxThreads)
         out.push_back(p);

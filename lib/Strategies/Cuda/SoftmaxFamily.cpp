@@ -34,6 +34,10 @@ LogicalResult cudatpl::checkSoftmaxApplies(const ProblemView &view,
   return success();
 }
 
+/// The most bytes of rows a block keeps in shared memory (cache=2): under
+/// the 227 KiB a Hopper block may opt into, with room for the static part.
+constexpr int64_t kMaxSharedRowBytes = 220 * 1024;
+
 static int64_t maxSoftmaxVector(const SoftmaxView &sv) {
   if (sv.inner != 1)
     return 1;
@@ -57,7 +61,18 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
              "vec a power of two";
     return failure();
   }
-  if (p.cache && ceilDiv(sv.length, p.threads * p.vec) * p.vec > 32) {
+  if (p.cache < 0 || p.cache > 2) {
+    whyNot = "cache must be 0 (none), 1 (registers) or 2 (shared memory)";
+    return failure();
+  }
+  int64_t rowBytes = sv.length * getElementKindBytes(sv.inKind);
+  if (p.cache == 2 && p.rows * rowBytes > kMaxSharedRowBytes) {
+    whyNot = llvm::formatv("cache=2 keeps {0} rows of {1} bytes in shared "
+                           "memory (at most {2} bytes)",
+                           p.rows, rowBytes, kMaxSharedRowBytes);
+    return failure();
+  }
+  if (p.cache == 1 && ceilDiv(sv.length, p.threads * p.vec) * p.vec > 32) {
     whyNot = llvm::formatv("cache=1 keeps {0} elements per lane in registers "
                            "(at most 32)",
                            ceilDiv(sv.length, p.threads * p.vec) * p.vec);
@@ -91,9 +106,11 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
      << ", kInner = " << sv.inner << ";\n";
   os << "  static constexpr int kLanes = " << p.threads
      << ", kRowsPerBlock = " << p.rows << ", kVec = " << p.vec << ";\n";
-  os << "  // Each lane's part of a row stays in registers between the "
-        "passes.\n";
-  os << "  static constexpr bool kCache = " << (p.cache ? "true" : "false")
+  os << "  // Where each lane's part of a row stays between the passes.\n";
+  os << "  static constexpr int kCache = "
+     << (p.cache == 2   ? "stark_kernels::kRowCacheShared"
+         : p.cache == 1 ? "stark_kernels::kRowCacheRegisters"
+                        : "stark_kernels::kRowCacheNone")
      << ";\n";
   os << "};\n\n";
   os << "extern \"C\" __global__ void __launch_bounds__(" << p.threads * p.rows
@@ -108,10 +125,13 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
   launch.kernel = "stark_softmax";
   launch.grid = {ceilDiv(sv.rows, p.rows), 1, 1};
   launch.block = {p.threads, p.rows, 1};
+  if (p.cache == 2)
+    launch.sharedBytes = p.rows * rowBytes;
   plan.launches.push_back(launch);
   plan.threadsPerBlock = p.threads * p.rows;
   plan.sharedBytesPerBlock =
-      p.threads > 32 ? 2 * p.rows * (p.threads / 32) * (dbl ? 8 : 4) : 0;
+      (p.threads > 32 ? 2 * p.rows * (p.threads / 32) * (dbl ? 8 : 4) : 0) +
+      launch.sharedBytes;
   setParam(plan, "threads", p.threads);
   setParam(plan, "rows", p.rows);
   setParam(plan, "vec", p.vec);
@@ -135,10 +155,18 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
       if (q.threads == threads && q.rows == rows && q.vec == vec)
         return;
     // A row that fits in the lanes' registers is read once: that variant
-    // goes first.
+    // goes first. A longer one that fits in shared memory (two blocks to an
+    // SM, so that one block's loads overlap the other's reduction) is kept
+    // there.
     if (ceilDiv(sv.length, threads * vec) * vec <= 32)
-      out.push_back({threads, rows, vec, /*cache=*/true});
-    out.push_back({threads, rows, vec, /*cache=*/false});
+      out.push_back({threads, rows, vec, /*cache=*/1});
+    else if (2 * rows * sv.length * getElementKindBytes(sv.inKind) <=
+             std::min<int64_t>(kMaxSharedRowBytes,
+                               profile.sharedMemoryPerUnit > 0
+                                   ? profile.sharedMemoryPerUnit - 8 * 1024
+                                   : kMaxSharedRowBytes))
+      out.push_back({threads, rows, vec, /*cache=*/2});
+    out.push_back({threads, rows, vec, /*cache=*/0});
   };
   SmallVector<int64_t> vecs = {maxVec};
   if (maxVec > 1)
@@ -199,15 +227,13 @@ public:
                                      const TemplateParams &params,
                                      std::string &whyNot) const override {
     SoftmaxParams p;
-    int64_t cache = p.cache;
     if (failed(takeParams(params,
                           {{"threads", &p.threads},
                            {"rows", &p.rows},
                            {"vec", &p.vec},
-                           {"cache", &cache}},
+                           {"cache", &p.cache}},
                           whyNot)))
       return failure();
-    p.cache = cache != 0;
     return generateSoftmaxKernel(view, p, whyNot);
   }
 };

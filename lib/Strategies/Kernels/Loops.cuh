@@ -38,21 +38,37 @@ __device__ __forceinline__ void forLaneVectors(Idx begin, Idx end, int lane,
     f(j);
 }
 
+// Where a LaneRow keeps a lane's part of the row between its two reads.
+enum RowCache : int {
+  kRowCacheNone = 0,   // loaded again
+  kRowCacheRegisters = 1,
+  kRowCacheShared = 2, // the block's shared memory (`shared`, Len elements)
+};
+
 // One lane's part of a row of Len elements of T, in vectors of Vec at
 // offsets ((i * Lanes) + lane) * Vec, read twice: the part stays in registers
-// between the reads when Cache, else it is loaded again.
-template <class T, auto Len, int Lanes, int Vec, bool Cache> struct LaneRow {
+// or in shared memory between the reads (Cache), else it is loaded again.
+// In shared memory each lane reads back only what it wrote: no barrier.
+template <class T, auto Len, int Lanes, int Vec, int Cache> struct LaneRow {
   using Idx = decltype(Len);
   using Vector = StarkVec<T, Vec>;
   static constexpr int kPerLane =
       (int)((Len + Lanes * Vec - 1) / (Lanes * Vec));
-  Vector cached[Cache ? kPerLane : 1];
+  Vector cached[Cache == kRowCacheRegisters ? kPerLane : 1];
+  // With kRowCacheShared: the row's Len / Vec vectors.
+  Vector *shared = nullptr;
 
   // Calls f(j, x) for each vector x (at offset j) of the lane, loaded by
   // load(j).
   template <class Load, class F>
   __device__ __forceinline__ void read(int lane, Load load, F f) {
-    if constexpr (Cache) {
+    if constexpr (Cache == kRowCacheShared) {
+      forLaneVectors<Lanes, Vec>((Idx)0, Len, lane, [&](Idx j) {
+        const Vector x = load(j);
+        shared[j / Vec] = x;
+        f(j, x);
+      });
+    } else if constexpr (Cache == kRowCacheRegisters) {
       forCached(lane, [&](int i, Idx j) {
         cached[i] = load(j);
         f(j, cached[i]);
@@ -68,7 +84,10 @@ template <class T, auto Len, int Lanes, int Vec, bool Cache> struct LaneRow {
   // Calls f(j, x) again for the vectors of read(), in the same order.
   template <class Load, class F>
   __device__ __forceinline__ void reread(int lane, Load load, F f) {
-    if constexpr (Cache)
+    if constexpr (Cache == kRowCacheShared)
+      forLaneVectors<Lanes, Vec>((Idx)0, Len, lane,
+                                 [&](Idx j) { f(j, shared[j / Vec]); });
+    else if constexpr (Cache == kRowCacheRegisters)
       forCached(lane, [&](int i, Idx j) { f(j, cached[i]); });
     else
       forLaneVectors<Lanes, Vec>((Idx)0, Len, lane,

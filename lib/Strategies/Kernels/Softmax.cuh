@@ -6,7 +6,7 @@
 //   typedef ... Idx, Compute, In, Out;    // index, float or double, storage
 //   static constexpr Idx kRows, kLen, kInner;  // rows of kLen, kInner apart
 //   static constexpr int kLanes, kRowsPerBlock, kVec;
-//   static constexpr bool kCache;         // the row part stays in registers
+//   static constexpr int kCache;          // RowCache: where the row stays
 // kVec > 1 needs kInner == 1 (contiguous rows).
 //
 // Expects Prelude.cuh before it.
@@ -74,6 +74,11 @@ softmaxRows(const typename C::In *__restrict__ in,
     }
   };
   LaneRow<In, Len, Lanes, Vec, C::kCache> part;
+  if constexpr (C::kCache == kRowCacheShared) {
+    extern __shared__ __align__(128) unsigned char stark_smem[];
+    part.shared = reinterpret_cast<Vector *>(stark_smem) +
+                  (Idx)threadIdx.y * (Len / Vec);
+  }
   if (row < C::kRows)
     part.read(lane, load, [&](Idx, const Vector &x) {
 #pragma unroll

@@ -1,6 +1,6 @@
 // Fused chains on the GPU (FusedView): chains with reductions as one
 // fused_rows kernel (lanes along a row, several rows per block, the row kept
-// in registers or read once per walk, one thread or `split` threads per row
+// in registers or shared memory or read once per walk, one thread or `split` threads per row
 // for a reduction over a middle dimension; an argmax / argmin whose value
 // and position travel together), element-wise chains
 // with broadcasts and transposed reads through the elementwise and direct
@@ -9,6 +9,8 @@
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=8 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=8,cache=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=32,rows=8,cache=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-layernorm-gelu.mlir --family fused_rows --params lanes=128,rows=1,cache=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-layernorm-gelu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=1,rows=64 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-mean-middle.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-mean-middle.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-mean-middle.mlir --family fused_rows --params lanes=64,rows=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-mean-middle.mlir --candidate - | FileCheck %s

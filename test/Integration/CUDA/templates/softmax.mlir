@@ -12,6 +12,9 @@
 // RUN: stark-template --problem %S/Inputs/softmax-strided-f16.mlir --family softmax --params threads=32,rows=4,vec=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/softmax-strided-f16.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/softmax.mlir --family softmax --params threads=64,rows=4,vec=4,cache=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/softmax.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/softmax.mlir --family softmax --params threads=128,rows=1,vec=1,cache=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/softmax.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/softmax-long.mlir --family softmax --params threads=256,rows=1,vec=4,cache=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/softmax-long.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/softmax.mlir --family softmax --params threads=64,rows=4,vec=4,cache=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/softmax.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/softmax-strided-f16.mlir --family softmax --params threads=32,rows=4,vec=1,cache=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/softmax-strided-f16.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/softmax-strided-f16.mlir --family softmax --params threads=32,rows=4,vec=1,cache=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/softmax-strided-f16.mlir --candidate - | FileCheck %s
 
 // CHECK: status: ok
