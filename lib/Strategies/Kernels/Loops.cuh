@@ -40,7 +40,7 @@ __device__ __forceinline__ void forLaneVectors(Idx begin, Idx end, int lane,
 
 // Where a LaneRow keeps a lane's part of the row between its two reads.
 enum RowCache : int {
-  kRowCacheNone = 0,   // loaded again
+  kRowCacheNone = 0, // loaded again
   kRowCacheRegisters = 1,
   kRowCacheShared = 2, // the block's shared memory (`shared`, Len elements)
 };

@@ -76,8 +76,8 @@ softmaxRows(const typename C::In *__restrict__ in,
   LaneRow<In, Len, Lanes, Vec, C::kCache> part;
   if constexpr (C::kCache == kRowCacheShared) {
     extern __shared__ __align__(128) unsigned char stark_smem[];
-    part.shared = reinterpret_cast<Vector *>(stark_smem) +
-                  (Idx)threadIdx.y * (Len / Vec);
+    part.shared =
+        reinterpret_cast<Vector *>(stark_smem) + (Idx)threadIdx.y * (Len / Vec);
   }
   if (row < C::kRows)
     part.read(lane, load, [&](Idx, const Vector &x) {

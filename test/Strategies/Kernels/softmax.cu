@@ -28,16 +28,16 @@ __global__ void softmax(const typename C::In *__restrict__ in,
   softmaxRows<C>(in, out);
 }
 
-using F32Cached = Config<int, float, float, float, 512, 128, 1, 32, 8, 4,
-                         kRowCacheRegisters>;
-using F16Strided = Config<int, float, __half, __half, 4096, 64, 64, 1, 128, 1,
-                          kRowCacheNone>;
+using F32Cached =
+    Config<int, float, float, float, 512, 128, 1, 32, 8, 4, kRowCacheRegisters>;
+using F16Strided =
+    Config<int, float, __half, __half, 4096, 64, 64, 1, 128, 1, kRowCacheNone>;
 using Bf16Wide = Config<long long, float, __nv_bfloat16, float, 64, 32768, 1,
                         256, 1, 8, kRowCacheNone>;
 using F64 = Config<int, double, double, double, 100, 1000, 1, 64, 4, 2,
                    kRowCacheRegisters>;
-using F32Shared = Config<int, float, float, float, 256, 24576, 1, 512, 1, 4,
-                         kRowCacheShared>;
+using F32Shared =
+    Config<int, float, float, float, 256, 24576, 1, 512, 1, 4, kRowCacheShared>;
 
 template __global__ void softmax<F32Cached>(const float *, float *);
 template __global__ void softmax<F16Strided>(const __half *, __half *);
