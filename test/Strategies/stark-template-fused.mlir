@@ -171,18 +171,22 @@
 // MIDDLE-NEXT: cache=0,lanes=1,rows=128
 
 // The log-softmax's rows kept in shared memory (8 rows of 300 floats per
-// block): the first walk stores what it loads, the later walks read it
-// back at the same position.
+// block): a first loop stores each lane's elements there, and every walk
+// reads them back at the same position (no walk reads the input).
 // SHARED-PLAN: kernel = "stark_fused_rows", shared_bytes = 9600>
 // SHARED: extern __shared__ __align__(128) unsigned char stark_smem[];
 // SHARED: unsigned char *rowCache = stark_smem + (size_t)threadIdx.y * 1200;
 // SHARED-NEXT: float *cache0 = reinterpret_cast<float *>(rowCache + 0);
+// SHARED: // the rows into shared memory
+// SHARED: cache0[c] = stark_widen(arg0[(300) * i0 + i1]);
 // SHARED: // reduction 0 (max)
-// SHARED: const float [[X:p0_[0-9]+]] = stark_widen(arg0[
-// SHARED-NEXT: cache0[c] = [[X]];
+// SHARED-NOT: arg0[
+// SHARED: = cache0[c];
 // SHARED: // reduction 1 (add)
+// SHARED-NOT: arg0[
 // SHARED: = cache0[c];
 // SHARED: // outputs
+// SHARED-NOT: arg0[
 // SHARED: = cache0[c];
 // SHARED-LANES: cache=2 needs lanes along the row, a row input and at most 225280 bytes of cached rows per block
 

@@ -189,7 +189,7 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
     else if (perLane <= 1024)
       lanes = {32, 64, 128, 256};
     else
-      lanes = {256, 512, 1024, 128, 32};
+      lanes = {512, 256, 1024, 128, 32};
     for (int64_t tpr : lanes) {
       int64_t rows = std::max<int64_t>(1, 256 / tpr);
       // Few rows: fewer rows per block so more SMs get one.
