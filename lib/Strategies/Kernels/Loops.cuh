@@ -63,13 +63,13 @@ template <class T, auto Len, int Lanes, int Vec, int Cache> struct LaneRow {
   template <class Load, class F>
   __device__ __forceinline__ void read(int lane, Load load, F f) {
     if constexpr (Cache == kRowCacheShared) {
-      // All of the lane's loads first (as many in flight as the unrolling
-      // allows), then f over what they stored.
-#pragma unroll 8
-      for (Idx j = (Idx)lane * Vec; j < Len; j += Lanes * Vec)
-        shared[j / Vec] = load(j);
-      forLaneVectors<Lanes, Vec>((Idx)0, Len, lane,
-                                 [&](Idx j) { f(j, shared[j / Vec]); });
+      // Stored as the first pass reads them (on the H200 a softmax of rows
+      // of 24576 took 25.3 us this way, 27.6 us with all loads first).
+      forLaneVectors<Lanes, Vec>((Idx)0, Len, lane, [&](Idx j) {
+        const Vector x = load(j);
+        shared[j / Vec] = x;
+        f(j, x);
+      });
     } else if constexpr (Cache == kRowCacheRegisters) {
       forCached(lane, [&](int i, Idx j) {
         cached[i] = load(j);
