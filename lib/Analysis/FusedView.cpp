@@ -711,3 +711,75 @@ LogicalResult mlir::stark::detail::analyzeFusedProblem(Operation *func,
   view.outputs.clear();
   return FusedAnalysis(view, whyNot).run(cast<func::FuncOp>(func));
 }
+
+void mlir::stark::detail::addSoftmaxFusedView(ProblemView &view) {
+  const SoftmaxView &sv = *view.softmax;
+  ArrayRef<int64_t> shape = view.argShapes[0];
+  view.loopRanges.assign(shape.begin(), shape.end());
+  view.reductionLoops.assign(shape.size(), false);
+  view.reductionLoops[sv.dim] = true;
+  auto rowMajor = [&](int64_t arg, bool output) {
+    OperandView o;
+    o.argNumber = arg;
+    o.kind = view.argKinds[arg];
+    o.shape.assign(shape.begin(), shape.end());
+    o.isOutput = output;
+    o.access.coefficients.assign(shape.size(), 0);
+    int64_t stride = 1;
+    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+      o.access.coefficients[d] = stride;
+      stride *= shape[d];
+    }
+    return o;
+  };
+  view.inputs = {rowMajor(0, false)};
+  view.outputs = {rowMajor(1, true)};
+
+  FusedView fused;
+  ElementKind kind = sv.inKind;
+  ElementKind acc = kind == ElementKind::F16 || kind == ElementKind::BF16
+                        ? ElementKind::F32
+                        : kind;
+  auto push = [&](ScalarNode node) {
+    fused.program.nodes.push_back(std::move(node));
+    return int(fused.program.nodes.size()) - 1;
+  };
+  auto op = [&](StringRef name, ElementKind k, ArrayRef<int> operands) {
+    ScalarNode n;
+    n.op = name.str();
+    n.kind = k;
+    n.operands.assign(operands.begin(), operands.end());
+    return push(n);
+  };
+  ScalarNode x;
+  x.op = "arg";
+  x.kind = kind;
+  x.position = 0;
+  int in = push(x);
+  auto reduce = [&](int pre, StringRef combiner) {
+    FusedReduction r;
+    r.preNode = pre;
+    r.combiner = combiner.str();
+    r.accumulatorKind = acc;
+    ScalarNode n;
+    n.op = "reduce";
+    n.kind = acc;
+    n.position = int64_t(fused.reductions.size());
+    fused.reductions.push_back(r);
+    return push(n);
+  };
+  int max = reduce(in, "maxnum");
+  int e = op("math.exp", acc, {op("arith.subf", acc, {in, max})});
+  int sum = reduce(e, "add");
+  int out = op("arith.divf", acc, {e, sum});
+  fused.outputNodes = {out};
+  fused.program.yields = {out};
+  fused.program.argKinds = {kind, sv.outKind};
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    bool column = int64_t(d) == sv.dim;
+    (column ? fused.columnLoops : fused.rowLoops).push_back(d);
+    (column ? fused.length : fused.rows) *= shape[d];
+  }
+  fused.numOps = 1;
+  view.fused = std::move(fused);
+}

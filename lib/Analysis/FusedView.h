@@ -19,6 +19,13 @@ namespace mlir::stark::detail {
 LogicalResult analyzeFusedProblem(Operation *func, ProblemView &view,
                                   std::string &whyNot);
 
+/// Gives the view of a linalg.softmax problem (`view.softmax` set, argument 0
+/// in, 1 out) the loops, input, output and FusedView of its decomposition:
+/// a max (maxnum, as the baseline's) and a sum of exp(x - max) over the
+/// softmax dimension, then exp(x - max) / sum; so `fused_rows` may take it
+/// with one walk per pass, beside the online `softmax` family.
+void addSoftmaxFusedView(ProblemView &view);
+
 /// Reads a fused problem whose chain is a contraction and the element-wise
 /// ops after it into `view.contraction` and `view.epilogue` (see
 /// EpilogueView); fails with the first thing it cannot express.

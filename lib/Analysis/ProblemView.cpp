@@ -729,6 +729,7 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
     sv.inKind = view.argKinds[in];
     sv.outKind = view.argKinds[out];
     view.softmax = sv;
+    mlir::stark::detail::addSoftmaxFusedView(view);
     return view;
   }
 

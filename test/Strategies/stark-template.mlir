@@ -16,6 +16,8 @@
 // RUN: stark-template --problem %S/Inputs/templates/fill-row-sum.mlir --family reduce_row --params threads=256,rows=1,vec=4,split=4 --source | FileCheck %s --check-prefix=ROW-FILL
 // RUN: not stark-template --problem %S/Inputs/templates/fill-row-sum.mlir --family softmax 2>&1 | FileCheck %s --check-prefix=FILL-DECLINE
 // RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4 | FileCheck %s --check-prefix=SOFTMAX
+// RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --list | FileCheck %s --check-prefix=SOFTMAX-LIST
+// RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --family fused_rows --params lanes=32,rows=4,cache=0 --source | FileCheck %s --check-prefix=SOFTMAX-ROWS
 // RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4,cache=2 | FileCheck %s --check-prefix=SOFTMAX-SHARED
 // RUN: stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4,cache=2 --source | FileCheck %s --check-prefix=SOFTMAX-SHARED-SRC
 // RUN: not stark-template --problem %S/Inputs/templates/softmax.mlir --params threads=32,rows=2,vec=4,cache=3 2>&1 | FileCheck %s --check-prefix=SOFTMAX-CACHE
@@ -133,6 +135,22 @@
 // FILL-DECLINE: the problem fills its output before the linalg.reduce accumulates into it, and softmax would read the output instead
 
 // SOFTMAX: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax">]
+// linalg.softmax is also read as its decomposition (a maxnum and a sum of
+// exp(x - max), then exp(x - max) / sum), which fused_rows walks once per
+// pass: the search measures it against the online kernel.
+// SOFTMAX-LIST: softmax: {{[0-9]+}} parameter sets
+// SOFTMAX-LIST: fused_rows: {{[0-9]+}} parameter sets
+// SOFTMAX-ROWS: // Fused rows linalg.softmax: 32 rows of 1000, 2 reductions
+// SOFTMAX-ROWS: // reduction 0 (maxnum)
+// SOFTMAX-ROWS: acc0 = fmaxf(acc0,
+// SOFTMAX-ROWS: // reduction 1 (add)
+// SOFTMAX-ROWS: - acc0);
+// SOFTMAX-ROWS-NEXT: const float {{p1_[0-9]+}} = expf(
+// SOFTMAX-ROWS: // outputs
+// SOFTMAX-ROWS: const float [[E:q[0-9]+]] = expf(
+// SOFTMAX-ROWS-NEXT: const float [[Y:q[0-9]+]] = ([[E]] / acc1);
+// SOFTMAX-ROWS-NEXT: arg1[(1000) * i0 + i1] = stark_cast<float>([[Y]]);
+
 // Two rows per block kept in shared memory: the launch asks for them.
 // SOFTMAX-SHARED: launches = [#stark.launch<block = array<i64: 32, 2, 1>, grid = array<i64: 16, 1, 1>, kernel = "stark_softmax", shared_bytes = 8000>]
 // SOFTMAX-SHARED-SRC: static constexpr int kCache = stark_kernels::kRowCacheShared;

@@ -54,7 +54,10 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
       order.push_back(family);
   };
   if (view.isSoftmax) {
+    // Online (max and sum in one pass) or one walk per pass over the row:
+    // the search measures both.
     consider("softmax");
+    consider("fused_rows");
     return order;
   }
   if (view.norm) {
