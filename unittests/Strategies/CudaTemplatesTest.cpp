@@ -173,6 +173,12 @@ func.func @kernel(%x: memref<32x1000xf32>, %y: memref<32x1000xf32>) {
   return
 })mlir";
 
+const char *kSoftmaxLong = R"mlir(
+func.func @kernel(%x: memref<8x24576xf32>, %y: memref<8x24576xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<8x24576xf32>) outs(%y : memref<8x24576xf32>)
+  return
+})mlir";
+
 const char *kSoftmaxStridedF16 = R"mlir(
 func.func @kernel(%x: memref<4x77x50xf16>, %y: memref<4x77x50xf16>) {
   linalg.softmax dimension(1) ins(%x : memref<4x77x50xf16>) outs(%y : memref<4x77x50xf16>)
@@ -498,13 +504,30 @@ TEST_F(CudaTemplatesTest, SoftmaxViews) {
   EXPECT_EQ(v.softmax->rows, 32);
   EXPECT_EQ(v.softmax->length, 1000);
   EXPECT_EQ(v.softmax->inner, 1);
-  EXPECT_EQ(getApplicableFamilies(v), SmallVector<std::string>({"softmax"}));
+  // Rows of 1000: the online kernel first, then the decomposition.
+  EXPECT_EQ(getApplicableFamilies(v),
+            SmallVector<std::string>({"softmax", "fused_rows"}));
+  // The decomposition: a maxnum and a sum over the softmax dimension.
+  ASSERT_TRUE(v.fused);
+  ASSERT_EQ(v.fused->reductions.size(), 2u);
+  EXPECT_EQ(v.fused->reductions[0].combiner, "maxnum");
+  EXPECT_EQ(v.fused->reductions[1].combiner, "add");
+  EXPECT_EQ(v.fused->rows, 32);
+  EXPECT_EQ(v.fused->length, 1000);
+  EXPECT_EQ(v.fused->columnLoops, SmallVector<unsigned>({1}));
+
+  // Long contiguous rows: the walks over a row in shared memory first.
+  EXPECT_EQ(getApplicableFamilies(view(kSoftmaxLong)),
+            SmallVector<std::string>({"fused_rows", "softmax"}));
 
   ProblemView s = view(kSoftmaxStridedF16);
   ASSERT_TRUE(s.softmax);
   EXPECT_EQ(s.softmax->rows, 200);
   EXPECT_EQ(s.softmax->length, 77);
   EXPECT_EQ(s.softmax->inner, 50);
+  ASSERT_TRUE(s.fused);
+  EXPECT_EQ(s.fused->columnLoops, SmallVector<unsigned>({1}));
+  EXPECT_EQ(s.inputs[0].access.coefficients[1], 50);
 }
 
 //===----------------------------------------------------------------------===//
