@@ -2,6 +2,7 @@
 
 #include "stark/Tuning/TuningTransformOps.h"
 #include "stark/Analysis/InitFill.h"
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
@@ -46,8 +47,22 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
       return failure();
     }
   members.assign({op});
-  if (fusedOps == 1 && !isSeveralOutputReduction(op))
+  if (fusedOps == 1) {
+    // As --stark-outline: an op reducing into several fills is a problem of
+    // one fused op where a kernel reads that problem, else the op's own.
+    if (isSeveralOutputReduction(op)) {
+      FusionGroup group;
+      std::string ignored;
+      if (succeeded(growFusionGroup(op, group, ignored)) &&
+          group.ops.size() == 1) {
+        FailureOr<OwningOpRef<ModuleOp>> fused =
+            outlineFusionGroup(group, ignored);
+        if (succeeded(fused) && succeeded(getProblemView(**fused, ignored)))
+          return fused;
+      }
+    }
     return outlineKernelProblem(op, whyNot);
+  }
   if (!isFusableOp(op)) {
     linalg::FillOp fill = getOwnedInitFill(op);
     if (!fill) {
