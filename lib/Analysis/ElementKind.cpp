@@ -58,6 +58,12 @@ FailureOr<ElementKind> mlir::stark::getElementKind(Type type) {
   return failure();
 }
 
+ElementKind mlir::stark::getAccumulatorKind(ElementKind kind) {
+  return kind == ElementKind::F16 || kind == ElementKind::BF16
+             ? ElementKind::F32
+             : kind;
+}
+
 bool mlir::stark::isFloatKind(ElementKind kind) {
   return kind == ElementKind::F64 || kind == ElementKind::F32 ||
          kind == ElementKind::F16 || kind == ElementKind::BF16;

@@ -27,6 +27,7 @@
 
 using namespace mlir;
 using namespace mlir::stark;
+using mlir::stark::detail::isArgNode;
 
 SmallVector<bool> FusedView::perPoint(const ProblemView &view) const {
   SmallVector<bool> point(program.nodes.size(), false);
@@ -112,10 +113,6 @@ struct ArgPattern {
   std::string combiner;
 };
 
-bool isLocalArg(const ScalarProgram &p, int node, int64_t arg) {
-  return p.nodes[node].op == "arg" && p.nodes[node].position == arg;
-}
-
 /// Matches ArgPattern in `p` (a payload whose output arguments start at
 /// `firstOut`) with `loop` the one reduced loop; says why not in `whyNot`.
 std::optional<ArgPattern> matchArgPattern(const ScalarProgram &p,
@@ -131,8 +128,8 @@ std::optional<ArgPattern> matchArgPattern(const ScalarProgram &p,
     const ScalarNode &si = p.nodes[p.yields[m.indexOut]];
     if (sv.op != "arith.select" || si.op != "arith.select" ||
         sv.operands[0] != si.operands[0] ||
-        !isLocalArg(p, sv.operands[2], firstOut + m.valueOut) ||
-        !isLocalArg(p, si.operands[2], firstOut + m.indexOut))
+        !isArgNode(p, sv.operands[2], firstOut + m.valueOut) ||
+        !isArgNode(p, si.operands[2], firstOut + m.indexOut))
       continue;
     m.value = sv.operands[1];
     m.index = si.operands[1];
@@ -142,9 +139,9 @@ std::optional<ArgPattern> matchArgPattern(const ScalarProgram &p,
     bool floats = cmp.op == "arith.cmpf";
     StringRef greater = floats ? "ogt" : "sgt", less = floats ? "olt" : "slt";
     bool xFirst = cmp.operands[0] == m.value &&
-                  isLocalArg(p, cmp.operands[1], firstOut + m.valueOut);
+                  isArgNode(p, cmp.operands[1], firstOut + m.valueOut);
     bool xSecond = cmp.operands[1] == m.value &&
-                   isLocalArg(p, cmp.operands[0], firstOut + m.valueOut);
+                   isArgNode(p, cmp.operands[0], firstOut + m.valueOut);
     if (!xFirst && !xSecond)
       continue;
     // x > value or value < x: a new maximum; the strict order keeps the
@@ -422,9 +419,7 @@ LogicalResult FusedAnalysis::addOp(linalg::LinalgOp op, ArrayRef<int> loops) {
   FusedReduction red;
   red.preNode = *preNode;
   red.combiner = combiner;
-  red.accumulatorKind = (kind == ElementKind::F16 || kind == ElementKind::BF16)
-                            ? ElementKind::F32
-                            : kind;
+  red.accumulatorKind = getAccumulatorKind(kind);
   ScalarNode result;
   result.op = "reduce";
   result.kind = red.accumulatorKind;
@@ -737,9 +732,7 @@ void mlir::stark::detail::addSoftmaxFusedView(ProblemView &view) {
 
   FusedView fused;
   ElementKind kind = sv.inKind;
-  ElementKind acc = kind == ElementKind::F16 || kind == ElementKind::BF16
-                        ? ElementKind::F32
-                        : kind;
+  ElementKind acc = getAccumulatorKind(kind);
   auto push = [&](ScalarNode node) {
     fused.program.nodes.push_back(std::move(node));
     return int(fused.program.nodes.size()) - 1;

@@ -38,6 +38,9 @@ LogicalResult analyzeEpilogueProblem(Operation *func, ProblemView &view,
 FailureOr<ContractionView> analyzeContractionLoops(const ProblemView &view,
                                                    std::string &whyNot);
 
+/// Whether `node` of `p` reads the payload's argument `arg`.
+bool isArgNode(const ScalarProgram &p, int node, int64_t arg);
+
 /// The combiner of a reduction payload whose node `yield` combines the
 /// output argument `outArg` with a value of the inputs: sets `combiner`
 /// ("add", "max", ... as ReductionView::combiner) and returns the node of

@@ -33,6 +33,7 @@
 
 using namespace mlir;
 using namespace mlir::stark;
+using mlir::stark::detail::isArgNode;
 
 //===----------------------------------------------------------------------===//
 // Scalar programs
@@ -295,7 +296,8 @@ static int stripFloatCasts(const ScalarProgram &p, int node) {
   return node;
 }
 
-static bool isArgNode(const ScalarProgram &p, int node, int64_t arg) {
+bool mlir::stark::detail::isArgNode(const ScalarProgram &p, int node,
+                                    int64_t arg) {
   return p.nodes[node].op == "arg" && p.nodes[node].position == arg;
 }
 
@@ -511,9 +513,7 @@ static FailureOr<ReductionView> analyzeReduction(const ProblemView &view,
     return failure();
   }
   rv.preNode = pre;
-  ElementKind k = p.nodes[y].kind;
-  rv.accumulatorKind =
-      (k == ElementKind::F16 || k == ElementKind::BF16) ? ElementKind::F32 : k;
+  rv.accumulatorKind = getAccumulatorKind(p.nodes[y].kind);
 
   const LinearAccess &out = view.outputs[0].access;
   for (int64_t d = 0; d < view.numLoops(); ++d) {

@@ -5,6 +5,7 @@
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Transforms/Passes.h"
+#include "stark/Tuning/Substitution.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -170,19 +171,22 @@ struct StarkOutlinePass
           unfusable.insert(group.ops.begin(), group.ops.end());
           op->emitRemark() << "not fused with its producers and consumers: "
                            << why;
-        } else if (group.ops.size() > 1 ||
+        } else if (group.ops.size() == 1 &&
                    isSeveralOutputReduction(group.ops.front())) {
+          // An op alone that reduces into several fills; where no kernel
+          // reads its fused form (an argmax that keeps the last of equal
+          // values) it stays the op's own problem.
+          std::string whyNot;
+          problem = outlineOneOpFusionGroup(group, whyNot);
+          if (succeeded(problem))
+            members = group.ops;
+          else
+            op->emitRemark()
+                << "not outlined with the fills of its outputs: " << whyNot;
+        } else if (group.ops.size() > 1) {
           if (failed(problem))
             problem = outlineFusionGroup(group, why);
-          // An op alone whose fused form no kernel reads (an argmax that
-          // keeps the last of equal values) stays the op's own problem.
-          std::string whyNotRead;
-          if (succeeded(problem) && group.ops.size() == 1 &&
-              failed(getProblemView(**problem, whyNotRead))) {
-            problem = failure();
-            op->emitRemark()
-                << "not outlined with the fills of its outputs: " << whyNotRead;
-          } else if (succeeded(problem)) {
+          if (succeeded(problem)) {
             members = group.ops;
           } else {
             unfusable.insert(group.ops.begin(), group.ops.end());

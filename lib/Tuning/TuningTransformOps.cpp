@@ -2,7 +2,6 @@
 
 #include "stark/Tuning/TuningTransformOps.h"
 #include "stark/Analysis/InitFill.h"
-#include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
@@ -56,8 +55,8 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
       if (succeeded(growFusionGroup(op, group, ignored)) &&
           group.ops.size() == 1) {
         FailureOr<OwningOpRef<ModuleOp>> fused =
-            outlineFusionGroup(group, ignored);
-        if (succeeded(fused) && succeeded(getProblemView(**fused, ignored)))
+            outlineOneOpFusionGroup(group, ignored);
+        if (succeeded(fused))
           return fused;
       }
     }

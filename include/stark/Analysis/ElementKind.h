@@ -24,6 +24,9 @@ int64_t getElementKindBytes(ElementKind kind);
 /// The kind of an MLIR element type, or failure for other types.
 FailureOr<ElementKind> getElementKind(Type type);
 bool isFloatKind(ElementKind kind);
+/// The kind a reduction over `kind` accumulates in: f32 for f16 and bf16,
+/// else `kind` itself.
+ElementKind getAccumulatorKind(ElementKind kind);
 
 } // namespace mlir::stark
 

@@ -493,6 +493,14 @@ bool cudatpl::isAlignedExcept(const LinearAccess &access,
 
 int64_t cudatpl::ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+bool cudatpl::rowCachesFitTwoBlocks(const HardwareProfile &profile,
+                                    int64_t bytes) {
+  int64_t perUnit = profile.sharedMemoryPerUnit > 0
+                        ? profile.sharedMemoryPerUnit - 8 * 1024
+                        : kMaxRowCacheBytes;
+  return 2 * bytes <= std::min(perUnit, kMaxRowCacheBytes);
+}
+
 void cudatpl::setParam(CudaKernelPlan &plan, StringRef key, int64_t value) {
   plan.params[key.str()] = std::to_string(value);
 }

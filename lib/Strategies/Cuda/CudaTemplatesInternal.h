@@ -132,6 +132,16 @@ bool isAlignedExcept(const LinearAccess &access, ArrayRef<unsigned> except,
 
 int64_t ceilDiv(int64_t a, int64_t b);
 
+/// The most bytes of rows a block of the row kernels (`softmax`,
+/// `fused_rows`, `cache=2`) keeps in shared memory: under the 227 KiB a
+/// Hopper block may opt into, with room for the block's static part.
+constexpr int64_t kMaxRowCacheBytes = 220 * 1024;
+
+/// Whether two blocks that each keep `bytes` of rows in shared memory fit
+/// one SM of `profile`, so that one block's loads overlap the other's
+/// combine (the row kernels offer `cache=2` only then).
+bool rowCachesFitTwoBlocks(const HardwareProfile &profile, int64_t bytes);
+
 /// Records `value` under `key` in the plan's parameters.
 void setParam(CudaKernelPlan &plan, StringRef key, int64_t value);
 

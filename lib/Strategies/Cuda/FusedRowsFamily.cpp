@@ -18,6 +18,7 @@
 #include "CudaTemplatesInternal.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -38,6 +39,17 @@ struct FusedRowsParams {
 
 /// The most registers a lane's cache may take.
 constexpr int64_t kMaxCachedPerLane = 32;
+
+/// The element of `operand` at the current point of the fused loops (named
+/// `loopNames`): `argN[offset]`.
+static std::string emitElement(const ProblemView &view,
+                               const OperandView &operand,
+                               ArrayRef<std::string> loopNames) {
+  SmallVector<unsigned> all =
+      llvm::to_vector(llvm::seq<unsigned>(0, unsigned(view.numLoops())));
+  return argName(operand.argNumber) + "[" +
+         emitLinearOffset(operand.access, all, loopNames, true) + "]";
+}
 
 /// Emits the nodes of a fused program: row values once per row, values per
 /// point inside each walk over a row.
@@ -102,12 +114,8 @@ private:
     std::string expr;
     std::string cacheSlot;
     if (node.op == "arg") {
-      const OperandView &in = view.inputs[node.position];
-      SmallVector<unsigned> all;
-      for (unsigned d = 0; d < unsigned(view.numLoops()); ++d)
-        all.push_back(d);
-      expr = "stark_widen(" + argName(in.argNumber) + "[" +
-             emitLinearOffset(in.access, all, loopNames, true) + "])";
+      expr = "stark_widen(" +
+             emitElement(view, view.inputs[node.position], loopNames) + ")";
       if (!cached.empty() && cached[node.position]) {
         cacheSlot =
             "cache" + std::to_string(node.position) + "[" + cacheIndex + "]";
@@ -195,10 +203,6 @@ static int64_t getCacheSharedBytes(const ProblemView &view, int64_t rows) {
   return bytes * rows;
 }
 
-/// The most shared memory a block's cached rows may take: under the 227 KiB
-/// a Hopper block may opt into, with room for the static part.
-constexpr int64_t kMaxCacheSharedBytes = 220 * 1024;
-
 /// Registers per lane the cache takes with `lanes` lanes per row.
 static int64_t getCacheRegisters(const ProblemView &view, int64_t lanes) {
   int64_t slots = ceilDiv(view.fused->length, lanes);
@@ -249,12 +253,11 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
     whyNot = "cache must be 0 (none), 1 (registers) or 2 (shared memory)";
     return failure();
   }
-  if (p.cache == 2 &&
-      (p.lanes == 1 || getCacheSharedBytes(view, p.rows) == 0 ||
-       getCacheSharedBytes(view, p.rows) > kMaxCacheSharedBytes)) {
+  if (p.cache == 2 && (p.lanes == 1 || getCacheSharedBytes(view, p.rows) == 0 ||
+                       getCacheSharedBytes(view, p.rows) > kMaxRowCacheBytes)) {
     whyNot = llvm::formatv("cache=2 needs lanes along the row, a row input "
                            "and at most {0} bytes of cached rows per block",
-                           kMaxCacheSharedBytes);
+                           kMaxRowCacheBytes);
     return failure();
   }
   if (p.cache == 1 &&
@@ -393,9 +396,6 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   if (p.cache == 2) {
     // The row's cached inputs go to shared memory first, all loads of a
     // lane in flight together; every walk then reads them there.
-    SmallVector<unsigned> all;
-    for (unsigned d = 0; d < unsigned(view.numLoops()); ++d)
-      all.push_back(d);
     os << "    // the rows into shared memory\n";
     os << "#pragma unroll 8\n";
     os << "    for (idx_t c = lane; c < LEN; c += LANES) {\n";
@@ -403,9 +403,7 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
     for (auto [i, c] : llvm::enumerate(getCachedInputs(view)))
       if (c)
         os << "      cache" << i << "[c] = stark_widen("
-           << argName(view.inputs[i].argNumber) << "["
-           << emitLinearOffset(view.inputs[i].access, all, names, true)
-           << "]);\n";
+           << emitElement(view, view.inputs[i], names) << ");\n";
     os << "    }\n";
     emit.setAllLoaded();
   }
@@ -458,9 +456,6 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
 
   // Outputs: row values by the row's first lane, then one more walk for the
   // outputs per point.
-  SmallVector<unsigned> all;
-  for (unsigned d = 0; d < unsigned(view.numLoops()); ++d)
-    all.push_back(d);
   SmallVector<int> rowRoots, pointRoots;
   for (auto [k, node] : llvm::enumerate(fused.outputNodes)) {
     bool columns = llvm::any_of(fused.columnLoops, [&](unsigned d) {
@@ -472,9 +467,8 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
   emit.emitRowValues(pointRoots, "    ");
   auto store = [&](unsigned k, StringRef indent) {
     const OperandView &out = view.outputs[k];
-    os << indent << (split ? "if (live) " : "") << argName(out.argNumber) << "["
-       << emitLinearOffset(out.access, all, names, true) << "] = stark_cast<"
-       << getCudaStorageType(out.kind) << ">("
+    os << indent << (split ? "if (live) " : "") << emitElement(view, out, names)
+       << " = stark_cast<" << getCudaStorageType(out.kind) << ">("
        << emit.nameOf(fused.outputNodes[k]) << ");\n";
   };
   if (!rowRoots.empty()) {
@@ -570,11 +564,6 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
                         [&](unsigned d) { return o.access.dependsOn(d); });
   });
   int64_t walks = int64_t(fused.reductions.size()) + (outputsPerPoint ? 1 : 0);
-  // A row too long for the registers is kept in shared memory instead, where
-  // two blocks fit an SM (one block's loads overlap the other's combine).
-  int64_t sharedPerSm = profile.sharedMemoryPerUnit > 0
-                            ? profile.sharedMemoryPerUnit - 8 * 1024
-                            : kMaxCacheSharedBytes;
   // Registers hold a long row only with a 1024-lane block per row, one per
   // SM: such rows go to shared memory first (on the H200 a log-softmax of
   // rows of 24576 took 35.8 us from registers, 21.4 us from shared memory).
@@ -590,10 +579,9 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
       if (cache == 1 && (p.lanes == 1 || regs == 0 || regs > kMaxCachedPerLane))
         continue;
       int64_t bytes = getCacheSharedBytes(view, p.rows);
-      if (cache == 2 &&
-          (p.lanes == 1 || bytes == 0 ||
-           (regs <= kMaxCachedPerLane && fused.length <= 8192) ||
-           2 * bytes > std::min(sharedPerSm, kMaxCacheSharedBytes)))
+      if (cache == 2 && (p.lanes == 1 || bytes == 0 ||
+                         (regs <= kMaxCachedPerLane && fused.length <= 8192) ||
+                         !rowCachesFitTwoBlocks(profile, bytes)))
         continue;
       if (p.lanes * p.rows * p.split <= maxThreads)
         out.push_back(p);

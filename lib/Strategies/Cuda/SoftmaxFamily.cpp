@@ -34,10 +34,6 @@ LogicalResult cudatpl::checkSoftmaxApplies(const ProblemView &view,
   return success();
 }
 
-/// The most bytes of rows a block keeps in shared memory (cache=2): under
-/// the 227 KiB a Hopper block may opt into, with room for the static part.
-constexpr int64_t kMaxSharedRowBytes = 220 * 1024;
-
 static int64_t maxSoftmaxVector(const SoftmaxView &sv) {
   if (sv.inner != 1)
     return 1;
@@ -66,10 +62,10 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
     return failure();
   }
   int64_t rowBytes = sv.length * getElementKindBytes(sv.inKind);
-  if (p.cache == 2 && p.rows * rowBytes > kMaxSharedRowBytes) {
+  if (p.cache == 2 && p.rows * rowBytes > kMaxRowCacheBytes) {
     whyNot = llvm::formatv("cache=2 keeps {0} rows of {1} bytes in shared "
                            "memory (at most {2} bytes)",
-                           p.rows, rowBytes, kMaxSharedRowBytes);
+                           p.rows, rowBytes, kMaxRowCacheBytes);
     return failure();
   }
   if (p.cache == 1 && ceilDiv(sv.length, p.threads * p.vec) * p.vec > 32) {
@@ -160,11 +156,8 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
     // there.
     if (ceilDiv(sv.length, threads * vec) * vec <= 32)
       out.push_back({threads, rows, vec, /*cache=*/1});
-    else if (2 * rows * sv.length * getElementKindBytes(sv.inKind) <=
-             std::min<int64_t>(kMaxSharedRowBytes,
-                               profile.sharedMemoryPerUnit > 0
-                                   ? profile.sharedMemoryPerUnit - 8 * 1024
-                                   : kMaxSharedRowBytes))
+    else if (rowCachesFitTwoBlocks(profile, rows * sv.length *
+                                                getElementKindBytes(sv.inKind)))
       out.push_back({threads, rows, vec, /*cache=*/2});
     out.push_back({threads, rows, vec, /*cache=*/0});
   };
