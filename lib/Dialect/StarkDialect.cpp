@@ -95,6 +95,28 @@ LogicalResult StarkDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' belongs on a function";
     return success();
   }
+  if (name == kUnfusedAttrName) {
+    auto refs = dyn_cast<ArrayAttr>(value);
+    if (!isa<ModuleOp>(op) || !refs ||
+        !llvm::all_of(refs, llvm::IsaPred<FlatSymbolRefAttr>))
+      return op->emitOpError() << "'stark.unfused' belongs on a problem module "
+                                  "and lists the symbols of problems";
+    return success();
+  }
+  if (name == kUnfusedProblemAttrName) {
+    if (!isa<FlatSymbolRefAttr>(value))
+      return op->emitOpError()
+             << "'stark.unfused_problem' must be a symbol reference to a "
+                "problem module";
+    return success();
+  }
+  if (name == kBaselineAttrName) {
+    auto time = dyn_cast<FloatAttr>(value);
+    if (!isa<ModuleOp>(op) || !time || !(time.getValueAsDouble() > 0))
+      return op->emitOpError() << "'stark.baseline_us' belongs on a problem "
+                                  "module and is a positive time";
+    return success();
+  }
   if (name == "stark.template")
     return op->emitOpError() << "'stark.template' is no longer used: the "
                                 "family and params are part of #stark.cuda";

@@ -1,6 +1,7 @@
 //===- FusionGroup.cpp - Producer/consumer chains outlined as one problem -===//
 
 #include "stark/Problem/FusionGroup.h"
+#include "stark/Analysis/InitFill.h"
 #include "stark/Problem/KernelProblem.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -690,4 +691,70 @@ LogicalResult mlir::stark::replaceFusionGroupWithCall(
     if (empty->use_empty())
       empty->erase();
   return success();
+}
+
+std::optional<double> mlir::stark::getSearchedMicroseconds(ModuleOp problem) {
+  if (auto winner = problem->getAttrOfType<WinnerAttr>(kWinnerAttrName)) {
+    if (std::optional<APFloat> us = winner.getWinnerUs())
+      return us->convertToDouble();
+    return std::nullopt;
+  }
+  if (auto baseline = problem->getAttrOfType<FloatAttr>(kBaselineAttrName))
+    return baseline.getValueAsDouble();
+  return std::nullopt;
+}
+
+SmallVector<UnfusedComparison>
+mlir::stark::chooseFusedOrUnfused(ModuleOp program) {
+  SmallVector<UnfusedComparison> comparisons;
+  for (auto fused : program.getOps<ModuleOp>()) {
+    auto refs = fused->getAttrOfType<ArrayAttr>(kUnfusedAttrName);
+    if (!refs || !fused.getSymNameAttr())
+      continue;
+    UnfusedComparison c;
+    c.fused = fused;
+    c.fusedMicroseconds = getSearchedMicroseconds(fused);
+    double sum = 0;
+    bool timed = true;
+    llvm::raw_string_ostream os(c.aloneSummary);
+    for (auto [i, ref] : llvm::enumerate(refs.getAsRange<FlatSymbolRefAttr>())) {
+      auto alone = program.lookupSymbol<ModuleOp>(ref.getAttr());
+      std::optional<double> us =
+          alone ? getSearchedMicroseconds(alone) : std::nullopt;
+      if (alone)
+        c.alone.push_back(alone);
+      os << (i ? " + " : "") << ref;
+      if (us)
+        os << llvm::formatv(" ({0:f2} us)", *us);
+      else
+        os << " (not timed)";
+      timed &= us.has_value();
+      sum += us.value_or(0);
+    }
+    if (timed) {
+      c.aloneMicroseconds = sum;
+      os << llvm::formatv(" = {0:f2} us", sum);
+    }
+    c.unfused = c.fusedMicroseconds && c.aloneMicroseconds &&
+                *c.aloneMicroseconds < *c.fusedMicroseconds;
+    if (c.unfused) {
+      auto fusedRef = FlatSymbolRefAttr::get(fused.getSymNameAttr());
+      program->walk([&](Operation *op) {
+        auto own = op->getAttrOfType<FlatSymbolRefAttr>(kUnfusedProblemAttrName);
+        if (!own || op->getAttr(kProblemAttrName) != fusedRef)
+          return;
+        op->setAttr(kProblemAttrName, own);
+        auto ownProblem = program.lookupSymbol<ModuleOp>(own.getAttr());
+        ProblemAttr info =
+            ownProblem ? ownProblem->getAttrOfType<ProblemAttr>(kProblemAttrName)
+                       : ProblemAttr();
+        if (info && info.getFusedOps() > 1)
+          if (linalg::FillOp fill = getOwnedInitFill(op);
+              fill && fill->getAttr(kProblemAttrName) == fusedRef)
+            fill->setAttr(kProblemAttrName, own);
+      });
+    }
+    comparisons.push_back(std::move(c));
+  }
+  return comparisons;
 }

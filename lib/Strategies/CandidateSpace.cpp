@@ -23,7 +23,12 @@ mlir::stark::getIntegerParams(const StrategyPoint &point, std::string &error) {
 }
 
 std::string mlir::stark::printCandidate(ModuleOp candidate) {
-  candidate->removeAttr(kProblemAttrName);
+  // What the problem module says of itself and of its search is not part
+  // of a candidate.
+  for (StringRef name :
+       {StringRef(kProblemAttrName), StringRef(kUnfusedAttrName),
+        StringRef(kBaselineAttrName), StringRef(kWinnerAttrName)})
+    candidate->removeAttr(name);
   std::string text;
   llvm::raw_string_ostream os(text);
   candidate->print(os);

@@ -1,5 +1,7 @@
 //===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
 
+#include "stark/Analysis/FusionCost.h"
+#include "stark/Analysis/HardwareProfile.h"
 #include "stark/Analysis/InitFill.h"
 #include "stark/Analysis/ProblemView.h"
 #include "stark/Problem/FusionGroup.h"
@@ -79,12 +81,72 @@ LogicalResult writeProblemFile(ModuleOp problem, StringRef dir,
   return success();
 }
 
+/// Whether the cost model fuses `group` on `profile`; `note` says what it
+/// estimated (empty where it cannot tell, and then the group is fused).
+bool fusionPays(const FusionGroup &group, const HardwareProfile &profile,
+                std::string &note) {
+  std::string whyUnknown;
+  FailureOr<FusionEstimate> estimate = estimateFusion(
+      group.ops, group.inputs, group.outputs, profile, whyUnknown);
+  if (failed(estimate)) {
+    note.clear();
+    return true;
+  }
+  note = "by the cost model on " + profile.name + ", one kernel " +
+         estimate->describe();
+  return estimate->pays();
+}
+
+/// Outlines each op of a fused chain (`members`, outlined as `fusedName`)
+/// alone, with the fill it owns, through `addProblem`; the chain's problem
+/// lists them in stark.unfused and each op names its own in
+/// stark.unfused_problem. Fails, saying why, when an op cannot be a problem
+/// of its own (nothing is recorded then).
+template <typename AddProblem>
+LogicalResult outlineMembersAlone(ModuleOp module,
+                                  ArrayRef<Operation *> members,
+                                  StringAttr fusedName, AddProblem &addProblem,
+                                  std::string &whyNot) {
+  SmallVector<std::pair<Operation *, OwningOpRef<ModuleOp>>> alone;
+  for (Operation *member : members) {
+    if (isa<linalg::FillOp>(member))
+      continue;
+    linalg::FillOp initFill = getOwnedInitFill(member);
+    FailureOr<OwningOpRef<ModuleOp>> problem =
+        outlineKernelProblem(member, whyNot, initFill);
+    if (failed(problem))
+      return failure();
+    alone.emplace_back(member, std::move(*problem));
+  }
+  SmallVector<Attribute> refs;
+  for (auto &[member, problem] : alone) {
+    StringAttr name = addProblem(std::move(problem), member);
+    if (!name) {
+      whyNot = "a problem file could not be written";
+      return failure();
+    }
+    auto ref = FlatSymbolRefAttr::get(name);
+    member->setAttr(kUnfusedProblemAttrName, ref);
+    refs.push_back(ref);
+  }
+  if (auto fused = module.lookupSymbol<ModuleOp>(fusedName))
+    fused->setAttr(kUnfusedAttrName,
+                   ArrayAttr::get(fusedName.getContext(), refs));
+  return success();
+}
+
 struct StarkOutlinePass
     : public stark::impl::StarkOutlinePassBase<StarkOutlinePass> {
   using StarkOutlinePassBase::StarkOutlinePassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    std::optional<HardwareProfile> hw = lookupHardwareProfile(profile);
+    if (!hw) {
+      module.emitError() << "stark-outline: unknown hardware profile '"
+                         << profile << "'";
+      return signalPassFailure();
+    }
     SmallVector<Operation *> ops;
     module->walk([&](Operation *op) {
       if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op))
@@ -111,6 +173,24 @@ struct StarkOutlinePass
     }
 
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    // The problem of `problem`'s signature: an existing one, or `problem`
+    // appended to the module (and written to `dir`). Null on failure.
+    auto addProblem = [&](OwningOpRef<ModuleOp> problem,
+                          Operation *anchor) -> StringAttr {
+      std::string err;
+      ProblemAttr info = *getProblemAttr(*problem, err);
+      StringAttr &name = bySignature[info.getSignature()];
+      if (!name) {
+        name = b.getStringAttr("stark_problem_" + std::to_string(nextIndex++));
+        if (!dir.empty() &&
+            failed(writeProblemFile(*problem, dir, info.getSignature(), anchor)))
+          return nullptr;
+        problem->setSymNameAttr(name);
+        b.insert(problem.release());
+        ++numProblems;
+      }
+      return name;
+    };
     // Fills go last: one that only initialises ops of a fused chain, or the
     // output of a contraction, is part of that problem, not one of its own.
     std::stable_partition(ops.begin(), ops.end(), [](Operation *op) {
@@ -139,7 +219,7 @@ struct StarkOutlinePass
         continue;
       }
       SmallVector<Operation *> members = {op};
-      std::string why;
+      std::string why, costNote;
       FailureOr<OwningOpRef<ModuleOp>> problem = failure();
       if (fuse &&
           (isFusableOp(op) ||
@@ -183,6 +263,13 @@ struct StarkOutlinePass
           else
             op->emitRemark()
                 << "not outlined with the fills of its outputs: " << whyNot;
+        } else if (group.ops.size() > 1 && costModel &&
+                   !fusionPays(group, *hw, costNote)) {
+          problem = failure();
+          unfusable.insert(group.ops.begin(), group.ops.end());
+          op->emitRemark() << "not fused with its producers and consumers: "
+                           << costNote;
+          costNote.clear();
         } else if (group.ops.size() > 1) {
           if (failed(problem))
             problem = outlineFusionGroup(group, why);
@@ -212,16 +299,9 @@ struct StarkOutlinePass
       }
       std::string err;
       ProblemAttr info = *getProblemAttr(**problem, err);
-      StringAttr &name = bySignature[info.getSignature()];
-      if (!name) {
-        name = b.getStringAttr("stark_problem_" + std::to_string(nextIndex++));
-        if (!dir.empty() &&
-            failed(writeProblemFile(**problem, dir, info.getSignature(), op)))
-          return signalPassFailure();
-        (*problem)->setSymNameAttr(name);
-        b.insert(problem->release());
-        ++numProblems;
-      }
+      StringAttr name = addProblem(std::move(*problem), op);
+      if (!name)
+        return signalPassFailure();
       for (Operation *member : members) {
         grouped.insert(member);
         member->setAttr(kProblemAttrName, FlatSymbolRefAttr::get(name));
@@ -243,10 +323,22 @@ struct StarkOutlinePass
       } else if (members.size() > 1) {
         fused.insert(members.begin(), members.end());
         numFused += members.size();
-        op->emitRemark() << "outlined with " << (members.size() - 1)
-                         << " producer/consumer op(s) as @" << name.getValue()
-                         << " (" << info.getOp() << " " << info.getShapes()
-                         << ", signature " << info.getSignature() << ")";
+        InFlightDiagnostic remark = op->emitRemark();
+        remark << "outlined with " << (members.size() - 1)
+               << " producer/consumer op(s) as @" << name.getValue() << " ("
+               << info.getOp() << " " << info.getShapes() << ", signature "
+               << info.getSignature() << ")";
+        if (!costNote.empty())
+          remark << "; " << costNote;
+        if (compareUnfused) {
+          std::string whyNot;
+          if (failed(outlineMembersAlone(module, members, name, addProblem,
+                                         whyNot)))
+            remark << "; not compared with its ops alone: " << whyNot;
+          else
+            remark << "; its ops are also outlined alone";
+        }
+        remark.report();
       } else {
         op->emitRemark() << "outlined as @" << name.getValue() << " ("
                          << info.getOp() << " " << info.getShapes()

@@ -53,6 +53,7 @@ void mlir::stark::buildStarkPipeline(OpPassManager &pm,
   // schedules tile one contraction, and a fused problem would get only the
   // upstream lowering of the whole group.
   outline.fuseEpilogues = options.fuseEpilogues && target == "cuda";
+  outline.profile = profile;
   pm.addPass(createStarkOutlinePass(outline));
 
   StarkSearchPassOptions search;

@@ -15,6 +15,7 @@
 #include "stark/LLM/HttpClient.h"
 #endif
 #include "stark/Eval/Timing.h"
+#include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Search/ProblemSearch.h"
 #include "stark/Search/Report.h"
@@ -79,11 +80,13 @@ struct ProblemOutcome {
   bool winner = false;
 };
 
-/// Ops of the program that belong to the problem named `symbol`.
-SmallVector<Operation *> opsOfProblem(ModuleOp module, StringAttr symbol) {
+/// Ops of the program that belong to the problem named `symbol` (that name
+/// it in `attrName`).
+SmallVector<Operation *> opsOfProblem(ModuleOp module, StringAttr symbol,
+                                      StringRef attrName = kProblemAttrName) {
   SmallVector<Operation *> ops;
   module->walk([&](Operation *op) {
-    if (auto ref = op->getAttrOfType<FlatSymbolRefAttr>(kProblemAttrName))
+    if (auto ref = op->getAttrOfType<FlatSymbolRefAttr>(attrName))
       if (ref.getAttr() == symbol)
         ops.push_back(op);
   });
@@ -232,7 +235,8 @@ struct StarkSearchPass
     SmallVector<ModuleOp> problems;
     for (auto nested : module.getOps<ModuleOp>())
       if (nested->hasAttr(kProblemAttrName) && nested.getSymNameAttr() &&
-          !nested->hasAttr(kWinnerAttrName))
+          !nested->hasAttr(kWinnerAttrName) &&
+          !nested->hasAttr(kBaselineAttrName))
         problems.push_back(nested);
 
     // More than one evaluation worker: a pool shared by every search; with
@@ -269,9 +273,16 @@ struct StarkSearchPass
     // The whole run's budget is split by share: each problem gets the part
     // of what is left that its share is of the shares still to search.
     SmallVector<double> shares, weights;
-    for (ModuleOp problem : problems)
-      shares.push_back(
-          getShareOfOps(opsOfProblem(module, problem.getSymNameAttr())));
+    for (ModuleOp problem : problems) {
+      // An op of a fused chain also searched alone (compare-unfused) names
+      // that problem in stark.unfused_problem.
+      SmallVector<Operation *> ops =
+          opsOfProblem(module, problem.getSymNameAttr());
+      if (ops.empty())
+        ops = opsOfProblem(module, problem.getSymNameAttr(),
+                           kUnfusedProblemAttrName);
+      shares.push_back(getShareOfOps(ops));
+    }
     // Problems outlined without a ranking (`all`) share the budget evenly.
     weights = shares;
     if (llvm::all_of(weights, [](double w) { return w <= 0; }))
@@ -310,6 +321,7 @@ struct StarkSearchPass
       if (failedHard)
         return signalPassFailure();
     }
+    compareWithUnfused(module, reports);
     llvm::json::Object summary = summarize(module, outcomes);
     if (pool)
       for (const LostExecutor &l : pool->getLost())
@@ -336,6 +348,58 @@ struct StarkSearchPass
         module.emitError() << "stark-search: " << error;
         return signalPassFailure();
       }
+    }
+  }
+
+  /// Keeps each fused chain outlined with compare-unfused, or its ops alone,
+  /// whichever was measured faster (chooseFusedOrUnfused), says which on
+  /// the chain's ops and in the chain's entry of `reports`.
+  void compareWithUnfused(ModuleOp module, llvm::json::Array &reports) {
+    for (UnfusedComparison &c : chooseFusedOrUnfused(module)) {
+      StringRef name = c.fused.getSymNameAttr().getValue();
+      std::string message;
+      if (!c.fusedMicroseconds || !c.aloneMicroseconds)
+        message = llvm::formatv("stark-search: @{0} stays fused, not compared "
+                                "with its ops alone: {1}{2}",
+                                name,
+                                c.fusedMicroseconds ? "" : "it was not timed; ",
+                                c.aloneSummary)
+                      .str();
+      else
+        message =
+            llvm::formatv("stark-search: {0}: @{1} ({2:f2} us) is {3}slower "
+                          "than its ops alone: {4}",
+                          c.unfused ? "unfused" : "fused", name,
+                          *c.fusedMicroseconds, c.unfused ? "" : "not ",
+                          c.aloneSummary)
+                .str();
+      SmallVector<Operation *> ops;
+      for (ModuleOp alone : c.alone)
+        for (Operation *op :
+             opsOfProblem(module, alone.getSymNameAttr(),
+                          kUnfusedProblemAttrName))
+          if (!llvm::is_contained(ops, op))
+            ops.push_back(op);
+      for (Operation *op : ops)
+        op->emitRemark() << message;
+      if (ops.empty())
+        c.fused.emitRemark() << message;
+      llvm::json::Object entry{
+          {"chosen", c.unfused ? "unfused" : "fused"},
+          {"problems", llvm::json::Array(llvm::map_range(
+                           c.alone,
+                           [](ModuleOp m) {
+                             return m.getSymNameAttr().getValue().str();
+                           }))},
+          {"summary", c.aloneSummary}};
+      if (c.fusedMicroseconds)
+        entry["fused_seconds"] = *c.fusedMicroseconds * 1e-6;
+      if (c.aloneMicroseconds)
+        entry["alone_seconds"] = *c.aloneMicroseconds * 1e-6;
+      for (llvm::json::Value &report : reports)
+        if (llvm::json::Object *o = report.getAsObject())
+          if (o->getString("problem") == name)
+            (*o)["unfused"] = llvm::json::Object(entry);
     }
   }
 
@@ -605,11 +669,17 @@ struct StarkSearchPass
     ProblemAttr info = *getProblemAttr(problem, error);
     StringAttr symbol = problem.getSymNameAttr();
     SmallVector<Operation *> ops = opsOfProblem(module, symbol);
+    // An op of a fused chain searched alone too (compare-unfused).
+    bool alone = ops.empty();
+    if (alone)
+      ops = opsOfProblem(module, symbol, kUnfusedProblemAttrName);
     std::string label =
         llvm::formatv("{0} {1}", info.getOp(), info.getShapes()).str();
     auto remarkAll = [&](const Twine &message) {
       for (Operation *op : ops)
-        op->emitRemark() << message;
+        op->emitRemark() << (alone ? "alone as @" + symbol.getValue() + ": "
+                                   : Twine())
+                         << message;
       if (ops.empty())
         problem.emitRemark() << message;
     };
@@ -689,6 +759,11 @@ struct StarkSearchPass
     }
     const SearchResult &search = *result.search;
     numCandidates += search.candidatesTried;
+    // Searched: not searched again, and timed for compare-unfused.
+    if (result.baselineSeconds > 0)
+      problem->setAttr(kBaselineAttrName,
+                       FloatAttr::get(Float64Type::get(&getContext()),
+                                      result.baselineSeconds * 1e6));
 
     if (!search.winner) {
       int64_t failedCount = 0;

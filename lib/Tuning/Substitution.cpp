@@ -245,7 +245,9 @@ mlir::stark::substituteWinner(ModuleOp program, DestinationStyleOpInterface op,
   linalg::FillOp initFill;
   SmallVector<Operation *> problemOps = getProblemOps(problem);
   bool ownsFill = problemOps.size() == 2 && isa<linalg::FillOp>(problemOps[0]);
-  if (info->getFusedOps() > 1 && !isFusableOp(op) && ownsFill) {
+  // A reduction outlined alone with its fill (its chain not fused, by the
+  // cost model or by compare-unfused) is such a problem too.
+  if (info->getFusedOps() > 1 && ownsFill && !isFusedGroupProblem(*info)) {
     initFill = getOwnedInitFill(op);
     if (!initFill || !fillsAsProblem(initFill, problem)) {
       op->emitRemark() << who

@@ -21,6 +21,14 @@ inline constexpr StringLiteral kProblemAttrName = "stark.problem";
 inline constexpr StringLiteral kWinnerAttrName = "stark.winner";
 inline constexpr StringLiteral kCudaAttrName = "stark.cuda";
 inline constexpr StringLiteral kScheduleAttrName = "stark.schedule";
+/// On a fused chain's problem module: the problems of its ops alone, in
+/// chain order, that the search compares it with (stark-outline
+/// compare-unfused); on each op of the chain: its own problem.
+inline constexpr StringLiteral kUnfusedAttrName = "stark.unfused";
+inline constexpr StringLiteral kUnfusedProblemAttrName = "stark.unfused_problem";
+/// On a searched problem module: the baseline's time in microseconds, also
+/// where no candidate beat it.
+inline constexpr StringLiteral kBaselineAttrName = "stark.baseline_us";
 
 /// Registers the stark dialect so that every context made from `registry`
 /// loads it at once: its verifier must see the stark.* attributes of IR that

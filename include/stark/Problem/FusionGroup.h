@@ -26,6 +26,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -124,6 +125,34 @@ FailureOr<FusionGroup> findOutlinedFusionGroup(Operation *member,
 LogicalResult replaceFusionGroupWithCall(const FusionGroup &group,
                                          func::FuncOp kernel,
                                          DictionaryAttr provenance);
+
+/// The measured time of a searched `problem` in microseconds: its winner's,
+/// else its baseline's (stark.baseline_us); none where it was not timed.
+std::optional<double> getSearchedMicroseconds(ModuleOp problem);
+
+/// How a fused chain's problem compared with its ops alone
+/// (--stark-outline compare-unfused).
+struct UnfusedComparison {
+  /// The chain's problem, and the problems of its ops alone in chain order.
+  ModuleOp fused;
+  SmallVector<ModuleOp> alone;
+  /// The chain's time, and the sum of its ops' times; none where a problem
+  /// was not timed.
+  std::optional<double> fusedMicroseconds, aloneMicroseconds;
+  /// The ops alone are faster: they now name their own problems.
+  bool unfused = false;
+  /// "@stark_problem_3 (12.5 us) + @stark_problem_4 (3.1 us) = 15.6 us".
+  std::string aloneSummary;
+};
+
+/// For each problem of `program` with stark.unfused: compares the chain's
+/// time with the sum of its ops' times alone, and where the ops alone are
+/// faster, tags every op of the program outlined in that chain (and the
+/// fill its own problem owns) with its own problem (stark.unfused_problem),
+/// so that --stark-substitute replaces them one by one. Where a problem
+/// was not timed, the chain stays fused. Returns one comparison per chain's
+/// problem.
+SmallVector<UnfusedComparison> chooseFusedOrUnfused(ModuleOp program);
 
 } // namespace mlir::stark
 

@@ -181,6 +181,24 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     and an element-wise kernel for the chain (bench/results, stop 22 against
     stop 20).
 
+    With `cost-model` (the default), a chain is fused only where the cost
+    model (stark/Analysis/FusionCost.h) estimates one kernel faster than one
+    kernel per op on the hardware `profile`: one kernel moves only the
+    chain's inputs and outputs and pays one launch, but runs no more
+    threads than its narrowest op gives it (a reduction keeps each row in
+    one block). A chain that reduces a large tensor to a few values and
+    then scales the tensor by them (`x / sum(x)`) is left one problem per
+    op on a GPU: one block would do the whole reduction. The remark says
+    what the estimate was, fused or not.
+
+    With `compare-unfused`, each op of a fused chain is also outlined alone
+    (with the fill it owns); the chain's problem lists those problems in
+    `stark.unfused = [@...]` and each op names its own in
+    `stark.unfused_problem`. `--stark-search` searches them all and keeps
+    the chain's kernel only where it is faster than the ops' winners (or
+    baselines) together; otherwise the ops are tagged with their own
+    problems and substituted one by one.
+
     Ops that cannot be outlined (dynamic shapes, values captured from the
     surrounding code) keep their place and get a remark saying why.
   }];
@@ -200,6 +218,15 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     Option<"fuseConvEpilogues", "fuse-conv-epilogues", "bool",
            /*default=*/"false",
            "With fuse-epilogues, convolutions head their chain too">,
+    Option<"costModel", "cost-model", "bool", /*default=*/"true",
+           "With fuse, form a chain's problem only where the cost model "
+           "estimates one kernel faster than one per op">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"host\"",
+           "Hardware profile the cost model estimates on: h200, a100 or "
+           "host">,
+    Option<"compareUnfused", "compare-unfused", "bool", /*default=*/"false",
+           "Also outline each op of a fused chain alone, so that "
+           "stark-search compares the chain's kernel with its ops' winners">,
   ];
   let statistics = [
     Statistic<"numOutlined", "num-outlined", "Ops outlined">,
