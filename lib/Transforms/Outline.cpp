@@ -144,7 +144,8 @@ struct StarkOutlinePass
     std::optional<HardwareProfile> hw = lookupHardwareProfile(profile);
     if (!hw) {
       module.emitError() << "stark-outline: unknown hardware profile '"
-                         << profile << "'";
+                         << profile << "'; expected one of: "
+                         << llvm::join(getHardwareProfileNames(), ", ");
       return signalPassFailure();
     }
     SmallVector<Operation *> ops;

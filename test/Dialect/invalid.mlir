@@ -200,3 +200,21 @@ module attributes {stark.schedule = #stark.schedule<family = "td-matmul", params
 
 // expected-error @+1 {{'builtin.module' op 'stark.cost' must be a #stark.cost attribute}}
 module attributes {stark.cost = #stark.problem<entry = "kernel", num_outputs = 1>} {}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'stark.unfused' belongs on a problem module and lists the symbols of problems}}
+module attributes {stark.unfused = ["stark_problem_1"]} {}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'linalg.copy' op 'stark.unfused_problem' must be a symbol reference to a problem module}}
+  %0 = linalg.copy {stark.unfused_problem = "stark_problem_1"} ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'stark.baseline_us' belongs on a problem module and is a positive time}}
+module attributes {stark.baseline_us = -1.0 : f64} {}
