@@ -204,7 +204,9 @@ def search_command(args, meta, work):
             # As --stark-pipeline: a contraction's epilogue is fused for
             # cuda only (the cpu target has no kernel for the pair).
             f"--stark-outline=dir={os.path.join(work, 'problems')} "
-            f"fuse-epilogues={'true' if tgt == 'cuda' else 'false'}",
+            f"fuse-epilogues={'true' if tgt == 'cuda' else 'false'} "
+            f"profile={args.profile} "
+            f"compare-unfused={'true' if args.compare_unfused else 'false'}",
             f"--stark-search={search}",
             "-o", os.path.join(work, "out.mlir"),
             "--mlir-print-op-on-diagnostic=false"]
@@ -259,7 +261,8 @@ def run_search(args, meta, deadline):
                 "baseline_seconds": rep.get("baseline_seconds"),
                 "candidates": rep.get("candidates"),
                 "stop_reason": rep.get("stop_reason"),
-                "skipped": rep.get("skipped")}
+                "skipped": rep.get("skipped"),
+                "unfused": rep.get("unfused")}
         nodes = {n["id"]: n for n in rep.get("nodes", [])}
         win = nodes.get(rep.get("winner"))
         if win and pm["winner_ir"]:
@@ -610,6 +613,10 @@ def parse_args(argv):
     ap.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
     ap.add_argument("--profile", default=None,
                     help="hardware profile (default h200 on cuda, host on cpu)")
+    ap.add_argument("--compare-unfused", action="store_true",
+                    help="also search each op of a fused chain alone and keep "
+                    "the chain's kernel only where it is faster "
+                    "(stark-outline compare-unfused)")
     ap.add_argument("--budget", type=int, default=3,
                     help="candidates per searched problem")
     ap.add_argument("--seconds", type=float, default=30,
