@@ -248,6 +248,15 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
     `stark.winner = #stark.winner<baseline_us, candidate, params, speedup, strategy,
     winner_us>`. A remark on each op of the problem says what was found, or
     why nothing was. `--stark-substitute` puts winners into the program.
+    Every searched problem also gets `stark.baseline_us`; a problem with a
+    winner or a baseline time is not searched again.
+
+    A fused chain's problem outlined with `compare-unfused` (see
+    `--stark-outline`) lists the problems of its ops alone: once all are
+    searched, the chain keeps its problem only where its time (winner, else
+    baseline) is not above the sum of its ops' times; otherwise its ops are
+    tagged with their own problems. A remark on each op says which, with
+    the times, and so does the chain's entry of the report (`unfused`).
 
     Problems are searched one after the other; with `total-seconds`, each
     gets the part of the budget still left that its share of the model's
