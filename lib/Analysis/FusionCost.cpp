@@ -83,9 +83,9 @@ FailureOr<FusionEstimate> mlir::stark::estimateFusion(
       // around the reduction work on its rows too.
       rowThreads = std::min(
           rowThreads,
-          parallel * std::min<int64_t>(
-                         reduced, std::max<int64_t>(
-                                      1, profile.maxThreadsPerBlock)));
+          parallel *
+              std::min<int64_t>(
+                  reduced, std::max<int64_t>(1, profile.maxThreadsPerBlock)));
     } else {
       widest = std::max(widest, parallel);
     }

@@ -717,7 +717,8 @@ mlir::stark::chooseFusedOrUnfused(ModuleOp program) {
     double sum = 0;
     bool timed = true;
     llvm::raw_string_ostream os(c.aloneSummary);
-    for (auto [i, ref] : llvm::enumerate(refs.getAsRange<FlatSymbolRefAttr>())) {
+    for (auto [i, ref] :
+         llvm::enumerate(refs.getAsRange<FlatSymbolRefAttr>())) {
       auto alone = program.lookupSymbol<ModuleOp>(ref.getAttr());
       std::optional<double> us =
           alone ? getSearchedMicroseconds(alone) : std::nullopt;
@@ -740,14 +741,16 @@ mlir::stark::chooseFusedOrUnfused(ModuleOp program) {
     if (c.unfused) {
       auto fusedRef = FlatSymbolRefAttr::get(fused.getSymNameAttr());
       program->walk([&](Operation *op) {
-        auto own = op->getAttrOfType<FlatSymbolRefAttr>(kUnfusedProblemAttrName);
+        auto own =
+            op->getAttrOfType<FlatSymbolRefAttr>(kUnfusedProblemAttrName);
         if (!own || op->getAttr(kProblemAttrName) != fusedRef)
           return;
         op->setAttr(kProblemAttrName, own);
         auto ownProblem = program.lookupSymbol<ModuleOp>(own.getAttr());
         ProblemAttr info =
-            ownProblem ? ownProblem->getAttrOfType<ProblemAttr>(kProblemAttrName)
-                       : ProblemAttr();
+            ownProblem
+                ? ownProblem->getAttrOfType<ProblemAttr>(kProblemAttrName)
+                : ProblemAttr();
         if (info && info.getFusedOps() > 1)
           if (linalg::FillOp fill = getOwnedInitFill(op);
               fill && fill->getAttr(kProblemAttrName) == fusedRef)

@@ -183,8 +183,8 @@ struct StarkOutlinePass
       StringAttr &name = bySignature[info.getSignature()];
       if (!name) {
         name = b.getStringAttr("stark_problem_" + std::to_string(nextIndex++));
-        if (!dir.empty() &&
-            failed(writeProblemFile(*problem, dir, info.getSignature(), anchor)))
+        if (!dir.empty() && failed(writeProblemFile(
+                                *problem, dir, info.getSignature(), anchor)))
           return nullptr;
         problem->setSymNameAttr(name);
         b.insert(problem.release());

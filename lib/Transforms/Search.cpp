@@ -359,12 +359,12 @@ struct StarkSearchPass
       StringRef name = c.fused.getSymNameAttr().getValue();
       std::string message;
       if (!c.fusedMicroseconds || !c.aloneMicroseconds)
-        message = llvm::formatv("stark-search: @{0} stays fused, not compared "
-                                "with its ops alone: {1}{2}",
-                                name,
-                                c.fusedMicroseconds ? "" : "it was not timed; ",
-                                c.aloneSummary)
-                      .str();
+        message =
+            llvm::formatv("stark-search: @{0} stays fused, not compared "
+                          "with its ops alone: {1}{2}",
+                          name, c.fusedMicroseconds ? "" : "it was not timed; ",
+                          c.aloneSummary)
+                .str();
       else
         message =
             llvm::formatv("stark-search: {0}: @{1} ({2:f2} us) is {3}slower "
@@ -375,9 +375,8 @@ struct StarkSearchPass
                 .str();
       SmallVector<Operation *> ops;
       for (ModuleOp alone : c.alone)
-        for (Operation *op :
-             opsOfProblem(module, alone.getSymNameAttr(),
-                          kUnfusedProblemAttrName))
+        for (Operation *op : opsOfProblem(module, alone.getSymNameAttr(),
+                                          kUnfusedProblemAttrName))
           if (!llvm::is_contained(ops, op))
             ops.push_back(op);
       for (Operation *op : ops)

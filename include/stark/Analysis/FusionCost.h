@@ -12,9 +12,10 @@
 // many threads as its rows give it where a member reduces (a row is one
 // block's: the reduction's parallel points times at most one block of
 // threads per row; the element-wise ops around it work on those rows), else
-// as many as its widest member has points. On a GPU, a kernel with fewer threads than the
-// machine holds (one block's worth per SM) reaches that share of its
-// roofline rate; on the host every kernel is taken to run at its roofline.
+// as many as its widest member has points. On a GPU, a kernel with fewer
+// threads than the machine holds (one block's worth per SM) reaches that share
+// of its roofline rate; on the host every kernel is taken to run at its
+// roofline.
 //
 //===----------------------------------------------------------------------===//
 

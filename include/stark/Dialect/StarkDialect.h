@@ -25,7 +25,8 @@ inline constexpr StringLiteral kScheduleAttrName = "stark.schedule";
 /// chain order, that the search compares it with (stark-outline
 /// compare-unfused); on each op of the chain: its own problem.
 inline constexpr StringLiteral kUnfusedAttrName = "stark.unfused";
-inline constexpr StringLiteral kUnfusedProblemAttrName = "stark.unfused_problem";
+inline constexpr StringLiteral kUnfusedProblemAttrName =
+    "stark.unfused_problem";
 /// On a searched problem module: the baseline's time in microseconds, also
 /// where no candidate beat it.
 inline constexpr StringLiteral kBaselineAttrName = "stark.baseline_us";
