@@ -751,9 +751,13 @@ mlir::stark::chooseFusedOrUnfused(ModuleOp program) {
             ownProblem
                 ? ownProblem->getAttrOfType<ProblemAttr>(kProblemAttrName)
                 : ProblemAttr();
+        // The fill the op's own problem owns goes with it (a fill the
+        // chain's problem rebuilt carries the chain's tag, one outside any
+        // ranking none).
         if (info && info.getFusedOps() > 1)
           if (linalg::FillOp fill = getOwnedInitFill(op);
-              fill && fill->getAttr(kProblemAttrName) == fusedRef)
+              fill && (!fill->hasAttr(kProblemAttrName) ||
+                       fill->getAttr(kProblemAttrName) == fusedRef))
             fill->setAttr(kProblemAttrName, own);
       });
     }

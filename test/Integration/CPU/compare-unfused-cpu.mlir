@@ -15,6 +15,7 @@
 // RUN: %python %S/Inputs/set-fused-time.py %t.searched.mlir %t.slow.mlir 1e9
 // RUN: stark-opt %t.slow.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0" --stark-substitute -o %t.unfused.mlir 2> %t.slow.remarks
 // RUN: FileCheck %s --check-prefix=SLOW < %t.slow.remarks
+// RUN: stark-opt %t.slow.mlir --stark-search="target=cpu progress=0" -o - 2>/dev/null | FileCheck %s --check-prefix=RETAG
 // RUN: %python %S/Inputs/set-fused-time.py %t.searched.mlir %t.fast.mlir 1e-3
 // RUN: stark-opt %t.fast.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0" --stark-substitute -o %t.fused.mlir 2> %t.fast.remarks
 // RUN: FileCheck %s --check-prefix=FAST < %t.fast.remarks
@@ -33,6 +34,17 @@
 // The report's choice follows its times.
 // REPORT: fused(linalg.generic,linalg.generic) 64x512xf32->64x512xf32: consistent
 // REPORT: fused(linalg.generic,linalg.generic) 128x256xf32,256xf32->128x256xf32: consistent
+
+// Unfused, each op names its own problem, and the row sum's problem takes
+// the fill it owns.
+// RETAG-LABEL: func.func @row_div
+// RETAG: linalg.fill {{.*}}stark.problem = @[[$SUM:stark_problem_[0-9]+]]}
+// RETAG: linalg.generic {{.*}}stark.problem = @[[$SUM]], stark.unfused_problem = @[[$SUM]]}
+// RETAG: linalg.generic {{.*}}stark.problem = @[[DIV:stark_problem_[0-9]+]], stark.unfused_problem = @[[DIV]]}
+// RETAG-LABEL: func.func @swish_bias
+// RETAG: linalg.generic {{.*}}stark.problem = @[[SWISH:stark_problem_[0-9]+]], stark.unfused_problem = @[[SWISH]]}
+// RETAG: linalg.generic {{.*}}stark.problem = @[[BIAS:stark_problem_[0-9]+]], stark.unfused_problem = @[[BIAS]]}
+// RETAG: module @[[$SUM]] attributes {{{.*}}op = "linalg.fill + linalg.generic"
 
 // SLOW-COUNT-4: stark-search: unfused: @stark_problem_{{[0-9]+}} (1000000000.00 us) is slower than its ops alone
 // SLOW-NOT: stark-search: fused:
