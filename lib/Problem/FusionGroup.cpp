@@ -705,7 +705,7 @@ std::optional<double> mlir::stark::getSearchedMicroseconds(ModuleOp problem) {
 }
 
 SmallVector<UnfusedComparison>
-mlir::stark::chooseFusedOrUnfused(ModuleOp program) {
+mlir::stark::chooseFusedOrUnfused(ModuleOp program, double minSpeedup) {
   SmallVector<UnfusedComparison> comparisons;
   for (auto fused : program.getOps<ModuleOp>()) {
     auto refs = fused->getAttrOfType<ArrayAttr>(kUnfusedAttrName);
@@ -737,7 +737,7 @@ mlir::stark::chooseFusedOrUnfused(ModuleOp program) {
       os << llvm::formatv(" = {0:f2} us", sum);
     }
     c.unfused = c.fusedMicroseconds && c.aloneMicroseconds &&
-                *c.aloneMicroseconds < *c.fusedMicroseconds;
+                *c.aloneMicroseconds * minSpeedup < *c.fusedMicroseconds;
     if (c.unfused) {
       auto fusedRef = FlatSymbolRefAttr::get(fused.getSymNameAttr());
       program->walk([&](Operation *op) {

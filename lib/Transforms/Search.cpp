@@ -351,11 +351,12 @@ struct StarkSearchPass
     }
   }
 
-  /// Keeps each fused chain outlined with compare-unfused, or its ops alone,
-  /// whichever was measured faster (chooseFusedOrUnfused), says which on
+  /// Keeps each fused chain outlined with compare-unfused, or its ops alone
+  /// where they were measured min-speedup times faster (chooseFusedOrUnfused),
+  /// says which on
   /// the chain's ops and in the chain's entry of `reports`.
   void compareWithUnfused(ModuleOp module, llvm::json::Array &reports) {
-    for (UnfusedComparison &c : chooseFusedOrUnfused(module)) {
+    for (UnfusedComparison &c : chooseFusedOrUnfused(module, minSpeedup)) {
       StringRef name = c.fused.getSymNameAttr().getValue();
       std::string message;
       if (!c.fusedMicroseconds || !c.aloneMicroseconds)
@@ -367,11 +368,11 @@ struct StarkSearchPass
                 .str();
       else
         message =
-            llvm::formatv("stark-search: {0}: @{1} ({2:f2} us) is {3}slower "
-                          "than its ops alone: {4}",
+            llvm::formatv("stark-search: {0}: @{1} ({2:f2} us) is {3}{4:f2}x "
+                          "slower than its ops alone: {5}",
                           c.unfused ? "unfused" : "fused", name,
                           *c.fusedMicroseconds, c.unfused ? "" : "not ",
-                          c.aloneSummary)
+                          double(minSpeedup), c.aloneSummary)
                 .str();
       SmallVector<Operation *> ops;
       for (ModuleOp alone : c.alone)

@@ -147,12 +147,14 @@ struct UnfusedComparison {
 
 /// For each problem of `program` with stark.unfused: compares the chain's
 /// time with the sum of its ops' times alone, and where the ops alone are
-/// faster, tags every op of the program outlined in that chain (and the
+/// faster by `minSpeedup` (the factor a winner must beat its baseline by),
+/// tags every op of the program outlined in that chain (and the
 /// fill its own problem owns) with its own problem (stark.unfused_problem),
 /// so that --stark-substitute replaces them one by one. Where a problem
 /// was not timed, the chain stays fused. Returns one comparison per chain's
 /// problem.
-SmallVector<UnfusedComparison> chooseFusedOrUnfused(ModuleOp program);
+SmallVector<UnfusedComparison> chooseFusedOrUnfused(ModuleOp program,
+                                                    double minSpeedup = 1.0);
 
 } // namespace mlir::stark
 

@@ -5,12 +5,13 @@
 // report says which, with both times. Then the chains' times are set by hand
 // (set-fused-time.py) so that each decision is known: at 1e9 us every chain
 // is unfused and its ops are substituted one by one; at 1e-3 us every chain
-// stays fused. stark-eval checks each resulting program against the
+// stays fused; at 1.02 times its ops' time it stays fused unless
+// min-speedup is 1. stark-eval checks each resulting program against the
 // original.
 //
 // RUN: stark-opt %s --mlir-print-op-on-diagnostic=false --stark-hot-ops=top-k=0 --stark-outline=compare-unfused=1 --stark-search="target=cpu budget=2 trials=1 timing-trials=1 progress=0 min-speedup=1 report=%t.json" -o %t.searched.mlir 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=SEARCH < %t.remarks
-// RUN: %python %S/Inputs/check-unfused-report.py %t.json | FileCheck %s --check-prefix=REPORT
+// RUN: %python %S/Inputs/check-unfused-report.py %t.json 1.0 | FileCheck %s --check-prefix=REPORT
 //
 // RUN: %python %S/Inputs/set-fused-time.py %t.searched.mlir %t.slow.mlir 1e9
 // RUN: stark-opt %t.slow.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0" --stark-substitute -o %t.unfused.mlir 2> %t.slow.remarks
@@ -19,6 +20,11 @@
 // RUN: %python %S/Inputs/set-fused-time.py %t.searched.mlir %t.fast.mlir 1e-3
 // RUN: stark-opt %t.fast.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0" --stark-substitute -o %t.fused.mlir 2> %t.fast.remarks
 // RUN: FileCheck %s --check-prefix=FAST < %t.fast.remarks
+// Within the search's min-speedup, a chain stays fused: at 1.02 times its
+// ops' time it is unfused only with min-speedup=1.
+// RUN: %python %S/Inputs/set-fused-time.py %t.searched.mlir %t.close.mlir 1.02x
+// RUN: stark-opt %t.close.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLOSE
+// RUN: stark-opt %t.close.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0 min-speedup=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLOSE-ANY
 //
 // DEFINE: %{eval} = stark-eval --correctness-trials 3 --trials 2 --max-trials 2 --warmup 1 --no-cache-flush --no-f64-reference --problem %s
 // RUN: %{eval} --candidate %t.unfused.mlir --entry row_div | FileCheck %s
@@ -28,8 +34,8 @@
 
 // Each op of both chains is searched alone too, and every chain decided.
 // SEARCH-COUNT-4: remark: alone as @stark_problem_{{[0-9]+}}: stark-search:
-// SEARCH-DAG: stark-search: {{(un)?}}fused: @[[ROWS:stark_problem_[0-9]+]] ({{[0-9.]+}} us) is {{(not )?}}slower than its ops alone: @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) + @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) = {{[0-9.]+}} us
-// SEARCH-DAG: stark-search: {{(un)?}}fused: @[[SWISH:stark_problem_[0-9]+]] ({{[0-9.]+}} us) is {{(not )?}}slower than its ops alone: @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) + @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) = {{[0-9.]+}} us
+// SEARCH-DAG: stark-search: {{(un)?}}fused: @[[ROWS:stark_problem_[0-9]+]] ({{[0-9.]+}} us) is {{(not )?}}1.00x slower than its ops alone: @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) + @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) = {{[0-9.]+}} us
+// SEARCH-DAG: stark-search: {{(un)?}}fused: @[[SWISH:stark_problem_[0-9]+]] ({{[0-9.]+}} us) is {{(not )?}}1.00x slower than its ops alone: @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) + @{{stark_problem_[0-9]+}} ({{[0-9.]+}} us) = {{[0-9.]+}} us
 
 // The report's choice follows its times.
 // REPORT: fused(linalg.generic,linalg.generic) 64x512xf32->64x512xf32: consistent
@@ -46,15 +52,20 @@
 // RETAG: linalg.generic {{.*}}stark.problem = @[[BIAS:stark_problem_[0-9]+]], stark.unfused_problem = @[[BIAS]]}
 // RETAG: module @[[$SUM]] attributes {{{.*}}op = "linalg.fill + linalg.generic"
 
-// SLOW-COUNT-4: stark-search: unfused: @stark_problem_{{[0-9]+}} (1000000000.00 us) is slower than its ops alone
+// SLOW-COUNT-4: stark-search: unfused: @stark_problem_{{[0-9]+}} (1000000000.00 us) is 1.05x slower than its ops alone
 // SLOW-NOT: stark-search: fused:
 // SLOW-NOT: left as is: the chain
 // SLOW-NOT: error:
 
-// FAST-COUNT-4: stark-search: fused: @stark_problem_{{[0-9]+}} (0.00 us) is not slower than its ops alone
+// FAST-COUNT-4: stark-search: fused: @stark_problem_{{[0-9]+}} (0.00 us) is not 1.05x slower than its ops alone
 // FAST-NOT: stark-search: unfused
 // FAST-NOT: left as is
 // FAST-NOT: error:
+
+// CLOSE-COUNT-4: stark-search: fused: @stark_problem_{{[0-9]+}} ({{[0-9.]+}} us) is not 1.05x slower than its ops alone
+// CLOSE-NOT: stark-search: unfused
+// CLOSE-ANY-COUNT-4: stark-search: unfused: @stark_problem_{{[0-9]+}} ({{[0-9.]+}} us) is 1.00x slower than its ops alone
+// CLOSE-ANY-NOT: stark-search: fused
 
 // CHECK: status: ok
 
