@@ -319,9 +319,15 @@ def retime(args, item):
     return res
 
 
-def _is_chain(item):
-    """Whether a problem is a fused chain (its fills are not members)."""
-    return bool(item) and (item.get("op") or "").startswith("fused(")
+def _members(item):
+    """How many ops of the program other than fills one occurrence of a
+    problem stands for: the ops of `fused(a,b,c)`, the op of
+    `linalg.fill + linalg.matmul` (a problem that owns its output's fill);
+    0 for a fill outlined alone."""
+    op = (item or {}).get("op") or ""
+    names = op[len("fused("):-1].split(",") if op.startswith("fused(") \
+        else op.split(" + ")
+    return sum(1 for n in names if n.strip() != "linalg.fill")
 
 
 def stark_totals(entry):
@@ -330,14 +336,16 @@ def stark_totals(entry):
     signature) count once per op, a fused problem once per group."""
     ops = entry["ops"]
     missing = [o["op"] for o in ops if not o["problem"]]
-    # A fill tagged with a fused chain's problem is rebuilt inside it and
-    # is not one of its fused_ops: occurrences count the other ops only.
+    # Occurrences count the ops other than fills: a fill tagged with a
+    # problem of other ops (a chain that rebuilds it, a contraction or
+    # reduction that owns it) goes with them, and the hot-op ranking gives
+    # an owned fill no cost line of its own. A fill outlined alone counts.
     counts = {}
     for o in ops:
         if o["problem"]:
             counts.setdefault(o["problem"], 0)
             if o["op"] != "linalg.fill" or \
-                    not _is_chain(entry["problems"].get(o["problem"])):
+                    not _members(entry["problems"].get(o["problem"])):
                 counts[o["problem"]] += 1
     total = base = search_total = search_base = 0.0
     complete, retimed, winners = not missing, True, 0
@@ -346,7 +354,7 @@ def stark_totals(entry):
         if not item:
             complete = False
             continue
-        occ = n / max(1, item["fused_ops"])
+        occ = n / max(1, _members(item))
         rt = item.get("retime") or {}
         if rt.get("status") == "ok" and rt.get("candidate_s"):
             t = rt["candidate_s"] if "winner" in item else rt["baseline_s"]
@@ -372,6 +380,43 @@ def stark_totals(entry):
             "problems": len(counts), "winners": winners,
             "roofline_s": roof or None, "bytes": nbytes, "flops": flops,
             "bound": bound}
+
+
+def timed_fields(tot, eager, comp):
+    """The fields of a problem's result row that follow from stark's total
+    time `tot` (stark_totals) and the peers' times."""
+    s = tot["time_s"]
+    return {"upstream_s": tot["baseline_s"], "stark_s": s,
+            "speedup_vs_eager": eager / s if s and eager else None,
+            "speedup_vs_compile": comp / s if s and comp else None,
+            "speedup_vs_upstream":
+                tot["baseline_s"] / s if s and tot["baseline_s"] else None,
+            "roofline_s": tot["roofline_s"],
+            "roofline_fraction":
+                tot["roofline_s"] / s if s and tot["roofline_s"] else None,
+            "retimed": tot["retimed"], "winners": tot["winners"],
+            "stark_problems": tot["problems"], "ops": tot["ops"]}
+
+
+def recount_main(path):
+    """Recomputes a results file's totals from the searches and re-timings
+    it stores (after a change to stark_totals), its summary and goals, and
+    writes it and its markdown again."""
+    with open(path) as f:
+        doc = json.load(f)
+    for r in doc["problems"]:
+        r.update(timed_fields(stark_totals(r["search"]), r.get("eager_s"),
+                              r.get("compile_s")))
+    doc["summary"], doc["goals"] = summarize(doc["problems"],
+                                             doc.get("copy_bandwidth"))
+    doc["contractions"] = contraction_summary(doc["problems"])
+    doc["recounted"] = (f"{datetime.date.today().isoformat()}: totals "
+                        "recomputed from the stored re-timings by "
+                        "python3 -m stark.bench --recount")
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1, default=str)
+    write_markdown(os.path.splitext(path)[0] + ".md", doc)
+    print(f"recounted {path}")
 
 
 # ---------------------------------------------------------------------------
@@ -644,6 +689,10 @@ def parse_args(argv):
                     help="report the searches' own timings")
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--recount", metavar="RESULTS_JSON",
+                    help="recompute the totals, summary and goals of a "
+                    "results file from the searches and re-timings it "
+                    "stores, and write it and its .md again")
     ap.add_argument("--list", action="store_true",
                     help="print the selected problems (size, FLOP, host "
                     "memory) and exit")
@@ -651,7 +700,7 @@ def parse_args(argv):
                     help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     args.problems = args.problems or SETS[args.set]
-    if args.warm_compile or args.list:
+    if args.warm_compile or args.list or args.recount:
         return args
     if not args.stark_bin or not args.out:
         ap.error("--stark-bin and --out are required")
@@ -665,6 +714,8 @@ def parse_args(argv):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    if args.recount:
+        return recount_main(args.recount)
     if args.warm_compile:
         return warm_compile_main(args)
     if args.list:
@@ -783,7 +834,6 @@ def main(argv=None):
         t = tres.get(m["name"], {})
         eager = (t.get("eager") or {}).get("median_s")
         comp = (t.get("compile") or {}).get("median_s")
-        s = tot["time_s"]
         notes = []
         if e.get("error"):
             notes.append(e["error"].splitlines()[-1][:120])
@@ -821,21 +871,11 @@ def main(argv=None):
             "args": m["args"], "dims": m["dims"],
             "kernelbench": m.get("kernelbench"),
             "scaled_down": m.get("scaled_down"),
-            "upstream_s": tot["baseline_s"], "stark_s": s,
-            "eager_s": eager, "compile_s": comp,
-            "speedup_vs_eager": eager / s if s and eager else None,
-            "speedup_vs_compile": comp / s if s and comp else None,
-            "speedup_vs_upstream":
-                tot["baseline_s"] / s if s and tot["baseline_s"] else None,
-            "roofline_s": tot["roofline_s"],
-            "roofline_fraction":
-                tot["roofline_s"] / s if s and tot["roofline_s"] else None,
+            "eager_s": eager, "compile_s": comp, **timed_fields(tot, eager, comp),
             # The header's count (2 per multiply-add, from the shapes) where
             # it has one; else what stark's cost model says the ops do.
             "bytes": tot["bytes"], "flops": m.get("flops") or tot["flops"],
-            "bound": tot["bound"], "retimed": tot["retimed"],
-            "winners": tot["winners"], "stark_problems": tot["problems"],
-            "ops": tot["ops"], "search_seconds": e.get("seconds"),
+            "bound": tot["bound"], "search_seconds": e.get("seconds"),
             "search": e, "torch": t, "twin_check": checks.get(m["name"]),
             "winner_list": winners, "notes": notes})
     summary, goals = summarize(results, copy_bw)

@@ -235,6 +235,8 @@ def write_markdown(path, doc):
     L.append(f"# stark benchmark suite, {doc['label']} ({doc['date']})\n")
     L.append("Command (on the GPU machine, bundle unpacked to /tmp/stark):\n")
     L.append("```sh\n" + doc.get("command", "-") + "\n```\n")
+    if doc.get("recounted"):
+        L.append(f"Recounted: {doc['recounted']}.\n")
     v = doc.get("versions", {})
     L.append("Versions: " + "; ".join(f"{k}: {v[k]}" for k in sorted(v)) +
              "\n")
