@@ -93,6 +93,18 @@ SmallVector<Operation *> opsOfProblem(ModuleOp module, StringAttr symbol,
   return ops;
 }
 
+/// The ops a search of the problem named `symbol` speaks for: those it was
+/// outlined from, else (`alone` set) the ops of a fused chain that also name
+/// it as their problem alone (compare-unfused).
+SmallVector<Operation *> opsSearchedFor(ModuleOp module, StringAttr symbol,
+                                        bool &alone) {
+  SmallVector<Operation *> ops = opsOfProblem(module, symbol);
+  alone = ops.empty();
+  if (alone)
+    ops = opsOfProblem(module, symbol, kUnfusedProblemAttrName);
+  return ops;
+}
+
 struct StarkSearchPass
     : public stark::impl::StarkSearchPassBase<StarkSearchPass> {
   using StarkSearchPassBase::StarkSearchPassBase;
@@ -274,14 +286,9 @@ struct StarkSearchPass
     // of what is left that its share is of the shares still to search.
     SmallVector<double> shares, weights;
     for (ModuleOp problem : problems) {
-      // An op of a fused chain also searched alone (compare-unfused) names
-      // that problem in stark.unfused_problem.
-      SmallVector<Operation *> ops =
-          opsOfProblem(module, problem.getSymNameAttr());
-      if (ops.empty())
-        ops = opsOfProblem(module, problem.getSymNameAttr(),
-                           kUnfusedProblemAttrName);
-      shares.push_back(getShareOfOps(ops));
+      bool alone;
+      shares.push_back(getShareOfOps(
+          opsSearchedFor(module, problem.getSymNameAttr(), alone)));
     }
     // Problems outlined without a ranking (`all`) share the budget evenly.
     weights = shares;
@@ -668,11 +675,8 @@ struct StarkSearchPass
     std::string error;
     ProblemAttr info = *getProblemAttr(problem, error);
     StringAttr symbol = problem.getSymNameAttr();
-    SmallVector<Operation *> ops = opsOfProblem(module, symbol);
-    // An op of a fused chain searched alone too (compare-unfused).
-    bool alone = ops.empty();
-    if (alone)
-      ops = opsOfProblem(module, symbol, kUnfusedProblemAttrName);
+    bool alone;
+    SmallVector<Operation *> ops = opsSearchedFor(module, symbol, alone);
     std::string label =
         llvm::formatv("{0} {1}", info.getOp(), info.getShapes()).str();
     auto remarkAll = [&](const Twine &message) {
