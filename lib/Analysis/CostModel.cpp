@@ -81,8 +81,8 @@ FailureOr<int64_t> mlir::stark::countBodyArithmetic(linalg::LinalgOp op,
   return count;
 }
 
-/// Bytes of one operand: a shaped value's elements, or a scalar.
-static FailureOr<int64_t> operandBytes(Value v, std::string &whyUnknown) {
+FailureOr<int64_t> mlir::stark::getValueByteSize(Value v,
+                                                 std::string &whyUnknown) {
   Type type = v.getType();
   auto shaped = dyn_cast<ShapedType>(type);
   Type elementType = shaped ? shaped.getElementType() : type;
@@ -153,13 +153,13 @@ FailureOr<OpCost> mlir::stark::computeOpCost(linalg::LinalgOp op,
   }
 
   for (OpOperand *in : op.getDpsInputOperands()) {
-    FailureOr<int64_t> b = operandBytes(in->get(), whyUnknown);
+    FailureOr<int64_t> b = getValueByteSize(in->get(), whyUnknown);
     if (failed(b))
       return failure();
     cost.bytesRead += *b;
   }
   for (OpOperand &init : op.getDpsInitsMutable()) {
-    FailureOr<int64_t> b = operandBytes(init.get(), whyUnknown);
+    FailureOr<int64_t> b = getValueByteSize(init.get(), whyUnknown);
     if (failed(b))
       return failure();
     cost.bytesWritten += *b;
@@ -177,10 +177,10 @@ FailureOr<OpCost> mlir::stark::computeSoftmaxCost(linalg::SoftmaxOp op,
                                                   std::string &whyUnknown) {
   OpCost cost;
   auto in = cast<ShapedType>(op.getInput().getType());
-  FailureOr<int64_t> inBytes = operandBytes(op.getInput(), whyUnknown);
+  FailureOr<int64_t> inBytes = getValueByteSize(op.getInput(), whyUnknown);
   if (failed(inBytes))
     return failure();
-  FailureOr<int64_t> outBytes = operandBytes(op.getOutput(), whyUnknown);
+  FailureOr<int64_t> outBytes = getValueByteSize(op.getOutput(), whyUnknown);
   if (failed(outBytes))
     return failure();
   cost.iterationPoints = in.getNumElements();

@@ -13,21 +13,6 @@
 using namespace mlir;
 using namespace mlir::stark;
 
-/// Bytes of the statically shaped tensor or memref `value`.
-static FailureOr<int64_t> getValueBytes(Value value, std::string &whyUnknown) {
-  auto shaped = dyn_cast<ShapedType>(value.getType());
-  if (!shaped || !shaped.hasStaticShape()) {
-    whyUnknown = "a value of the chain has no static shape";
-    return failure();
-  }
-  FailureOr<int64_t> element = getElementByteSize(shaped.getElementType());
-  if (failed(element)) {
-    whyUnknown = "a value of the chain has an element type of unknown size";
-    return failure();
-  }
-  return shaped.getNumElements() * *element;
-}
-
 /// Product of the static ranges of `op`'s loops of `type` (parallel or
 /// reduction).
 static int64_t getLoopPoints(linalg::LinalgOp op, utils::IteratorType type) {
@@ -103,7 +88,7 @@ FailureOr<FusionEstimate> mlir::stark::estimateFusion(
   }
   for (ArrayRef<Value> values : {inputs, outputs})
     for (Value value : values) {
-      FailureOr<int64_t> bytes = getValueBytes(value, whyUnknown);
+      FailureOr<int64_t> bytes = getValueByteSize(value, whyUnknown);
       if (failed(bytes))
         return failure();
       e.fusedBytes += *bytes;

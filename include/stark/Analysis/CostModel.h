@@ -54,6 +54,11 @@ struct RooflineEstimate {
 /// failure for types whose size is not known.
 FailureOr<int64_t> getElementByteSize(Type type);
 
+/// Bytes of `value`: a statically shaped value's elements, or a scalar.
+/// Fails, saying why, for dynamic shapes, element types of unknown size and
+/// sizes that overflow int64.
+FailureOr<int64_t> getValueByteSize(Value value, std::string &whyUnknown);
+
 /// Counts the arithmetic operations the body of `op` executes per iteration
 /// point. arith and math ops count one each; constants, casts, selects,
 /// linalg.index and the terminator count zero. Any other op makes the count
