@@ -78,8 +78,19 @@ def main():
         def log_message(self, *unused):
             pass
 
+        def done(self):
+            # A request stops counting as in flight before its reply is
+            # written: once the client has the reply it may send the next
+            # one, possibly before this thread is scheduled again.
+            with lock:
+                if getattr(self, "counted", False):
+                    self.counted = False
+                    stats["in_flight"] -= 1
+                stats["last"] = time.time()
+
         def send(self, status, body, headers=None):
             data = body.encode()
+            self.done()
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -99,12 +110,11 @@ def main():
                                              stats["in_flight"])
                 if stats["first"] is None:
                     stats["first"] = time.time()
+                self.counted = True
             try:
                 self.answer()
             finally:
-                with lock:
-                    stats["in_flight"] -= 1
-                    stats["last"] = time.time()
+                self.done()
 
         def answer(self):
             length = int(self.headers.get("Content-Length", "0"))
