@@ -22,6 +22,7 @@ static void registerAllFamilies(StrategyRegistry &registry) {
   registry.add(createRmsNormFamily());
   registry.add(createFusedRowsFamily());
   registry.add(createScanFamily());
+  registry.add(createConvFamily());
   registry.add(createDirectFamily());
   // CUDA transform-dialect schedules (docs/cuda-schedules.md), after the
   // templates.

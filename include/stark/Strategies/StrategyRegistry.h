@@ -48,6 +48,7 @@ std::unique_ptr<StrategyFamily> createLayerNormFamily();
 std::unique_ptr<StrategyFamily> createRmsNormFamily();
 std::unique_ptr<StrategyFamily> createFusedRowsFamily();
 std::unique_ptr<StrategyFamily> createScanFamily();
+std::unique_ptr<StrategyFamily> createConvFamily();
 std::unique_ptr<StrategyFamily> createDirectFamily();
 std::unique_ptr<StrategyFamily> createTdMatmulFamily();
 std::unique_ptr<StrategyFamily> createTdElementwiseFamily();

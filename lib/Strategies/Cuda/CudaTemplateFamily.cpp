@@ -97,6 +97,10 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
     // (matmul_small_k, k = 4, on the H200: 24.8 us for gemm, 70.4 us with
     // gemm_f32 ranked first).
     bool shallowK = c.k < kGemmKernelMinPipelinedK;
+    // A convolution computed directly: no implicit-GEMM address decoding,
+    // and short k (few channels, small filters) costs nothing to pipeline.
+    if (isSlidingWindowContraction(view))
+      consider("conv");
     // Plain tf32 tensor cores, where the user allows them, do a third of
     // 3xTF32's MMAs.
     if (allowTf32 && c.aKind == ElementKind::F32 && !shallowK)

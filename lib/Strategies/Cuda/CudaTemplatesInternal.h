@@ -87,6 +87,10 @@ const CudaTemplateFamily *lookupTemplateFamily(StringRef name);
 SmallVector<StringRef> rankTemplateFamilies(const ProblemView &view,
                                             bool allowTf32 = false);
 
+/// Whether a contraction reads its first input through a sliding window (a
+/// convolution: more loops index the image than it has dimensions); the
+/// conv family is offered first for those (ConvFamily.cpp).
+bool isSlidingWindowContraction(const ProblemView &view);
 /// "i0", "i1", ...: the C++ names of the loop indices.
 SmallVector<std::string> loopNames(const ProblemView &view);
 

@@ -1,0 +1,455 @@
+//===- ConvFamily.cpp - Direct convolution on CUDA cores (conv) ----------===//
+//
+// A convolution is a contraction whose input is read through a sliding
+// window (oh * stride + kh): more loops index the image than it has
+// dimensions. Few input channels and small filters make k short (36 for a
+// 3x3 filter over 4 channels), where a GEMM tile's pipeline has nothing to
+// overlap and the implicit-GEMM address decoding costs more than the
+// products. The conv family computes such problems directly:
+//
+// - each thread owns FT output channels x PW output points along the
+//   output's contiguous image loop (x), the points 32 apart so that a warp's
+//   loads and stores are coalesced; a block holds WF x WR warps, WF along
+//   the output channels and WR along the other output loops (rows);
+// - the filter values of the block's TF = WF x FT channels are staged in
+//   shared memory, KCH reduction points at a time, as [k][channel]: a
+//   warp's FT values for one k are one broadcast of 16-byte loads;
+// - the image is read straight from global memory (through L1: the WF warps
+//   of a row and the neighbouring window positions read the same lines);
+//   the offset of every reduction point k in the image and the filter is a
+//   table in constant memory, so k needs no decoding in the inner loop;
+// - the store stage writes C = init + sum (or C += sum), or evaluates the
+//   element-wise ops after the convolution (bias, activation, residual) once
+//   per output element and stores the chain's output (GemmEpilogue.cpp).
+//
+// Any contraction of one output-channel loop whose output is contiguous
+// along its last m loop fits this scheme; it is offered first for the
+// sliding-window ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTemplatesInternal.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+namespace {
+struct ConvParams {
+  int64_t ft = 16, pw = 4, wf = 2, wr = 4, kch = 64;
+};
+
+/// The shape of a contraction as the conv kernel walks it.
+struct ConvShape {
+  /// The output's contiguous m loop (the last m loop), and the other m
+  /// loops (the rows), outermost first.
+  unsigned xLoop = 0;
+  SmallVector<unsigned> rowLoops;
+  unsigned channelLoop = 0;
+  int64_t x = 1, rows = 1, channels = 1, k = 1;
+};
+} // namespace
+
+/// The largest reduction the constant-memory offset tables hold (two tables
+/// of 4-byte offsets in the 64 KiB of constant memory, with room to spare).
+static constexpr int64_t kMaxConvK = 4096;
+/// Shared memory for the staged filter values, per block.
+static constexpr int64_t kMaxConvStageBytes = 48 * 1024;
+
+static LogicalResult matchConv(const ProblemView &view, ConvShape &shape,
+                               std::string &whyNot) {
+  if (failed(checkGemmKernelApplies(view, "conv", whyNot)))
+    return failure();
+  const ContractionView &c = *view.contraction;
+  if (!c.batchLoops.empty()) {
+    whyNot = "conv has no batch loops (loops that index the image, the "
+             "filter and the output: grouped convolutions)";
+    return failure();
+  }
+  if (c.nLoops.size() != 1 || c.mLoops.empty()) {
+    whyNot = "conv needs one output-channel loop (n) and at least one "
+             "output point loop (m)";
+    return failure();
+  }
+  if (c.k > kMaxConvK) {
+    whyNot = llvm::formatv("conv keeps the offsets of the reduction in "
+                           "constant memory: k = {0} is over {1}",
+                           c.k, kMaxConvK);
+    return failure();
+  }
+  shape.xLoop = c.mLoops.back();
+  shape.rowLoops.assign(c.mLoops.begin(), c.mLoops.end() - 1);
+  shape.channelLoop = c.nLoops.front();
+  if (view.outputs[0].access.coefficients[shape.xLoop] != 1) {
+    whyNot = "conv needs the output contiguous along its last output point "
+             "loop (NCHW / NCW; the implicit-GEMM families take channels-last "
+             "outputs)";
+    return failure();
+  }
+  shape.x = view.loopRanges[shape.xLoop];
+  shape.rows = c.m / shape.x;
+  shape.channels = c.n;
+  shape.k = c.k;
+  return success();
+}
+
+/// Whether the contraction reads its first input through a sliding window:
+/// more loops index it than it has dimensions (oh and kh both move along
+/// the image's rows).
+static bool isSlidingWindow(const ProblemView &view) {
+  if (!view.contraction || view.inputs.empty())
+    return false;
+  const OperandView &a = view.inputs[0];
+  int64_t loops = llvm::count_if(a.access.coefficients,
+                                 [](int64_t coef) { return coef != 0; });
+  return loops > int64_t(a.shape.size());
+}
+
+static int64_t tileCount(int64_t extent, int64_t tile) {
+  return ceilDiv(extent, tile);
+}
+
+static LogicalResult checkParams(const ConvShape &s, const ConvParams &p,
+                                 std::string &whyNot) {
+  auto oneOf = [](int64_t v, std::initializer_list<int64_t> set) {
+    return llvm::is_contained(set, v);
+  };
+  if (!oneOf(p.ft, {1, 2, 4, 8, 16}) || !oneOf(p.pw, {1, 2, 4, 8}) ||
+      p.wf < 1 || p.wr < 1) {
+    whyNot = "ft must be 1, 2, 4, 8 or 16, pw 1, 2, 4 or 8, wf and wr "
+             "positive";
+    return failure();
+  }
+  int64_t threads = 32 * p.wf * p.wr;
+  if (threads > 1024) {
+    whyNot = llvm::formatv("{0} threads per block (limit 1024)", threads);
+    return failure();
+  }
+  if (p.ft * p.pw > 64) {
+    whyNot = "ft x pw must be at most 64 (accumulators per thread)";
+    return failure();
+  }
+  int64_t tf = p.wf * p.ft;
+  if (p.kch < 1 || p.kch * tf * 4 > kMaxConvStageBytes) {
+    whyNot = llvm::formatv("kch x wf x ft x 4 bytes of staged filter values "
+                           "must be in (0, {0}]",
+                           kMaxConvStageBytes);
+    return failure();
+  }
+  int64_t blocks = tileCount(s.x, 32 * p.pw) * tileCount(s.rows, p.wr) *
+                   tileCount(s.channels, tf);
+  if (blocks > std::numeric_limits<int32_t>::max()) {
+    whyNot = "too many blocks for one grid dimension";
+    return failure();
+  }
+  return success();
+}
+
+/// `{v0, v1, ...}` of the offsets of `access` over the k loops, for every k
+/// in mixed radix (outermost first).
+static std::string emitKOffsetTable(const ProblemView &view,
+                                    const LinearAccess &access) {
+  const ContractionView &c = *view.contraction;
+  std::string s = "{";
+  SmallVector<int64_t> index(c.kLoops.size(), 0);
+  for (int64_t k = 0; k < c.k; ++k) {
+    int64_t offset = 0;
+    for (auto [i, d] : llvm::enumerate(c.kLoops))
+      offset += access.coefficients[d] * index[i];
+    s += (k ? (k % 16 ? ", " : ",\n    ") : "") + std::to_string(offset);
+    for (int64_t i = int64_t(index.size()) - 1; i >= 0; --i) {
+      if (++index[i] < view.loopRanges[c.kLoops[i]])
+        break;
+      index[i] = 0;
+    }
+  }
+  return s + "}";
+}
+
+static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
+                                                    const ConvParams &p,
+                                                    std::string &whyNot) {
+  ConvShape s;
+  if (failed(matchConv(view, s, whyNot)) || failed(checkParams(s, p, whyNot)))
+    return failure();
+  const ContractionView &c = *view.contraction;
+  const OperandView &a = view.inputs[0], &b = view.inputs[1],
+                    &out = view.outputs[0];
+  std::string idx = getIndexType(view);
+  SmallVector<std::string> names = loopNames(view);
+  int64_t tf = p.wf * p.ft, xb = 32 * p.pw, threads = 32 * p.wf * p.wr;
+  int64_t tilesX = tileCount(s.x, xb), tilesR = tileCount(s.rows, p.wr),
+          tilesF = tileCount(s.channels, tf);
+  std::string aName = argName(a.argNumber), bName = argName(b.argNumber),
+              cName = argName(out.argNumber);
+
+  std::string src = getCudaPrelude(view);
+  llvm::raw_string_ostream os(src);
+  os << "// Direct convolution: C[m, n] "
+     << (view.epilogue ? "feeds the epilogue,"
+                       : (c.initValue ? "= C_INIT +" : "+="))
+     << " sum_k A[m, k] * B[k, n] (" << view.opName << "), m = " << s.rows
+     << " rows x " << s.x << " points.\n";
+  os << emitProblemConstants(c);
+  os << "typedef " << idx << " idx_t;\n";
+  os << llvm::formatv(
+      "constexpr int FT = {0}, PW = {1}, WF = {2}, WR = {3}, KCH = {4};\n"
+      "constexpr int TF = WF * FT, XB = 32 * PW, THREADS = 32 * WF * WR;\n"
+      "constexpr idx_t X = {5}, ROWS = {6}, NF = {7};\n"
+      "constexpr int TILES_X = {8}, TILES_F = {9};\n",
+      p.ft, p.pw, p.wf, p.wr, p.kch, s.x, s.rows, s.channels, tilesX, tilesF);
+  os << "// The offsets of each reduction point k in A and in B.\n";
+  os << "__constant__ idx_t kOffA[" << c.k
+     << "] = " << emitKOffsetTable(view, a.access) << ";\n";
+  os << "__constant__ idx_t kOffB[" << c.k
+     << "] = " << emitKOffsetTable(view, b.access) << ";\n";
+  os << "namespace stark_addr {\n"
+     << emitContractionAddressing(view, idx) << "} // namespace stark_addr\n";
+  // A at (row, x) for k = 0, and B at channel n for k = 0.
+  os << "__device__ __forceinline__ idx_t stark_a_base(idx_t row, idx_t x) "
+        "{\n";
+  os << emitDecode("  ", "idx_t", "row", s.rowLoops, view.loopRanges, names);
+  os << "  const idx_t " << names[s.xLoop] << " = x;\n";
+  os << "  return " << emitLinearOffset(a.access, c.mLoops, names, true)
+     << ";\n}\n";
+  os << "__device__ __forceinline__ idx_t stark_b_base(idx_t n) {\n";
+  os << "  const idx_t " << names[s.channelLoop] << " = n;\n";
+  os << "  return " << emitLinearOffset(b.access, c.nLoops, names, true)
+     << ";\n}\n";
+  if (view.epilogue) {
+    os << "struct StarkEpilogue {\n";
+    os << "  __device__ __forceinline__ long long c_off(int b, int m, int n) "
+          "const { return (long long)stark_addr::c_off(b, m, n); }\n";
+    os << emitEpilogueLayoutMembers(view, idx);
+    os << "};\n";
+  }
+
+  os << "\nextern \"C\" __global__ void __launch_bounds__(THREADS) "
+        "stark_conv("
+     << getKernelParameters(view) << ") {\n";
+  os << R"cuda(  __shared__ __align__(16) float wS[KCH * TF];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int fg = warp % WF, rw = warp / WF;
+  // Channel tiles fastest: the blocks of one image tile run together and
+  // share its lines in L2.
+  int t = blockIdx.x;
+  const int ftile = t % TILES_F;
+  t /= TILES_F;
+  const int xtile = t % TILES_X;
+  const int rtile = t / TILES_X;
+  const idx_t row = (idx_t)rtile * WR + rw;
+  const bool rowOk = row < ROWS;
+  // Threads past the edges compute the last valid point (their loads stay
+  // in bounds) and store nothing.
+  const idx_t rowc = rowOk ? row : ROWS - 1;
+  const idx_t f0 = (idx_t)ftile * TF;
+  idx_t aBase[PW];
+#pragma unroll
+  for (int j = 0; j < PW; ++j) {
+    const idx_t x = (idx_t)xtile * XB + lane + 32 * j;
+    aBase[j] = stark_a_base(rowc, x < X ? x : X - 1);
+  }
+  float acc[FT][PW];
+#pragma unroll
+  for (int f = 0; f < FT; ++f)
+#pragma unroll
+    for (int j = 0; j < PW; ++j)
+      acc[f][j] = 0.f;
+  for (idx_t k0 = 0; k0 < (idx_t)K; k0 += KCH) {
+    const int kn = (idx_t)K - k0 < KCH ? (int)((idx_t)K - k0) : KCH;
+    __syncthreads();
+    // The block's filter values for k0 .. k0 + kn, as [k][channel]; zero
+    // past the last channel.
+    for (int i = tid; i < kn * TF; i += THREADS) {
+      const int kk = i / TF, f = i % TF;
+      float w = 0.f;
+      if (f0 + f < NF)
+)cuda";
+  os << "        w = stark_widen(__ldg(&" << bName
+     << "[stark_b_base(f0 + f) + kOffB[k0 + kk]]));\n";
+  os << R"cuda(      wS[i] = w;
+    }
+    __syncthreads();
+#pragma unroll 4
+    for (int kk = 0; kk < kn; ++kk) {
+      const idx_t oa = kOffA[k0 + kk];
+      float w[FT];
+      if constexpr (FT % 4 == 0) {
+        const float4 *w4 = reinterpret_cast<const float4 *>(&wS[kk * TF + fg * FT]);
+#pragma unroll
+        for (int q = 0; q < FT / 4; ++q) {
+          const float4 v = w4[q];
+          w[4 * q] = v.x, w[4 * q + 1] = v.y, w[4 * q + 2] = v.z, w[4 * q + 3] = v.w;
+        }
+      } else {
+#pragma unroll
+        for (int f = 0; f < FT; ++f)
+          w[f] = wS[kk * TF + fg * FT + f];
+      }
+      float xv[PW];
+#pragma unroll
+      for (int j = 0; j < PW; ++j)
+)cuda";
+  os << "        xv[j] = stark_widen(__ldg(&" << aName
+     << "[aBase[j] + oa]));\n";
+  os << R"cuda(#pragma unroll
+      for (int f = 0; f < FT; ++f)
+#pragma unroll
+        for (int j = 0; j < PW; ++j)
+          acc[f][j] = fmaf(w[f], xv[j], acc[f][j]);
+    }
+  }
+  if (!rowOk)
+    return;
+)cuda";
+  if (view.epilogue) {
+    os << "  StarkEpilogue lay;\n";
+    os << emitEpilogueLayoutBinding(view, "lay");
+  }
+  os << R"cuda(#pragma unroll
+  for (int j = 0; j < PW; ++j) {
+    const idx_t x = (idx_t)xtile * XB + lane + 32 * j;
+    if (x >= X)
+      continue;
+    const idx_t m = rowc * X + x;
+#pragma unroll
+    for (int f = 0; f < FT; ++f) {
+      const idx_t n = f0 + fg * FT + f;
+      if (n >= NF)
+        continue;
+)cuda";
+  if (view.epilogue) {
+    os << "      lay.epilogue(0, (int)m, (int)n, acc[f][j]);\n";
+  } else {
+    os << "      const idx_t o = stark_addr::c_off(0, m, n);\n";
+    os << "      " << cName << "[o] = "
+       << (c.initValue ? "C_INIT + acc[f][j]" : cName + "[o] + acc[f][j]")
+       << ";\n";
+  }
+  os << "    }\n  }\n}\n";
+
+  CudaKernelPlan plan;
+  plan.source = std::move(src);
+  plan.family = "conv";
+  CudaKernelPlan::Launch launch;
+  launch.kernel = "stark_conv";
+  launch.grid = {tilesX * tilesR * tilesF, 1, 1};
+  launch.block = {threads, 1, 1};
+  plan.launches.push_back(launch);
+  plan.threadsPerBlock = threads;
+  plan.sharedBytesPerBlock = p.kch * tf * 4;
+  setParam(plan, "ft", p.ft);
+  setParam(plan, "pw", p.pw);
+  setParam(plan, "wf", p.wf);
+  setParam(plan, "wr", p.wr);
+  setParam(plan, "kch", p.kch);
+  return plan;
+}
+
+/// The parameter sets worth measuring, best guess first: little waste at
+/// the edges of x, the rows and the channels, two waves of blocks or more,
+/// and many products per load (FT x PW products per PW image loads, FT / 4
+/// filter loads and one table load).
+static std::vector<ConvParams> enumerateConv(const ConvShape &s,
+                                             const HardwareProfile &profile) {
+  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
+  int64_t maxThreads =
+      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  struct Scored {
+    ConvParams p;
+    double score;
+  };
+  std::vector<Scored> all;
+  for (int64_t ft : {16, 8, 4, 2, 1})
+    for (int64_t pw : {4, 2, 8, 1})
+      for (int64_t wf : {1, 2, 4, 8})
+        for (int64_t wr : {1, 2, 4, 8}) {
+          ConvParams p{ft, pw, wf, wr, 0};
+          int64_t threads = 32 * wf * wr, tf = wf * ft;
+          if (threads < 128 || threads > 512 || threads > maxThreads ||
+              ft * pw > 64)
+            continue;
+          p.kch = std::min<int64_t>(s.k, kMaxConvStageBytes / 3 / (tf * 4));
+          std::string ignored;
+          if (p.kch < 1 || failed(checkParams(s, p, ignored)))
+            continue;
+          int64_t tx = tileCount(s.x, 32 * pw), tr = tileCount(s.rows, wr),
+                  tfl = tileCount(s.channels, tf);
+          double useful = double(s.x) / double(tx * 32 * pw) * double(s.rows) /
+                          double(tr * wr) * double(s.channels) /
+                          double(tfl * tf);
+          double blocks = double(tx * tr * tfl);
+          double fill = std::min(1.0, blocks / double(2 * sms));
+          double perLoad = double(ft * pw) / double(pw + ceilDiv(ft, 4) + 1);
+          double score = useful * fill * std::sqrt(std::min(1.0, perLoad / 8));
+          all.push_back({p, score});
+        }
+  std::stable_sort(
+      all.begin(), all.end(),
+      [](const Scored &x, const Scored &y) { return x.score > y.score; });
+  std::vector<ConvParams> out;
+  for (const Scored &e : all)
+    out.push_back(e.p);
+  return out;
+}
+
+namespace {
+class ConvFamily : public CudaTemplateFamily {
+public:
+  ConvFamily() : CudaTemplateFamily("conv") {}
+
+  bool handlesInitValue() const override { return true; }
+  bool handlesEpilogue() const override { return true; }
+
+  LogicalResult check(const ProblemView &view, bool allowTf32,
+                      std::string &whyNot) const override {
+    ConvShape s;
+    return matchConv(view, s, whyNot);
+  }
+
+  std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                        const HardwareProfile &profile,
+                                        bool allowTf32) const override {
+    ConvShape s;
+    std::string ignored;
+    if (failed(matchConv(view, s, ignored)))
+      return {};
+    std::vector<TemplateParams> out;
+    for (const ConvParams &p : enumerateConv(s, profile))
+      out.push_back({{"ft", p.ft},
+                     {"pw", p.pw},
+                     {"wf", p.wf},
+                     {"wr", p.wr},
+                     {"kch", p.kch}});
+    return out;
+  }
+
+  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                     const TemplateParams &params,
+                                     std::string &whyNot) const override {
+    ConvParams p;
+    if (failed(takeParams(params,
+                          {{"ft", &p.ft},
+                           {"pw", &p.pw},
+                           {"wf", &p.wf},
+                           {"wr", &p.wr},
+                           {"kch", &p.kch}},
+                          whyNot)))
+      return failure();
+    return generateConvKernel(view, p, whyNot);
+  }
+};
+} // namespace
+
+bool cudatpl::isSlidingWindowContraction(const ProblemView &view) {
+  return isSlidingWindow(view);
+}
+
+std::unique_ptr<StrategyFamily> mlir::stark::createConvFamily() {
+  return std::make_unique<ConvFamily>();
+}
