@@ -159,11 +159,3 @@ if nvcc:
         "-I %s -c" %
         (nvcc, os.path.join(config.stark_src_root, "lib", "Strategies",
                             "Kernels"))))
-
-# Tests that run a generated kernel on the host (test/Strategies/Inputs/
-# emulate/cuda-host.h) compile it with the project's C++ compiler, which
-# needs C++20's <barrier>.
-host_cxx = getattr(config, "host_cxx", "")
-if host_cxx and os.access(host_cxx, os.X_OK):
-    config.available_features.add("host-cxx")
-    config.substitutions.append(("%host-cxx", host_cxx))

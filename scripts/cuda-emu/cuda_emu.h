@@ -32,6 +32,7 @@
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define __shared__ static
+#define __constant__ static
 #define __align__(n) __attribute__((aligned(n)))
 using std::max;
 using std::min;
@@ -72,6 +73,7 @@ template <class T> T __shfl_sync(unsigned, T v, int srcLane, int width = 32) {
   int src = (lane / width) * width + srcLane;
   return shfl_impl(v, src);
 }
+template <class T> T __ldg(const T *p) { return *p; }
 struct alignas(16) float4 {
   float x, y, z, w;
 };
