@@ -206,7 +206,9 @@ def search_command(args, meta, work):
             f"--stark-outline=dir={os.path.join(work, 'problems')} "
             f"fuse-epilogues={'true' if tgt == 'cuda' else 'false'} "
             f"profile={args.profile} "
-            f"compare-unfused={'true' if args.compare_unfused else 'false'}",
+            f"compare-unfused={'true' if args.compare_unfused else 'false'} "
+            f"fuse-conv-epilogues="
+            f"{'true' if args.fuse_conv_epilogues else 'false'}",
             f"--stark-search={search}",
             "-o", os.path.join(work, "out.mlir"),
             "--mlir-print-op-on-diagnostic=false"]
@@ -662,6 +664,11 @@ def parse_args(argv):
                     help="also search each op of a fused chain alone and keep "
                     "the chain's kernel only where it is faster "
                     "(stark-outline compare-unfused)")
+    ap.add_argument("--fuse-conv-epilogues", action="store_true",
+                    help="outline a convolution with the element-wise ops "
+                    "after it as one problem (stark-outline "
+                    "fuse-conv-epilogues; the conv family computes them in "
+                    "its store stage)")
     ap.add_argument("--budget", type=int, default=3,
                     help="candidates per searched problem")
     ap.add_argument("--seconds", type=float, default=30,
@@ -889,7 +896,8 @@ def main(argv=None):
            "settings": {k: getattr(args, k) for k in (
                "set", "target", "profile", "budget", "seconds", "timeout",
                "trials", "timing_trials", "retime_correctness_trials", "seed",
-               "jobs", "no_retime", "no_compile")},
+               "jobs", "no_retime", "no_compile", "compare_unfused",
+               "fuse_conv_epilogues")},
            "copy_bandwidth": copy_bw, "phases": phases, "summary": summary,
            "contractions": contraction_summary(results),
            "goals": goals, "problems": results, "chart_note": chart_note,
