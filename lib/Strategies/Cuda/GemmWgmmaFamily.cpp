@@ -7,7 +7,11 @@
 // they are: both inputs f16 or both bf16, A contiguous along k, B and C
 // along n, every row 16-byte aligned, k and n multiples of 8 (a copy is 8
 // elements). m, n and k need not be multiples of the tile: copies past the
-// edges read zeros and the epilogue guards its stores.
+// edges read zeros and the epilogue guards its stores. The store stage adds
+// the sums to C, or, for a problem that fills C first, writes C_INIT + sum
+// (StarkStore), or evaluates the element-wise ops after the contraction
+// there and stores their output (a bf16 matmul's truncation, a bias, an
+// activation: GemmEpilogue.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,12 +133,38 @@ std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
   std::string s = getCudaPrelude(view);
   appendKernelText(s, *getKernelSource("GemmWgmma.cuh"));
   llvm::raw_string_ostream os(s);
-  os << "\n// The problem: C[b, m, n] += sum_k A[b, m, k] * B[b, k, n].\n";
+  os << "\n// The problem: C[b, m, n] " << (c.initValue ? "= C_INIT +" : "+=")
+     << " sum_k A[b, m, k] * B[b, k, n]";
+  if (view.epilogue)
+    os << ", the output the epilogue of C (" << view.opName << ")";
+  os << ".\n";
   os << emitProblemConstants(c);
   StringRef in = getCudaStorageType(c.aKind);
   StringRef out = getCudaStorageType(c.cKind);
   os << "typedef stark_kernels::WgmmaConfig<" << p.bn << ", " << p.stages
      << ", " << p.groupM << "> StarkConfig;\n\n";
+  // A problem that fills C first writes C = C_INIT + sum and never reads
+  // C; one with an epilogue stores the chain's output instead of C.
+  bool store = c.initValue.has_value();
+  if (store) {
+    os << "struct StarkStore {\n";
+    os << "  static constexpr bool kStore = true;\n";
+    os << llvm::formatv("  __device__ __forceinline__ long long c_off(int b, "
+                        "int m, int n) const {{ return {0}LL * b + {1}LL * m "
+                        "+ {2}LL * n + {3}LL; }\n",
+                        addr.c[0], addr.c[1], addr.c[2], addr.cOffset);
+    if (view.epilogue) {
+      os << emitEpilogueLayoutMembers(view, getIndexType(view));
+      os << "  __device__ __forceinline__ void store(int b, int m, int n, "
+            "float x) const { epilogue(b, m, n, x); }\n";
+    } else {
+      os << "  " << out << " *C = nullptr;\n";
+      os << "  __device__ __forceinline__ void store(int b, int m, int n, "
+            "float x) const { C[c_off(b, m, n)] = stark_cast<"
+         << out << ">(C_INIT + x); }\n";
+    }
+    os << "};\n\n";
+  }
   os << "extern \"C\" __global__ void "
         "__launch_bounds__(StarkConfig::kThreads, 1) stark_gemm_wgmma("
      << getKernelParameters(view) << ") {\n";
@@ -150,13 +180,27 @@ std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
                       "{5}LL;\n",
                       addr.a[1], addr.b[1], addr.c[1], addr.a[0], addr.b[0],
                       addr.c[0]);
-  os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p);\n}\n";
+  if (store) {
+    os << "  StarkStore st;\n";
+    if (view.epilogue)
+      os << emitEpilogueLayoutBinding(view, "st");
+    else
+      os << "  st.C = " << argName(view.outputs[0].argNumber) << ";\n";
+    os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p, st);\n}\n";
+  } else {
+    os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p);\n}\n";
+  }
   return s;
 }
 
 class GemmWgmmaFamily : public StructParamFamily<WgmmaParams> {
 public:
   GemmWgmmaFamily() : StructParamFamily("gemm_wgmma", getWgmmaFields()) {}
+
+  /// The store stage writes C_INIT + sum (a fill + matmul problem) or the
+  /// epilogue's output.
+  bool handlesInitValue() const override { return true; }
+  bool handlesEpilogue() const override { return true; }
 
   LogicalResult check(const ProblemView &view, bool /*allowTf32*/,
                       std::string &whyNot) const override {

@@ -64,6 +64,15 @@ template <class TIn, class TC> struct WgmmaArgs {
   long long batchA, batchB, batchC; // batch strides (elements)
 };
 
+// What the consumers do with each pair of finished sums (columns col and
+// col + 1 of row `row` in batch b): by default add them to C in place.
+// A generated store (a fill's value, an epilogue of element-wise ops) is
+// a struct with `static constexpr bool kStore = true` and
+// `store(b, row, col, x)`, called once per element within M and N.
+struct WgmmaAddToC {
+  static constexpr bool kStore = false;
+};
+
 template <class T> struct WgmmaIsBf16 { static constexpr bool value = false; };
 template <> struct WgmmaIsBf16<__nv_bfloat16> {
   static constexpr bool value = true;
@@ -224,8 +233,9 @@ wgmmaIssue(float (&d)[BN / 2], unsigned long long da, unsigned long long db) {
 // The block's work; the caller launches Cfg::kThreads threads with
 // Cfg::kSmemBytes of dynamic shared memory, grid (tiles, batch), under
 // __launch_bounds__(Cfg::kThreads, 1) (setmaxnreg needs the register cap).
-template <class Cfg, class TIn, class TC>
-__device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p) {
+template <class Cfg, class TIn, class TC, class Store = WgmmaAddToC>
+__device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p,
+                                               const Store &out = Store()) {
   constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK;
   constexpr int ST = Cfg::kStages;
   extern __shared__ __align__(1024) unsigned char wgmma_smem[];
@@ -356,7 +366,7 @@ __device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p) {
     // rows l/4 and l/4 + 8, columns 8j + 2(l%4) and the one after.
     const int warp = t / 32, lane = t % 32;
     const int row0 = m0 + (wg - 1) * 64 + warp * 16 + lane / 4;
-    TC *c = p.C + blockIdx.y * p.batchC;
+    [[maybe_unused]] TC *c = p.C + blockIdx.y * p.batchC;
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j) {
       const int col = n0 + j * 8 + (lane % 4) * 2;
@@ -365,9 +375,16 @@ __device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p) {
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int row = row0 + 8 * h;
-        if (row < p.M)
+        if (row >= p.M)
+          continue;
+        if constexpr (Store::kStore) {
+          // n is a multiple of 8 (checked by the generator): col + 1 < N.
+          out.store((int)blockIdx.y, row, col, d[4 * j + 2 * h]);
+          out.store((int)blockIdx.y, row, col + 1, d[4 * j + 2 * h + 1]);
+        } else {
           wgmmaAddPair(c + (long long)row * p.ldc + col, d[4 * j + 2 * h],
                        d[4 * j + 2 * h + 1]);
+        }
       }
     }
   }
