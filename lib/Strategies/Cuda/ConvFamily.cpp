@@ -28,7 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaTemplatesInternal.h"
+#include "GemmCommon.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -54,6 +54,15 @@ struct ConvShape {
   int64_t x = 1, rows = 1, channels = 1, k = 1;
 };
 } // namespace
+
+static ArrayRef<ParamField<ConvParams>> getConvFields() {
+  static const ParamField<ConvParams> fields[] = {{"ft", &ConvParams::ft},
+                                                  {"pw", &ConvParams::pw},
+                                                  {"wf", &ConvParams::wf},
+                                                  {"wr", &ConvParams::wr},
+                                                  {"kch", &ConvParams::kch}};
+  return fields;
+}
 
 /// The largest reduction the constant-memory offset tables hold (two tables
 /// of 4-byte offsets in the 64 KiB of constant memory, with room to spare).
@@ -343,11 +352,7 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   plan.launches.push_back(launch);
   plan.threadsPerBlock = threads;
   plan.sharedBytesPerBlock = p.kch * tf * 4;
-  setParam(plan, "ft", p.ft);
-  setParam(plan, "pw", p.pw);
-  setParam(plan, "wf", p.wf);
-  setParam(plan, "wr", p.wr);
-  setParam(plan, "kch", p.kch);
+  setParams(plan, p, getConvFields());
   return plan;
 }
 
@@ -399,9 +404,9 @@ static std::vector<ConvParams> enumerateConv(const ConvShape &s,
 }
 
 namespace {
-class ConvFamily : public CudaTemplateFamily {
+class ConvFamily : public StructParamFamily<ConvParams> {
 public:
-  ConvFamily() : CudaTemplateFamily("conv") {}
+  ConvFamily() : StructParamFamily("conv", getConvFields()) {}
 
   bool handlesInitValue() const override { return true; }
   bool handlesEpilogue() const override { return true; }
@@ -412,35 +417,20 @@ public:
     return matchConv(view, s, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
+private:
+  std::vector<ConvParams> enumerateStructs(const ProblemView &view,
+                                           const HardwareProfile &profile,
+                                           bool allowTf32) const override {
     ConvShape s;
     std::string ignored;
     if (failed(matchConv(view, s, ignored)))
       return {};
-    std::vector<TemplateParams> out;
-    for (const ConvParams &p : enumerateConv(s, profile))
-      out.push_back({{"ft", p.ft},
-                     {"pw", p.pw},
-                     {"wf", p.wf},
-                     {"wr", p.wr},
-                     {"kch", p.kch}});
-    return out;
+    return enumerateConv(s, profile);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    ConvParams p;
-    if (failed(takeParams(params,
-                          {{"ft", &p.ft},
-                           {"pw", &p.pw},
-                           {"wf", &p.wf},
-                           {"wr", &p.wr},
-                           {"kch", &p.kch}},
-                          whyNot)))
-      return failure();
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const ConvParams &p,
+                                           std::string &whyNot) const override {
     return generateConvKernel(view, p, whyNot);
   }
 };
