@@ -22,6 +22,7 @@
 // LIST: conv: {{[0-9]+}} parameter sets
 // LIST: gemm_3xtf32: {{[0-9]+}} parameter sets
 // LIST: gemm_f32: {{[0-9]+}} parameter sets
+// LIST: gemm: {{[0-9]+}} parameter sets
 // LIST-NOT: parameter sets
 
 // conv2d NCHW, stride 2, on 2x6x33x29 with 12x6x3x3 filters: m = 2 x 16 x

@@ -2,9 +2,10 @@
 // of the embedded kernels with a layout whose epilogue() decodes the output
 // point, reads the epilogue's inputs there, computes the chain in f32 from
 // the accumulated value and stores the output once; C (the intermediate
-// result) is neither read nor written. Families whose kernels would leave
-// the epilogue out decline, saying so; gemm_tc takes a bf16 matmul with a
-// bf16 output after truncf.
+// result) is neither read nor written. The SIMT gemm hands each sum to a
+// StarkStore that computes the same epilogue. Families whose kernels would
+// leave the epilogue out decline, saying so; gemm_wgmma, gemm_tc and gemm
+// take a bf16 matmul with a bf16 output after truncf.
 
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-gelu.mlir --list | FileCheck %s --check-prefix=LIST
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-gelu.mlir --family gemm_f32 --source | FileCheck %s --check-prefix=GELU
@@ -12,7 +13,9 @@
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-residual-silu.mlir --family gemm_f32 --params bm=64,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,stages=4,min_blocks=4,split_k=4 --source | FileCheck %s --check-prefix=SPLIT
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-bf16.mlir --list | FileCheck %s --check-prefix=BF16-LIST
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-bf16.mlir --family gemm_tc --source | FileCheck %s --check-prefix=TC
-// RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-gelu.mlir --family gemm 2>&1 | FileCheck %s --check-prefix=GEMM
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-gelu.mlir --family gemm --source | FileCheck %s --check-prefix=GEMM
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-bf16.mlir --family gemm --source > %t.gemm.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.gemm.cu -o %t.gemm.o %}
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-gelu.mlir --family fused_rows 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-bias-gelu.mlir --family gemm_f32 --source > %t.gelu.cu
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-matmul-residual-silu.mlir --family gemm_3xtf32 --params bm=64,bn=64,bk=32,wm=32,wn=32,stages=3,split_k=3 --source > %t.silu.cu
@@ -24,6 +27,7 @@
 // Only the families whose store stage takes the epilogue.
 // LIST: gemm_3xtf32: {{[0-9]+}} parameter sets
 // LIST: gemm_f32: {{[0-9]+}} parameter sets
+// LIST: gemm: {{[0-9]+}} parameter sets
 // LIST-NOT: parameter sets
 
 // matmul + bias + erf-GELU: the bias read per column, the fill value (0)
@@ -74,7 +78,9 @@
 // bf16 inputs: the tensor-core family, its epilogue struct reading the bf16
 // bias and storing the bf16 output once, truncated from the f32 value; C is
 // not the output any more.
+// BF16-LIST: gemm_wgmma: {{[0-9]+}} parameter sets
 // BF16-LIST: gemm_tc: {{[0-9]+}} parameter sets
+// BF16-LIST: gemm: {{[0-9]+}} parameter sets
 // BF16-LIST-NOT: parameter sets
 // TC: struct StarkEpilogue {
 // TC: static constexpr bool kEpilogue = true;
@@ -89,5 +95,18 @@
 // TC-NOT: TC* __restrict__ C =
 // TC: epi.epilogue((int)batch, (int)m, (int)n, C_INIT + scratch[e]);
 
-// GEMM: family 'gemm' does not apply to fused(linalg.matmul,linalg.generic): gemm does not compute the element-wise ops after the contraction (fused(linalg.matmul,linalg.generic))
+// The SIMT gemm: the store hands each sum to StarkStore, whose epilogue
+// writes the output through the problem's c_off; C is passed but unused.
+// GEMM: // SIMT GEMM: C[b, m, n] = C_INIT + sum_k A[b, m, k] * B[b, k, n], f32 accumulation, the output the epilogue of C (fused(linalg.matmul,linalg.generic)).
+// GEMM: struct StarkStore {
+// GEMM-NEXT: static constexpr bool kStore = true;
+// GEMM-NEXT: long long c_off(int b, int m, int n) const { return (long long)stark_addr::c_off(b, m, n); }
+// GEMM: const float x2 = stark_widen(arg2[l1]);
+// GEMM: erff(
+// GEMM: arg3[c_off(b, m, n)] = stark_cast<float>(
+// GEMM: void store(int b, int m, int n, float x) const { epilogue(b, m, n, x); }
+// GEMM: StarkStore st;
+// GEMM-NEXT: st.arg2 = arg2;
+// GEMM-NEXT: st.arg3 = arg3;
+// GEMM-NEXT: stark_kernels::gemmSimtBlock<StarkConfig>(arg0, arg1, arg3, st);
 // ROWS: family 'fused_rows' does not apply to fused(linalg.matmul,linalg.generic): fused_rows does not compute the element-wise ops after the contraction

@@ -176,6 +176,14 @@ std::string emitEpilogueLayoutMembers(const ProblemView &view,
 /// Statements `<lay>.argN = argN;` binding the kernel's arguments to those
 /// members.
 std::string emitEpilogueLayoutBinding(const ProblemView &view, StringRef lay);
+/// A struct StarkStore for kernels that hand each finished sum to a store
+/// (`kStore`, `store(b, m, n, x)`): with an epilogue it evaluates the
+/// epilogue there and stores the chain's output; otherwise it writes
+/// C_INIT + x (a problem that fills C first). `c_off(b, m, n)`, the output's
+/// offset from its argument's pointer, returns `cOffBody`. Needs C_INIT.
+std::string emitStoreStruct(const ProblemView &view, StringRef cOffBody);
+/// Statements binding a StarkStore `var` to the kernel's arguments.
+std::string emitStoreBinding(const ProblemView &view, StringRef var);
 /// Whether `kind` is an output the epilogue may store (f32, f16, bf16).
 bool isEpilogueOutputKind(ElementKind kind);
 /// `constexpr` M, N, K and BATCH of the contraction.

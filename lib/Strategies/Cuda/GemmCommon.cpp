@@ -129,6 +129,12 @@ LogicalResult cudatpl::checkGemmApplies(const ProblemView &view,
     whyNot = "gemm needs f32, f16 or bf16 operands";
     return failure();
   }
+  // The epilogue takes the output point as 32-bit coordinates.
+  const int64_t limit = std::numeric_limits<int32_t>::max();
+  if (view.epilogue && (c.m > limit || c.n > limit || c.batch > limit)) {
+    whyNot = "gemm computes an epilogue only with m and n in 32 bits";
+    return failure();
+  }
   return success();
 }
 

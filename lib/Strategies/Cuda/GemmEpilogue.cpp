@@ -102,3 +102,31 @@ std::string cudatpl::emitEpilogueLayoutBinding(const ProblemView &view,
   bind(view.outputs[0].argNumber);
   return s;
 }
+
+std::string cudatpl::emitStoreStruct(const ProblemView &view,
+                                     StringRef cOffBody) {
+  std::string s = "struct StarkStore {\n";
+  s += "  static constexpr bool kStore = true;\n";
+  s += "  __device__ __forceinline__ long long c_off(int b, int m, int n) "
+       "const { return " +
+       cOffBody.str() + "; }\n";
+  if (view.epilogue) {
+    s += emitEpilogueLayoutMembers(view, getIndexType(view));
+    s += "  __device__ __forceinline__ void store(int b, int m, int n, float "
+         "x) const { epilogue(b, m, n, x); }\n";
+  } else {
+    StringRef out = getCudaStorageType(view.outputs[0].kind);
+    s += "  " + out.str() + " *C = nullptr;\n";
+    s += "  __device__ __forceinline__ void store(int b, int m, int n, float "
+         "x) const { C[c_off(b, m, n)] = stark_cast<" +
+         out.str() + ">(C_INIT + x); }\n";
+  }
+  return s + "};\n";
+}
+
+std::string cudatpl::emitStoreBinding(const ProblemView &view, StringRef var) {
+  if (view.epilogue)
+    return emitEpilogueLayoutBinding(view, var);
+  return "  " + var.str() + ".C = " + argName(view.outputs[0].argNumber) +
+         ";\n";
+}

@@ -128,8 +128,11 @@ mlir::stark::generateGemmKernel(const ProblemView &view, const GemmParams &p,
 
   std::string s = getCudaPrelude(view);
   llvm::raw_string_ostream os(s);
-  os << "// SIMT GEMM: C[b, m, n] += sum_k A[b, m, k] * B[b, k, n], f32 "
-        "accumulation.\n";
+  os << "// SIMT GEMM: C[b, m, n] " << (c.initValue ? "= C_INIT +" : "+=")
+     << " sum_k A[b, m, k] * B[b, k, n], f32 accumulation";
+  if (view.epilogue)
+    os << ", the output the epilogue of C (" << view.opName << ")";
+  os << ".\n";
   os << emitProblemConstants(c);
   os << llvm::formatv(
       "constexpr int BM = {0}, BN = {1}, BK = {2}, TM = {3}, TN = {4}, "
@@ -174,6 +177,10 @@ mlir::stark::generateGemmKernel(const ProblemView &view, const GemmParams &p,
        << "(" << params << "); }\n";
   }
   os << "};\n";
+  // With an epilogue the kernel hands each sum to StarkStore, which writes
+  // the chain's output (the output's offset as the problem's c_off).
+  if (view.epilogue)
+    os << emitStoreStruct(view, "(long long)stark_addr::c_off(b, m, n)");
   os.flush();
   appendKernelText(s, getGemmSimtKernelText());
   os << "typedef stark_kernels::SimtGemmConfig<StarkGemmProblem, BM, BN, BK, "
@@ -182,10 +189,15 @@ mlir::stark::generateGemmKernel(const ProblemView &view, const GemmParams &p,
   os << "extern \"C\" __global__ void "
         "__launch_bounds__(StarkConfig::kThreads, MIN_BLOCKS) stark_gemm("
      << getKernelParameters(view) << ") {\n";
+  std::string store;
+  if (view.epilogue) {
+    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
+    store = ", st";
+  }
   os << "  stark_kernels::gemmSimtBlock<StarkConfig>("
      << argName(view.inputs[0].argNumber) << ", "
      << argName(view.inputs[1].argNumber) << ", "
-     << argName(view.outputs[0].argNumber) << ");\n}\n";
+     << argName(view.outputs[0].argNumber) << store << ");\n}\n";
 
   CudaKernelPlan plan = makeGemmPlan(
       c, "gemm", "stark_gemm", std::move(s), p.bm, p.bn, layout->threads,
@@ -254,6 +266,8 @@ public:
     return checkGemmApplies(view, whyNot);
   }
   bool handlesInitValue() const override { return true; }
+  /// The epilogue goes through StarkStore in the store stage.
+  bool handlesEpilogue() const override { return true; }
 
 private:
   std::vector<GemmParams> enumerateStructs(const ProblemView &view,

@@ -146,25 +146,13 @@ std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
   // A problem that fills C first writes C = C_INIT + sum and never reads
   // C; one with an epilogue stores the chain's output instead of C.
   bool store = c.initValue.has_value();
-  if (store) {
-    os << "struct StarkStore {\n";
-    os << "  static constexpr bool kStore = true;\n";
-    os << llvm::formatv("  __device__ __forceinline__ long long c_off(int b, "
-                        "int m, int n) const {{ return {0}LL * b + {1}LL * m "
-                        "+ {2}LL * n + {3}LL; }\n",
-                        addr.c[0], addr.c[1], addr.c[2], addr.cOffset);
-    if (view.epilogue) {
-      os << emitEpilogueLayoutMembers(view, getIndexType(view));
-      os << "  __device__ __forceinline__ void store(int b, int m, int n, "
-            "float x) const { epilogue(b, m, n, x); }\n";
-    } else {
-      os << "  " << out << " *C = nullptr;\n";
-      os << "  __device__ __forceinline__ void store(int b, int m, int n, "
-            "float x) const { C[c_off(b, m, n)] = stark_cast<"
-         << out << ">(C_INIT + x); }\n";
-    }
-    os << "};\n\n";
-  }
+  if (store)
+    os << emitStoreStruct(view, llvm::formatv("{0}LL * b + {1}LL * m + {2}LL "
+                                              "* n + {3}LL",
+                                              addr.c[0], addr.c[1], addr.c[2],
+                                              addr.cOffset)
+                                    .str())
+       << "\n";
   os << "extern \"C\" __global__ void "
         "__launch_bounds__(StarkConfig::kThreads, 1) stark_gemm_wgmma("
      << getKernelParameters(view) << ") {\n";
@@ -181,11 +169,7 @@ std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
                       addr.a[1], addr.b[1], addr.c[1], addr.a[0], addr.b[0],
                       addr.c[0]);
   if (store) {
-    os << "  StarkStore st;\n";
-    if (view.epilogue)
-      os << emitEpilogueLayoutBinding(view, "st");
-    else
-      os << "  st.C = " << argName(view.outputs[0].argNumber) << ";\n";
+    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
     os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p, st);\n}\n";
   } else {
     os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p);\n}\n";

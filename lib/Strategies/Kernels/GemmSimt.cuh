@@ -9,7 +9,10 @@
 // M, N, K, the index type idx_t, the storage types TA, TB, TC, the
 // addresses a_off(b, m, k), b_off(b, k, n), c_off(b, m, n) and how C starts:
 // kInitOut (C = kInit + sum, written without being read: the problem fills C
-// first) or not (C += sum). Needs Prelude.cuh (StarkVec, stark_widen,
+// first) or not (C += sum). A generated Store (kStore = true) takes each
+// finished sum instead, store(b, m, n, sum), and writes what the problem
+// outputs there (the element-wise ops after the contraction); C is then
+// neither read nor written. Needs Prelude.cuh (StarkVec, stark_widen,
 // stark_cast) before it.
 #pragma once
 
@@ -29,6 +32,11 @@ struct SimtGemmConfig {
   static constexpr int kThreads = (BM / TM) * (BN / TN);
 };
 
+// The default store: C += sum or C = kInit + sum, as the problem says.
+struct SimtStoreToC {
+  static constexpr bool kStore = false;
+};
+
 template <int V, class T>
 __device__ __forceinline__ void simtLoadVec(const T *p, float (&r)[V]) {
   const StarkVec<T, V> v = *reinterpret_cast<const StarkVec<T, V> *>(p);
@@ -38,11 +46,12 @@ __device__ __forceinline__ void simtLoadVec(const T *p, float (&r)[V]) {
 }
 
 // One block of the GEMM; the entry that runs it is generated.
-template <class Cfg>
+template <class Cfg, class Store = SimtStoreToC>
 __device__ __forceinline__ void
 gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
               const typename Cfg::Problem::TB *__restrict__ B,
-              typename Cfg::Problem::TC *__restrict__ C) {
+              typename Cfg::Problem::TC *__restrict__ C,
+              const Store &out = Store()) {
   typedef typename Cfg::Problem P;
   typedef typename P::idx_t idx_t;
   typedef typename P::TC TC;
@@ -263,7 +272,12 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
 #pragma unroll
     for (int c = 0; c < CN; ++c) {
       const idx_t n = n0 + c * (BN / CN) + tx * VN;
-      if constexpr (VC == VN && VC > 1) {
+      if constexpr (Store::kStore) {
+#pragma unroll
+        for (int j = 0; j < VN; ++j)
+          if (n + j < N)
+            out.store((int)batch, (int)m, (int)(n + j), acc[i][c * VN + j]);
+      } else if constexpr (VC == VN && VC > 1) {
         if (n < N) {
           TC *p = C + P::c_off(batch, m, n);
           StarkVec<TC, VC> v;
