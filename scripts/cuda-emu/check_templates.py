@@ -2,7 +2,8 @@
 """Runs the CUDA template library's kernels on the CPU and compares them with
 hand-written references, without a GPU.
 
-    scripts/cuda-emu/check_templates.py [--build-dir build] [-j 2] [FILTER]
+    scripts/cuda-emu/check_templates.py [--build-dir build] [-j 2]
+                                        [--family NAME] [FILTER]
 
 The cases are the RUN lines of test/Integration/CUDA/templates/*.mlir (the
 GPU tests: problem, family, parameters) plus tf32 cases those tests leave
@@ -452,11 +453,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     parser.add_argument("-j", type=int, default=2)
+    parser.add_argument("--family", default="",
+                        help="only the cases of this family")
     parser.add_argument("filter", nargs="?", default="")
     options = parser.parse_args()
     tool = os.path.join(options.build_dir, "bin", "stark-template")
     cases = [c for c in gpu_test_cases() + EXTRA_CASES
-             if options.filter in " ".join(x or "" for x in c)]
+             if options.filter in " ".join(x or "" for x in c)
+             and (not options.family or c[1] == options.family)]
     def why_skipped(case):
         if case[1] in UNEMULATED_FAMILIES:
             return UNEMULATED_FAMILIES[case[1]]
