@@ -19,9 +19,9 @@
 // RUN: %if nvcc %{ %nvcc-compile -include cstdint %t.ncw.cu -o %t.ncw.o %}
 // RUN: %if nvcc %{ %nvcc-compile -include cstdint %t.nhwc.cu -o %t.nhwc.o %}
 
-// LIST: conv: {{[0-9]+}} parameter sets
 // LIST: gemm_3xtf32: {{[0-9]+}} parameter sets
 // LIST: gemm_f32: {{[0-9]+}} parameter sets
+// LIST: conv: {{[0-9]+}} parameter sets
 // LIST: gemm: {{[0-9]+}} parameter sets
 // LIST-NOT: parameter sets
 

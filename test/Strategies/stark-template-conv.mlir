@@ -1,13 +1,16 @@
 // The conv family (direct convolution, docs/cuda-templates.md), no GPU
 // needed: it is offered first for convolutions (a sliding window over the
-// image) in NCHW / NCW layouts, with or without an epilogue; its kernel
+// image) in NCHW / NCW layouts whose output rows are at least a warp wide,
+// after the implicit-GEMM kernels for narrower rows, with or without an
+// epilogue; its kernel
 // reads the offsets of each reduction point from constant-memory tables,
 // the image at the row's and the point's base, and writes C = init + sum,
 // C += sum or the epilogue's output; it declines channels-last outputs,
 // plain matmuls and parameters it cannot run, saying why; its sources
 // compile with nvcc for sm_90a without warnings.
 
-// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-conv2d-bias-relu.mlir --list | FileCheck %s --check-prefix=LIST
+// RUN: stark-template --problem %S/Inputs/templates/fill-conv2d-nchw-wide.mlir --list | FileCheck %s --check-prefix=LIST
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-conv2d-bias-relu.mlir --list | FileCheck %s --check-prefix=NARROW
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/conv-nchw-strided.mlir --family conv --source | FileCheck %s --check-prefix=ACC
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-conv2d-nchw-dilated.mlir --family conv --params ft=4,pw=2,wf=2,wr=2,kch=16 | FileCheck %s --check-prefix=FILL
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-conv2d-bias-relu.mlir --family conv --source | FileCheck %s --check-prefix=EPI
@@ -27,9 +30,16 @@
 // RUN: %if nvcc %{ %nvcc-compile %t.epi.cu -o %t.epi.o %}
 // RUN: %if nvcc %{ %nvcc-compile %t.ncw.cu -o %t.ncw.o %}
 
+// Rows of 68 points: conv first.
 // LIST: conv: {{[0-9]+}} parameter sets
 // LIST: gemm_3xtf32: {{[0-9]+}} parameter sets
 // LIST: gemm_f32: {{[0-9]+}} parameter sets
+
+// Rows of 14 points (most lanes of a warp would idle): after the embedded
+// GEMM kernels.
+// NARROW: gemm_3xtf32: {{[0-9]+}} parameter sets
+// NARROW: gemm_f32: {{[0-9]+}} parameter sets
+// NARROW: conv: {{[0-9]+}} parameter sets
 
 // conv2d NCHW 1x3x17x17 * 8x3x3x3, stride 2, accumulating into the output:
 // m = 8 rows (n, oh) x 8 points (ow), n = 8 channels, k = 3 x 3 x 3 in

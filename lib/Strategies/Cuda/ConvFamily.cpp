@@ -24,7 +24,8 @@
 //
 // Any contraction of one output-channel loop whose output is contiguous
 // along its last m loop fits this scheme; it is offered first for the
-// sliding-window ones.
+// sliding-window ones whose output rows fill a warp (x >= 32), after the
+// implicit-GEMM kernels for narrower rows (late CNN layers: 7 or 14 wide).
 //
 //===----------------------------------------------------------------------===//
 
@@ -438,6 +439,13 @@ private:
 
 bool cudatpl::isSlidingWindowContraction(const ProblemView &view) {
   return isSlidingWindow(view);
+}
+
+bool cudatpl::hasWideConvRows(const ProblemView &view) {
+  ConvShape s;
+  std::string ignored;
+  return isSlidingWindow(view) && succeeded(matchConv(view, s, ignored)) &&
+         s.x >= 32;
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createConvFamily() {

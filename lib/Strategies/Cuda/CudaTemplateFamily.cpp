@@ -98,8 +98,9 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
     // gemm_f32 ranked first).
     bool shallowK = c.k < kGemmKernelMinPipelinedK;
     // A convolution computed directly: no implicit-GEMM address decoding,
-    // and short k (few channels, small filters) costs nothing to pipeline.
-    if (isSlidingWindowContraction(view))
+    // and short k (few channels, small filters) costs nothing to pipeline;
+    // with output rows narrower than a warp, after the GEMM kernels.
+    if (hasWideConvRows(view))
       consider("conv");
     // Plain tf32 tensor cores, where the user allows them, do a third of
     // 3xTF32's MMAs.
@@ -109,6 +110,8 @@ SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
       consider("gemm_3xtf32");
       consider("gemm_f32");
     }
+    if (isSlidingWindowContraction(view))
+      consider("conv");
     // wgmma before WMMA: on chips other than sm_90a it offers nothing.
     consider("gemm_wgmma");
     consider("gemm_tc");

@@ -91,6 +91,10 @@ SmallVector<StringRef> rankTemplateFamilies(const ProblemView &view,
 /// convolution: more loops index the image than it has dimensions); the
 /// conv family is offered first for those (ConvFamily.cpp).
 bool isSlidingWindowContraction(const ProblemView &view);
+/// Whether the conv family applies to `view` with output rows (its x loop)
+/// of at least 32 points, one per lane of a warp: narrower rows leave lanes
+/// idle, and the implicit-GEMM kernels go first.
+bool hasWideConvRows(const ProblemView &view);
 /// "i0", "i1", ...: the C++ names of the loop indices.
 SmallVector<std::string> loopNames(const ProblemView &view);
 
