@@ -245,6 +245,33 @@ REFERENCES = {
           const long o = ((n*8+oh)*7+ow)*6+f;
           ref[o] = std::tanh(s + to_d(arg2[o]));
         }"""),
+    # scans (masked reductions that accumulate into their output, read):
+    # the output's old value plus the prefix over the row
+    "cumsum": dict(read=True, code="""
+  for (long r = 0; r < 64; ++r) {
+    double s = 0;
+    for (long j = 0; j < 1000; ++j) { s += to_d(arg0[r*1000+j]); ref[r*1000+j] += s; }
+  }"""),
+    "cumsum-reverse": dict(read=True, code="""
+  for (long r = 0; r < 17; ++r) {
+    double s = 0;
+    for (long j = 299; j >= 0; --j) { s += to_d(arg0[r*300+j]); ref[r*300+j] += s; }
+  }"""),
+    "cumprod": dict(read=True, code="""
+  for (long r = 0; r < 32; ++r) {
+    double p = 1;
+    for (long j = 0; j < 200; ++j) { p *= to_d(arg0[r*200+j]); ref[r*200+j] *= p; }
+  }"""),
+    "cumsum-long-exclusive": dict(read=True, code="""
+  for (long r = 0; r < 3; ++r) {
+    double s = 0;
+    for (long j = 0; j < 5000; ++j) { ref[r*5000+j] += s; s += to_d(arg0[r*5000+j]); }
+  }"""),
+    "cumsum-masked": dict(read=True, code="""
+  for (long r = 0; r < 16; ++r) {
+    double s = 0;
+    for (long j = 0; j < 777; ++j) { const double x = to_d(arg0[r*777+j]); s += x*x; ref[r*777+j] += s; }
+  }"""),
     # softmax: rows, row length, stride between row elements
     "softmax": dict(softmax=(33, 1000, 1)),
     "softmax-long": dict(softmax=(8, 30000, 1)),

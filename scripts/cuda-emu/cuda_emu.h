@@ -68,6 +68,13 @@ T __shfl_down_sync(unsigned, T v, unsigned delta, int width = 32) {
   int src = seg + (int)delta < width ? lane + (int)delta : lane;
   return shfl_impl(v, src);
 }
+template <class T>
+T __shfl_up_sync(unsigned, T v, unsigned delta, int width = 32) {
+  int lane = t_linear % 32;
+  int seg = lane % width;
+  int src = seg >= (int)delta ? lane - (int)delta : lane;
+  return shfl_impl(v, src);
+}
 template <class T> T __shfl_sync(unsigned, T v, int srcLane, int width = 32) {
   int lane = t_linear % 32;
   int src = (lane / width) * width + srcLane;
