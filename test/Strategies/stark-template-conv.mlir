@@ -71,18 +71,22 @@
 // FILL-SAME: C[m, n] = C_INIT + sum_k
 // FILL-SAME: constexpr float C_INIT = 0.5f;
 // FILL-SAME: kOffA[120] = {0, 3, 80, 83, 160, 163, 520, 523,
-// FILL-SAME: arg2[o] = C_INIT + acc[f][j];
+// FILL-SAME: float *C = nullptr;
+// FILL-SAME: void store(int b, int m, int n, float x) const { C[c_off(b, m, n)] = stark_cast<float>(C_INIT + x); }
+// FILL-SAME: st.C = arg2;
+// FILL-SAME: st.store(0, (int)m, (int)n, acc[f][j]);
 
 // With bias + relu after the convolution: the store stage evaluates them
 // per output element and writes the chain's output, never the sum.
 // EPI: C[m, n] feeds the epilogue, sum_k A[m, k] * B[k, n] (fused(linalg.conv_2d_nchw_fchw,linalg.generic,linalg.generic))
-// EPI: struct StarkEpilogue {
+// EPI: struct StarkStore {
 // EPI: void epilogue(int b, int m, int n, float acc) const {
 // EPI: stark_maximumf(
-// EPI: StarkEpilogue lay;
-// EPI-NEXT: lay.arg2 = arg2;
-// EPI-NEXT: lay.arg3 = arg3;
-// EPI: lay.epilogue(0, (int)m, (int)n, acc[f][j]);
+// EPI: void store(int b, int m, int n, float x) const { epilogue(b, m, n, x); }
+// EPI: StarkStore st;
+// EPI-NEXT: st.arg2 = arg2;
+// EPI-NEXT: st.arg3 = arg3;
+// EPI: st.store(0, (int)m, (int)n, acc[f][j]);
 // EPI-NOT: arg3[o]
 
 // NHWC: family 'conv' does not apply to linalg.conv_2d_nhwc_hwcf: conv needs the output contiguous along its last output point loop

@@ -108,22 +108,6 @@ static LogicalResult matchConv(const ProblemView &view, ConvShape &shape,
   return success();
 }
 
-/// Whether the contraction reads its first input through a sliding window:
-/// more loops index it than it has dimensions (oh and kh both move along
-/// the image's rows).
-static bool isSlidingWindow(const ProblemView &view) {
-  if (!view.contraction || view.inputs.empty())
-    return false;
-  const OperandView &a = view.inputs[0];
-  int64_t loops = llvm::count_if(a.access.coefficients,
-                                 [](int64_t coef) { return coef != 0; });
-  return loops > int64_t(a.shape.size());
-}
-
-static int64_t tileCount(int64_t extent, int64_t tile) {
-  return ceilDiv(extent, tile);
-}
-
 static LogicalResult checkParams(const ConvShape &s, const ConvParams &p,
                                  std::string &whyNot) {
   auto oneOf = [](int64_t v, std::initializer_list<int64_t> set) {
@@ -151,8 +135,8 @@ static LogicalResult checkParams(const ConvShape &s, const ConvParams &p,
                            kMaxConvStageBytes);
     return failure();
   }
-  int64_t blocks = tileCount(s.x, 32 * p.pw) * tileCount(s.rows, p.wr) *
-                   tileCount(s.channels, tf);
+  int64_t blocks =
+      ceilDiv(s.x, 32 * p.pw) * ceilDiv(s.rows, p.wr) * ceilDiv(s.channels, tf);
   if (blocks > std::numeric_limits<int32_t>::max()) {
     whyNot = "too many blocks for one grid dimension";
     return failure();
@@ -193,8 +177,8 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   std::string idx = getIndexType(view);
   SmallVector<std::string> names = loopNames(view);
   int64_t tf = p.wf * p.ft, xb = 32 * p.pw, threads = 32 * p.wf * p.wr;
-  int64_t tilesX = tileCount(s.x, xb), tilesR = tileCount(s.rows, p.wr),
-          tilesF = tileCount(s.channels, tf);
+  int64_t tilesX = ceilDiv(s.x, xb), tilesR = ceilDiv(s.rows, p.wr),
+          tilesF = ceilDiv(s.channels, tf);
   std::string aName = argName(a.argNumber), bName = argName(b.argNumber),
               cName = argName(out.argNumber);
 
@@ -231,13 +215,11 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   os << "  const idx_t " << names[s.channelLoop] << " = n;\n";
   os << "  return " << emitLinearOffset(b.access, c.nLoops, names, true)
      << ";\n}\n";
-  if (view.epilogue) {
-    os << "struct StarkEpilogue {\n";
-    os << "  __device__ __forceinline__ long long c_off(int b, int m, int n) "
-          "const { return (long long)stark_addr::c_off(b, m, n); }\n";
-    os << emitEpilogueLayoutMembers(view, idx);
-    os << "};\n";
-  }
+  // A problem that fills C writes C_INIT + sum, or the epilogue's output,
+  // through StarkStore; otherwise the kernel adds the sum to C.
+  bool store = c.initValue.has_value();
+  if (store)
+    os << emitStoreStruct(view, "(long long)stark_addr::c_off(b, m, n)");
 
   os << "\nextern \"C\" __global__ void __launch_bounds__(THREADS) "
         "stark_conv("
@@ -317,10 +299,8 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   if (!rowOk)
     return;
 )cuda";
-  if (view.epilogue) {
-    os << "  StarkEpilogue lay;\n";
-    os << emitEpilogueLayoutBinding(view, "lay");
-  }
+  if (store)
+    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
   os << R"cuda(#pragma unroll
   for (int j = 0; j < PW; ++j) {
     const idx_t x = (idx_t)xtile * XB + lane + 32 * j;
@@ -333,13 +313,11 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
       if (n >= NF)
         continue;
 )cuda";
-  if (view.epilogue) {
-    os << "      lay.epilogue(0, (int)m, (int)n, acc[f][j]);\n";
+  if (store) {
+    os << "      st.store(0, (int)m, (int)n, acc[f][j]);\n";
   } else {
     os << "      const idx_t o = stark_addr::c_off(0, m, n);\n";
-    os << "      " << cName << "[o] = "
-       << (c.initValue ? "C_INIT + acc[f][j]" : cName + "[o] + acc[f][j]")
-       << ";\n";
+    os << "      " << cName << "[o] = " << cName << "[o] + acc[f][j];\n";
   }
   os << "    }\n  }\n}\n";
 
@@ -384,8 +362,8 @@ static std::vector<ConvParams> enumerateConv(const ConvShape &s,
           std::string ignored;
           if (p.kch < 1 || failed(checkParams(s, p, ignored)))
             continue;
-          int64_t tx = tileCount(s.x, 32 * pw), tr = tileCount(s.rows, wr),
-                  tfl = tileCount(s.channels, tf);
+          int64_t tx = ceilDiv(s.x, 32 * pw), tr = ceilDiv(s.rows, wr),
+                  tfl = ceilDiv(s.channels, tf);
           double useful = double(s.x) / double(tx * 32 * pw) * double(s.rows) /
                           double(tr * wr) * double(s.channels) /
                           double(tfl * tf);
@@ -437,15 +415,22 @@ private:
 };
 } // namespace
 
+/// More loops index the first input than it has dimensions: oh and kh both
+/// move along the image's rows.
 bool cudatpl::isSlidingWindowContraction(const ProblemView &view) {
-  return isSlidingWindow(view);
+  if (!view.contraction || view.inputs.empty())
+    return false;
+  const OperandView &a = view.inputs[0];
+  int64_t loops = llvm::count_if(a.access.coefficients,
+                                 [](int64_t coef) { return coef != 0; });
+  return loops > int64_t(a.shape.size());
 }
 
 bool cudatpl::hasWideConvRows(const ProblemView &view) {
   ConvShape s;
   std::string ignored;
-  return isSlidingWindow(view) && succeeded(matchConv(view, s, ignored)) &&
-         s.x >= 32;
+  return isSlidingWindowContraction(view) &&
+         succeeded(matchConv(view, s, ignored)) && s.x >= 32;
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createConvFamily() {
