@@ -97,7 +97,7 @@
 
 // The SIMT gemm: the store hands each sum to StarkStore, whose epilogue
 // writes the output through the problem's c_off; C is passed but unused.
-// GEMM: // SIMT GEMM: C[b, m, n] = C_INIT + sum_k A[b, m, k] * B[b, k, n], f32 accumulation, the output the epilogue of C (fused(linalg.matmul,linalg.generic)).
+// GEMM: // SIMT GEMM (f32 accumulation): C[b, m, n] = C_INIT + sum_k A[b, m, k] * B[b, k, n], the output the epilogue of C (fused(linalg.matmul,linalg.generic)).
 // GEMM: struct StarkStore {
 // GEMM-NEXT: static constexpr bool kStore = true;
 // GEMM-NEXT: long long c_off(int b, int m, int n) const { return (long long)stark_addr::c_off(b, m, n); }

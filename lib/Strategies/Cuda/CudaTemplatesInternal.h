@@ -190,6 +190,10 @@ std::string emitStoreStruct(const ProblemView &view, StringRef cOffBody);
 std::string emitStoreBinding(const ProblemView &view, StringRef var);
 /// Whether `kind` is an output the epilogue may store (f32, f16, bf16).
 bool isEpilogueOutputKind(ElementKind kind);
+/// "C[b, m, n] = C_INIT + sum_k A[b, m, k] * B[b, k, n]" (or "+=" when the
+/// problem accumulates into C), with ", the output the epilogue of C (op)"
+/// for a contraction with its epilogue: what a GEMM source says it computes.
+std::string describeGemmProblem(const ProblemView &view);
 /// `constexpr` M, N, K and BATCH of the contraction.
 std::string emitProblemConstants(const ContractionView &c);
 /// Rough merit of a BM x BN tiling with register-block `reuse`.

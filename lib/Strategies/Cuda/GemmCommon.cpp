@@ -81,6 +81,15 @@ std::string cudatpl::emitContractionAddressing(const ProblemView &view,
   return s;
 }
 
+std::string cudatpl::describeGemmProblem(const ProblemView &view) {
+  std::string s = std::string("C[b, m, n] ") +
+                  (view.contraction->initValue ? "= C_INIT +" : "+=") +
+                  " sum_k A[b, m, k] * B[b, k, n]";
+  if (view.epilogue)
+    s += ", the output the epilogue of C (" + view.opName + ")";
+  return s;
+}
+
 std::string cudatpl::emitProblemConstants(const ContractionView &c) {
   // C_FROM_INIT: the problem fills C with C_INIT before it accumulates, so
   // the kernel writes C_INIT + sum and never reads C.
@@ -131,7 +140,7 @@ LogicalResult cudatpl::checkGemmApplies(const ProblemView &view,
   }
   // The epilogue takes the output point as 32-bit coordinates.
   const int64_t limit = std::numeric_limits<int32_t>::max();
-  if (view.epilogue && (c.m > limit || c.n > limit || c.batch > limit)) {
+  if (view.epilogue && (c.m > limit || c.n > limit)) {
     whyNot = "gemm computes an epilogue only with m and n in 32 bits";
     return failure();
   }
@@ -448,11 +457,7 @@ typedef unsigned int uint32_t;
   appendKernelText(s, embeddedKernel("GemmCommon.cuh"));
   appendKernelText(s, kernelText);
   llvm::raw_string_ostream os(s);
-  os << "\n// The problem: C[b, m, n] " << (c.initValue ? "= C_INIT +" : "+=")
-     << " sum_k A[b, m, k] * B[b, k, n]";
-  if (view.epilogue)
-    os << ", the output the epilogue of C (" << view.opName << ")";
-  os << ".\n";
+  os << "\n// The problem: " << describeGemmProblem(view) << ".\n";
   os << emitProblemConstants(c);
   if (!affine) {
     os << "namespace stark_addr {\n"

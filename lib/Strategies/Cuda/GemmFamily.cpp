@@ -128,11 +128,8 @@ mlir::stark::generateGemmKernel(const ProblemView &view, const GemmParams &p,
 
   std::string s = getCudaPrelude(view);
   llvm::raw_string_ostream os(s);
-  os << "// SIMT GEMM: C[b, m, n] " << (c.initValue ? "= C_INIT +" : "+=")
-     << " sum_k A[b, m, k] * B[b, k, n], f32 accumulation";
-  if (view.epilogue)
-    os << ", the output the epilogue of C (" << view.opName << ")";
-  os << ".\n";
+  os << "// SIMT GEMM (f32 accumulation): " << describeGemmProblem(view)
+     << ".\n";
   os << emitProblemConstants(c);
   os << llvm::formatv(
       "constexpr int BM = {0}, BN = {1}, BK = {2}, TM = {3}, TN = {4}, "

@@ -133,11 +133,7 @@ std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
   std::string s = getCudaPrelude(view);
   appendKernelText(s, *getKernelSource("GemmWgmma.cuh"));
   llvm::raw_string_ostream os(s);
-  os << "\n// The problem: C[b, m, n] " << (c.initValue ? "= C_INIT +" : "+=")
-     << " sum_k A[b, m, k] * B[b, k, n]";
-  if (view.epilogue)
-    os << ", the output the epilogue of C (" << view.opName << ")";
-  os << ".\n";
+  os << "\n// The problem: " << describeGemmProblem(view) << ".\n";
   os << emitProblemConstants(c);
   StringRef in = getCudaStorageType(c.aKind);
   StringRef out = getCudaStorageType(c.cKind);
@@ -168,12 +164,10 @@ std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
                       "{5}LL;\n",
                       addr.a[1], addr.b[1], addr.c[1], addr.a[0], addr.b[0],
                       addr.c[0]);
-  if (store) {
+  if (store)
     os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
-    os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p, st);\n}\n";
-  } else {
-    os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p);\n}\n";
-  }
+  os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p"
+     << (store ? ", st" : "") << ");\n}\n";
   return s;
 }
 
