@@ -403,9 +403,10 @@ static LogicalResult finishGroupCutting(Operation *start,
   return success();
 }
 
-LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
-                                           std::string &whyNot, bool epilogues,
-                                           bool convEpilogues) {
+/// growFusionGroup without operand prologues.
+static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
+                                       std::string &whyNot, bool epilogues,
+                                       bool convEpilogues) {
   group = FusionGroup();
   // A contraction grows its group from its first element-wise consumer: it
   // joins that chain when it is the chain's head.
@@ -466,6 +467,115 @@ LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
     return failure();
   }
   group = std::move(chain);
+  return success();
+}
+
+/// Whether `op` is an element-wise op that may compute a GEMM operand.
+static bool isElementwiseFusable(Operation *op) {
+  return op && isFusableOp(op) &&
+         cast<linalg::LinalgOp>(op).getNumReductionLoops() == 0;
+}
+
+/// The element-wise chain of `start` as a valid group, when it is a
+/// prologue: element-wise ops only, one output, and no input that a
+/// contraction or convolution produces (such a chain is its epilogue).
+static FailureOr<FusionGroup> getPrologueChain(Operation *start) {
+  SmallVector<Operation *> members;
+  FusionGroup chain;
+  std::string ignored;
+  if (!isElementwiseFusable(start) ||
+      failed(walkConnected(start, isFusableOp, kMaxFusedOps, members)) ||
+      !llvm::all_of(members, isElementwiseFusable) ||
+      failed(finishGroup(members, chain, ignored)) || chain.outputs.size() != 1)
+    return failure();
+  for (Value v : chain.inputs)
+    if (Operation *def = v.getDefiningOp(); def && isEpilogueHead(def))
+      return failure();
+  return chain;
+}
+
+/// Whether `op` may take prologues: a contraction (not a convolution, whose
+/// input is read through a window) that is an epilogue head.
+static bool takesPrologues(Operation *op) {
+  return isEpilogueHead(op, /*convolutions=*/false) &&
+         linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(op));
+}
+
+/// The ops of the prologue of `head`'s input `operand`: the element-wise
+/// chain that computes it (getPrologueChain), when its output is used by
+/// `head` alone. Empty otherwise.
+static SmallVector<Operation *> getOperandPrologue(Operation *head,
+                                                   Value operand) {
+  Operation *def = operand.getDefiningOp();
+  if (!def || def->getBlock() != head->getBlock())
+    return {};
+  FailureOr<FusionGroup> chain = getPrologueChain(def);
+  if (failed(chain) || chain->outputs[0] != operand ||
+      llvm::any_of(operand.getUsers(),
+                   [&](Operation *user) { return user != head; }))
+    return {};
+  return chain->ops;
+}
+
+/// The contraction whose operand prologue `start` belongs to; null when
+/// there is none.
+static Operation *getPrologueConsumer(Operation *start) {
+  FailureOr<FusionGroup> chain = getPrologueChain(start);
+  if (failed(chain))
+    return nullptr;
+  Value out = chain->outputs[0];
+  Operation *head = *out.getUsers().begin();
+  if (head->getBlock() != start->getBlock() || !takesPrologues(head) ||
+      getOperandPrologue(head, out).empty())
+    return nullptr;
+  return head;
+}
+
+LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
+                                           std::string &whyNot, bool epilogues,
+                                           bool convEpilogues, bool prologues) {
+  prologues &= epilogues;
+  // An op of a contraction's operand prologue grows the group from that
+  // contraction, so that every member grows the same group.
+  if (prologues)
+    if (Operation *head = getPrologueConsumer(start)) {
+      FusionGroup headGroup;
+      std::string why;
+      if (succeeded(growFusionGroup(head, headGroup, why, epilogues,
+                                    convEpilogues, prologues)) &&
+          llvm::is_contained(headGroup.ops, start)) {
+        group = std::move(headGroup);
+        return success();
+      }
+    }
+  if (failed(growEpilogueGroup(start, group, whyNot, epilogues, convEpilogues)))
+    return failure();
+  if (!prologues)
+    return success();
+  Operation *head = nullptr;
+  for (Operation *op : group.ops)
+    if (!isFusableOp(op) && takesPrologues(op))
+      head = op;
+  if (!head)
+    return success();
+  // Each operand's prologue joins where the result is still one problem.
+  SmallVector<Operation *> members(group.ops);
+  for (Value operand : cast<linalg::LinalgOp>(head).getDpsInputs()) {
+    SmallVector<Operation *> prologue = getOperandPrologue(head, operand);
+    if (prologue.empty() || members.size() + prologue.size() > kMaxFusedOps ||
+        llvm::any_of(prologue, [&](Operation *op) {
+          return llvm::is_contained(members, op);
+        }))
+      continue;
+    SmallVector<Operation *> next(members);
+    next.append(prologue.begin(), prologue.end());
+    FusionGroup joined;
+    std::string ignored;
+    if (succeeded(finishGroup(next, joined, ignored))) {
+      members = std::move(next);
+      group = std::move(joined);
+    }
+  }
   return success();
 }
 
@@ -613,9 +723,10 @@ mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
       starts.push_back(&op);
   FusionGroup group;
   for (Operation *start : starts) {
-    for (auto [epilogues, convolutions] : kOutlineEpilogueVariants) {
+    for (auto [epilogues, convolutions, prologues] : kOutlineEpilogueVariants) {
       std::string why;
-      if (failed(growFusionGroup(start, group, why, epilogues, convolutions))) {
+      if (failed(growFusionGroup(start, group, why, epilogues, convolutions,
+                                 prologues))) {
         if (start == member)
           whyNot = why;
         break;
@@ -702,6 +813,18 @@ std::optional<double> mlir::stark::getSearchedMicroseconds(ModuleOp problem) {
   if (auto baseline = problem->getAttrOfType<FloatAttr>(kBaselineAttrName))
     return baseline.getValueAsDouble();
   return std::nullopt;
+}
+
+SmallVector<Operation *> mlir::stark::getOpsOfProblem(ModuleOp program,
+                                                      StringAttr symbol,
+                                                      StringRef attrName) {
+  SmallVector<Operation *> ops;
+  program->walk([&](Operation *op) {
+    if (auto ref = op->getAttrOfType<FlatSymbolRefAttr>(attrName))
+      if (ref.getAttr() == symbol)
+        ops.push_back(op);
+  });
+  return ops;
 }
 
 SmallVector<UnfusedComparison>

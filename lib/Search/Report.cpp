@@ -1,6 +1,7 @@
 //===- Report.cpp - The JSON report of stark-search -----------------------===//
 
 #include "stark/Search/Report.h"
+#include "stark/Problem/FusionGroup.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -111,4 +112,51 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
              << "\n";
   file->keep();
   return success();
+}
+
+void mlir::stark::reportFusedOrUnfused(ModuleOp program, double minSpeedup,
+                                       llvm::json::Array &reports) {
+  for (UnfusedComparison &c : chooseFusedOrUnfused(program, minSpeedup)) {
+    StringRef name = c.fused.getSymNameAttr().getValue();
+    std::string message;
+    if (!c.fusedMicroseconds || !c.aloneMicroseconds)
+      message =
+          llvm::formatv("stark-search: @{0} stays fused, not compared "
+                        "with its ops alone: {1}{2}",
+                        name, c.fusedMicroseconds ? "" : "it was not timed; ",
+                        c.aloneSummary)
+              .str();
+    else
+      message = llvm::formatv(
+                    "stark-search: {0}: @{1} ({2:f2} us) is {3}{4:f2}x "
+                    "slower than its ops alone: {5}",
+                    c.unfused ? "unfused" : "fused", name, *c.fusedMicroseconds,
+                    c.unfused ? "" : "not ", minSpeedup, c.aloneSummary)
+                    .str();
+    SmallVector<Operation *> ops;
+    for (ModuleOp alone : c.alone)
+      for (Operation *op : getOpsOfProblem(program, alone.getSymNameAttr(),
+                                           kUnfusedProblemAttrName))
+        if (!llvm::is_contained(ops, op))
+          ops.push_back(op);
+    for (Operation *op : ops)
+      op->emitRemark() << message;
+    if (ops.empty())
+      c.fused.emitRemark() << message;
+    llvm::json::Object entry{
+        {"chosen", c.unfused ? "unfused" : "fused"},
+        {"problems",
+         llvm::json::Array(llvm::map_range(
+             c.alone,
+             [](ModuleOp m) { return m.getSymNameAttr().getValue().str(); }))},
+        {"summary", c.aloneSummary}};
+    if (c.fusedMicroseconds)
+      entry["fused_seconds"] = *c.fusedMicroseconds * 1e-6;
+    if (c.aloneMicroseconds)
+      entry["alone_seconds"] = *c.aloneMicroseconds * 1e-6;
+    for (llvm::json::Value &report : reports)
+      if (llvm::json::Object *o = report.getAsObject())
+        if (o->getString("problem") == name)
+          (*o)["unfused"] = llvm::json::Object(entry);
+  }
 }

@@ -80,28 +80,15 @@ struct ProblemOutcome {
   bool winner = false;
 };
 
-/// Ops of the program that belong to the problem named `symbol` (that name
-/// it in `attrName`).
-SmallVector<Operation *> opsOfProblem(ModuleOp module, StringAttr symbol,
-                                      StringRef attrName = kProblemAttrName) {
-  SmallVector<Operation *> ops;
-  module->walk([&](Operation *op) {
-    if (auto ref = op->getAttrOfType<FlatSymbolRefAttr>(attrName))
-      if (ref.getAttr() == symbol)
-        ops.push_back(op);
-  });
-  return ops;
-}
-
 /// The ops a search of the problem named `symbol` speaks for: those it was
 /// outlined from, else (`alone` set) the ops of a fused chain that also name
 /// it as their problem alone (compare-unfused).
 SmallVector<Operation *> opsSearchedFor(ModuleOp module, StringAttr symbol,
                                         bool &alone) {
-  SmallVector<Operation *> ops = opsOfProblem(module, symbol);
+  SmallVector<Operation *> ops = getOpsOfProblem(module, symbol);
   alone = ops.empty();
   if (alone)
-    ops = opsOfProblem(module, symbol, kUnfusedProblemAttrName);
+    ops = getOpsOfProblem(module, symbol, kUnfusedProblemAttrName);
   return ops;
 }
 
@@ -328,7 +315,7 @@ struct StarkSearchPass
       if (failedHard)
         return signalPassFailure();
     }
-    compareWithUnfused(module, reports);
+    reportFusedOrUnfused(module, minSpeedup, reports);
     llvm::json::Object summary = summarize(module, outcomes);
     if (pool)
       for (const LostExecutor &l : pool->getLost())
@@ -355,58 +342,6 @@ struct StarkSearchPass
         module.emitError() << "stark-search: " << error;
         return signalPassFailure();
       }
-    }
-  }
-
-  /// Keeps each fused chain outlined with compare-unfused, or its ops alone
-  /// where they were measured min-speedup times faster (chooseFusedOrUnfused),
-  /// says which on
-  /// the chain's ops and in the chain's entry of `reports`.
-  void compareWithUnfused(ModuleOp module, llvm::json::Array &reports) {
-    for (UnfusedComparison &c : chooseFusedOrUnfused(module, minSpeedup)) {
-      StringRef name = c.fused.getSymNameAttr().getValue();
-      std::string message;
-      if (!c.fusedMicroseconds || !c.aloneMicroseconds)
-        message =
-            llvm::formatv("stark-search: @{0} stays fused, not compared "
-                          "with its ops alone: {1}{2}",
-                          name, c.fusedMicroseconds ? "" : "it was not timed; ",
-                          c.aloneSummary)
-                .str();
-      else
-        message =
-            llvm::formatv("stark-search: {0}: @{1} ({2:f2} us) is {3}{4:f2}x "
-                          "slower than its ops alone: {5}",
-                          c.unfused ? "unfused" : "fused", name,
-                          *c.fusedMicroseconds, c.unfused ? "" : "not ",
-                          double(minSpeedup), c.aloneSummary)
-                .str();
-      SmallVector<Operation *> ops;
-      for (ModuleOp alone : c.alone)
-        for (Operation *op : opsOfProblem(module, alone.getSymNameAttr(),
-                                          kUnfusedProblemAttrName))
-          if (!llvm::is_contained(ops, op))
-            ops.push_back(op);
-      for (Operation *op : ops)
-        op->emitRemark() << message;
-      if (ops.empty())
-        c.fused.emitRemark() << message;
-      llvm::json::Object entry{
-          {"chosen", c.unfused ? "unfused" : "fused"},
-          {"problems", llvm::json::Array(llvm::map_range(
-                           c.alone,
-                           [](ModuleOp m) {
-                             return m.getSymNameAttr().getValue().str();
-                           }))},
-          {"summary", c.aloneSummary}};
-      if (c.fusedMicroseconds)
-        entry["fused_seconds"] = *c.fusedMicroseconds * 1e-6;
-      if (c.aloneMicroseconds)
-        entry["alone_seconds"] = *c.aloneMicroseconds * 1e-6;
-      for (llvm::json::Value &report : reports)
-        if (llvm::json::Object *o = report.getAsObject())
-          if (o->getString("problem") == name)
-            (*o)["unfused"] = llvm::json::Object(entry);
     }
   }
 

@@ -83,16 +83,35 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 ///
 /// With `convEpilogues` false, a convolution heads no epilogue (it keeps the
 /// fill of its output; its chain is a problem of its own).
+///
+/// With `epilogues` and `prologues`, a contraction in the group (not a
+/// convolution) also takes the element-wise chains that compute its
+/// operands (relu(x) in matmul(relu(x), w)): the chain of an operand's
+/// producer, when it holds no reduction, its one output is used by the
+/// contraction alone and none of its inputs comes from a contraction or
+/// convolution (that chain would be their epilogue). Grown from an op of
+/// such a chain, the group is the contraction's.
 LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
                               std::string &whyNot, bool epilogues = true,
-                              bool convEpilogues = true);
+                              bool convEpilogues = true, bool prologues = true);
 
-/// The ways `--stark-outline` may have grown a group, as (epilogues,
-/// convEpilogues) of growFusionGroup: a contraction or convolution head, a
-/// contraction head only (fuse-conv-epilogues off), no head
-/// (fuse-epilogues off). Finding an outlined group again tries them in turn.
-inline constexpr std::pair<bool, bool> kOutlineEpilogueVariants[] = {
-    {true, true}, {true, false}, {false, false}};
+/// One way `--stark-outline` may have grown a group (growFusionGroup's
+/// flags).
+struct OutlineVariant {
+  bool epilogues, convolutions, prologues;
+};
+
+/// The ways `--stark-outline` may have grown a group: a contraction or
+/// convolution head with operand prologues or without (the headed problem
+/// with prologues was declined), a contraction head only
+/// (fuse-conv-epilogues off), no head (fuse-epilogues off). Finding an
+/// outlined group again tries them in turn.
+inline constexpr OutlineVariant kOutlineEpilogueVariants[] = {
+    {true, true, true},
+    {true, true, false},
+    {true, false, true},
+    {true, false, false},
+    {false, false, false}};
 
 /// Whether `op` alone is a fused problem: it reduces into several outputs,
 /// each initialised by a fill of a constant (an argmax's value and index).
@@ -125,6 +144,12 @@ FailureOr<FusionGroup> findOutlinedFusionGroup(Operation *member,
 LogicalResult replaceFusionGroupWithCall(const FusionGroup &group,
                                          func::FuncOp kernel,
                                          DictionaryAttr provenance);
+
+/// The ops of `program` that name the problem `symbol` in `attrName`
+/// (stark.problem, or stark.unfused_problem for the problems of a fused
+/// chain's ops alone).
+SmallVector<Operation *> getOpsOfProblem(ModuleOp program, StringAttr symbol,
+                                         StringRef attrName = kProblemAttrName);
 
 /// The measured time of a searched `problem` in microseconds: its winner's,
 /// else its baseline's (stark.baseline_us); none where it was not timed.

@@ -23,6 +23,13 @@ llvm::json::Object nodeToJSON(const SearchNode &node);
 llvm::json::Object problemToJSON(StringRef symbol, ProblemAttr info,
                                  const ProblemSearchResult &result);
 
+/// Keeps each fused chain of `program` outlined with compare-unfused, or its
+/// ops alone where they were measured `minSpeedup` times faster
+/// (chooseFusedOrUnfused), and says which in a remark on the chain's ops and
+/// in the `unfused` member of the chain's entry of `reports`.
+void reportFusedOrUnfused(ModuleOp program, double minSpeedup,
+                          llvm::json::Array &reports);
+
 /// What the whole run was asked to do.
 struct SearchReportHeader {
   std::string target, agent, profile;
