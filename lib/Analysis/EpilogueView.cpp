@@ -14,6 +14,7 @@
 #include "FusedView.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -24,6 +25,67 @@ static int stripFloatCasts(const ScalarProgram &p, int node) {
   while (p.nodes[node].op == "arith.extf" || p.nodes[node].op == "arith.truncf")
     node = p.nodes[node].operands[0];
   return node;
+}
+
+/// Reads the factor `node` of the contraction's product: an input (`arg` its
+/// position, `prologue` -1) or element-wise ops of inputs computed in f32
+/// (`prologue` the node), of which `arg` is the one read at every point of
+/// the operand (the others read at fewer loops: broadcasts along the
+/// operand). Fails for a factor that reads a loop index, a reduction or no
+/// such input.
+static LogicalResult readOperand(const ScalarProgram &p,
+                                 const ProblemView &view, int node,
+                                 int64_t &arg, int &prologue,
+                                 std::string &whyNot) {
+  int stripped = stripFloatCasts(p, node);
+  if (p.nodes[stripped].op == "arg") {
+    arg = p.nodes[stripped].position;
+    prologue = -1;
+    return success();
+  }
+  SmallVector<bool> reached = p.reachable({node});
+  auto loopsOf = [&](int64_t input) {
+    llvm::SmallBitVector loops(view.numLoops());
+    for (int64_t d = 0; d < view.numLoops(); ++d)
+      loops[d] = view.inputs[input].access.dependsOn(unsigned(d));
+    return loops;
+  };
+  SmallVector<int64_t> args;
+  for (auto [i, n] : llvm::enumerate(p.nodes)) {
+    if (!reached[i])
+      continue;
+    if (n.op == "index" || n.op == "reduce" || n.op == "reduce_index") {
+      whyNot = "the ops computing an operand read a loop index or a reduction";
+      return failure();
+    }
+    // Inputs are widened as they are read; what the ops compute is f32.
+    if (n.op != "arg" && n.kind != ElementKind::F32 &&
+        n.kind != ElementKind::I1) {
+      whyNot = "the ops computing an operand are not all in f32";
+      return failure();
+    }
+    if (n.op == "arg" && !llvm::is_contained(args, n.position))
+      args.push_back(n.position);
+  }
+  arg = -1;
+  for (int64_t input : args)
+    if (arg < 0 || loopsOf(input).count() > loopsOf(arg).count())
+      arg = input;
+  if (arg < 0) {
+    whyNot = "an operand of the contraction is computed from no input";
+    return failure();
+  }
+  llvm::SmallBitVector main = loopsOf(arg);
+  for (int64_t input : args) {
+    llvm::SmallBitVector loops = loopsOf(input);
+    if ((loops & main) != loops) {
+      whyNot = "no input of the ops computing an operand is read at every "
+               "point of it";
+      return failure();
+    }
+  }
+  prologue = node;
+  return success();
 }
 
 LogicalResult mlir::stark::detail::analyzeEpilogueProblem(Operation *func,
@@ -43,10 +105,14 @@ LogicalResult mlir::stark::detail::analyzeEpilogueProblem(Operation *func,
   const ScalarNode &product = p.nodes[fused.reductions[0].preNode];
   if (product.op != "arith.mulf")
     return fail("the contraction does not sum a product");
-  int a = stripFloatCasts(p, product.operands[0]);
-  int b = stripFloatCasts(p, product.operands[1]);
-  if (p.nodes[a].op != "arg" || p.nodes[b].op != "arg" ||
-      p.nodes[a].position == p.nodes[b].position)
+  // Each factor is an input, or element-wise ops of inputs (a prologue).
+  int64_t ia = -1, ib = -1;
+  int aPrologue = -1, bPrologue = -1;
+  if (failed(
+          readOperand(p, view, product.operands[0], ia, aPrologue, whyNot)) ||
+      failed(readOperand(p, view, product.operands[1], ib, bPrologue, whyNot)))
+    return fail(whyNot);
+  if (ia == ib)
     return fail("the contraction's product is not of two inputs");
   if (view.outputs.size() != 1)
     return fail("the epilogue writes several outputs");
@@ -64,7 +130,6 @@ LogicalResult mlir::stark::detail::analyzeEpilogueProblem(Operation *func,
     return fail("the output depends on the contraction's k loops");
 
   // The GEMM: A and B first among the inputs, the chain's output as C.
-  int64_t ia = p.nodes[a].position, ib = p.nodes[b].position;
   SmallVector<int64_t> order = {ia, ib};
   for (int64_t i = 0; i < int64_t(view.inputs.size()); ++i)
     if (i != ia && i != ib)
@@ -105,6 +170,8 @@ LogicalResult mlir::stark::detail::analyzeEpilogueProblem(Operation *func,
   epilogue.program.argKinds.push_back(ElementKind::F32);
   epilogue.program.yields = fused.outputNodes;
   epilogue.outputNodes = fused.outputNodes;
+  epilogue.aPrologue = aPrologue;
+  epilogue.bPrologue = bPrologue;
   epilogue.numOps = fused.numOps;
 
   contraction->initValue = 0.0;

@@ -38,6 +38,15 @@ Operation *getEpilogueHead(const FusionGroup &group) {
   return nullptr;
 }
 
+/// Whether `group` holds element-wise ops that compute an operand of its
+/// contraction `head`.
+bool hasOperandPrologue(const FusionGroup &group, Operation *head) {
+  return llvm::any_of(cast<linalg::LinalgOp>(head).getDpsInputs(),
+                      [&](Value v) {
+                        return llvm::is_contained(group.ops, v.getDefiningOp());
+                      });
+}
+
 /// Whether `problem` (outlined from a chain with its epilogue head) reads as
 /// a GEMM and its epilogue on operands the GEMM kernels store and load (f32,
 /// f16, bf16). A group that does not would have no kernel but the upstream
@@ -203,6 +212,9 @@ struct StarkOutlinePass
     // Chains (and heads) whose fused problem no GEMM kernel would take: they
     // are outlined without the head.
     llvm::SmallPtrSet<Operation *, 16> headless;
+    // Contractions (and the ops around them) whose problem with operand
+    // prologues no GEMM kernel would take: outlined without them.
+    llvm::SmallPtrSet<Operation *, 16> withoutPrologues;
     for (Operation *op : ops) {
       if (grouped.contains(op))
         continue;
@@ -228,20 +240,40 @@ struct StarkOutlinePass
           !unfusable.contains(op)) {
         FusionGroup group;
         bool epilogues = fuseEpilogues && !headless.contains(op);
-        LogicalResult grown =
-            growFusionGroup(op, group, why, epilogues, fuseConvEpilogues);
+        bool prologues = !withoutPrologues.contains(op);
+        LogicalResult grown = growFusionGroup(op, group, why, epilogues,
+                                              fuseConvEpilogues, prologues);
         if (Operation *head =
                 succeeded(grown) && epilogues && group.ops.size() > 1
                     ? getEpilogueHead(group)
                     : nullptr) {
-          // The headed problem is outlined once: kept when it passes.
+          // The headed problem is outlined once: kept when it passes. One
+          // with operand prologues that does not is tried without them,
+          // then without the head.
           std::string whyNot;
           FailureOr<OwningOpRef<ModuleOp>> headed =
               outlineFusionGroup(group, whyNot);
           if (succeeded(headed) &&
               succeeded(checkEpilogueProblem(**headed, whyNot))) {
             problem = std::move(headed);
-          } else {
+          } else if (prologues && hasOperandPrologue(group, head)) {
+            withoutPrologues.insert(group.ops.begin(), group.ops.end());
+            head->emitRemark()
+                << "not fused with the element-wise ops computing its "
+                   "operands: "
+                << whyNot;
+            grown = growFusionGroup(op, group, why, epilogues,
+                                    fuseConvEpilogues, /*prologues=*/false);
+            if (succeeded(grown) && group.ops.size() > 1 &&
+                getEpilogueHead(group)) {
+              headed = outlineFusionGroup(group, whyNot);
+              if (succeeded(headed) &&
+                  succeeded(checkEpilogueProblem(**headed, whyNot)))
+                problem = std::move(headed);
+            }
+          }
+          if (failed(problem) && succeeded(grown) && group.ops.size() > 1 &&
+              getEpilogueHead(group)) {
             headless.insert(group.ops.begin(), group.ops.end());
             op->emitRemark() << "not fused with the '" << head->getName()
                              << "' it is the epilogue of: " << whyNot;

@@ -74,8 +74,9 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
   // The chain with or without the contraction it is the epilogue of
   // (fuse-epilogues), whichever the record has.
   FusionGroup group;
-  for (auto [epilogues, convolutions] : kOutlineEpilogueVariants) {
-    if (failed(growFusionGroup(op, group, whyNot, epilogues, convolutions)))
+  for (auto [epilogues, convolutions, prologues] : kOutlineEpilogueVariants) {
+    if (failed(growFusionGroup(op, group, whyNot, epilogues, convolutions,
+                               prologues)))
       return failure();
     if (int64_t(group.ops.size()) == fusedOps)
       break;

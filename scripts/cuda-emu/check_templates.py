@@ -209,6 +209,24 @@ REFERENCES = {
       const double z = s * to_d(arg2[m]) + to_d(arg3[m*45+n]);
       ref[m*45+n] = z / (1 + std::exp(-z));
     }"""),
+    # contractions with operand prologues (EpilogueView::aPrologue, bPrologue)
+    "fused-scale-relu-matmul": dict(read=False, code="""
+  for (long m = 0; m < 70; ++m)
+    for (long n = 0; n < 45; ++n) {
+      double s = 0.5;
+      for (long k = 0; k < 131; ++k) {
+        const double a = std::max(to_d(arg0[m*131+k]) * to_d(arg1[k]), 0.0);
+        s += a * to_d(arg2[k*45+n]);
+      }
+      ref[m*45+n] = s;
+    }"""),
+    "fused-dequant-matmul-bias": dict(read=False, code="""
+  for (long m = 0; m < 100; ++m)
+    for (long n = 0; n < 130; ++n) {
+      double s = 0;
+      for (long k = 0; k < 72; ++k) s += to_d(arg0[m*72+k]) * (to_d(arg1[k*130+n]) * to_d(arg2[n]));
+      ref[m*130+n] = s + to_d(arg3[n]);
+    }"""),
     # convolutions with their epilogue (implicit GEMM + EpilogueView)
     "fused-conv2d-bias-relu": dict(read=False, code="""
   for (long n = 0; n < 2; ++n)

@@ -229,6 +229,14 @@ struct EpilogueView {
   SmallVector<int> outputNodes;
   /// Number of linalg ops fused, the contraction included.
   int64_t numOps = 0;
+  /// Operand prologues (matmul(relu(x), w)): the node of `program` whose
+  /// value A (B) of the GEMM is, or -1 where the operand is the input
+  /// itself. Such a node is computed in f32 from inputs read at the
+  /// operand's point (for A, from its batch, m and k loops): "arg" nodes of
+  /// position 0 (1 for B) are the input the kernel loads at that point,
+  /// the others read their inputs there (broadcasts along the operand).
+  int aPrologue = -1, bPrologue = -1;
+  bool hasPrologue() const { return aPrologue >= 0 || bPrologue >= 0; }
 };
 
 struct ProblemView {

@@ -240,6 +240,13 @@ LogicalResult CudaTemplateFamily::checkView(const ProblemView &view,
                            name, view.opName);
     return failure();
   }
+  if (view.epilogue && view.epilogue->hasPrologue() &&
+      !handlesOperandPrologues()) {
+    whyNot = llvm::formatv("{0} does not compute the element-wise ops before "
+                           "the contraction as it loads its operands",
+                           name);
+    return failure();
+  }
   if (view.initValue && !handlesInitValue()) {
     whyNot = llvm::formatv("the problem fills its output before the {0} "
                            "accumulates into it, and {1} would read the "

@@ -45,6 +45,9 @@ public:
   /// Whether the family's kernels compute a contraction's epilogue (a
   /// problem with ProblemView::epilogue) in their store stage.
   virtual bool handlesEpilogue() const { return false; }
+  /// Whether the family's kernels compute a contraction's operand prologues
+  /// (EpilogueView::aPrologue, bPrologue) as they load the operands.
+  virtual bool handlesOperandPrologues() const { return false; }
   /// `check`, after refusing a problem whose output starts from a constant
   /// when the family's kernels would read it instead, and a contraction
   /// with an epilogue when they would leave the epilogue out.
@@ -186,6 +189,11 @@ std::string emitEpilogueLayoutBinding(const ProblemView &view, StringRef lay);
 /// C_INIT + x (a problem that fills C first). `c_off(b, m, n)`, the output's
 /// offset from its argument's pointer, returns `cOffBody`. Needs C_INIT.
 std::string emitStoreStruct(const ProblemView &view, StringRef cOffBody);
+/// With operand prologues (view.epilogue->hasPrologue()), the struct also
+/// has `kPrologueA` / `kPrologueB` and `prologue_a(b, m, k, x)` /
+/// `prologue_b(b, k, n, x)`, which compute the operand's element from the
+/// value `x` the kernel loaded (f32) and the other inputs the prologue reads
+/// at that point; without, both flags are false.
 /// Statements binding a StarkStore `var` to the kernel's arguments.
 std::string emitStoreBinding(const ProblemView &view, StringRef var);
 /// Whether `kind` is an output the epilogue may store (f32, f16, bf16).

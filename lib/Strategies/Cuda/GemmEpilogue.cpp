@@ -23,16 +23,97 @@ bool cudatpl::isEpilogueOutputKind(ElementKind kind) {
          kind == ElementKind::BF16;
 }
 
-/// Which of the problem's inputs the epilogue reads (never A and B: they
-/// only feed the accumulated sum).
-static SmallVector<bool> getEpilogueReads(const ProblemView &view) {
+/// Which of the problem's inputs the program reads from `roots`, but for
+/// `loaded` (the operand a prologue gets from the kernel).
+static SmallVector<bool> getProgramReads(const ProblemView &view,
+                                         ArrayRef<int> roots,
+                                         int64_t loaded = -1) {
   const EpilogueView &e = *view.epilogue;
-  SmallVector<bool> live = e.program.reachable(e.outputNodes);
+  SmallVector<bool> live = e.program.reachable(roots);
   SmallVector<bool> read(view.inputs.size(), false);
   for (auto [i, node] : llvm::enumerate(e.program.nodes))
-    if (live[i] && node.op == "arg" && node.position < e.accumulator)
+    if (live[i] && node.op == "arg" && node.position < e.accumulator &&
+        node.position != loaded)
       read[node.position] = true;
   return read;
+}
+
+/// Which of the problem's inputs the epilogue and the operand prologues
+/// read through pointers (A and B feed the accumulated sum; a prologue gets
+/// its own operand from the kernel).
+static SmallVector<bool> getEpilogueReads(const ProblemView &view) {
+  const EpilogueView &e = *view.epilogue;
+  SmallVector<bool> read = getProgramReads(view, e.outputNodes);
+  for (auto [node, loaded] :
+       {std::pair<int, int64_t>{e.aPrologue, 0}, {e.bPrologue, 1}})
+    if (node >= 0)
+      for (auto [i, r] : llvm::enumerate(getProgramReads(view, {node}, loaded)))
+        read[i] = read[i] || r;
+  return read;
+}
+
+/// The members of StarkStore for the operand prologues: the flags and, for
+/// each prologue, `prologue_<name>(b, <rows>, <cols>, x)`.
+static std::string emitPrologueMembers(const ProblemView &view,
+                                       StringRef indexType) {
+  const ContractionView &c = *view.contraction;
+  const EpilogueView &e = *view.epilogue;
+  std::string s = "  static constexpr bool kPrologueA = ";
+  s += e.aPrologue >= 0 ? "true" : "false";
+  s += ", kPrologueB = ";
+  s += e.bPrologue >= 0 ? "true" : "false";
+  s += ";\n";
+  SmallVector<std::string> names;
+  for (int64_t d = 0; d < view.numLoops(); ++d)
+    names.push_back("l" + std::to_string(d));
+  struct Side {
+    int node;
+    int64_t loaded;
+    StringRef fn, rows, cols;
+    ArrayRef<unsigned> rowLoops, colLoops;
+  };
+  for (const Side &side :
+       {Side{e.aPrologue, 0, "prologue_a", "m", "k", c.mLoops, c.kLoops},
+        Side{e.bPrologue, 1, "prologue_b", "k", "n", c.kLoops, c.nLoops}}) {
+    if (side.node < 0)
+      continue;
+    s += "  // The element-wise ops computing operand ";
+    s += side.loaded == 0 ? "A" : "B";
+    s += " from the value loaded.\n";
+    s += "  __device__ __forceinline__ float " + side.fn.str() +
+         "(int b, int " + side.rows.str() + ", int " + side.cols.str() +
+         ", float x) const {\n";
+    SmallVector<unsigned> loops;
+    for (auto [var, group] :
+         {std::pair<StringRef, ArrayRef<unsigned>>{"b", c.batchLoops},
+          {side.rows, side.rowLoops},
+          {side.cols, side.colLoops}}) {
+      s +=
+          emitDecode("    ", indexType, "(" + indexType.str() + ")" + var.str(),
+                     group, view.loopRanges, names);
+      loops.append(group.begin(), group.end());
+    }
+    SmallVector<bool> read = getProgramReads(view, {side.node}, side.loaded);
+    SmallVector<std::string> args(e.program.argKinds.size());
+    args[side.loaded] = "x";
+    for (auto [i, in] : llvm::enumerate(view.inputs)) {
+      if (!read[i])
+        continue;
+      args[i] = "x" + std::to_string(i);
+      s += "    const " + getCudaComputeType(in.kind).str() + " " + args[i] +
+           " = stark_widen(" + argName(in.argNumber) + "[" +
+           emitLinearOffset(in.access, loops, names, true) + "]);\n";
+    }
+    SmallVector<std::string> results;
+    std::string body = emitScalarProgram(
+        e.program, args, names, "p" + side.rows.str(), results, {side.node});
+    {
+      llvm::raw_string_ostream os(s);
+      emitLines(os, "    ", body);
+    }
+    s += "    return (float)(" + results[0] + ");\n  }\n";
+  }
+  return s;
 }
 
 std::string cudatpl::emitEpilogueLayoutMembers(const ProblemView &view,
@@ -66,8 +147,9 @@ std::string cudatpl::emitEpilogueLayoutMembers(const ProblemView &view,
     loops.append(group.begin(), group.end());
   }
   SmallVector<std::string> args(e.program.argKinds.size());
+  SmallVector<bool> readHere = getProgramReads(view, e.outputNodes);
   for (auto [i, in] : llvm::enumerate(view.inputs)) {
-    if (!read[i])
+    if (!readHere[i])
       continue;
     args[i] = "x" + std::to_string(i);
     s += "    const " + getCudaComputeType(in.kind).str() + " " + args[i] +
@@ -107,6 +189,10 @@ std::string cudatpl::emitStoreStruct(const ProblemView &view,
                                      StringRef cOffBody) {
   std::string s = "struct StarkStore {\n";
   s += "  static constexpr bool kStore = true;\n";
+  if (view.epilogue && view.epilogue->hasPrologue())
+    s += emitPrologueMembers(view, getIndexType(view));
+  else
+    s += "  static constexpr bool kPrologueA = false, kPrologueB = false;\n";
   s += "  __device__ __forceinline__ long long c_off(int b, int m, int n) "
        "const { return " +
        cOffBody.str() + "; }\n";

@@ -265,6 +265,8 @@ public:
   bool handlesInitValue() const override { return true; }
   /// The epilogue goes through StarkStore in the store stage.
   bool handlesEpilogue() const override { return true; }
+  /// Operands are loaded through registers: prologues apply there.
+  bool handlesOperandPrologues() const override { return true; }
 
 private:
   std::vector<GemmParams> enumerateStructs(const ProblemView &view,

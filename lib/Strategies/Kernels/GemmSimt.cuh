@@ -12,8 +12,10 @@
 // first) or not (C += sum). A generated Store (kStore = true) takes each
 // finished sum instead, store(b, m, n, sum), and writes what the problem
 // outputs there (the element-wise ops after the contraction); C is then
-// neither read nor written. Needs Prelude.cuh (StarkVec, stark_widen,
-// stark_cast) before it.
+// neither read nor written. Its prologue_a(b, m, k, x) / prologue_b(b, k, n,
+// x) (with kPrologueA / kPrologueB) turn each loaded element of A / B into
+// the operand (element-wise ops before the contraction); padding stays zero.
+// Needs Prelude.cuh (StarkVec, stark_widen, stark_cast) before it.
 #pragma once
 
 namespace stark_kernels {
@@ -35,6 +37,7 @@ struct SimtGemmConfig {
 // The default store: C += sum or C = kInit + sum, as the problem says.
 struct SimtStoreToC {
   static constexpr bool kStore = false;
+  static constexpr bool kPrologueA = false, kPrologueB = false;
 };
 
 template <int V, class T>
@@ -110,6 +113,12 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
       const idx_t m = m0 + mm, k = k0 + kk;
       if ((A_UNITS % THREADS == 0 || u < A_UNITS) && m < M && k < K) {
         simtLoadVec<VA>(A + P::a_off(batch, m, k), ra[i]);
+        if constexpr (Store::kPrologueA) {
+#pragma unroll
+          for (int v = 0; v < VA; ++v)
+            ra[i][v] = out.prologue_a((int)batch, (int)(m + (A_AXIS ? v : 0)),
+                                      (int)(k + (A_AXIS ? 0 : v)), ra[i][v]);
+        }
       } else {
 #pragma unroll
         for (int v = 0; v < VA; ++v)
@@ -130,6 +139,12 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
       const idx_t k = k0 + kk, n = n0 + nn;
       if ((B_UNITS % THREADS == 0 || u < B_UNITS) && k < K && n < N) {
         simtLoadVec<VB>(B + P::b_off(batch, k, n), rb[i]);
+        if constexpr (Store::kPrologueB) {
+#pragma unroll
+          for (int v = 0; v < VB; ++v)
+            rb[i][v] = out.prologue_b((int)batch, (int)(k + (B_AXIS ? v : 0)),
+                                      (int)(n + (B_AXIS ? 0 : v)), rb[i][v]);
+        }
       } else {
 #pragma unroll
         for (int v = 0; v < VB; ++v)
