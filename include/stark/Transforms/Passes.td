@@ -173,8 +173,14 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     (`gemm + sigmoid + sum`) keeps the contraction out: its reduction is a
     kernel of its own. `fuse-epilogues=false` outlines the contraction and
     its epilogue as two problems, so that their winners can be compared
-    with the fused kernel. `--stark-pipeline` fuses epilogues only for the
-    cuda target: the cpu target's schedules tile single contractions.
+    with the fused kernel. With `fuse-epilogues`, a contraction (not a
+    convolution) also takes the element-wise chains that compute its
+    operands and nothing else (`relu(x) @ w`, a widened and scaled weight):
+    its operand prologues, which the SIMT gemm applies as it loads; where
+    the problem does not read so, a remark says why and the group is
+    outlined without them. `--stark-pipeline` fuses epilogues (and
+    prologues) only for the cuda target: the cpu target's schedules tile
+    single contractions.
     Convolutions head their chain only with `fuse-conv-epilogues`: on the
     H200 the fused kernels of three conv + bias/affine + ReLU problems
     measured 23-95% slower than the same GEMM kernel for the convolution
@@ -214,7 +220,8 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
            "reduction producers and consumers">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "With fuse, outline a contraction or convolution together with "
-           "the chain of element-wise ops that consumes its result">,
+           "the chain of element-wise ops that consumes its result (and a "
+           "contraction with those that compute its operands)">,
     Option<"fuseConvEpilogues", "fuse-conv-epilogues", "bool",
            /*default=*/"false",
            "With fuse-epilogues, convolutions head their chain too">,
