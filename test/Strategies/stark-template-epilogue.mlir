@@ -100,6 +100,7 @@
 // GEMM: // SIMT GEMM (f32 accumulation): C[b, m, n] = C_INIT + sum_k A[b, m, k] * B[b, k, n], the output the epilogue of C (fused(linalg.matmul,linalg.generic)).
 // GEMM: struct StarkStore {
 // GEMM-NEXT: static constexpr bool kStore = true;
+// GEMM-NEXT: static constexpr bool kPrologueA = false, kPrologueB = false;
 // GEMM-NEXT: long long c_off(int b, int m, int n) const { return (long long)stark_addr::c_off(b, m, n); }
 // GEMM: const float x2 = stark_widen(arg2[l1]);
 // GEMM: erff(

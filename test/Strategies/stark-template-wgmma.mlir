@@ -30,6 +30,7 @@
 // FILL: constexpr float C_INIT = 0.5f;
 // FILL: struct StarkStore {
 // FILL-NEXT: static constexpr bool kStore = true;
+// FILL-NEXT: static constexpr bool kPrologueA = false, kPrologueB = false;
 // FILL-NEXT: long long c_off(int b, int m, int n) const { return 0LL * b + 200LL * m + 1LL * n + 0LL; }
 // FILL-NEXT: float *C = nullptr;
 // FILL-NEXT: void store(int b, int m, int n, float x) const { C[c_off(b, m, n)] = stark_cast<float>(C_INIT + x); }
@@ -45,6 +46,7 @@
 // EPI: // The problem: C[b, m, n] = C_INIT + sum_k A[b, m, k] * B[b, k, n], the output the epilogue of C (fused(linalg.batch_matmul,linalg.generic)).
 // EPI: struct StarkStore {
 // EPI-NEXT: static constexpr bool kStore = true;
+// EPI-NEXT: static constexpr bool kPrologueA = false, kPrologueB = false;
 // EPI-NEXT: long long c_off(int b, int m, int n) const { return 9520LL * b + 136LL * m + 1LL * n + 0LL; }
 // EPI: __half *arg3 = nullptr;
 // EPI: void epilogue(int b, int m, int n, float acc) const {
