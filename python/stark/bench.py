@@ -664,11 +664,12 @@ def parse_args(argv):
                     help="also search each op of a fused chain alone and keep "
                     "the chain's kernel only where it is faster "
                     "(stark-outline compare-unfused)")
-    ap.add_argument("--fuse-conv-epilogues", action="store_true",
+    ap.add_argument("--fuse-conv-epilogues",
+                    action=argparse.BooleanOptionalAction, default=True,
                     help="outline a convolution with the element-wise ops "
                     "after it as one problem (stark-outline "
-                    "fuse-conv-epilogues; the conv family computes them in "
-                    "its store stage)")
+                    "fuse-conv-epilogues, the default; the conv family "
+                    "computes them in its store stage)")
     ap.add_argument("--budget", type=int, default=3,
                     help="candidates per searched problem")
     ap.add_argument("--seconds", type=float, default=30,

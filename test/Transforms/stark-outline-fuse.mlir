@@ -1,5 +1,5 @@
-// RUN: stark-opt %s --split-input-file --stark-outline="all fuse-conv-epilogues" -verify-diagnostics | FileCheck %s
-// RUN: stark-opt %s --split-input-file --stark-outline=all 2>/dev/null | FileCheck %s --check-prefix=NOCONV
+// RUN: stark-opt %s --split-input-file --stark-outline=all -verify-diagnostics | FileCheck %s
+// RUN: stark-opt %s --split-input-file --stark-outline="all fuse-conv-epilogues=false" 2>/dev/null | FileCheck %s --check-prefix=NOCONV
 // RUN: stark-opt %s --split-input-file --stark-outline="all fuse=false" 2>/dev/null | FileCheck %s --check-prefix=NOFUSE
 // RUN: stark-opt %s --split-input-file --stark-outline="all fuse-epilogues=false" 2>/dev/null | FileCheck %s --check-prefix=NOEPI
 
@@ -407,12 +407,12 @@ func.func @two_matmuls_add(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %b: tensor
 
 // -----
 
-// With fuse-conv-epilogues, a convolution is the head of its element-wise
-// chain too (an implicit GEMM: its input read through oh * stride + kh):
-// conv + per-channel bias + relu is one problem with the conv's fill cloned
-// in. Without it (the default), or with fuse-epilogues=false, the
-// convolution keeps the fill of its output and the chain is a problem of
-// its own.
+// With fuse-conv-epilogues (the default), a convolution is the head of its
+// element-wise chain too (an implicit GEMM: its input read through
+// oh * stride + kh): conv + per-channel bias + relu is one problem with the
+// conv's fill cloned in. With fuse-conv-epilogues=false or
+// fuse-epilogues=false, the convolution keeps the fill of its output and the
+// chain is a problem of its own.
 // CHECK-LABEL: func.func @conv2d_bias_relu
 // CHECK: linalg.fill {stark.problem = @stark_problem_0}
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}}stark.problem = @stark_problem_0
