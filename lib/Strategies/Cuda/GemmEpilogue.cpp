@@ -52,6 +52,32 @@ static SmallVector<bool> getEpilogueReads(const ProblemView &view) {
   return read;
 }
 
+/// Statements that decode the GEMM coordinates of `groups` (a variable and
+/// the loops it stands for, outermost first) into the loop indices `names`
+/// and read each input marked in `read` there, as `args[i]` ("x<i>").
+static std::string
+emitPointReads(const ProblemView &view, StringRef indexType,
+               ArrayRef<std::pair<StringRef, ArrayRef<unsigned>>> groups,
+               ArrayRef<bool> read, ArrayRef<std::string> names,
+               MutableArrayRef<std::string> args) {
+  std::string s;
+  SmallVector<unsigned> loops;
+  for (auto [var, group] : groups) {
+    s += emitDecode("    ", indexType, "(" + indexType.str() + ")" + var.str(),
+                    group, view.loopRanges, names);
+    loops.append(group.begin(), group.end());
+  }
+  for (auto [i, in] : llvm::enumerate(view.inputs)) {
+    if (!read[i])
+      continue;
+    args[i] = "x" + std::to_string(i);
+    s += "    const " + getCudaComputeType(in.kind).str() + " " + args[i] +
+         " = stark_widen(" + argName(in.argNumber) + "[" +
+         emitLinearOffset(in.access, loops, names, true) + "]);\n";
+  }
+  return s;
+}
+
 /// The members of StarkStore for the operand prologues: the flags and, for
 /// each prologue, `prologue_<name>(b, <rows>, <cols>, x)`.
 static std::string emitPrologueMembers(const ProblemView &view,
@@ -83,27 +109,14 @@ static std::string emitPrologueMembers(const ProblemView &view,
     s += "  __device__ __forceinline__ float " + side.fn.str() +
          "(int b, int " + side.rows.str() + ", int " + side.cols.str() +
          ", float x) const {\n";
-    SmallVector<unsigned> loops;
-    for (auto [var, group] :
-         {std::pair<StringRef, ArrayRef<unsigned>>{"b", c.batchLoops},
-          {side.rows, side.rowLoops},
-          {side.cols, side.colLoops}}) {
-      s +=
-          emitDecode("    ", indexType, "(" + indexType.str() + ")" + var.str(),
-                     group, view.loopRanges, names);
-      loops.append(group.begin(), group.end());
-    }
     SmallVector<bool> read = getProgramReads(view, {side.node}, side.loaded);
     SmallVector<std::string> args(e.program.argKinds.size());
     args[side.loaded] = "x";
-    for (auto [i, in] : llvm::enumerate(view.inputs)) {
-      if (!read[i])
-        continue;
-      args[i] = "x" + std::to_string(i);
-      s += "    const " + getCudaComputeType(in.kind).str() + " " + args[i] +
-           " = stark_widen(" + argName(in.argNumber) + "[" +
-           emitLinearOffset(in.access, loops, names, true) + "]);\n";
-    }
+    s += emitPointReads(view, indexType,
+                        {{"b", c.batchLoops},
+                         {side.rows, side.rowLoops},
+                         {side.cols, side.colLoops}},
+                        read, names, args);
     SmallVector<std::string> results;
     std::string body = emitScalarProgram(
         e.program, args, names, "p" + side.rows.str(), results, {side.node});
@@ -137,25 +150,10 @@ std::string cudatpl::emitEpilogueLayoutMembers(const ProblemView &view,
   SmallVector<std::string> names;
   for (int64_t d = 0; d < view.numLoops(); ++d)
     names.push_back("l" + std::to_string(d));
-  SmallVector<unsigned> loops;
-  for (auto [var, group] :
-       {std::pair<StringRef, ArrayRef<unsigned>>{"b", c.batchLoops},
-        {"m", c.mLoops},
-        {"n", c.nLoops}}) {
-    s += emitDecode("    ", indexType, "(" + indexType.str() + ")" + var.str(),
-                    group, view.loopRanges, names);
-    loops.append(group.begin(), group.end());
-  }
   SmallVector<std::string> args(e.program.argKinds.size());
-  SmallVector<bool> readHere = getProgramReads(view, e.outputNodes);
-  for (auto [i, in] : llvm::enumerate(view.inputs)) {
-    if (!readHere[i])
-      continue;
-    args[i] = "x" + std::to_string(i);
-    s += "    const " + getCudaComputeType(in.kind).str() + " " + args[i] +
-         " = stark_widen(" + argName(in.argNumber) + "[" +
-         emitLinearOffset(in.access, loops, names, true) + "]);\n";
-  }
+  s += emitPointReads(view, indexType,
+                      {{"b", c.batchLoops}, {"m", c.mLoops}, {"n", c.nLoops}},
+                      getProgramReads(view, e.outputNodes), names, args);
   args[e.accumulator] = "acc";
   SmallVector<std::string> results;
   std::string body =
