@@ -23,10 +23,11 @@ using namespace mlir::stark;
 
 /// The kernel problem --stark-outline builds for `op` when that problem
 /// holds `fusedOps` linalg ops: the op alone, a contraction with the fill
-/// of its output, or the chain `op` ends. `members` gets the program's ops
-/// the problem stands for.
+/// of its output or with the element-wise ops computing its operands (the
+/// one of `signature`, where both form), or the chain `op` ends. `members`
+/// gets the program's ops the problem stands for.
 static FailureOr<OwningOpRef<ModuleOp>>
-outlineAsRecorded(Operation *op, int64_t fusedOps,
+outlineAsRecorded(Operation *op, int64_t fusedOps, StringRef signature,
                   SmallVectorImpl<Operation *> &members, std::string &whyNot) {
   if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op)) {
     whyNot = "not a linalg op";
@@ -63,6 +64,26 @@ outlineAsRecorded(Operation *op, int64_t fusedOps,
     return outlineKernelProblem(op, whyNot);
   }
   if (!isFusableOp(op)) {
+    // A contraction that ends its group: the group of its operand
+    // prologues, where the record is that group's.
+    for (auto [epilogues, convolutions, prologues] : kOutlineEpilogueVariants) {
+      FusionGroup group;
+      std::string ignored, error;
+      if (failed(growFusionGroup(op, group, ignored, epilogues, convolutions,
+                                 prologues)) ||
+          group.ops.size() < 2 || int64_t(group.ops.size()) != fusedOps ||
+          group.ops.back() != op)
+        continue;
+      FailureOr<OwningOpRef<ModuleOp>> fused =
+          outlineFusionGroup(group, ignored);
+      if (failed(fused))
+        continue;
+      FailureOr<ProblemAttr> info = getProblemAttr(**fused, error);
+      if (succeeded(info) && info->getSignature() == signature) {
+        members.assign(group.ops.begin(), group.ops.end());
+        return fused;
+      }
+    }
     linalg::FillOp fill = getOwnedInitFill(op);
     if (!fill) {
       whyNot = "its output is not a constant fill only it reads";
@@ -105,8 +126,8 @@ MatchSignatureOp::matchOperation(Operation *current,
                                  transform::TransformState &state) {
   SmallVector<Operation *> members;
   std::string whyNot;
-  FailureOr<OwningOpRef<ModuleOp>> problem =
-      outlineAsRecorded(current, getFusedOps(), members, whyNot);
+  FailureOr<OwningOpRef<ModuleOp>> problem = outlineAsRecorded(
+      current, getFusedOps(), getSignature(), members, whyNot);
   if (failed(problem))
     return emitSilenceableError() << "no kernel problem: " << whyNot;
   std::string error;
@@ -162,8 +183,8 @@ ApplyWinnerOp::apply(transform::TransformRewriter &rewriter,
   for (Operation *op : state.getPayloadOps(getTarget())) {
     SmallVector<Operation *> members;
     std::string whyNot;
-    FailureOr<OwningOpRef<ModuleOp>> problem =
-        outlineAsRecorded(op, recorded.getFusedOps(), members, whyNot);
+    FailureOr<OwningOpRef<ModuleOp>> problem = outlineAsRecorded(
+        op, recorded.getFusedOps(), recorded.getSignature(), members, whyNot);
     if (failed(problem))
       return emitSilenceableError() << "no kernel problem: " << whyNot;
     std::string error;
