@@ -44,12 +44,6 @@ static LogicalResult readOperand(const ScalarProgram &p,
     return success();
   }
   SmallVector<bool> reached = p.reachable({node});
-  auto loopsOf = [&](int64_t input) {
-    llvm::SmallBitVector loops(view.numLoops());
-    for (int64_t d = 0; d < view.numLoops(); ++d)
-      loops[d] = view.inputs[input].access.dependsOn(unsigned(d));
-    return loops;
-  };
   SmallVector<int64_t> args;
   for (auto [i, n] : llvm::enumerate(p.nodes)) {
     if (!reached[i])
@@ -67,18 +61,25 @@ static LogicalResult readOperand(const ScalarProgram &p,
     if (n.op == "arg" && !llvm::is_contained(args, n.position))
       args.push_back(n.position);
   }
-  arg = -1;
-  for (int64_t input : args)
-    if (arg < 0 || loopsOf(input).count() > loopsOf(arg).count())
-      arg = input;
-  if (arg < 0) {
+  if (args.empty()) {
     whyNot = "an operand of the contraction is computed from no input";
     return failure();
   }
-  llvm::SmallBitVector main = loopsOf(arg);
+  // The loops each input is read along; the one read along most is the
+  // operand's.
+  SmallVector<llvm::SmallBitVector> loops;
   for (int64_t input : args) {
-    llvm::SmallBitVector loops = loopsOf(input);
-    if ((loops & main) != loops) {
+    loops.emplace_back(view.numLoops());
+    for (int64_t d = 0; d < view.numLoops(); ++d)
+      loops.back()[d] = view.inputs[input].access.dependsOn(unsigned(d));
+  }
+  size_t main = 0;
+  for (size_t i = 1; i < args.size(); ++i)
+    if (loops[i].count() > loops[main].count())
+      main = i;
+  arg = args[main];
+  for (const llvm::SmallBitVector &read : loops) {
+    if ((read & loops[main]) != read) {
       whyNot = "no input of the ops computing an operand is read at every "
                "point of it";
       return failure();

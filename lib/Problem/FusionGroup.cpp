@@ -501,6 +501,15 @@ static bool takesPrologues(Operation *op) {
          linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(op));
 }
 
+/// Whether `chain` (a getPrologueChain) computes `operand` of `head` for
+/// `head` alone.
+static bool computesOperandAlone(const FusionGroup &chain, Operation *head,
+                                 Value operand) {
+  return chain.outputs[0] == operand &&
+         llvm::all_of(operand.getUsers(),
+                      [&](Operation *user) { return user == head; });
+}
+
 /// The ops of the prologue of `head`'s input `operand`: the element-wise
 /// chain that computes it (getPrologueChain), when its output is used by
 /// `head` alone. Empty otherwise.
@@ -510,9 +519,7 @@ static SmallVector<Operation *> getOperandPrologue(Operation *head,
   if (!def || def->getBlock() != head->getBlock())
     return {};
   FailureOr<FusionGroup> chain = getPrologueChain(def);
-  if (failed(chain) || chain->outputs[0] != operand ||
-      llvm::any_of(operand.getUsers(),
-                   [&](Operation *user) { return user != head; }))
+  if (failed(chain) || !computesOperandAlone(*chain, head, operand))
     return {};
   return chain->ops;
 }
@@ -526,7 +533,7 @@ static Operation *getPrologueConsumer(Operation *start) {
   Value out = chain->outputs[0];
   Operation *head = *out.getUsers().begin();
   if (head->getBlock() != start->getBlock() || !takesPrologues(head) ||
-      getOperandPrologue(head, out).empty())
+      !computesOperandAlone(*chain, head, out))
     return nullptr;
   return head;
 }

@@ -251,12 +251,19 @@ struct StarkOutlinePass
           // with operand prologues that does not is tried without them,
           // then without the head.
           std::string whyNot;
-          FailureOr<OwningOpRef<ModuleOp>> headed =
-              outlineFusionGroup(group, whyNot);
-          if (succeeded(headed) &&
-              succeeded(checkEpilogueProblem(**headed, whyNot))) {
-            problem = std::move(headed);
-          } else if (prologues && hasOperandPrologue(group, head)) {
+          auto outlineHeaded = [&] {
+            FailureOr<OwningOpRef<ModuleOp>> headed =
+                outlineFusionGroup(group, whyNot);
+            if (succeeded(headed) &&
+                succeeded(checkEpilogueProblem(**headed, whyNot)))
+              problem = std::move(headed);
+          };
+          auto stillHeaded = [&] {
+            return succeeded(grown) && group.ops.size() > 1 &&
+                   getEpilogueHead(group);
+          };
+          outlineHeaded();
+          if (failed(problem) && prologues && hasOperandPrologue(group, head)) {
             withoutPrologues.insert(group.ops.begin(), group.ops.end());
             head->emitRemark()
                 << "not fused with the element-wise ops computing its "
@@ -264,16 +271,10 @@ struct StarkOutlinePass
                 << whyNot;
             grown = growFusionGroup(op, group, why, epilogues,
                                     fuseConvEpilogues, /*prologues=*/false);
-            if (succeeded(grown) && group.ops.size() > 1 &&
-                getEpilogueHead(group)) {
-              headed = outlineFusionGroup(group, whyNot);
-              if (succeeded(headed) &&
-                  succeeded(checkEpilogueProblem(**headed, whyNot)))
-                problem = std::move(headed);
-            }
+            if (stillHeaded())
+              outlineHeaded();
           }
-          if (failed(problem) && succeeded(grown) && group.ops.size() > 1 &&
-              getEpilogueHead(group)) {
+          if (failed(problem) && stillHeaded()) {
             headless.insert(group.ops.begin(), group.ops.end());
             op->emitRemark() << "not fused with the '" << head->getName()
                              << "' it is the epilogue of: " << whyNot;

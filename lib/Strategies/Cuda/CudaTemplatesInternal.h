@@ -188,12 +188,12 @@ std::string emitEpilogueLayoutBinding(const ProblemView &view, StringRef lay);
 /// epilogue there and stores the chain's output; otherwise it writes
 /// C_INIT + x (a problem that fills C first). `c_off(b, m, n)`, the output's
 /// offset from its argument's pointer, returns `cOffBody`. Needs C_INIT.
-std::string emitStoreStruct(const ProblemView &view, StringRef cOffBody);
 /// With operand prologues (view.epilogue->hasPrologue()), the struct also
 /// has `kPrologueA` / `kPrologueB` and `prologue_a(b, m, k, x)` /
 /// `prologue_b(b, k, n, x)`, which compute the operand's element from the
 /// value `x` the kernel loaded (f32) and the other inputs the prologue reads
 /// at that point; without, both flags are false.
+std::string emitStoreStruct(const ProblemView &view, StringRef cOffBody);
 /// Statements binding a StarkStore `var` to the kernel's arguments.
 std::string emitStoreBinding(const ProblemView &view, StringRef var);
 /// Whether `kind` is an output the epilogue may store (f32, f16, bf16).
