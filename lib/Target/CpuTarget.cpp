@@ -74,24 +74,28 @@ public:
     specs.assign(signature.args.begin(), signature.args.end());
     storage.reserve(n);
     descriptors.resize(n);
-    for (const ArgSpec &spec : specs) {
+    for (auto [i, spec] : llvm::enumerate(specs)) {
       // Round up to the alignment: aligned_alloc requires a multiple of it,
-      // and a zero-sized allocation would give no usable pointer.
+      // and a zero-sized allocation would give no usable pointer. The
+      // rounding is part of the guard after the argument.
       size_t bytes = std::max<size_t>(spec.sizeInBytes(), 1);
-      bytes =
-          (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+      bytes = (bytes + 2 * kGuardBytes + kBufferAlignment - 1) /
+              kBufferAlignment * kBufferAlignment;
       auto *p =
           static_cast<uint8_t *>(std::aligned_alloc(kBufferAlignment, bytes));
-      if (p)
-        std::memset(p, 0, bytes);
       storage.emplace_back(p);
+      allocatedBytes.push_back(bytes);
+      if (!p)
+        continue;
+      std::memset(p + kGuardBytes, 0, spec.sizeInBytes());
+      resetGuards(i);
     }
     for (size_t i = 0; i < n; ++i) {
       const ArgSpec &spec = specs[i];
       int64_t rank = spec.shape.size();
       std::vector<int64_t> &d = descriptors[i];
       d.assign(3 + 2 * rank, 0);
-      auto ptr = reinterpret_cast<int64_t>(storage[i].get());
+      auto ptr = reinterpret_cast<int64_t>(getData(i));
       d[0] = ptr; // allocated
       d[1] = ptr; // aligned
       d[2] = 0;   // offset
@@ -132,7 +136,7 @@ public:
         return failure();
       }
       if (!buffer.bytes.empty())
-        std::memcpy(storage[i].get(), buffer.bytes.data(), buffer.bytes.size());
+        std::memcpy(getData(i), buffer.bytes.data(), buffer.bytes.size());
     }
     return success();
   }
@@ -148,17 +152,57 @@ public:
     for (auto [i, buffer] : llvm::enumerate(host)) {
       buffer.bytes.resize(specs[i].sizeInBytes());
       if (!buffer.bytes.empty())
-        std::memcpy(buffer.bytes.data(), storage[i].get(), buffer.bytes.size());
+        std::memcpy(buffer.bytes.data(), getData(i), buffer.bytes.size());
     }
     return success();
+  }
+
+  LogicalResult downloadArg(unsigned index, HostBuffer &host,
+                            std::string &error) override {
+    if (index >= specs.size()) {
+      error = llvm::formatv("download: no argument #{0}", index).str();
+      return failure();
+    }
+    host.bytes.resize(specs[index].sizeInBytes());
+    if (!host.bytes.empty())
+      std::memcpy(host.bytes.data(), getData(index), host.bytes.size());
+    return success();
+  }
+
+  FailureOr<std::string> checkGuards(std::string &) override {
+    std::string damage;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      std::string d = describeGuardDamage(getGuardBefore(i), getGuardAfter(i),
+                                          unsigned(i));
+      if (d.empty())
+        continue;
+      damage += (damage.empty() ? "" : "\n") + d;
+      resetGuards(i);
+    }
+    return damage;
   }
 
   void **getPackedArgs() { return packed.data(); }
   size_t getNumArgs() const { return packed.size(); }
 
 private:
+  uint8_t *getData(size_t i) const { return storage[i].get() + kGuardBytes; }
+  MutableArrayRef<uint8_t> getGuardBefore(size_t i) const {
+    return {storage[i].get(), size_t(kGuardBytes)};
+  }
+  /// From the end of the argument to the end of the allocation.
+  MutableArrayRef<uint8_t> getGuardAfter(size_t i) const {
+    size_t end = kGuardBytes + specs[i].sizeInBytes();
+    return {storage[i].get() + end, allocatedBytes[i] - end};
+  }
+  void resetGuards(size_t i) {
+    fillGuardPattern(getGuardBefore(i), unsigned(i), /*after=*/false);
+    fillGuardPattern(getGuardAfter(i), unsigned(i), /*after=*/true);
+  }
+
   std::vector<ArgSpec> specs;
   std::vector<AlignedBytes> storage;
+  std::vector<size_t> allocatedBytes;
   std::vector<std::vector<int64_t>> descriptors;
   std::vector<void *> descriptorPtrs;
   std::vector<void *> packed;

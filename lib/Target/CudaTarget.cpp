@@ -196,12 +196,19 @@ public:
   LogicalResult upload(ArrayRef<HostBuffer> host, std::string &error) override;
   LogicalResult download(MutableArrayRef<HostBuffer> host,
                          std::string &error) override;
+  LogicalResult downloadArg(unsigned index, HostBuffer &host,
+                            std::string &error) override;
+  FailureOr<std::string> checkGuards(std::string &error) override;
 
   std::shared_ptr<CudaDevice> device;
   SmallVector<ArgSpec> specs;
+  /// Where each argument starts: kGuardBytes into its allocation.
   SmallVector<CUdeviceptr> pointers;
 
 private:
+  /// Writes the guard pattern of argument `i` on both sides.
+  LogicalResult resetGuards(size_t i, std::string &error);
+
   /// One host buffer per argument, each of the argument's size.
   LogicalResult checkHost(ArrayRef<HostBuffer> host, std::string &error) const;
 };
@@ -212,23 +219,93 @@ CudaArgBuffers::~CudaArgBuffers() {
     return;
   device->api.cuCtxSetCurrentFn(device->context);
   for (CUdeviceptr ptr : pointers)
-    device->api.cuMemFreeFn(ptr);
+    device->api.cuMemFreeFn(ptr - kGuardBytes);
 }
 
 LogicalResult CudaArgBuffers::allocate(std::string &error) {
   for (const ArgSpec &spec : specs) {
     CUdeviceptr ptr = 0;
     // cuMemAlloc rejects zero bytes; an empty argument still gets a pointer.
-    size_t bytes = std::max<int64_t>(spec.sizeInBytes(), 1);
+    size_t bytes = std::max<int64_t>(spec.sizeInBytes(), 1) + 2 * kGuardBytes;
     CUresult result = device->api.cuMemAllocFn(&ptr, bytes);
     if (result != CUDA_SUCCESS) {
       error = device->api.describe(
           result, llvm::formatv("cuMemAlloc({0} bytes)", bytes).str());
       return failure();
     }
-    pointers.push_back(ptr);
+    pointers.push_back(ptr + kGuardBytes);
+    if (failed(resetGuards(pointers.size() - 1, error)))
+      return failure();
   }
   return success();
+}
+
+LogicalResult CudaArgBuffers::resetGuards(size_t i, std::string &error) {
+  SmallVector<uint8_t> guard(kGuardBytes);
+  for (bool after : {false, true}) {
+    fillGuardPattern(guard, unsigned(i), after);
+    CUdeviceptr at = after ? pointers[i] + specs[i].sizeInBytes()
+                           : pointers[i] - kGuardBytes;
+    CUresult result = device->api.cuMemcpyHtoDAsyncFn(at, guard.data(),
+                                                      guard.size(),
+                                                      device->stream);
+    if (result != CUDA_SUCCESS) {
+      error = device->api.describe(result, "cuMemcpyHtoDAsync (guard)");
+      return failure();
+    }
+    // The pattern lives on the stack: wait before it goes.
+    if (failed(device->synchronize("guard upload", error)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult CudaArgBuffers::downloadArg(unsigned index, HostBuffer &host,
+                                          std::string &error) {
+  if (index >= specs.size()) {
+    error = llvm::formatv("download: no argument #{0}", index).str();
+    return failure();
+  }
+  if (failed(device->makeCurrent(error)))
+    return failure();
+  host.bytes.resize(specs[index].sizeInBytes());
+  if (host.bytes.empty())
+    return success();
+  CUresult result = device->api.cuMemcpyDtoHAsyncFn(
+      host.bytes.data(), pointers[index], host.bytes.size(), device->stream);
+  if (result != CUDA_SUCCESS) {
+    error = device->api.describe(result, "cuMemcpyDtoHAsync");
+    return failure();
+  }
+  return device->synchronize("download", error);
+}
+
+FailureOr<std::string> CudaArgBuffers::checkGuards(std::string &error) {
+  if (failed(device->makeCurrent(error)))
+    return failure();
+  std::string damage;
+  SmallVector<uint8_t> before(kGuardBytes), after(kGuardBytes);
+  for (size_t i = 0; i < pointers.size(); ++i) {
+    CUdeviceptr end = pointers[i] + specs[i].sizeInBytes();
+    CUresult result = device->api.cuMemcpyDtoHAsyncFn(
+        before.data(), pointers[i] - kGuardBytes, kGuardBytes, device->stream);
+    if (result == CUDA_SUCCESS)
+      result = device->api.cuMemcpyDtoHAsyncFn(after.data(), end, kGuardBytes,
+                                               device->stream);
+    if (result != CUDA_SUCCESS) {
+      error = device->api.describe(result, "cuMemcpyDtoHAsync (guard)");
+      return failure();
+    }
+    if (failed(device->synchronize("guard download", error)))
+      return failure();
+    std::string d = describeGuardDamage(before, after, unsigned(i));
+    if (d.empty())
+      continue;
+    damage += (damage.empty() ? "" : "\n") + d;
+    if (failed(resetGuards(i, error)))
+      return failure();
+  }
+  return damage;
 }
 
 LogicalResult CudaArgBuffers::checkHost(ArrayRef<HostBuffer> host,

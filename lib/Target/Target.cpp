@@ -155,6 +155,53 @@ void HostBuffer::setFromDouble(int64_t i, double v) {
   }
 }
 
+void mlir::stark::fillGuardPattern(MutableArrayRef<uint8_t> guard,
+                                   unsigned argIndex, bool after) {
+  // splitmix64 over (argument, side): cheap, and no two guards alike.
+  uint64_t state = 0x5bd1e995u + 2 * uint64_t(argIndex) + (after ? 1 : 0);
+  for (size_t i = 0; i < guard.size(); i += 8) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    for (size_t b = 0; b < 8 && i + b < guard.size(); ++b)
+      guard[i + b] = uint8_t(z >> (8 * b));
+  }
+}
+
+std::string mlir::stark::describeGuardDamage(ArrayRef<uint8_t> before,
+                                             ArrayRef<uint8_t> after,
+                                             unsigned argIndex) {
+  std::string text;
+  for (bool isAfter : {false, true}) {
+    ArrayRef<uint8_t> got = isAfter ? after : before;
+    SmallVector<uint8_t> want(got.size());
+    fillGuardPattern(want, argIndex, isAfter);
+    int64_t changed = 0, first = -1;
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (got[i] == want[i])
+        continue;
+      ++changed;
+      // Before the buffer, the byte nearest to it is the first one a
+      // kernel running backwards reaches: count offsets from the start.
+      int64_t offset = isAfter ? int64_t(i) : int64_t(i) - int64_t(got.size());
+      if (first < 0 || (isAfter ? offset < first : offset > first))
+        first = offset;
+    }
+    if (changed == 0)
+      continue;
+    if (!text.empty())
+      text += "; ";
+    text += llvm::formatv("argument #{0}: {1} byte(s) {2} were written "
+                          "(nearest at {3}{4})",
+                          argIndex, changed,
+                          isAfter ? "after its end" : "before its start",
+                          isAfter ? "end+" : "start", first)
+                .str();
+  }
+  return text;
+}
+
 ArgBuffers::~ArgBuffers() = default;
 CompiledKernel::~CompiledKernel() = default;
 Target::~Target() = default;

@@ -211,3 +211,80 @@ module {
           << r << "," << c;
   }
 }
+
+// One element written past the end of an output, one before an input:
+// both guards report it (and are restored), a clean run reports nothing.
+static constexpr const char *kOutOfBounds = R"mlir(
+module {
+  func.func @kernel(%in: memref<8xf32>, %out: memref<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %one = arith.constant 1.0 : f32
+    %wide = memref.reinterpret_cast %out to offset: [0], sizes: [9], strides: [1] : memref<8xf32> to memref<9xf32>
+    memref.store %one, %wide[%c8] : memref<9xf32>
+    %before = memref.reinterpret_cast %in to offset: [-1], sizes: [9], strides: [1] : memref<8xf32> to memref<9xf32, strided<[1], offset: -1>>
+    memref.store %one, %before[%c0] : memref<9xf32, strided<[1], offset: -1>>
+    return
+  }
+  func.func @clean(%in: memref<8xf32>, %out: memref<8xf32>) {
+    memref.copy %in, %out : memref<8xf32> to memref<8xf32>
+    return
+  }
+}
+)mlir";
+
+TEST_F(CpuTargetTest, GuardRegionsCatchWritesOutsideTheArguments) {
+  OwningOpRef<ModuleOp> m = parse(*context, kOutOfBounds);
+  ASSERT_TRUE(m);
+  std::string error;
+  for (StringRef entry : {"kernel", "clean"}) {
+    OwningOpRef<ModuleOp> copy(m->clone());
+    FailureOr<KernelSignature> sig = getKernelSignature(*copy, entry, 1, error);
+    ASSERT_TRUE(succeeded(sig)) << error;
+    auto kernel = target->compile(*copy, *sig, error);
+    ASSERT_TRUE(succeeded(kernel)) << error;
+    auto args = target->allocate(*sig, error);
+    ASSERT_TRUE(succeeded(args)) << error;
+    std::vector<HostBuffer> host;
+    for (const ArgSpec &spec : sig->args)
+      host.emplace_back(spec);
+    ASSERT_TRUE(succeeded((*args)->upload(host, error))) << error;
+    ASSERT_TRUE(succeeded((*kernel)->run(**args, error))) << error;
+    FailureOr<std::string> damage = (*args)->checkGuards(error);
+    ASSERT_TRUE(succeeded(damage)) << error;
+    if (entry == "clean") {
+      EXPECT_EQ(*damage, "");
+      continue;
+    }
+    EXPECT_NE(damage->find("argument #1: 4 byte(s) after its end"),
+              std::string::npos)
+        << *damage;
+    EXPECT_NE(damage->find("argument #0: 4 byte(s) before its start were "
+                           "written (nearest at start-1)"),
+              std::string::npos)
+        << *damage;
+    // Damaged guards get their pattern back: the next check is clean.
+    damage = (*args)->checkGuards(error);
+    ASSERT_TRUE(succeeded(damage)) << error;
+    EXPECT_EQ(*damage, "");
+  }
+}
+
+TEST(GuardPatternTest, DamageIsDescribedFromTheNearestByte) {
+  SmallVector<uint8_t> before(64), after(64);
+  fillGuardPattern(before, 2, false);
+  fillGuardPattern(after, 2, true);
+  EXPECT_EQ(describeGuardDamage(before, after, 2), "");
+  // The two sides of one argument, and two arguments, differ.
+  SmallVector<uint8_t> other(64);
+  fillGuardPattern(other, 3, false);
+  EXPECT_NE(before, after);
+  EXPECT_NE(before, other);
+  before[60] ^= 1;
+  before[10] ^= 1;
+  after[5] ^= 0xff;
+  EXPECT_EQ(describeGuardDamage(before, after, 2),
+            "argument #2: 2 byte(s) before its start were written (nearest "
+            "at start-4); argument #2: 1 byte(s) after its end were written "
+            "(nearest at end+5)");
+}

@@ -59,8 +59,27 @@ struct HostBuffer {
   void setFromDouble(int64_t index, double value);
 };
 
+/// Bytes of the guard region before and after every argument buffer. A
+/// multiple of 256, so the argument keeps the alignment of the allocation.
+inline constexpr int64_t kGuardBytes = 4096;
+
+/// The guard pattern of argument `argIndex`: kGuardBytes pseudo-random
+/// bytes (a different sequence per argument and side), so that no value a
+/// kernel computes writes it back by chance.
+void fillGuardPattern(MutableArrayRef<uint8_t> guard, unsigned argIndex,
+                      bool after);
+
+/// Compares the two guards of argument `argIndex` with their pattern. Empty
+/// when both are intact, else what was written: "argument #2: 4 byte(s)
+/// after its end were written (first at +0)".
+std::string describeGuardDamage(ArrayRef<uint8_t> before,
+                                ArrayRef<uint8_t> after, unsigned argIndex);
+
 /// Argument storage owned by a target (host memory for cpu, device memory
 /// for cuda). One buffer per argument of the signature it was made for.
+/// Every buffer lies between two guard regions of kGuardBytes holding a
+/// known pattern: a kernel that writes past either end of an argument
+/// changes them, which checkGuards reports.
 class ArgBuffers {
 public:
   virtual ~ArgBuffers();
@@ -68,6 +87,14 @@ public:
                                std::string &error) = 0;
   virtual LogicalResult download(MutableArrayRef<HostBuffer> host,
                                  std::string &error) = 0;
+  /// Reads argument `index` alone into `host` (of that argument's size).
+  virtual LogicalResult downloadArg(unsigned index, HostBuffer &host,
+                                    std::string &error) = 0;
+  /// Checks the guard regions of every argument: empty when all are
+  /// intact, else the damage of each argument whose guards changed, one
+  /// per line; damaged guards get their pattern back. Fails only when the
+  /// guards cannot be read.
+  virtual FailureOr<std::string> checkGuards(std::string &error) = 0;
 };
 
 /// A compiled, runnable entry function.
