@@ -113,8 +113,58 @@ static double drawFloat(Rng &rng, Distribution d, ElementKind kind) {
     return rng.sign() * rng.uniform(0.5, 1) * scale;
   case Distribution::Negative:
     return -rng.uniform(0.05, 1);
+  case Distribution::Special:
+    return rng.uniform(-2, 2);
   }
   return 0;
+}
+
+/// The smallest positive denormal of a float kind.
+static double getSmallestDenormal(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+    return 0x1.0p-24;
+  case ElementKind::F64:
+    return 0x1.0p-1074;
+  default: // f32 and bf16 share the exponent range
+    return kind == ElementKind::BF16 ? 0x1.0p-133 : 0x1.0p-149;
+  }
+}
+
+/// Element `i` of a Special buffer: a plain value, a special one, or a
+/// mask, by its row (see Inputs.h). Two draws per element. A secondary
+/// argument gets special values only where its row and its column are both
+/// 3 mod 4, and no masks: a -inf row of the second operand of a matmul
+/// would make the whole product non-finite.
+static double drawSpecial(Rng &rng, const ArgSpec &spec, int64_t i,
+                          bool primary) {
+  uint64_t category = rng.next() % 11;
+  double value = rng.uniform(-2, 2);
+  int64_t rowLength = spec.shape.size() >= 2 ? spec.shape.back() : 16;
+  rowLength = std::max<int64_t>(rowLength, 1);
+  int64_t row = i / rowLength, column = i % rowLength;
+  double inf = std::numeric_limits<double>::infinity();
+  if (primary && row % 16 == 15)
+    return -inf;
+  if (primary && row % 8 == 5 && column > row % rowLength)
+    return -inf;
+  if (row % 4 != 3 || (!primary && column % 4 != 3))
+    return value;
+  switch (category) {
+  case 0:
+    return std::numeric_limits<double>::quiet_NaN();
+  case 1:
+    return inf;
+  case 2:
+    return -inf;
+  case 3:
+    return -0.0;
+  case 4:
+    return (value < 0 ? -1 : 1) * getSmallestDenormal(spec.kind) *
+           std::floor(1 + std::fabs(value) * 64);
+  default:
+    return value;
+  }
 }
 
 static int64_t drawInteger(Rng &rng, Distribution d, ElementKind kind) {
@@ -133,6 +183,8 @@ static int64_t drawInteger(Rng &rng, Distribution d, ElementKind kind) {
     return rng.integer(-1, 1);
   case Distribution::Negative:
     return rng.integer(-small, -1);
+  case Distribution::Special:
+    return rng.integer(-small, small);
   }
   return 0;
 }
@@ -142,27 +194,45 @@ static int64_t drawInteger(Rng &rng, Distribution d, ElementKind kind) {
 /// per pair of elements (Box-Muller gives a cosine and a sine), so a chunk
 /// that starts at an even element starts at a fresh pair.
 static uint64_t getDrawsPerElement(Distribution d, bool isFloat) {
-  return isFloat && (d == Distribution::Large || d == Distribution::Tiny) ? 2
-                                                                          : 1;
+  return isFloat && (d == Distribution::Large || d == Distribution::Tiny ||
+                     d == Distribution::Special)
+             ? 2
+             : 1;
 }
 
-void mlir::stark::fillRandomRange(HostBuffer &buffer, Distribution d,
-                                  uint64_t seed, int64_t begin, int64_t end) {
+/// fillRandomRange, with `primary` saying whether a Special buffer is the
+/// problem's first float input (the others get fewer special values).
+static void fillRange(HostBuffer &buffer, Distribution d, uint64_t seed,
+                      int64_t begin, int64_t end, bool primary) {
   ElementKind kind = buffer.spec.kind;
   bool isFloat = isFloatKind(kind);
   assert((begin % 2 == 0 || begin == end) &&
          "a range starts at a pair of normals");
   Rng rng(seed, uint64_t(begin) * getDrawsPerElement(d, isFloat));
-  for (int64_t i = begin; i < end; ++i)
-    buffer.setFromDouble(i, isFloat ? drawFloat(rng, d, kind)
-                                    : double(drawInteger(rng, d, kind)));
+  for (int64_t i = begin; i < end; ++i) {
+    if (isFloat && d == Distribution::Special)
+      buffer.setFromDouble(i, drawSpecial(rng, buffer.spec, i, primary));
+    else
+      buffer.setFromDouble(i, isFloat ? drawFloat(rng, d, kind)
+                                      : double(drawInteger(rng, d, kind)));
+  }
+}
+
+void mlir::stark::fillRandomRange(HostBuffer &buffer, Distribution d,
+                                  uint64_t seed, int64_t begin, int64_t end) {
+  fillRange(buffer, d, seed, begin, end, /*primary=*/true);
+}
+
+static void fill(HostBuffer &buffer, Distribution d, uint64_t seed,
+                 bool primary) {
+  forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
+    fillRange(buffer, d, seed, begin, end, primary);
+  });
 }
 
 void mlir::stark::fillRandom(HostBuffer &buffer, Distribution d,
                              uint64_t seed) {
-  forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
-    fillRandomRange(buffer, d, seed, begin, end);
-  });
+  fill(buffer, d, seed, /*primary=*/true);
 }
 
 void mlir::stark::fillPrefill(HostBuffer &buffer) {
@@ -181,6 +251,18 @@ void mlir::stark::fillPrefill(HostBuffer &buffer) {
   if (kind == ElementKind::I1)
     for (int64_t i = 0; i < n; ++i)
       buffer.bytes[i] = 0; // i1 is stored as one byte holding 0 or 1
+}
+
+void mlir::stark::fillFiniteGarbage(HostBuffer &buffer, uint64_t seed) {
+  if (!isFloatKind(buffer.spec.kind)) {
+    fillPrefill(buffer);
+    return;
+  }
+  fillRandom(buffer, Distribution::Normal, seed);
+  forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      buffer.setFromDouble(i, 4 * buffer.getAsDouble(i));
+  });
 }
 
 void mlir::stark::fillDifferentFrom(HostBuffer &buffer,
@@ -209,12 +291,14 @@ mlir::stark::generateArguments(const KernelSignature &signature,
                    llvm::any_of(signature.args, [](const ArgSpec &a) {
                      return !a.isOutput && isFloatKind(a.kind);
                    });
+  bool primary = true; // the first float argument that is read
   for (auto [i, spec] : llvm::enumerate(signature.args)) {
     args.emplace_back(spec);
     bool read = !spec.isOutput || (i < outputIsRead.size() && outputIsRead[i]);
-    if (read)
-      fillRandom(args.back(), d, mixSeed(seed, i));
-    else
+    if (read) {
+      fill(args.back(), d, mixSeed(seed, i), primary);
+      primary &= !isFloatKind(spec.kind);
+    } else
       fillPrefill(args.back());
     if (read && positions && isFloatKind(spec.kind)) {
       HostBuffer &buffer = args.back();

@@ -180,3 +180,60 @@ TEST(InputsTest, ParallelGenerationKeepsTheSequentialValues) {
     EXPECT_EQ(sequential.bytes, b.bytes);
   }
 }
+
+// The special-values trial holds every kind of special value, masks whole
+// rows and causal tails with -inf, and keeps most rows plain.
+TEST(InputsTest, SpecialValuesHoldEveryKindAndTheMasks) {
+  for (ElementKind kind :
+       {ElementKind::F32, ElementKind::F16, ElementKind::BF16}) {
+    HostBuffer b(spec(kind, {64, 32}));
+    fillRandom(b, Distribution::Special, 11);
+    int64_t nan = 0, posInf = 0, negInf = 0, negZero = 0, denormal = 0,
+            plain = 0;
+    for (int64_t i = 0; i < 64 * 32; ++i) {
+      double v = b.getAsDouble(i);
+      if (std::isnan(v))
+        ++nan;
+      else if (std::isinf(v))
+        ++(v > 0 ? posInf : negInf);
+      else if (v == 0 && std::signbit(v))
+        ++negZero;
+      else if (v != 0 && std::fabs(v) < 0x1.0p-14 &&
+               std::fabs(v) < (kind == ElementKind::F16 ? 0x1.0p-14
+                                                         : 0x1.0p-126))
+        ++denormal;
+      else
+        ++plain;
+    }
+    EXPECT_GT(nan, 0) << stringifyElementKind(kind).str();
+    EXPECT_GT(posInf, 0);
+    EXPECT_GT(negZero, 0);
+    EXPECT_GT(denormal, 0);
+    // Rows 15, 31, 47, 63 are -inf throughout; rows 5, 13, ... masked after
+    // their position.
+    for (int64_t c = 0; c < 32; ++c)
+      EXPECT_EQ(b.getAsDouble(15 * 32 + c), -INFINITY);
+    EXPECT_TRUE(std::isfinite(b.getAsDouble(5 * 32 + 5)));
+    EXPECT_EQ(b.getAsDouble(5 * 32 + 6), -INFINITY);
+    EXPECT_GT(negInf, 4 * 32);
+    EXPECT_GT(plain, 64 * 32 / 2);
+  }
+  // The same seed gives the same bytes, in parallel chunks too.
+  HostBuffer a(spec(ElementKind::F32, {1 << 18})),
+      c(spec(ElementKind::F32, {1 << 18}));
+  fillRandom(a, Distribution::Special, 3);
+  for (int64_t begin = 0; begin < (1 << 18); begin += 4096)
+    fillRandomRange(c, Distribution::Special, 3, begin, begin + 4096);
+  EXPECT_EQ(a.bytes, c.bytes);
+}
+
+TEST(InputsTest, FiniteGarbageIsFiniteAndNotZero) {
+  HostBuffer b(spec(ElementKind::F32, {1000}));
+  fillFiniteGarbage(b, 5);
+  int64_t zeros = 0;
+  for (int64_t i = 0; i < 1000; ++i) {
+    EXPECT_TRUE(std::isfinite(b.getAsDouble(i)));
+    zeros += b.getAsDouble(i) == 0;
+  }
+  EXPECT_LT(zeros, 2);
+}

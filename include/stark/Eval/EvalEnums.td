@@ -32,7 +32,9 @@ def Stark_Distribution : Stark_Enum<"Distribution", "input distribution", [
   I32EnumAttrCase<"Normal", 1, "normal">,
   I32EnumAttrCase<"Large", 2, "large">,
   I32EnumAttrCase<"Tiny", 3, "tiny">,
-  I32EnumAttrCase<"Negative", 4, "negative">
+  I32EnumAttrCase<"Negative", 4, "negative">,
+  // Not cycled through: the one trial of special values (Inputs.h).
+  I32EnumAttrCase<"Special", 5, "special">
 ]>;
 
 #endif // STARK_EVAL_ENUMS

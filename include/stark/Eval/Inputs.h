@@ -32,7 +32,19 @@ namespace mlir::stark {
 /// uniform/normal in [-8, 8] (i8: [-4, 4]), large in [-1000, 1000]
 /// (i8: [-100, 100]), tiny in [-1, 1], negative in [-8, -1]; i1 is a coin.
 
-/// All distributions, in the order the evaluator cycles through them.
+///  - Special (floats; not cycled through, the evaluator runs it once):
+///    U[-2, 2], except that in every fourth row about one element in
+///    eleven is NaN, +inf, -inf, -0 or a denormal of the element kind,
+///    every eighth row is masked causally (its elements after the row's
+///    position are -inf, as an attention mask before a softmax) and every
+///    sixteenth row is -inf throughout. A row is the innermost dimension
+///    (16 elements for a vector). That is the first float argument of a
+///    trial (generateArguments); the others get special values only where
+///    row and column are both 3 mod 4, and no masks, so that a product of
+///    two operands keeps finite elements. Integers draw as Uniform.
+
+/// All distributions but Special, in the order the evaluator cycles
+/// through them.
 ArrayRef<Distribution> getAllDistributions();
 
 /// The nominal magnitude of a distribution's values for `kind` (1 for all
@@ -67,6 +79,11 @@ void forEachChunk(int64_t n, llvm::function_ref<void(int64_t, int64_t)> fn);
 /// Fills a write-only output before a run: NaN for floats, a fixed sentinel
 /// pattern for integers. A kernel that skips a write leaves it behind.
 void fillPrefill(HostBuffer &buffer);
+
+/// Fills a write-only output with finite values (normal, times 4) instead
+/// of NaN: a kernel that accumulates into its output and reads NaN as zero
+/// passes a NaN prefill, not this one. Integers: as fillPrefill.
+void fillFiniteGarbage(HostBuffer &buffer, uint64_t seed);
 
 /// Fills an integer output so that every element differs from the same
 /// element of `reference` (bitwise complement; i1: the other value). Used
