@@ -13,6 +13,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -73,6 +74,50 @@ static int64_t getReductionLength(func::FuncOp func) {
   return longest;
 }
 
+/// The buffer a view (subview, cast, reshape) is a view of.
+static Value getRootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Per argument of `func`: the longest reduction on the chain of linalg
+/// ops (and copies) that computes it, or 0 when no linalg op writes it.
+static SmallVector<int64_t> getOutputReductionLengths(func::FuncOp func) {
+  DenseMap<Value, int64_t> length; // written buffer -> longest reduction
+  auto lengthOf = [&](Value v) { return length.lookup(getRootBuffer(v)); };
+  func.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      int64_t &to = length[getRootBuffer(copy.getTarget())];
+      to = std::max({to, lengthOf(copy.getSource()), int64_t(1)});
+      return;
+    }
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp)
+      return;
+    int64_t k = 1;
+    for (auto [range, iterator] :
+         llvm::zip(linalgOp.getStaticLoopRanges(),
+                   linalgOp.getIteratorTypesArray()))
+      if (iterator == utils::IteratorType::reduction && range > 0 &&
+          !ShapedType::isDynamic(range))
+        k *= range;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<MemRefType>(operand.get().getType()) &&
+          (!linalgOp.isDpsInit(&operand) ||
+           linalgOp.payloadUsesValueFromOperand(&operand)))
+        k = std::max(k, lengthOf(operand.get()));
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      int64_t &to = length[getRootBuffer(init.get())];
+      to = std::max(to, k);
+    }
+  });
+  SmallVector<int64_t> lengths;
+  for (BlockArgument arg : func.getArguments())
+    lengths.push_back(length.lookup(arg));
+  return lengths;
+}
+
 FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
                                                        std::string &error) {
   Attribute raw = problem->getAttr(kProblemAttrName);
@@ -119,6 +164,10 @@ FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
   }
   analysis.isSinglePrecision = anyF32 && !otherFloat;
   analysis.reductionLength = getReductionLength(func);
+  analysis.outputReductionLength = getOutputReductionLengths(func);
+  for (auto [i, spec] : llvm::enumerate(analysis.signature.args))
+    if (!spec.isOutput)
+      analysis.outputReductionLength[i] = 0;
   analysis.iterations = getIterations(func);
   return analysis;
 }

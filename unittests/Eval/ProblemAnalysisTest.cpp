@@ -178,3 +178,43 @@ module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs 
       << error;
   EXPECT_NE(error.find("bitcast"), std::string::npos) << error;
 }
+
+// Two outputs: a row sum over 64 columns, and an element-wise scale of the
+// input. Each gets the reduction length of what computes it, so the short
+// one is not held to the bound of the long one (nor the reverse); the sum
+// fed through a copy keeps its length.
+TEST_F(ProblemAnalysisTest, EachOutputHasItsOwnReductionLength) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+module attributes {stark.problem = #stark.problem<entry = "f", num_outputs = 3>} {
+  func.func @f(%x: memref<4x64xf32>, %sum: memref<4xf32>, %scaled: memref<4x64xf32>, %copy: memref<4xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %two = arith.constant 2.0 : f32
+    linalg.fill ins(%zero : f32) outs(%sum : memref<4xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<4x64xf32>) outs(%sum : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<4x64xf32>) outs(%scaled : memref<4x64xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %s = arith.mulf %a, %two : f32
+      linalg.yield %s : f32
+    }
+    memref.copy %sum, %copy : memref<4xf32> to memref<4xf32>
+    return
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<ProblemAnalysis> a = analyzeProblem(*m, error);
+  ASSERT_TRUE(succeeded(a)) << error;
+  EXPECT_EQ(a->reductionLength, 64);
+  EXPECT_EQ(a->getReductionLength(1), 64);
+  EXPECT_EQ(a->getReductionLength(2), 1);
+  EXPECT_EQ(a->getReductionLength(3), 64);
+}

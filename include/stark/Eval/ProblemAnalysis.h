@@ -33,6 +33,17 @@ struct ProblemAnalysis {
   /// Product of the static extents of the reduction loops of the problem's
   /// linalg ops (the largest over its ops); 1 without reductions.
   int64_t reductionLength = 1;
+  /// One per argument: the reduction length of what computes that output,
+  /// through the chain of linalg ops that feed it (the longest reduction
+  /// on the way); 0 for inputs and for outputs no linalg op writes (then
+  /// `reductionLength` holds).
+  SmallVector<int64_t> outputReductionLength;
+  int64_t getReductionLength(unsigned argIndex) const {
+    int64_t k = argIndex < outputReductionLength.size()
+                    ? outputReductionLength[argIndex]
+                    : 0;
+    return k > 0 ? k : reductionLength;
+  }
   /// Loop iterations of the problem's linalg ops (product of the static
   /// loop extents, summed over its ops): what the host reference costs.
   int64_t iterations = 0;
