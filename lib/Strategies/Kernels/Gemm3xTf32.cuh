@@ -60,6 +60,16 @@ __device__ __forceinline__ void splitTf32(float x, uint32_t &big,
     asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
   else
     hi = __float_as_uint(x) & 0xffffe000u;
+  // inf and NaN go whole into the big part (x - x would be NaN, turning an
+  // infinite product into NaN); a finite x that rounds up to inf (near
+  // FLT_MAX) is cut instead.
+  if (!isfinite(x)) {
+    big = __float_as_uint(x);
+    small = 0;
+    return;
+  }
+  if (isinf(__uint_as_float(hi)))
+    hi = __float_as_uint(x) & 0xffffe000u;
   big = hi;
   small = __float_as_uint(x - __uint_as_float(hi));
 }
