@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -182,6 +183,16 @@ std::string LLMAgents::describeProblem() const {
   return text;
 }
 
+/// `text` with every trial seed ("seed 1234") hidden: a model that knew
+/// the seeds could write a candidate that recognises the judge's inputs.
+static std::string hideSeeds(StringRef text) {
+  static const llvm::Regex seed("seed [0-9]+");
+  std::string out = text.str();
+  while (seed.match(out))
+    out = seed.sub("seed (hidden)", out);
+  return out;
+}
+
 std::string LLMAgents::describeNode(const SearchNode &node) const {
   std::string text = llvm::formatv("node {0}: {1}", node.id,
                                    node.id == 0 ? "baseline" : node.strategy)
@@ -198,9 +209,8 @@ std::string LLMAgents::describeNode(const SearchNode &node) const {
                 .str();
   else if (node.state == NodeState::Failed)
     text += ", failed (" + node.status + "): " +
-            StringRef(node.failure)
-                .take_until([](char c) { return c == '\n'; })
-                .str();
+            hideSeeds(StringRef(node.failure).take_until(
+                [](char c) { return c == '\n'; }));
   if (!node.plan.empty())
     text += "\n    plan: " + node.plan;
   return text;
@@ -347,7 +357,7 @@ std::string LLMAgents::debuggerMessage(const RoleContext &ctx,
      << describeNode(node) << "\nchanged part: "
      << (node.changedPart.empty() ? "all" : node.changedPart)
      << "\n\n# Failure (" << node.status << ")\n\n"
-     << node.failure << "\n";
+     << hideSeeds(node.failure) << "\n";
   if (!ctx.failingSiblings.empty()) {
     os << "\nOther failed children of the same parent:\n";
     for (const SearchNode *n : ctx.failingSiblings)
