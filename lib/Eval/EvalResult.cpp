@@ -82,6 +82,8 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"f64_reference", o.f64Reference},
       {"allow_tf32", o.allowTf32},
       {"measure_time", o.measureTime},
+      {"special_values", o.specialValues},
+      {"sanitizer", o.sanitizer},
       {"entry", o.entry},
       {"reference_dir", o.referenceDir},
       {"write_references", o.writeReferences},
@@ -124,6 +126,10 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
     o.allowTf32 = *b;
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
+  if (std::optional<bool> b = obj->getBoolean("special_values"))
+    o.specialValues = *b;
+  if (std::optional<StringRef> t = obj->getString("sanitizer"))
+    o.sanitizer = t->str();
   readString(*obj, "entry", o.entry);
   readString(*obj, "reference_dir", o.referenceDir);
   if (std::optional<bool> b = obj->getBoolean("write_references"))

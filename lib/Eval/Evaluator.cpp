@@ -2,6 +2,7 @@
 
 #include "stark/Eval/Evaluator.h"
 #include "stark/Dialect/StarkAttrs.h"
+#include "stark/Eval/CandidateRunner.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Eval/Inputs.h"
 #include "stark/Eval/ProblemAnalysis.h"
@@ -35,6 +36,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -90,9 +92,10 @@ struct Runner {
 class Evaluation {
 public:
   Evaluation(Target &target, ModuleOp problem, ModuleOp candidate,
-             const EvalOptions &options, EvalResult &result)
+             const EvalOptions &options, const RunnerFactory &startRunner,
+             EvalResult &result)
       : target(target), problem(problem), candidate(candidate),
-        options(options), result(result) {}
+        options(options), startRunner(startRunner), result(result) {}
 
   void run();
 
@@ -112,11 +115,27 @@ private:
   }
 
   bool prepare();
-  bool isTf32Bound(ElementKind kind) const {
+  bool ensureBaseline();
+  bool prepareCandidate();
+  bool getReferences(ArrayRef<HostBuffer> host, Distribution dist,
+                     uint64_t seed, StringRef where,
+                     std::vector<HostBuffer> &expected,
+                     std::vector<HostBuffer> &highOut);
+  bool runCandidate(ArrayRef<HostBuffer> host, ArrayRef<HostBuffer> expected,
+                    const std::vector<HostBuffer> *highOut, Distribution dist,
+                    uint64_t seed, bool garbagePrefill, StringRef where);
+  bool checkInputsKept(ArrayRef<HostBuffer> sent, ArrayRef<HostBuffer> got,
+                       StringRef where);
+  bool isTf32Bound(ElementKind kind, int64_t reductionLength) const {
     return options.allowTf32 && kind == ElementKind::F32 &&
-           analysis.reductionLength > 1;
+           reductionLength > 1;
   }
-  Tolerance getOutputTolerance(ElementKind kind) const;
+  Tolerance getOutputTolerance(ElementKind kind, unsigned argIndex) const;
+  /// f16/bf16 candidates are held to the high-precision reference alone;
+  /// the problem itself, evaluated as its own candidate, to itself.
+  bool isJudgedByHighPrecision() const {
+    return analysis.isLowPrecision && !isProblemItself;
+  }
   void prepareHigh();
   bool compileHigh(std::string &error);
   bool ensureHigh();
@@ -129,6 +148,7 @@ private:
   bool runHigh(ArrayRef<HostBuffer> host, std::vector<HostBuffer> &highOut,
                StringRef where);
   bool runTrial(unsigned trial);
+  bool runTrial(Distribution dist, uint64_t seed, std::string where);
   bool storeExtraReferences(unsigned first);
   bool timeAndCheck();
   bool checkOutputs(ArrayRef<HostBuffer> host, ArrayRef<HostBuffer> expected,
@@ -143,11 +163,22 @@ private:
   Target &target;
   ModuleOp problem, candidate;
   const EvalOptions &options;
+  const RunnerFactory &startRunner;
   EvalResult &result;
 
   ProblemAnalysis analysis;
   SmallVector<OwningOpRef<ModuleOp>> modules; // lowered clones, kept alive
-  Runner baseline, cand, high;
+  Runner baseline, high;
+  /// The candidate, compiled here only without a runner factory.
+  Runner local;
+  /// Where the candidate runs: never decides anything.
+  std::unique_ptr<CandidateRunner> runner;
+  /// The candidate is the problem (the baseline's own evaluation, which
+  /// writes the reference store and times the baseline).
+  bool isProblemItself = false;
+  /// The candidate's second run of a trial is being checked: its notes
+  /// would repeat the first run's.
+  bool isSecondRun = false;
   std::unique_ptr<Target> hostTarget; // for the high-precision reference
   /// There is a high-precision reference: compiled here, or stored.
   bool haveHigh = false;
@@ -158,6 +189,13 @@ private:
 };
 
 } // namespace
+
+static std::string printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags().assumeVerified());
+  return text;
+}
 
 bool Evaluation::prepare() {
   result.target = target.getName().str();
@@ -177,12 +215,12 @@ bool Evaluation::prepare() {
   }
   analysis = std::move(*a);
   result.reductionLength = analysis.reductionLength;
-  for (const ArgSpec &spec : analysis.signature.args) {
+  for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
     if (!spec.isOutput)
       continue;
-    result.tolerance = getOutputTolerance(spec.kind);
+    result.tolerance = getOutputTolerance(spec.kind, i);
     result.toleranceKind = stringifyElementKind(spec.kind).str();
-    if (isTf32Bound(spec.kind)) {
+    if (isTf32Bound(spec.kind, analysis.reductionLength)) {
       Tolerance f32 = getTolerance(spec.kind, analysis.reductionLength);
       addFlag("tf32_tolerance");
       result.notes.push_back(
@@ -208,51 +246,85 @@ bool Evaluation::prepare() {
     return false;
   }
 
-  const KernelSignature &sig = analysis.signature;
+  isProblemItself = printModule(problem) == printModule(candidate);
+  if (!prepareCandidate())
+    return false;
+  openStore();
+  prepareHigh();
+  return true;
+}
+
+/// The judge compiles the baseline only to compute references the store
+/// does not hold (and, in-process, to time it beside the candidate).
+bool Evaluation::ensureBaseline() {
+  if (baseline.kernel)
+    return true;
   phase("compiling the baseline");
+  std::string error;
   modules.push_back(OwningOpRef<ModuleOp>(problem.clone()));
   FailureOr<std::unique_ptr<CompiledKernel>> k =
-      target.compile(*modules.back(), sig, error);
+      target.compile(*modules.back(), analysis.signature, error);
   if (failed(k)) {
     finish(EvalStatus::Error,
            "the baseline (the problem itself) does not compile: " + error);
     return false;
   }
+  auto args = target.allocate(analysis.signature, error);
+  if (failed(args)) {
+    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
+    return false;
+  }
   baseline.kernel = std::move(*k);
+  baseline.args = std::move(*args);
+  return true;
+}
 
+/// Starts the candidate's runner: a process of its own when there is a
+/// factory, else this one (tests, --in-process).
+bool Evaluation::prepareCandidate() {
+  std::string error;
+  if (startRunner) {
+    phase("compiling the candidate");
+    EvalStatus status = EvalStatus::Error;
+    FailureOr<std::unique_ptr<CandidateRunner>> r = startRunner(status, error);
+    if (failed(r)) {
+      finish(status, error);
+      return false;
+    }
+    runner = std::move(*r);
+    return true;
+  }
+  if (!ensureBaseline())
+    return false;
   phase("compiling the candidate");
   modules.push_back(OwningOpRef<ModuleOp>(candidate.clone()));
-  k = target.compile(*modules.back(), sig, error);
+  FailureOr<std::unique_ptr<CompiledKernel>> k =
+      target.compile(*modules.back(), analysis.signature, error);
   if (failed(k)) {
     finish(EvalStatus::CompileError, error);
     return false;
   }
-  cand.kernel = std::move(*k);
-
-  openStore();
-  prepareHigh();
-
-  auto args = target.allocate(sig, error);
+  local.kernel = std::move(*k);
+  auto args = target.allocate(analysis.signature, error);
   if (failed(args)) {
     finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
     return false;
   }
-  baseline.args = std::move(*args);
-  args = target.allocate(sig, error);
-  if (failed(args)) {
-    finish(EvalStatus::Error, "cannot allocate the arguments: " + error);
-    return false;
-  }
-  cand.args = std::move(*args);
+  local.args = std::move(*args);
+  runner = createInProcessRunner(target, *baseline.kernel, *baseline.args,
+                                 *local.kernel, *local.args);
   return true;
 }
 
-/// The bound of an output of `kind`: the tf32 one for the f32 outputs of a
+/// The bound of output `argIndex`, of `kind`, from the reduction length of
+/// what computes that output: the tf32 one for the f32 outputs of a
 /// reduction when the user allows tf32, else the element type's own.
-Tolerance Evaluation::getOutputTolerance(ElementKind kind) const {
-  if (isTf32Bound(kind))
-    return getTf32Tolerance(analysis.reductionLength);
-  return getTolerance(kind, analysis.reductionLength);
+Tolerance Evaluation::getOutputTolerance(ElementKind kind,
+                                         unsigned argIndex) const {
+  int64_t k = analysis.getReductionLength(argIndex);
+  if (isTf32Bound(kind, k))
+    return getTf32Tolerance(k);
+  return getTolerance(kind, k);
 }
 
 /// The key of the reference store: everything the reference outputs of a
@@ -315,7 +387,9 @@ void Evaluation::prepareHigh() {
   // than the f32 bound while being closer to the exact result.
   bool f64Reference = options.f64Reference && analysis.isSinglePrecision &&
                       analysis.reductionLength > 1;
-  if (analysis.isLowPrecision &&
+  // On the cpu target the f32 reference is the host's; elsewhere a large
+  // problem's runs on the target itself (compileHigh), uncapped.
+  if (analysis.isLowPrecision && target.getName() == "cpu" &&
       uint64_t(analysis.iterations) > options.maxHighPrecisionIterations) {
     addFlag("no_high_precision_reference");
     result.notes.push_back(
@@ -326,9 +400,8 @@ void Evaluation::prepareHigh() {
             .str());
   } else if (analysis.isLowPrecision || f64Reference) {
     highKind = f64Reference ? ElementKind::F64 : ElementKind::F32;
-    phase(f64Reference
-              ? "compiling the high-precision reference (f64)"
-              : "compiling the high-precision reference (f32, on the host)");
+    phase(f64Reference ? "compiling the high-precision reference (f64)"
+                       : "compiling the high-precision reference (f32)");
     std::string error;
     haveHigh = compileHigh(error);
     result.highPrecisionReference = haveHigh;
@@ -353,16 +426,25 @@ void Evaluation::prepareHigh() {
   }
 }
 
+/// Up to this many loop iterations, the high-precision reference of a
+/// problem on another target than the cpu runs on the host (the plain
+/// lowering's loops: about a tenth of a second).
+static constexpr uint64_t kIndependentIterations = uint64_t(1) << 24;
+
 bool Evaluation::compileHigh(std::string &error) {
   MLIRContext *ctx = problem->getContext();
   Target *where = &target;
-  FloatType wide = Float64Type::get(ctx);
-  if (highKind != ElementKind::F64) {
-    wide = Float32Type::get(ctx);
-    if (target.getName() != "cpu") {
-      hostTarget = createCpuTarget(*ctx);
-      where = hostTarget.get();
-    }
+  FloatType wide =
+      highKind == ElementKind::F64 ? FloatType(Float64Type::get(ctx))
+                                   : FloatType(Float32Type::get(ctx));
+  // On another target than the cpu, the reference of a small problem runs
+  // on the host: there it goes through another lowering than the baseline,
+  // so a fault of the target's lowering does not show in both references
+  // alike. A large one runs on the target, as fast as the baseline.
+  bool onHost = uint64_t(analysis.iterations) <= kIndependentIterations;
+  if (onHost && target.getName() != "cpu") {
+    hostTarget = createCpuTarget(*ctx);
+    where = hostTarget.get();
   }
   FailureOr<OwningOpRef<ModuleOp>> wideModule =
       promoteFloats(problem, wide, error);
@@ -441,52 +523,67 @@ bool Evaluation::runTrial(unsigned trial) {
   ArrayRef<Distribution> all = getAllDistributions();
   Distribution dist = all[trial % all.size()];
   uint64_t seed = mixSeed(options.seed, trial);
-  StringRef distName = stringifyDistribution(dist);
-  std::string where =
-      llvm::formatv("trial {0} ({1}, seed {2})", trial, distName, seed).str();
+  std::string where = llvm::formatv("trial {0} ({1}, seed {2})", trial,
+                                    stringifyDistribution(dist), seed)
+                          .str();
+  return runTrial(dist, seed, std::move(where));
+}
+
+/// The reference outputs of one input: from the store, or run here.
+bool Evaluation::getReferences(ArrayRef<HostBuffer> host, Distribution dist,
+                               uint64_t seed, StringRef where,
+                               std::vector<HostBuffer> &expected,
+                               std::vector<HostBuffer> &highOut) {
+  const KernelSignature &sig = analysis.signature;
+  if (isReading() &&
+      store->load(seed, dist, sig, &expected,
+                  haveHigh ? std::optional(highKind) : std::nullopt,
+                  haveHigh ? &highOut : nullptr)) {
+    ++result.referencesReused;
+    return true;
+  }
+  if (!ensureBaseline())
+    return false;
+  phase(("running the baseline: " + where).str());
+  std::string error;
+  if (failed(baseline.run(host, expected, error))) {
+    finish(EvalStatus::Error, "the baseline failed to run: " + error);
+    return false;
+  }
+  ++result.referenceRuns;
+  if (ensureHigh() && !runHigh(host, highOut, where))
+    return false;
+  saveReferences(seed, dist, &expected, haveHigh ? &highOut : nullptr);
+  return true;
+}
+
+bool Evaluation::runTrial(Distribution dist, uint64_t seed, std::string where) {
   result.seeds.push_back(seed);
-  result.distributions.push_back(distName.str());
+  result.distributions.push_back(stringifyDistribution(dist).str());
   ++result.correctnessTrials;
 
   const KernelSignature &sig = analysis.signature;
   std::vector<HostBuffer> host =
       generateArguments(sig, analysis.outputIsRead, dist, seed);
-  std::string error;
-
-  // The reference outputs of this input: from the store, or run here.
   std::vector<HostBuffer> expected, highOut;
-  bool stored = isReading() &&
-                store->load(seed, dist, sig, &expected,
-                            haveHigh ? std::optional(highKind) : std::nullopt,
-                            haveHigh ? &highOut : nullptr);
-  if (stored) {
-    ++result.referencesReused;
-  } else {
-    phase("running the baseline: " + where);
-    if (failed(baseline.run(host, expected, error))) {
-      finish(EvalStatus::Error, "the baseline failed to run: " + error);
-      return false;
-    }
-    ++result.referenceRuns;
-  }
-
-  // Integer outputs have no NaN: give the candidate a prefill that differs
-  // from the reference everywhere, so an unwritten element always shows.
-  std::vector<HostBuffer> candHost = host;
-  for (auto [i, spec] : llvm::enumerate(sig.args))
-    if (spec.isOutput && !analysis.outputIsRead[i] && !isFloatKind(spec.kind))
-      fillDifferentFrom(candHost[i], expected[i]);
-
-  phase("running the candidate: " + where);
-  std::vector<HostBuffer> got;
-  if (failed(cand.run(candHost, got, error))) {
-    finish(EvalStatus::Crash,
-           "the candidate failed to run (" + where + "): " + error);
+  if (!getReferences(host, dist, seed, where, expected, highOut))
     return false;
-  }
+  const std::vector<HostBuffer> *high = haveHigh ? &highOut : nullptr;
 
-  for (auto [i, spec] : llvm::enumerate(sig.args)) {
-    if (spec.isOutput || got[i].bytes == candHost[i].bytes)
+  // Twice: with the write-only outputs prefilled with NaN, then (the
+  // "second run") with finite values. The second run also shows a kernel
+  // whose result changes from run to run (a race, or state kept between
+  // calls).
+  return runCandidate(host, expected, high, dist, seed,
+                      /*garbagePrefill=*/false, where) &&
+         runCandidate(host, expected, high, dist, seed,
+                      /*garbagePrefill=*/true, where + ", second run");
+}
+
+bool Evaluation::checkInputsKept(ArrayRef<HostBuffer> sent,
+                                 ArrayRef<HostBuffer> got, StringRef where) {
+  for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
+    if (spec.isOutput || got[i].bytes == sent[i].bytes)
       continue;
     finish(EvalStatus::Wrong,
            llvm::formatv("the candidate wrote to input argument #{0} ({1})", i,
@@ -494,15 +591,54 @@ bool Evaluation::runTrial(unsigned trial) {
                .str());
     return false;
   }
+  return true;
+}
 
-  if (!stored) {
-    if (ensureHigh() && !runHigh(host, highOut, where))
-      return false;
-    saveReferences(seed, dist, &expected, haveHigh ? &highOut : nullptr);
+bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
+                              ArrayRef<HostBuffer> expected,
+                              const std::vector<HostBuffer> *highOut,
+                              Distribution dist, uint64_t seed,
+                              bool garbagePrefill, StringRef where) {
+  const KernelSignature &sig = analysis.signature;
+  // Integers have no NaN: give the candidate a prefill that differs from
+  // the reference everywhere, so an unwritten element always shows.
+  std::vector<HostBuffer> candHost(host.begin(), host.end());
+  for (auto [i, spec] : llvm::enumerate(sig.args)) {
+    if (!spec.isOutput || analysis.outputIsRead[i])
+      continue;
+    if (!isFloatKind(spec.kind))
+      fillDifferentFrom(candHost[i], expected[i]);
+    else if (garbagePrefill)
+      fillFiniteGarbage(candHost[i], mixSeed(seed, 0x9a5b + i));
   }
 
-  return checkOutputs(host, expected, got, haveHigh ? &highOut : nullptr, dist,
-                      seed, where);
+  phase(("running the candidate: " + where).str());
+  RunOutcome outcome;
+  std::string error;
+  if (failed(runner->run(candHost, outcome, error))) {
+    finish(EvalStatus::Crash,
+           ("the candidate failed to run (" + where + "): " + error).str());
+    return false;
+  }
+  if (outcome.args.size() != sig.args.size()) {
+    finish(EvalStatus::Crash, "the candidate's runner returned the wrong "
+                              "number of arguments");
+    return false;
+  }
+  if (!outcome.guardDamage.empty()) {
+    finish(EvalStatus::Wrong,
+           ("the candidate wrote outside its arguments (" + where +
+            "): " + outcome.guardDamage)
+               .str());
+    return false;
+  }
+  if (!checkInputsKept(candHost, outcome.args, where))
+    return false;
+  isSecondRun = garbagePrefill;
+  bool ok =
+      checkOutputs(host, expected, outcome.args, highOut, dist, seed, where);
+  isSecondRun = false;
+  return ok;
 }
 
 /// A writing evaluation also stores the references of the extra trials a
@@ -519,6 +655,8 @@ bool Evaluation::storeExtraReferences(unsigned first) {
                             .str();
     std::vector<HostBuffer> host = generateArguments(
         analysis.signature, analysis.outputIsRead, dist, seed);
+    if (!ensureBaseline())
+      return false;
     phase("running the baseline: " + where);
     std::vector<HostBuffer> expected, highOut;
     std::string error;
@@ -587,17 +725,47 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
   for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
     if (!spec.isOutput)
       continue;
+    // An f16/bf16 problem is judged by its high-precision reference alone,
+    // rounded to the output's type (an exact value beyond the type's range
+    // is that infinity): a baseline that accumulates in low precision is
+    // no measure of a candidate's accuracy. Only the baseline itself is
+    // held to the baseline.
+    bool highOnly = isJudgedByHighPrecision() && highOut;
+    std::optional<HostBuffer> rounded;
+    if (highOnly) {
+      rounded.emplace(spec);
+      const HostBuffer &h = (*highOut)[i];
+      forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
+        for (int64_t e = begin; e < end; ++e)
+          rounded->setFromDouble(e, h.getAsDouble(e));
+      });
+      if (!result.hasFlag("bound_from_high_precision")) {
+        addFlag("bound_from_high_precision");
+        result.notes.push_back(
+            "low precision: every output is compared with the high-precision "
+            "reference rounded to its type, never with the baseline's own "
+            "result");
+      }
+    }
+    const HostBuffer &reference = highOnly ? *rounded : expected[i];
+
     CompareOptions compare;
-    compare.tolerance = getOutputTolerance(spec.kind);
-    // At a 1e3 input scale an absolute bound in unit-scale units only
-    // measures rounding: count it in units of the output's own size.
+    compare.tolerance = getOutputTolerance(spec.kind, i);
+    // The absolute bound is counted in units of the output's own size: at
+    // a 1e3 input scale a unit-scale bound only measures rounding, and on
+    // an output of size 1e-3 (a softmax over a thousand columns) it would
+    // hide any error.
+    double rms = getRootMeanSquare(reference);
     if (getDistributionScale(dist, spec.kind) > 1)
-      compare.atolScale = std::max(1.0, getRootMeanSquare(expected[i]));
-    // Where the baseline itself is further from the high-precision result
-    // than the bound (long reductions with cancellation), a candidate may
-    // be as far as twice the baseline's worst error: no more accuracy is
-    // asked of it than the reference implementation has.
-    if (highOut) {
+      compare.atolScale = std::max(1.0, rms);
+    else if (isFloatKind(spec.kind))
+      compare.atolScale =
+          std::clamp(rms, double(std::numeric_limits<float>::min()), 1.0);
+    // Where an f32 baseline itself is further from the high-precision
+    // result than the bound (long reductions with cancellation), a
+    // candidate may be as far as twice the baseline's worst error: no more
+    // accuracy is asked of it than the reference implementation has.
+    if (highOut && !highOnly && !analysis.isLowPrecision) {
       double baselineError = getMaxAbsDifference(expected[i], (*highOut)[i]);
       compare.atolFloor = 2 * baselineError;
       if (compare.atolFloor > compare.tolerance.atol * compare.atolScale &&
@@ -612,7 +780,7 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
       }
     }
     CompareResult cmp = compareOutput(
-        i, got[i], expected[i], highOut ? &(*highOut)[i] : nullptr, compare);
+        i, got[i], reference, highOut ? &(*highOut)[i] : nullptr, compare);
     // Elements that failed may be ones whose exact value no f32
     // computation determines: judge them again with the room their
     // conditioning gives. A failure is reported with the plain bound.
@@ -626,7 +794,7 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
         return false;
       compare.conditioning = &conditioning[i];
       CompareResult again =
-          compareOutput(i, got[i], expected[i], &(*highOut)[i], compare);
+          compareOutput(i, got[i], reference, &(*highOut)[i], compare);
       if (again.passed) {
         addFlag("bound_from_conditioning");
         result.notes.push_back(
@@ -640,7 +808,9 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
         cmp = std::move(again);
       }
     }
-    if (cmp.numReferenceNonFinite > 0) {
+    // The special-values trial has non-finite references by design.
+    if (cmp.numReferenceNonFinite > 0 && !isSecondRun &&
+        dist != Distribution::Special) {
       addFlag("reference_non_finite");
       result.notes.push_back(
           llvm::formatv("the reference has {0} non-finite elements in "
@@ -669,39 +839,52 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
   return true;
 }
 
+/// The input sets the timed runs rotate among: a kernel that keeps state
+/// between calls (a cache keyed by a few input elements) meets a different
+/// input on every run. Set 0 is the timing input of earlier versions.
+static constexpr Distribution kTimingSets[] = {
+    Distribution::Uniform, Distribution::Normal, Distribution::Uniform};
+static constexpr uint64_t kTimingSeedSalt = 0x7137;
+/// Timed runs read back for the judge beyond the first on each set and the
+/// last: chosen at random in every evaluation, so that no candidate can
+/// know which of its runs are looked at.
+static constexpr unsigned kRandomlySampledRuns = 3;
+
 bool Evaluation::timeAndCheck() {
   const KernelSignature &sig = analysis.signature;
-  // The timing inputs are a trial of their own: uniform, a seed no
-  // correctness trial uses.
-  std::vector<HostBuffer> host =
-      generateArguments(sig, analysis.outputIsRead, Distribution::Uniform,
-                        mixSeed(options.seed, 0x7137));
-  TimingRunOptions runOptions;
-  runOptions.flushCache = options.timing.flushCache;
+  constexpr size_t numSets = std::size(kTimingSets);
+  std::vector<std::vector<HostBuffer>> sets, expected(numSets),
+      highOut(numSets);
+  std::vector<uint64_t> seeds;
+  std::vector<std::string> names;
+  for (auto [k, dist] : llvm::enumerate(kTimingSets)) {
+    uint64_t seed = mixSeed(options.seed, kTimingSeedSalt + k);
+    seeds.push_back(seed);
+    names.push_back(llvm::formatv("{0}, seed {1}",
+                                  stringifyDistribution(dist), seed));
+    sets.push_back(
+        generateArguments(sig, analysis.outputIsRead, dist, seed));
+    if (!getReferences(sets.back(), dist, seed,
+                       "timing input " + std::to_string(k), expected[k],
+                       highOut[k]))
+      return false;
+  }
 
-  // Every run starts from the same uploaded arguments (uploads are outside
-  // the timed region), so accumulating outputs do the same work each time.
-  auto warm = [&](Runner &r) {
-    return [&](std::string &error) -> LogicalResult {
-      if (failed(r.args->upload(host, error)))
-        return failure();
-      return r.kernel->run(*r.args, error);
-    };
-  };
-  auto timed = [&](Runner &r) {
-    return [&](std::string &error) -> FailureOr<double> {
-      if (failed(r.args->upload(host, error)))
-        return failure();
-      return target.timeRun(*r.kernel, *r.args, runOptions, error);
-    };
-  };
-  auto warmBaseline = warm(baseline), warmCandidate = warm(cand);
-  auto timeBaseline = timed(baseline), timeCandidate = timed(cand);
-  UntimedRun warmups[] = {warmBaseline, warmCandidate};
-  TimedRun runs[] = {timeBaseline, timeCandidate};
+  TimedRunsRequest request;
+  request.timing = options.timing;
+  unsigned first = unsigned(numSets);
+  unsigned span = std::max(options.timing.minTrials, first + 1) - first;
+  std::random_device entropy;
+  for (unsigned i = 0; i < kRandomlySampledRuns; ++i)
+    request.sampledRuns.push_back(first + entropy() % span);
 
   phase("timing baseline and candidate");
-  InterleavedTiming timing = timeInterleaved(warmups, runs, options.timing);
+  TimedRunsOutcome timing;
+  std::string error;
+  if (failed(runner->time(sets, request, timing, error))) {
+    finish(EvalStatus::Crash, "the candidate failed while timing: " + error);
+    return false;
+  }
   if (timing.failedKernel == 0) {
     finish(EvalStatus::Error,
            "the baseline failed while timing: " + timing.error);
@@ -712,48 +895,87 @@ bool Evaluation::timeAndCheck() {
            "the candidate failed while timing: " + timing.error);
     return false;
   }
-  result.baselineTime = timing.stats[0];
-  result.candidateTime = timing.stats[1];
-  if (timing.stats[1].median > 0)
-    result.speedup = timing.stats[0].median / timing.stats[1].median;
+  size_t runs = timing.candidateSamples.size();
+  if (timing.runInputSet.size() != runs ||
+      timing.inputChecksums.size() != runs ||
+      timing.baselineSamples.size() != runs) {
+    finish(EvalStatus::Crash,
+           "the candidate's runner gave an inconsistent account of its "
+           "timed runs");
+    return false;
+  }
+  // The statistics are the judge's, from the raw samples.
+  result.baselineTime = computeTimingStats(timing.baselineSamples);
+  result.candidateTime = computeTimingStats(timing.candidateSamples);
+  if (result.candidateTime->median > 0)
+    result.speedup = result.baselineTime->median / result.candidateTime->median;
   if (timing.budgetExhausted)
     addFlag("timing_budget_exhausted");
 
-  // The timed runs must compute the answer too, not only the verified ones.
-  phase("checking the outputs of the timed runs");
-  std::string error;
-  std::vector<HostBuffer> expected, got;
-  for (const HostBuffer &b : host) {
-    expected.emplace_back(b.spec);
-    got.emplace_back(b.spec);
-  }
-  if (failed(baseline.args->download(expected, error)) ||
-      failed(cand.args->download(got, error))) {
-    finish(EvalStatus::Crash,
-           "cannot read the outputs of the timed runs: " + error);
+  auto runName = [&](unsigned run) {
+    unsigned set = timing.runInputSet[run] % numSets;
+    return llvm::formatv("timed run {0} ({1})", run, names[set]).str();
+  };
+  if (!timing.guardDamage.empty()) {
+    finish(EvalStatus::Wrong,
+           "the candidate wrote outside its arguments (" +
+               (timing.guardDamageRun < runs ? runName(timing.guardDamageRun)
+                                             : std::string("timing")) +
+               "): " + timing.guardDamage);
     return false;
   }
-  uint64_t seed = mixSeed(options.seed, 0x7137);
-  std::string where =
-      llvm::formatv("the last timed run (uniform, seed {0})", seed).str();
-  // The baseline's output comes from its own timed run; the high-precision
-  // one from the store, or run here.
-  std::vector<HostBuffer> highOut;
-  if (haveHigh) {
-    if (isReading() && store->load(seed, Distribution::Uniform, sig, nullptr,
-                                   highKind, &highOut)) {
-      ++result.referencesReused;
-    } else if (ensureHigh()) {
-      if (!runHigh(host, highOut, where))
+  std::vector<std::vector<uint64_t>> sums;
+  for (const std::vector<HostBuffer> &set : sets)
+    sums.push_back(getInputChecksums(set));
+  for (size_t run = 0; run < runs; ++run) {
+    unsigned set = timing.runInputSet[run];
+    if (set >= numSets) {
+      finish(EvalStatus::Crash, "the candidate's runner named an input set "
+                                "that does not exist");
+      return false;
+    }
+    if (timing.inputChecksums[run] == sums[set])
+      continue;
+    unsigned input = 0;
+    for (auto [i, spec] : llvm::enumerate(sig.args)) {
+      if (spec.isOutput)
+        continue;
+      if (input >= timing.inputChecksums[run].size() ||
+          timing.inputChecksums[run][input] != sums[set][input]) {
+        finish(EvalStatus::Wrong,
+               llvm::formatv("the candidate wrote to input argument #{0} ({1})",
+                             i, runName(run))
+                   .str());
         return false;
-      saveReferences(seed, Distribution::Uniform, nullptr, &highOut);
+      }
+      ++input;
     }
   }
-  if (!checkOutputs(host, expected, got, haveHigh ? &highOut : nullptr,
-                    Distribution::Uniform, seed, where))
-    return false;
+
+  // The timed runs must compute the answer too, not only the verified ones.
+  phase("checking the outputs of the timed runs");
+  for (const SampledRun &sample : timing.sampled) {
+    unsigned set = sample.inputSet;
+    if (set >= numSets || sample.run >= runs ||
+        timing.runInputSet[sample.run] != set ||
+        sample.args.size() != sig.args.size()) {
+      finish(EvalStatus::Crash, "the candidate's runner returned a timed run "
+                                "that did not happen");
+      return false;
+    }
+    std::string where = runName(sample.run);
+    if (!checkInputsKept(sets[set], sample.args, where) ||
+        !checkOutputs(sets[set], expected[set], sample.args,
+                      haveHigh ? &highOut[set] : nullptr, kTimingSets[set],
+                      seeds[set], where))
+      return false;
+  }
   return true;
 }
+
+/// The seed of the special-values trial: NaN, infinities, -0, denormals
+/// and -inf masks (Inputs.h), compared by IEEE rules (Compare.h).
+static constexpr uint64_t kSpecialSeedSalt = 0x5bec;
 
 void Evaluation::run() {
   if (!prepare())
@@ -762,6 +984,12 @@ void Evaluation::run() {
   for (unsigned t = 0; t < trials; ++t)
     if (!runTrial(t))
       return;
+  if (options.specialValues) {
+    uint64_t seed = mixSeed(options.seed, kSpecialSeedSalt);
+    if (!runTrial(Distribution::Special, seed,
+                  llvm::formatv("the special-values trial (seed {0})", seed)))
+      return;
+  }
 
   if (options.measureTime) {
     if (!timeAndCheck())
@@ -784,6 +1012,17 @@ void Evaluation::run() {
     }
   }
 
+  // The runner's own end: under compute-sanitizer, its report.
+  phase("ending the candidate's runner");
+  std::string error;
+  if (failed(runner->finish(error))) {
+    finish(options.sanitizer.empty() ? EvalStatus::Crash : EvalStatus::Wrong,
+           error);
+    return;
+  }
+  if (!options.sanitizer.empty())
+    addFlag("sanitizer_" + options.sanitizer + "_clean");
+
   std::string message =
       llvm::formatv("verified on {0} trials", result.correctnessTrials).str();
   if (options.measureTime)
@@ -794,9 +1033,10 @@ void Evaluation::run() {
 
 EvalResult mlir::stark::evaluateCandidate(Target &target, ModuleOp problem,
                                           ModuleOp candidate,
-                                          const EvalOptions &options) {
+                                          const EvalOptions &options,
+                                          const RunnerFactory &startRunner) {
   EvalResult result;
-  Evaluation(target, problem, candidate, options, result).run();
+  Evaluation(target, problem, candidate, options, startRunner, result).run();
   return result;
 }
 
@@ -828,10 +1068,52 @@ static OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef name,
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }
 
-EvalResult
-mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
-                             StringRef candidateSource, StringRef candidateName,
-                             StringRef targetName, const EvalOptions &options) {
+LogicalResult mlir::stark::parseEvalSources(
+    StringRef problemSource, StringRef problemName, StringRef candidateSource,
+    StringRef candidateName, StringRef entry, MLIRContext &context,
+    OwningOpRef<ModuleOp> &problem, OwningOpRef<ModuleOp> &candidate,
+    EvalResult &result) {
+  std::string diagnostics;
+  problem = parseModule(problemSource, problemName, context, diagnostics);
+  if (!problem) {
+    result.status = EvalStatus::Error;
+    result.message = "cannot parse the problem:\n" + diagnostics;
+    return failure();
+  }
+  diagnostics.clear();
+  candidate = parseModule(candidateSource, candidateName, context, diagnostics);
+  if (!candidate) {
+    result.status = EvalStatus::CompileError;
+    result.message = "cannot parse the candidate:\n" + diagnostics;
+    return failure();
+  }
+
+  // A whole program on tensors (a model against what stark-opt made of
+  // it): both become problems, bufferized the same way.
+  if (!isProgramWithoutProblem(*problem))
+    return success();
+  std::string error;
+  if (failed(prepareTensorProgram(*problem, entry, error))) {
+    result.status = EvalStatus::Error;
+    result.message = "problem: " + error;
+    return failure();
+  }
+  StringRef problemEntry =
+      cast<ProblemAttr>(problem->getOperation()->getAttr(kProblemAttrName))
+          .getEntry();
+  if (isProgramWithoutProblem(*candidate) &&
+      failed(prepareTensorProgram(*candidate, problemEntry, error))) {
+    result.status = EvalStatus::CompileError;
+    result.message = "candidate: " + error;
+    return failure();
+  }
+  return success();
+}
+
+EvalResult mlir::stark::evaluateSources(
+    StringRef problemSource, StringRef problemName, StringRef candidateSource,
+    StringRef candidateName, StringRef targetName, const EvalOptions &options,
+    const RunnerFactory &startRunner) {
   EvalResult result;
   result.target = targetName.str();
   DialectRegistry registry;
@@ -839,44 +1121,13 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
   MLIRContext context(registry);
   context.disableMultithreading();
 
-  std::string diagnostics;
-  OwningOpRef<ModuleOp> problem =
-      parseModule(problemSource, problemName, context, diagnostics);
-  if (!problem) {
-    result.status = EvalStatus::Error;
-    result.message = "cannot parse the problem:\n" + diagnostics;
+  if (options.onPhase)
+    options.onPhase("parsing the problem and the candidate");
+  OwningOpRef<ModuleOp> problem, candidate;
+  if (failed(parseEvalSources(problemSource, problemName, candidateSource,
+                              candidateName, options.entry, context, problem,
+                              candidate, result)))
     return result;
-  }
-  diagnostics.clear();
-  OwningOpRef<ModuleOp> candidate =
-      parseModule(candidateSource, candidateName, context, diagnostics);
-  if (!candidate) {
-    result.status = EvalStatus::CompileError;
-    result.message = "cannot parse the candidate:\n" + diagnostics;
-    return result;
-  }
-
-  // A whole program on tensors (a model against what stark-opt made of
-  // it): both become problems, bufferized the same way.
-  if (isProgramWithoutProblem(*problem)) {
-    if (options.onPhase)
-      options.onPhase("bufferizing the programs");
-    std::string error;
-    if (failed(prepareTensorProgram(*problem, options.entry, error))) {
-      result.status = EvalStatus::Error;
-      result.message = "problem: " + error;
-      return result;
-    }
-    StringRef entry =
-        cast<ProblemAttr>(problem->getOperation()->getAttr(kProblemAttrName))
-            .getEntry();
-    if (isProgramWithoutProblem(*candidate) &&
-        failed(prepareTensorProgram(*candidate, entry, error))) {
-      result.status = EvalStatus::CompileError;
-      result.message = "candidate: " + error;
-      return result;
-    }
-  }
 
   if (options.onPhase)
     options.onPhase("creating target " + targetName.str());
@@ -891,5 +1142,6 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
             .str();
     return result;
   }
-  return evaluateCandidate(*target, *problem, *candidate, options);
+  return evaluateCandidate(*target, *problem, *candidate, options,
+                           startRunner);
 }

@@ -52,7 +52,8 @@ InterleavedTiming mlir::stark::timeInterleaved(ArrayRef<UntimedRun> warmup,
                                                const TimingOptions &options) {
   InterleavedTiming result;
   size_t numKernels = timed.size();
-  std::vector<std::vector<double>> samples(numKernels);
+  std::vector<std::vector<double>> &samples = result.samples;
+  samples.resize(numKernels);
   result.stats.resize(numKernels);
 
   for (unsigned w = 0; w < options.warmupRuns; ++w) {

@@ -2,6 +2,7 @@
 
 #include "stark/Eval/Worker.h"
 #include "stark/Eval/DeviceLock.h"
+#include "stark/Eval/RunnerProcess.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -341,7 +342,28 @@ int mlir::stark::runEvalWorker(StringRef dir) {
     if (lock)
       lock->hold(getDeviceUse(phase, targetName));
   };
-  EvalResult result = evaluateSources(*problem, problemName, *candidate,
-                                      candidateName, targetName, options);
+  // This process is the judge; the candidate runs in a child of its own.
+  std::string self = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&anchor));
+  RunnerStart start;
+  start.targetName = targetName;
+  start.problemSource = *problem;
+  start.problemName = problemName;
+  start.candidateSource = *candidate;
+  start.candidateName = candidateName;
+  start.entry = options.entry;
+  if (!options.sanitizer.empty()) {
+    FailureOr<std::vector<std::string>> launcher =
+        getSanitizerLauncher(options.sanitizer, error);
+    if (failed(launcher))
+      return requestError(error);
+    start.launcher = std::move(*launcher);
+  }
+  RunnerFactory startRunner = [&](EvalStatus &status, std::string &error) {
+    return startRunnerProcess(self, start, status, error);
+  };
+  EvalResult result =
+      evaluateSources(*problem, problemName, *candidate, candidateName,
+                      targetName, options, startRunner);
   return writeResult(result);
 }

@@ -34,3 +34,7 @@
 
 // RUN: not stark-eval --problem %S/Inputs/matmul-problem.mlir 2>&1 | FileCheck %s --check-prefix=USAGE
 // USAGE: stark-eval: --problem and --candidate are required
+
+// compute-sanitizer watches a cuda candidate in its runner process.
+// RUN: not stark-eval %{matmul} --candidate %S/Inputs/matmul-ikj.mlir --sanitize memcheck 2>&1 | FileCheck %s --check-prefix=SANCPU
+// SANCPU: stark-eval: --sanitize runs a cuda candidate in its own process: it needs --target cuda and no --in-process

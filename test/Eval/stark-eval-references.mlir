@@ -1,9 +1,10 @@
 // The reference outputs of each trial input are computed once, by the
 // problem's evaluation against itself (--write-references), and read back
-// by every candidate's evaluation: 5 correctness trials of a matmul with an
-// f64 reference are 5 baseline and 5 f64 runs, plus the f64 run on the
-// timing input, plus 2 runs for each of the 10 extra trials a suspicious
-// speedup would trigger; a candidate then runs none. The checks are the same:
+// by every candidate's evaluation: 6 correctness trials (5 and the special
+// values) of a matmul with an f64 reference are 6 baseline and 6 f64 runs,
+// plus a baseline and an f64 run on each of the 3 timing input sets, plus 2
+// runs for each of the 10 extra trials a suspicious speedup would trigger;
+// a candidate then runs none. The checks are the same:
 // a wrong candidate is rejected with the same message as without a store.
 // Runs that count references fix --suspicious-speedup, so that a noisy timing
 // cannot add extra trials.
@@ -14,13 +15,13 @@
 // RUN: %{eval} --candidate %S/Inputs/matmul-problem.mlir --references %t/refs --write-references | FileCheck %s --check-prefix=WRITE
 // WRITE: status: ok
 // WRITE: high-precision reference: yes
-// WRITE: references: 31 runs, 0 trial inputs reused
+// WRITE: references: 38 runs, 0 trial inputs reused
 
 // RUN: %{eval} --suspicious-speedup 1e9 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=READ
 // RUN: %{eval} --suspicious-speedup 1e9 --candidate %S/Inputs/matmul-ksplit.mlir --references %t/refs | FileCheck %s --check-prefix=READ
 // READ: status: ok
 // READ: high-precision reference: yes
-// READ: references: 0 runs, 6 trial inputs reused
+// READ: references: 0 runs, 9 trial inputs reused
 
 // RUN: not %{eval} --candidate %S/Inputs/matmul-drop-last-row.mlir --references %t/refs | FileCheck %s --check-prefix=WRONG
 // RUN: not %{eval} --candidate %S/Inputs/matmul-drop-last-row.mlir | FileCheck %s --check-prefix=WRONG
@@ -35,7 +36,7 @@
 // Write-only outputs are still prefilled: NaN for floats, and for integers
 // the complement of the stored baseline output, so a skipped row fails.
 // RUN: stark-eval --no-timing --problem %S/Inputs/add-problem.mlir --candidate %S/Inputs/add-problem.mlir --references %t/add --write-references | FileCheck %s --check-prefix=ADD
-// ADD: references: 5 runs, 0 trial inputs reused
+// ADD: references: 6 runs, 0 trial inputs reused
 // (--no-timing: no speedup, so no extra trials to store.)
 // RUN: not stark-eval --no-timing --problem %S/Inputs/add-problem.mlir --candidate %S/Inputs/add-skip-last-row.mlir --references %t/add | FileCheck %s --check-prefix=SKIP
 // SKIP: status: wrong
@@ -50,17 +51,17 @@
 // finds nothing for it and computes its own.
 // RUN: %{eval} --suspicious-speedup 1e9 --seed 7 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=OTHER
 // OTHER: status: ok
-// OTHER: references: 11 runs, 0 trial inputs reused
+// OTHER: references: 18 runs, 0 trial inputs reused
 
 // A speedup that triggers extra trials reads their references too; past
 // the 10 stored ones it computes them.
 // RUN: %{eval} --suspicious-speedup 0 --extra-trials 2 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=EXTRA
 // EXTRA: status: ok
 // EXTRA: flags: speedup_above_threshold, extra_trials_passed
-// EXTRA: references: 0 runs, 8 trial inputs reused
+// EXTRA: references: 0 runs, 11 trial inputs reused
 // RUN: %{eval} --suspicious-speedup 0 --extra-trials 12 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=BEYOND
 // BEYOND: flags: speedup_above_threshold, extra_trials_passed
-// BEYOND: references: 4 runs, 16 trial inputs reused
+// BEYOND: references: 4 runs, 19 trial inputs reused
 
 // --write-references needs the directory.
 // RUN: not stark-eval --write-references --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir 2>&1 | FileCheck %s --check-prefix=USAGE

@@ -33,9 +33,9 @@
 // CACHED-NEXT: message: argument #2 differs from the reference in 297 of 297 elements (trial 1 (normal, seed
 
 // Honest during the correctness trials, not during timing.
-// RUN: not %{eval} %{matmul} --candidate %S/Inputs/matmul-wrong-after-5-calls.mlir | FileCheck %s --check-prefix=LATE
+// RUN: not %{eval} %{matmul} --candidate %S/Inputs/matmul-wrong-when-timed.mlir | FileCheck %s --check-prefix=LATE
 // LATE:      status: wrong
-// LATE-NEXT: message: argument #2 differs from the reference in 297 of 297 elements (the last timed run (uniform, seed
+// LATE-NEXT: message: argument #2 differs from the reference in 297 of 297 elements (timed run 0 (uniform, seed
 
 // RUN: not %{eval} %{matmul} --candidate %S/Inputs/matmul-writes-input.mlir | FileCheck %s --check-prefix=INPUT
 // INPUT:      status: wrong

@@ -7,11 +7,11 @@
 // The trial count is asserted: a noisy timing must not add extra trials.
 // RUN: %{eval} --suspicious-speedup 1e9 --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=IKJ
 // IKJ:      status: ok
-// IKJ-NEXT: message: verified on 5 trials; {{[0-9.]+}}x the baseline
+// IKJ-NEXT: message: verified on 6 trials; {{[0-9.]+}}x the baseline
 // IKJ-NEXT: target: cpu
 // IKJ-NEXT: worst element: argument #2 [{{[0-9]+}}, {{[0-9]+}}] (flat {{[0-9]+}}): got {{.*}}, expected {{.*}}, abs error {{.*}}, rel error {{.*}}, allowed {{.*}} ({{uniform|normal|large|tiny|negative}}, seed {{[0-9]+}})
 // IKJ-NEXT: tolerance: f32 atol 3.15e-05, rtol 3.15e-05 (reduction length 17)
-// IKJ-NEXT: correctness: 5 trials (uniform, normal, large, tiny, negative), high-precision reference: yes
+// IKJ-NEXT: correctness: 6 trials (uniform, normal, large, tiny, negative, special), high-precision reference: yes
 // IKJ-NEXT: baseline:  median {{[0-9.]+ [num]?s}} (min {{.*}}, max {{.*}}, IQR {{.*}} = {{[0-9.]+}}% of the median, 2 trials)
 // IKJ-NEXT: candidate: median {{[0-9.]+ [num]?s}} (min {{.*}}, max {{.*}}, IQR {{.*}} = {{[0-9.]+}}% of the median, 2 trials)
 // IKJ-NEXT: speedup: {{[0-9.]+}}x
@@ -39,7 +39,7 @@
 // Verification only.
 // RUN: %{eval} --no-timing --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=NOTIME
 // NOTIME:      status: ok
-// NOTIME-NEXT: message: verified on 5 trials{{$}}
+// NOTIME-NEXT: message: verified on 6 trials{{$}}
 // NOTIME-NOT:  speedup
 
 // JSON output.
@@ -51,7 +51,7 @@
 // JSON-NEXT:   "seeds": [
 // JSON:        "trials": 5
 // JSON:      "flags": [],
-// JSON:      "message": "verified on 5 trials;
+// JSON:      "message": "verified on 6 trials;
 // JSON:      "mismatches": 0,
 // JSON:      "status": "ok",
 // JSON-NEXT: "target": "cpu",

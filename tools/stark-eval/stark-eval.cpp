@@ -13,6 +13,7 @@
 
 #include "stark/Eval/Evaluator.h"
 #include "stark/Eval/MpiEval.h"
+#include "stark/Eval/RunnerProcess.h"
 #include "stark/Eval/Worker.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -130,6 +131,22 @@ static cl::opt<bool>
 static cl::opt<std::string>
     workerDir("worker", cl::desc("Internal: run as the worker on DIR"),
               cl::value_desc("dir"), cl::Hidden, cl::cat(category));
+static cl::opt<bool> runCandidate(
+    "run-candidate",
+    cl::desc("Internal: run as a worker's candidate runner (on stdin and "
+             "descriptor 3)"),
+    cl::Hidden, cl::cat(category));
+static cl::opt<std::string> sanitizer(
+    "sanitize",
+    cl::desc("Run the candidate under compute-sanitizer with this tool "
+             "(memcheck, racecheck, initcheck, synccheck); a finding makes it "
+             "wrong"),
+    cl::value_desc("tool"), cl::cat(category));
+static cl::opt<bool> noSpecialValues(
+    "no-special-values",
+    cl::desc("Skip the trial with NaN, infinities, -0, denormals and -inf "
+             "masks in the inputs"),
+    cl::cat(category));
 
 static cl::opt<bool> serveMpi(
     "serve-mpi",
@@ -163,7 +180,8 @@ int main(int argc, char **argv) {
   // the parent, and need no stack dump of the worker.
   bool isWorker = false;
   for (int i = 1; i < argc; ++i)
-    if (StringRef(argv[i]).starts_with("--worker"))
+    if (StringRef(argv[i]).starts_with("--worker") ||
+        StringRef(argv[i]) == "--run-candidate")
       isWorker = true;
   std::optional<llvm::InitLLVM> init;
   if (!isWorker)
@@ -177,6 +195,8 @@ int main(int argc, char **argv) {
 
   if (!workerDir.empty())
     return runEvalWorker(workerDir);
+  if (runCandidate)
+    return serveCandidateRunner();
   if (serveMpi) {
     MpiServeOptions serve;
     serve.cudaDevice = serveDevice;
@@ -186,6 +206,11 @@ int main(int argc, char **argv) {
 
   if (problemPath.empty() || candidatePath.empty()) {
     llvm::errs() << "stark-eval: --problem and --candidate are required\n";
+    return 2;
+  }
+  if (!sanitizer.empty() && (targetName != "cuda" || inProcess)) {
+    llvm::errs() << "stark-eval: --sanitize runs a cuda candidate in its own "
+                    "process: it needs --target cuda and no --in-process\n";
     return 2;
   }
   if (writeReferences && referenceDir.empty()) {
@@ -206,6 +231,8 @@ int main(int argc, char **argv) {
   options.f64Reference = !noF64Reference;
   options.allowTf32 = allowTf32;
   options.measureTime = !noTiming;
+  options.specialValues = !noSpecialValues;
+  options.sanitizer = sanitizer;
   options.entry = entryName;
   options.referenceDir = referenceDir;
   options.writeReferences = writeReferences;

@@ -40,11 +40,12 @@ TEST_F(EvaluatorTest, CorrectCandidateIsVerifiedAndTimed) {
   options.onPhase = [&](StringRef p) { phases.push_back(p.str()); };
   EvalResult r = evaluate(matmulLoops(5, 4));
   EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
-  EXPECT_EQ(r.correctnessTrials, 5u);
+  // Five trials, one per distribution, then the special values.
+  EXPECT_EQ(r.correctnessTrials, 6u);
   EXPECT_EQ(r.distributions,
             (std::vector<std::string>{"uniform", "normal", "large", "tiny",
-                                      "negative"}));
-  EXPECT_EQ(r.seeds.size(), 5u);
+                                      "negative", "special"}));
+  EXPECT_EQ(r.seeds.size(), 6u);
   ASSERT_TRUE(r.baselineTime && r.candidateTime);
   EXPECT_EQ(r.baselineTime->trials, 2u);
   EXPECT_GT(r.speedup, 0);
@@ -74,8 +75,8 @@ TEST_F(EvaluatorTest, SeedsChangeTheInputs) {
   EvalResult a = evaluate(matmulLoops(5, 4));
   options.seed = 1;
   EvalResult b = evaluate(matmulLoops(5, 4));
-  ASSERT_EQ(a.seeds.size(), 1u);
-  ASSERT_EQ(b.seeds.size(), 1u);
+  ASSERT_EQ(a.seeds.size(), 2u); // the trial and the special values
+  ASSERT_EQ(b.seeds.size(), 2u);
   EXPECT_NE(a.seeds[0], b.seeds[0]);
 }
 

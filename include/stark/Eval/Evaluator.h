@@ -19,9 +19,11 @@
 #include "stark/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/JSON.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +33,8 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace mlir::stark {
+
+class CandidateRunner;
 
 struct EvalOptions {
   /// Seed of all generated inputs; trial t uses mixSeed(seed, t).
@@ -42,15 +46,18 @@ struct EvalOptions {
   /// (new seeds) and the flag "speedup_above_threshold".
   double suspiciousSpeedup = 10.0;
   unsigned extraTrials = 10;
-  /// The high-precision reference of an f16/bf16 problem runs on the host
-  /// with naive loops; above this many loop iterations it would take longer
-  /// than the evaluation, so the problem is judged by its baseline alone
-  /// (flag "no_high_precision_reference", with a note).
+  /// On the cpu target the f32 reference of an f16/bf16 problem runs the
+  /// plain lowering's loops; above this many loop iterations it would take
+  /// longer than the evaluation, so the problem is judged by its baseline
+  /// alone (flag "no_high_precision_reference", with a note). On another
+  /// target a problem of up to 2^24 iterations gets its high-precision
+  /// reference on the host (another lowering than the baseline's), a larger
+  /// one on the target itself, uncapped.
   uint64_t maxHighPrecisionIterations = uint64_t(1) << 28;
   /// An f32 problem with a reduction also gets a high-precision reference:
-  /// the problem promoted to f64, run on the evaluation's own target (as
-  /// costly as the baseline). An output element passes when it is within
-  /// the f32 bound of the baseline or of this reference.
+  /// the problem promoted to f64 (where it runs: as above). An output
+  /// element passes when it is within the f32 bound of the baseline or of
+  /// this reference.
   bool f64Reference = true;
   /// The reference store (References.h): a directory that keeps the
   /// baseline's and the high-precision reference's outputs of every trial
@@ -70,6 +77,13 @@ struct EvalOptions {
   bool allowTf32 = false;
   /// Time the candidate against the baseline after it verifies.
   bool measureTime = true;
+  /// After the trials of getAllDistributions, one trial with NaN, +-inf,
+  /// -0, denormals and -inf masks in the float inputs (Inputs.h).
+  bool specialValues = true;
+  /// Run the candidate under compute-sanitizer with this tool ("memcheck",
+  /// "racecheck", ...; cuda, in a worker): a finding makes the candidate
+  /// wrong. Empty: not.
+  std::string sanitizer;
   /// The entry of a whole program on tensors given as problem and
   /// candidate (TensorProgram.h); empty: the program's only public
   /// function. Unused for kernel problems, which name their entry.
@@ -138,12 +152,23 @@ bool fromJSON(const llvm::json::Value &value, EvalResult &result,
 /// Multi-line, human-readable form (what stark-eval prints).
 std::string formatEvalResult(const EvalResult &result);
 
-/// Evaluates `candidate` against `problem` on `target`, in this process.
-/// Both modules must live in the same context; they are cloned, never
-/// changed. A high-precision reference (the problem promoted to f32) runs
-/// on a CPU target the evaluator creates itself.
+/// Starts the runner of a candidate (CandidateRunner.h), compiling it
+/// there; on failure sets the status (compile error, crash, error) and the
+/// message.
+using RunnerFactory = std::function<FailureOr<std::unique_ptr<CandidateRunner>>(
+    EvalStatus &status, std::string &error)>;
+
+/// Evaluates `candidate` against `problem` on `target`. This process is the
+/// judge: it makes the inputs, runs the references, compares and decides.
+/// The candidate runs where `startRunner` puts it (a process of its own,
+/// see RunnerProcess.h); without a factory, in this process, compiled
+/// here (tests and debugging only: the candidate then shares the judge's
+/// memory). Both modules must live in the same context; they are cloned,
+/// never changed. A high-precision reference (the problem promoted to
+/// f32) runs on a CPU target the evaluator creates itself.
 EvalResult evaluateCandidate(Target &target, ModuleOp problem,
-                             ModuleOp candidate, const EvalOptions &options);
+                             ModuleOp candidate, const EvalOptions &options,
+                             const RunnerFactory &startRunner = nullptr);
 
 /// The dialects a problem or candidate may use: func, arith, math, memref,
 /// scf, cf, affine, linalg, vector, index, ub, llvm, gpu, nvgpu, nvvm, and
@@ -158,7 +183,19 @@ void registerEvalDialects(DialectRegistry &registry);
 /// diagnostics mention.
 EvalResult evaluateSources(StringRef problemSource, StringRef problemName,
                            StringRef candidateSource, StringRef candidateName,
-                           StringRef targetName, const EvalOptions &options);
+                           StringRef targetName, const EvalOptions &options,
+                           const RunnerFactory &startRunner = nullptr);
+
+/// The parsing half of evaluateSources, shared with the runner process:
+/// parses both sources into `context` and prepares whole programs. On
+/// failure `result` holds the status and the message.
+LogicalResult parseEvalSources(StringRef problemSource, StringRef problemName,
+                               StringRef candidateSource,
+                               StringRef candidateName, StringRef entry,
+                               MLIRContext &context,
+                               OwningOpRef<ModuleOp> &problem,
+                               OwningOpRef<ModuleOp> &candidate,
+                               EvalResult &result);
 
 } // namespace mlir::stark
 

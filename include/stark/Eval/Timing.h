@@ -56,6 +56,9 @@ using UntimedRun = llvm::function_ref<LogicalResult(std::string &error)>;
 
 struct InterleavedTiming {
   std::vector<TimingStats> stats; // one per kernel, in the order given
+  /// The samples behind `stats` (seconds, in the order taken), one list per
+  /// kernel: a judge in another process recomputes the statistics from them.
+  std::vector<std::vector<double>> samples;
   unsigned rounds = 0;
   bool budgetExhausted = false; // stopped on time, not on spread
   bool spreadReached = false;

@@ -1,4 +1,4 @@
-// Correct: the k-j-i loop order, accumulating in bf16 in memory like the
+// Too coarse: the k-j-i loop order, accumulating in bf16 in memory like the
 // problem does (same per-element summation order).
 module {
   func.func @kernel(%A: memref<8x16xbf16>, %B: memref<16x8xbf16>, %C: memref<8x8xbf16>) {

@@ -36,11 +36,11 @@
 // RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-cached-answer.cu -D M=255 -D K=129 -D N=191 > %t.cache.mlir
 // RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-problem.mlir --candidate %t.cache.mlir | FileCheck %s --check-prefixes=WRONG,CACHE
 
-// Honest during the five correctness trials, not while being timed.
-// RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-wrong-after-5-calls.cu -D M=255 -D K=129 -D N=191 > %t.late.mlir
+// Honest during the six correctness trials, not while being timed.
+// RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-wrong-when-timed.cu -D M=255 -D K=129 -D N=191 > %t.late.mlir
 // RUN: not stark-eval --target cuda --trials 2 --max-trials 2 --warmup 1 --problem %S/Inputs/matmul-problem.mlir --candidate %t.late.mlir | FileCheck %s --check-prefix=LATE
 // LATE:      status: wrong
-// LATE-NEXT: message: argument #2 differs from the reference {{.*}}(the last timed run (uniform, seed
+// LATE-NEXT: message: argument #2 differs from the reference {{.*}}(timed run 0 (uniform, seed
 
 // RUN: python3 %S/Inputs/cuda_candidate.py %S/Inputs/matmul-problem.mlir %S/Inputs/bug-writes-input.cu -D M=255 -D K=129 -D N=191 > %t.input.mlir
 // RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-problem.mlir --candidate %t.input.mlir | FileCheck %s --check-prefix=INPUT

@@ -17,6 +17,6 @@
 // RUN: not stark-eval --target cuda --no-timing --problem %S/Inputs/prologue-model.mlir --candidate %t.wrong-substituted.mlir | FileCheck %s --check-prefix=WRONG
 
 // CHECK: status: ok
-// CHECK-NEXT: message: verified on 5 trials
+// CHECK-NEXT: message: verified on 6 trials
 
 // WRONG: status: wrong

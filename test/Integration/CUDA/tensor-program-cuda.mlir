@@ -16,7 +16,7 @@
 // RUN: not stark-eval --target cuda --no-timing --problem %S/../../Eval/Inputs/matmul-tanh-program.mlir --candidate %t.wrong-substituted.mlir | FileCheck %s --check-prefix=WRONG
 
 // CHECK: status: ok
-// CHECK-NEXT: message: verified on 5 trials
+// CHECK-NEXT: message: verified on 6 trials
 
 // WRONG: status: wrong
 // WRONG-NEXT: message: argument #2 differs from the reference in 48705 of 48705 elements

@@ -1,10 +1,10 @@
-// Bug: honest for its first five runs (as many as the correctness trials),
-// then returns without computing anything.
+// Bug: honest for its first twelve runs (the two runs of each of the six
+// correctness trials), then returns without computing anything.
 // launch: matmul grid=(N+15)//16,(M+15)//16,1 block=16,16,1
 // launch: count_call grid=1,1,1 block=1,1,1
 __device__ int calls;
 extern "C" __global__ void matmul(const float *A, const float *B, float *C) {
-  if (calls >= 5)
+  if (calls >= 12)
     return;
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   int col = blockIdx.x * blockDim.x + threadIdx.x;

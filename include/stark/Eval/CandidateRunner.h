@@ -1,0 +1,125 @@
+//===- CandidateRunner.h - Where a candidate runs, apart from its judge -*-===//
+//
+// The evaluation protocol keeps the candidate's code away from its verdict:
+// the judge (Evaluator.cpp) generates the inputs, computes the references,
+// compares and decides; a CandidateRunner only runs the candidate (and, for
+// interleaved timing, the baseline) on the inputs it is given and hands
+// back what the arguments hold afterwards, the state of the guard regions
+// around them and the raw timing samples. The runner of a real evaluation
+// lives in a process of its own (RunnerProcess.h); the in-process one is for
+// tests and debugging.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_EVAL_CANDIDATERUNNER_H
+#define STARK_EVAL_CANDIDATERUNNER_H
+
+#include "stark/Eval/Timing.h"
+#include "stark/Target/Target.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::stark {
+
+/// What one untimed run of the candidate leaves behind.
+struct RunOutcome {
+  /// Every argument after the run (inputs too: the judge checks that they
+  /// did not change).
+  std::vector<HostBuffer> args;
+  /// Writes outside the arguments (ArgBuffers::checkGuards); empty if none.
+  std::string guardDamage;
+};
+
+/// How the judge wants the timed runs made.
+struct TimedRunsRequest {
+  TimingOptions timing;
+  /// Timed runs of the candidate (0-based, counted over all rounds) after
+  /// which every argument is read back for the judge; the first run on each
+  /// input set and the last run are always read back too.
+  std::vector<unsigned> sampledRuns;
+};
+
+/// The arguments after one sampled timed run.
+struct SampledRun {
+  unsigned run = 0;
+  unsigned inputSet = 0;
+  std::vector<HostBuffer> args;
+};
+
+/// What the timed runs give back: raw samples, never statistics.
+struct TimedRunsOutcome {
+  std::vector<double> baselineSamples, candidateSamples;
+  unsigned rounds = 0;
+  bool budgetExhausted = false;
+  /// 0: the baseline failed, 1: the candidate failed, -1: neither.
+  int failedKernel = -1;
+  std::string error;
+  /// Per timed run of the candidate: the input set it ran on and the
+  /// checksum (xxh3) of every input argument after it, in argument order.
+  std::vector<unsigned> runInputSet;
+  std::vector<std::vector<uint64_t>> inputChecksums;
+  /// The first timed run that wrote outside the arguments, and what it
+  /// wrote; empty if none did.
+  std::string guardDamage;
+  unsigned guardDamageRun = 0;
+  std::vector<SampledRun> sampled;
+};
+
+llvm::json::Value toJSON(const TimedRunsRequest &request);
+bool fromJSON(const llvm::json::Value &value, TimedRunsRequest &request,
+              llvm::json::Path path);
+
+/// The checksum of every input argument of `args` (inputs only: outputs
+/// are allowed to change), as TimedRunsOutcome::inputChecksums holds them.
+std::vector<uint64_t> getInputChecksums(ArrayRef<HostBuffer> args);
+
+class CandidateRunner {
+public:
+  virtual ~CandidateRunner();
+  /// Uploads `args`, runs the candidate once, reads every argument and the
+  /// guards back. Failure: the candidate's run failed (`error` says how).
+  virtual LogicalResult run(ArrayRef<HostBuffer> args, RunOutcome &outcome,
+                            std::string &error) = 0;
+  /// Times baseline and candidate interleaved (Timing.h); the candidate's
+  /// timed run k (and the baseline's) runs on input set k mod sets.size().
+  /// Failure: the runner itself failed (`error`); a failing kernel is
+  /// reported in the outcome instead.
+  virtual LogicalResult time(ArrayRef<std::vector<HostBuffer>> sets,
+                             const TimedRunsRequest &request,
+                             TimedRunsOutcome &outcome, std::string &error) = 0;
+  /// Ends the runner after the last request; fails when it did not end
+  /// cleanly (a runner under compute-sanitizer exits non-zero on a
+  /// finding).
+  virtual LogicalResult finish(std::string &error) { return success(); }
+};
+
+/// The timed runs as a runner makes them, on kernels and argument storage of
+/// `target`: both kernels run on every set in turn, each run uploading its
+/// set first (outside the timed region); after every timed run of the
+/// candidate its inputs are checksummed and its guards checked, and the
+/// requested runs are read back.
+TimedRunsOutcome timeBaselineAndCandidate(
+    Target &target, CompiledKernel &baseline, ArgBuffers &baselineArgs,
+    CompiledKernel &candidate, ArgBuffers &candidateArgs,
+    ArrayRef<std::vector<HostBuffer>> sets, const TimedRunsRequest &request);
+
+/// One untimed run as a runner makes it.
+LogicalResult runOnce(CompiledKernel &kernel, ArgBuffers &args,
+                      ArrayRef<HostBuffer> in, RunOutcome &outcome,
+                      std::string &error);
+
+/// A runner in this process, on kernels compiled by the caller: no
+/// isolation, for tests and `stark-eval --in-process`.
+std::unique_ptr<CandidateRunner>
+createInProcessRunner(Target &target, CompiledKernel &baseline,
+                      ArgBuffers &baselineArgs, CompiledKernel &candidate,
+                      ArgBuffers &candidateArgs);
+
+} // namespace mlir::stark
+
+#endif // STARK_EVAL_CANDIDATERUNNER_H

@@ -1,0 +1,213 @@
+//===- CandidateRunner.cpp - Runs and timed runs of a candidate -----------===//
+
+#include "stark/Eval/CandidateRunner.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/xxhash.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::stark;
+namespace json = llvm::json;
+
+CandidateRunner::~CandidateRunner() = default;
+
+json::Value mlir::stark::toJSON(const TimedRunsRequest &request) {
+  const TimingOptions &t = request.timing;
+  return json::Object{
+      {"warmup_runs", t.warmupRuns},
+      {"min_trials", t.minTrials},
+      {"max_trials", t.maxTrials},
+      {"target_relative_spread", t.targetRelativeSpread},
+      {"budget_seconds", t.budgetSeconds},
+      {"flush_cache", t.flushCache},
+      {"sampled_runs", json::Array(request.sampledRuns)},
+  };
+}
+
+bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
+                           json::Path path) {
+  json::ObjectMapper o(value, path);
+  TimingOptions &t = request.timing;
+  return o && o.map("warmup_runs", t.warmupRuns) &&
+         o.map("min_trials", t.minTrials) && o.map("max_trials", t.maxTrials) &&
+         o.map("target_relative_spread", t.targetRelativeSpread) &&
+         o.map("budget_seconds", t.budgetSeconds) &&
+         o.map("flush_cache", t.flushCache) &&
+         o.map("sampled_runs", request.sampledRuns);
+}
+
+std::vector<uint64_t> mlir::stark::getInputChecksums(ArrayRef<HostBuffer> args) {
+  std::vector<uint64_t> sums;
+  for (const HostBuffer &b : args)
+    if (!b.spec.isOutput)
+      sums.push_back(llvm::xxh3_64bits(b.bytes));
+  return sums;
+}
+
+static std::vector<HostBuffer> makeLike(ArrayRef<HostBuffer> like) {
+  std::vector<HostBuffer> out;
+  for (const HostBuffer &b : like)
+    out.emplace_back(b.spec);
+  return out;
+}
+
+LogicalResult mlir::stark::runOnce(CompiledKernel &kernel, ArgBuffers &args,
+                                   ArrayRef<HostBuffer> in, RunOutcome &outcome,
+                                   std::string &error) {
+  if (failed(args.upload(in, error)) || failed(kernel.run(args, error)))
+    return failure();
+  outcome.args = makeLike(in);
+  if (failed(args.download(outcome.args, error)))
+    return failure();
+  FailureOr<std::string> damage = args.checkGuards(error);
+  if (failed(damage))
+    return failure();
+  outcome.guardDamage = std::move(*damage);
+  return success();
+}
+
+TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
+    Target &target, CompiledKernel &baseline, ArgBuffers &baselineArgs,
+    CompiledKernel &candidate, ArgBuffers &candidateArgs,
+    ArrayRef<std::vector<HostBuffer>> sets, const TimedRunsRequest &request) {
+  TimedRunsOutcome outcome;
+  if (sets.empty()) {
+    outcome.failedKernel = 1;
+    outcome.error = "no input sets to time on";
+    return outcome;
+  }
+  TimingRunOptions runOptions;
+  runOptions.flushCache = request.timing.flushCache;
+  std::set<unsigned> sampled(request.sampledRuns.begin(),
+                             request.sampledRuns.end());
+  for (unsigned s = 0; s < sets.size(); ++s)
+    sampled.insert(s); // the first run on every set
+  unsigned baselineRuns = 0, candidateRuns = 0;
+  // What the candidate's latest timed run left (its inputs, or everything
+  // for a sampled run).
+  std::vector<HostBuffer> readBack = makeLike(sets.front());
+
+  auto warmBaseline = [&](std::string &error) -> LogicalResult {
+    if (failed(baselineArgs.upload(sets.front(), error)))
+      return failure();
+    return baseline.run(baselineArgs, error);
+  };
+  auto warmCandidate = [&](std::string &error) -> LogicalResult {
+    if (failed(candidateArgs.upload(sets.front(), error)) ||
+        failed(candidate.run(candidateArgs, error)))
+      return failure();
+    FailureOr<std::string> damage = candidateArgs.checkGuards(error);
+    if (failed(damage))
+      return failure();
+    if (!damage->empty() && outcome.guardDamage.empty())
+      outcome.guardDamage = "during a warm-up run: " + *damage;
+    return success();
+  };
+  auto timeBaseline = [&](std::string &error) -> FailureOr<double> {
+    const std::vector<HostBuffer> &set = sets[baselineRuns++ % sets.size()];
+    if (failed(baselineArgs.upload(set, error)))
+      return failure();
+    return target.timeRun(baseline, baselineArgs, runOptions, error);
+  };
+  auto timeCandidate = [&](std::string &error) -> FailureOr<double> {
+    unsigned run = candidateRuns++;
+    unsigned setIndex = run % sets.size();
+    if (failed(candidateArgs.upload(sets[setIndex], error)))
+      return failure();
+    FailureOr<double> seconds =
+        target.timeRun(candidate, candidateArgs, runOptions, error);
+    if (failed(seconds))
+      return failure();
+    // After the clock stopped: what the run did to its inputs and around
+    // its arguments, and, when asked, everything it left.
+    bool sample = sampled.count(run);
+    if (sample) {
+      if (failed(candidateArgs.download(readBack, error)))
+        return failure();
+    } else {
+      for (auto [i, b] : llvm::enumerate(readBack))
+        if (!b.spec.isOutput &&
+            failed(candidateArgs.downloadArg(unsigned(i), b, error)))
+          return failure();
+    }
+    outcome.runInputSet.push_back(setIndex);
+    outcome.inputChecksums.push_back(getInputChecksums(readBack));
+    FailureOr<std::string> damage = candidateArgs.checkGuards(error);
+    if (failed(damage))
+      return failure();
+    if (!damage->empty() && outcome.guardDamage.empty()) {
+      outcome.guardDamage = *damage;
+      outcome.guardDamageRun = run;
+    }
+    if (sample)
+      outcome.sampled.push_back({run, setIndex, readBack});
+    return seconds;
+  };
+
+  UntimedRun warmups[] = {warmBaseline, warmCandidate};
+  TimedRun runs[] = {timeBaseline, timeCandidate};
+  InterleavedTiming timing =
+      timeInterleaved(warmups, runs, request.timing);
+  outcome.rounds = timing.rounds;
+  outcome.budgetExhausted = timing.budgetExhausted;
+  outcome.failedKernel = timing.failedKernel;
+  outcome.error = timing.error;
+  outcome.baselineSamples = std::move(timing.samples[0]);
+  outcome.candidateSamples = std::move(timing.samples[1]);
+  // The last run is always checked: a kernel honest only at first would
+  // otherwise go unseen. The candidate runs last in every round, so its
+  // arguments still hold what that run left.
+  if (candidateRuns > 0 && outcome.failedKernel < 0 &&
+      !sampled.count(candidateRuns - 1)) {
+    if (failed(candidateArgs.download(readBack, outcome.error))) {
+      outcome.failedKernel = 1;
+      return outcome;
+    }
+    outcome.sampled.push_back({candidateRuns - 1,
+                               (candidateRuns - 1) % unsigned(sets.size()),
+                               readBack});
+  }
+  return outcome;
+}
+
+namespace {
+
+class InProcessRunner : public CandidateRunner {
+public:
+  InProcessRunner(Target &target, CompiledKernel &baseline,
+                  ArgBuffers &baselineArgs, CompiledKernel &candidate,
+                  ArgBuffers &candidateArgs)
+      : target(target), baseline(baseline), baselineArgs(baselineArgs),
+        candidate(candidate), candidateArgs(candidateArgs) {}
+
+  LogicalResult run(ArrayRef<HostBuffer> args, RunOutcome &outcome,
+                    std::string &error) override {
+    return runOnce(candidate, candidateArgs, args, outcome, error);
+  }
+
+  LogicalResult time(ArrayRef<std::vector<HostBuffer>> sets,
+                     const TimedRunsRequest &request, TimedRunsOutcome &outcome,
+                     std::string &) override {
+    outcome = timeBaselineAndCandidate(target, baseline, baselineArgs,
+                                       candidate, candidateArgs, sets, request);
+    return success();
+  }
+
+private:
+  Target &target;
+  CompiledKernel &baseline;
+  ArgBuffers &baselineArgs;
+  CompiledKernel &candidate;
+  ArgBuffers &candidateArgs;
+};
+
+} // namespace
+
+std::unique_ptr<CandidateRunner> mlir::stark::createInProcessRunner(
+    Target &target, CompiledKernel &baseline, ArgBuffers &baselineArgs,
+    CompiledKernel &candidate, ArgBuffers &candidateArgs) {
+  return std::make_unique<InProcessRunner>(target, baseline, baselineArgs,
+                                           candidate, candidateArgs);
+}
