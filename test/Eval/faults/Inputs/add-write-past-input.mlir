@@ -1,4 +1,5 @@
-// Wrong: computes C correctly and also stores 1.0 one element past the end of the input A.
+// Wrong: computes C correctly and also stores 1.0 one element past the end of
+// the input A.
 module {
   func.func @kernel(%A: memref<7x13xf32>, %B: memref<7x13xf32>, %C: memref<7x13xf32>) {
     linalg.add ins(%A, %B : memref<7x13xf32>, memref<7x13xf32>) outs(%C : memref<7x13xf32>)

@@ -1,4 +1,5 @@
-// Wrong: computes C correctly and, from its sixth call on (after the correctness trials), also stores 1.0 one element past the end of C.
+// Wrong: computes C correctly and, from its sixth call on (after the
+// correctness trials), also stores 1.0 one element past the end of C.
 module {
   memref.global "private" @calls : memref<1xi32> = dense<0>
   func.func @kernel(%A: memref<7x13xf32>, %B: memref<7x13xf32>, %C: memref<7x13xf32>) {

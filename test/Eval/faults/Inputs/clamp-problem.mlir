@@ -1,4 +1,6 @@
-// A saturating clamp of an 8x33 f32 matrix to [-60000, 60000] (the f16 range, as before a cast); finite inputs of moderate size never reach it. The output is write-only.
+// A saturating clamp of an 8x33 f32 matrix to [-60000, 60000] (the f16 range,
+// as before a cast); finite inputs of moderate size never reach it. The output
+// is write-only.
 #id = affine_map<(i, j) -> (i, j)>
 module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", signature = "0000000000000000">} {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {

@@ -1,4 +1,5 @@
-// Wrong: the clamp to [-60000, 60000] is left out (x * 1.0), which no finite input of moderate size shows; +-inf inputs must give +-60000.
+// Wrong: the clamp to [-60000, 60000] is left out (x * 1.0), which no finite
+// input of moderate size shows; +-inf inputs must give +-60000.
 module {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
     %c0 = arith.constant 0 : index

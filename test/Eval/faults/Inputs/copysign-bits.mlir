@@ -1,4 +1,5 @@
-// Correct: copysign(1, x) on vectors of 8 as bit operations (the sign bit of x or-ed into 1.0), the last column alone.
+// Correct: copysign(1, x) on vectors of 8 as bit operations (the sign bit of x
+// or-ed into 1.0), the last column alone.
 module {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
     %c0 = arith.constant 0 : index

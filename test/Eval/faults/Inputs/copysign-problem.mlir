@@ -1,4 +1,5 @@
-// sign(x) as copysign(1, x) of an 8x33 f32 matrix: -0 gives -1. The output is write-only.
+// sign(x) as copysign(1, x) of an 8x33 f32 matrix: -0 gives -1. The output is
+// write-only.
 #id = affine_map<(i, j) -> (i, j)>
 module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", signature = "0000000000000000">} {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {

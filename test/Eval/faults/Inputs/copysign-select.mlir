@@ -1,4 +1,5 @@
-// Wrong: sign(x) as select(x < 0, -1, 1), which gives +1 for -0 (copysign gives -1) and +1 for NaN inputs of either sign.
+// Wrong: sign(x) as select(x < 0, -1, 1), which gives +1 for -0 (copysign gives
+// -1) and +1 for NaN inputs of either sign.
 module {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
     %c0 = arith.constant 0 : index

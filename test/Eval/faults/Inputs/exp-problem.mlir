@@ -1,4 +1,5 @@
-// exp(x) of an 8x33 f32 matrix: +inf for large inputs. The output is write-only.
+// exp(x) of an 8x33 f32 matrix: +inf for large inputs. The output is write-
+// only.
 #id = affine_map<(i, j) -> (i, j)>
 module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", signature = "0000000000000000">} {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {

@@ -1,4 +1,5 @@
-// Wrong in one element per call: the element whose flat index is the bits of A[1, 1] modulo 297 (a different one for every input) gets 1 added.
+// Wrong in one element per call: the element whose flat index is the bits of
+// A[1, 1] modulo 297 (a different one for every input) gets 1 added.
 module {
   func.func @kernel(%A: memref<33x17xf32>, %B: memref<17x9xf32>, %C: memref<33x9xf32>) {
     %c0 = arith.constant 0 : index

@@ -1,4 +1,5 @@
-// Wrong: accumulates in f32 but skips the 128-wide K tile k = 2048..2175 of 4096.
+// Wrong: accumulates in f32 but skips the 128-wide K tile k = 2048..2175 of
+// 4096.
 module {
   func.func @kernel(%A: memref<8x4096xbf16>, %B: memref<4096x8xbf16>, %C: memref<8x8xbf16>) {
     %c0 = arith.constant 0 : index

@@ -1,4 +1,5 @@
-// Wrong: accumulates in f32 but stops at k = 1016, dropping the last 8 of 1024 products.
+// Wrong: accumulates in f32 but stops at k = 1016, dropping the last 8 of 1024
+// products.
 module {
   func.func @kernel(%A: memref<8x1024xf16>, %B: memref<1024x8xf16>, %C: memref<8x8xf16>) {
     %c0 = arith.constant 0 : index

@@ -1,4 +1,6 @@
-// Correct: accumulates each dot product in f32 and rounds once to f16. On large inputs it stays finite where the f16-accumulating baseline's partial sums overflow.
+// Correct: accumulates each dot product in f32 and rounds once to f16. On large
+// inputs it stays finite where the f16-accumulating baseline's partial sums
+// overflow.
 module {
   func.func @kernel(%A: memref<8x128xf16>, %B: memref<128x8xf16>, %C: memref<8x8xf16>) {
     %c0 = arith.constant 0 : index

@@ -1,4 +1,5 @@
-// Wrong: 1/(x + 0.0): adding +0 turns -0 into +0, so 1/-0 gives +inf instead of -inf.
+// Wrong: 1/(x + 0.0): adding +0 turns -0 into +0, so 1/-0 gives +inf instead of
+// -inf.
 module {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
     %c0 = arith.constant 0 : index

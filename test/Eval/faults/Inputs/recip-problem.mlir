@@ -1,4 +1,5 @@
-// 1/x of an 8x33 f32 matrix: the sign of a zero input decides the sign of the infinity. The output is write-only.
+// 1/x of an 8x33 f32 matrix: the sign of a zero input decides the sign of the
+// infinity. The output is write-only.
 #id = affine_map<(i, j) -> (i, j)>
 module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", signature = "0000000000000000">} {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {

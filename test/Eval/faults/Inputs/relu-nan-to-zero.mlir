@@ -1,4 +1,5 @@
-// Wrong: ReLU as select(x > 0, x, 0), which maps NaN to 0 (the problem's arith.maximumf keeps NaN).
+// Wrong: ReLU as select(x > 0, x, 0), which maps NaN to 0 (the problem's
+// arith.maximumf keeps NaN).
 module {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
     %c0 = arith.constant 0 : index

@@ -1,4 +1,5 @@
-// Wrong: ReLU as x * step(x) with step(x) = (x + |x|) / (2x). Right for every non-zero finite x; 0/0 makes it NaN at x = +-0, and inf/inf at x = +-inf.
+// Wrong: ReLU as x * step(x) with step(x) = (x + |x|) / (2x). Right for every
+// non-zero finite x; 0/0 makes it NaN at x = +-0, and inf/inf at x = +-inf.
 module {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
     %c0 = arith.constant 0 : index

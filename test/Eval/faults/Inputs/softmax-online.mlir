@@ -1,10 +1,14 @@
-// Correct: softmax in blocks of 8 with an online (max, sum) combination. Masked (-inf) elements add 0 and a rescaling between equal maxima is 1, so masked blocks stay finite; a NaN or +inf in a row, or a row of -inf only, gives NaN as the problem does.
+// Correct: softmax in blocks of 8 with an online (max, sum) combination. Masked
+// (-inf) elements add 0 and a rescaling between equal maxima is 1, so masked
+// blocks stay finite; a NaN or +inf in a row, or a row of -inf only, gives NaN
+// as the problem does.
 module {
   // Combines a running (max, sum) with a block's (max, sum).
   func.func private @combine(%m: f32, %s: f32, %mb: f32, %sb: f32) -> (f32, f32) {
     %mn = arith.maxnumf %m, %mb : f32
     %one = arith.constant 1.0 : f32
-    // exp(m - mn) is 1 when m == mn, also for m = mn = -inf (-inf - -inf is NaN).
+    // exp(m - mn) is 1 when m == mn, also for m = mn = -inf (-inf - -inf is
+    // NaN).
     %d = arith.subf %m, %mn : f32
     %e = math.exp %d : f32
     %same = arith.cmpf oeq, %m, %mn : f32
