@@ -1,7 +1,8 @@
-// Wrong: raises every input to at least -1e30 before the softmax "to avoid
-// NaN", so a row that is entirely masked (-inf) comes out uniform (1/33)
-// where the problem's softmax gives NaN. Right on every finite input of
-// moderate size and on partly masked rows.
+// Wrong: raises every input to at least -1e30 (arith.maxnumf) before the
+// softmax "to avoid NaN", so a row that is entirely masked (-inf) comes out
+// uniform (1/33) where the problem's softmax gives NaN, and a NaN input
+// counts as masked instead of making its row NaN. Right on every finite
+// input of moderate size and on partly masked rows.
 module {
   func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
     %c0 = arith.constant 0 : index
