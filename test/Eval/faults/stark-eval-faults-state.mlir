@@ -18,6 +18,10 @@
 // B and differ in A.
 // RUN: not %{eval} %{mm} --candidate %S/Inputs/matmul-cache-keyed-on-b.mlir | FileCheck %s --check-prefix=WRONG
 
+// Expected: wrong. A cache of C keyed by the addresses of A and B (caught
+// already: the correctness trials reuse their buffers with new contents).
+// RUN: not %{eval} %{mm} --candidate %S/Inputs/matmul-cache-keyed-on-pointer.mlir | FileCheck %s --check-prefix=WRONG
+
 // Expected: wrong. Returns the previous call's result from the second call
 // on (caught already by the second correctness trial).
 // RUN: not %{eval} %{mm} --candidate %S/Inputs/matmul-previous-result.mlir | FileCheck %s --check-prefix=WRONG

@@ -1,8 +1,9 @@
 // Planted faults that the plain trials catch: wrong only on the partial
 // last tile of an odd size, only for negative inputs, only in the tail of
 // a vectorised row, in one element whose position depends on the inputs
-// (off by 1, or NaN where the reference is finite), and an integer sum
-// that overflows its accumulator on large inputs.
+// (off by 1, or NaN where the reference is finite), an integer sum that
+// overflows its accumulator on large inputs, and a tanh formula that gives
+// NaN where e^x overflows.
 //
 // DEFINE: %{eval} = stark-eval --trials 2 --max-trials 2 --warmup 1 --no-cache-flush --time-budget 1
 // DEFINE: %{fill} = --problem %S/Inputs/fill-matmul-f32-problem.mlir
@@ -24,6 +25,10 @@
 
 // Expected: wrong. i8 products summed in i16, which wraps on large inputs.
 // RUN: not %{eval} --problem %S/Inputs/matmul-i8-problem.mlir --candidate %S/Inputs/matmul-i8-i16-accumulate.mlir | FileCheck %s --check-prefix=ARG2
+
+// Expected: wrong. tanh as (e^x - e^-x) / (e^x + e^-x): NaN once e^x
+// overflows.
+// RUN: not %{eval} --problem %S/Inputs/tanh-problem.mlir --candidate %S/Inputs/tanh-exp-ratio.mlir | FileCheck %s --check-prefix=ARG1
 
 // ARG1:      status: wrong
 // ARG1-NEXT: message: argument #1 differs

@@ -42,5 +42,9 @@
 // Expected: compile_error. Computes the sum and calls abort().
 // RUN: not %{eval} %{add} --candidate %S/Inputs/add-abort.mlir | FileCheck %s --check-prefix=COMPILE
 
+// Expected: compile_error. Computes the sum and calls fork(); the child
+// calls _exit(0).
+// RUN: not %{eval} %{add} --candidate %S/Inputs/add-fork.mlir | FileCheck %s --check-prefix=COMPILE
+
 // COMPILE: status: compile_error
 // NOTOK: status: {{wrong|crash|compile_error}}
