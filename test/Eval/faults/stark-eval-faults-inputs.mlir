@@ -15,4 +15,4 @@
 // RUN: not %{eval} %{mm} --candidate %S/Inputs/matmul-clobber-b-when-repeated.mlir | FileCheck %s --check-prefix=INPUT
 
 // INPUT:      status: wrong
-// INPUT-NEXT: message: {{.*}}input argument
+// INPUT-NEXT: message: {{.*}}input
