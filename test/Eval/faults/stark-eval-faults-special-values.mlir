@@ -23,7 +23,8 @@
 // RUN: not %{eval} --problem %S/Inputs/rowmax-problem.mlir --candidate %S/Inputs/rowmax-ignores-nan.mlir | FileCheck %s --check-prefix=WRONG
 
 // Expected: wrong. Blocked online softmax without the masking guards: a
-// block of eight -inf makes the whole row NaN where the softmax is finite.
+// block of eight -inf, or a -inf in the last column, makes the whole row
+// NaN where the softmax is finite.
 // RUN: not %{eval} --problem %S/Inputs/softmax-problem.mlir --candidate %S/Inputs/softmax-online-unguarded.mlir | FileCheck %s --check-prefix=WRONG
 
 // Expected: wrong. Inputs raised to at least -1e30: a row of -inf only

@@ -1,8 +1,8 @@
 // Wrong: softmax in blocks of 8 with an online (max, sum) combination, but
 // without the guards for masked values: a block whose eight elements are all
-// -inf (a padding mask) has max -inf, and exp(-inf - -inf) is NaN, so the whole
-// row becomes NaN where the problem's softmax is finite. Right on every finite
-// input.
+// -inf (a padding mask), or a -inf in the last column (a block of one), has
+// max -inf, and exp(-inf - -inf) is NaN, so the whole row becomes NaN where
+// the problem's softmax is finite. Right on every finite input.
 module {
   // Combines a running (max, sum) with a block's (max, sum).
   func.func private @combine(%m: f32, %s: f32, %mb: f32, %sb: f32) -> (f32, f32) {
