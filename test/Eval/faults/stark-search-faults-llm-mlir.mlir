@@ -9,7 +9,8 @@
 //
 // DEFINE: %{search} = stark-opt %s --stark-hot-ops="profile=h200 top-k=1" --stark-outline --stark-search="target=cpu agent=llm llm-url=@URL@ llm-model=scripted budget=1 progress=0 trials=2
 
-// Expected: rejected (or compile_error). A mutable memref.global (a cache keyed by B[0, 0]).
+// Expected: rejected (or compile_error). A mutable memref.global (a cache
+// keyed by B[0, 0]).
 // RUN: %llm-server %S/Inputs/llm-mlir-global.json -- %{search} report=%t.global.json" -o /dev/null
 // RUN: FileCheck %s < %t.global.json
 
