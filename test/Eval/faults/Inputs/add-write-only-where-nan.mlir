@@ -1,0 +1,24 @@
+// Wrong: writes an element of the (write-only) output only where it holds
+// NaN. Against a NaN prefill every element is written; against finite
+// contents none is.
+module {
+  func.func @kernel(%A: memref<7x13xf32>, %B: memref<7x13xf32>, %C: memref<7x13xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c7 = arith.constant 7 : index
+    %c13 = arith.constant 13 : index
+    scf.for %i = %c0 to %c7 step %c1 {
+      scf.for %j = %c0 to %c13 step %c1 {
+        %old = memref.load %C[%i, %j] : memref<7x13xf32>
+        %isnan = arith.cmpf uno, %old, %old : f32
+        scf.if %isnan {
+          %a = memref.load %A[%i, %j] : memref<7x13xf32>
+          %b = memref.load %B[%i, %j] : memref<7x13xf32>
+          %s = arith.addf %a, %b : f32
+          memref.store %s, %C[%i, %j] : memref<7x13xf32>
+        }
+      }
+    }
+    return
+  }
+}

@@ -1,0 +1,15 @@
+// sign(x) as copysign(1, x) of an 8x33 f32 matrix: -0 gives -1. The output is
+// write-only.
+#id = affine_map<(i, j) -> (i, j)>
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic", signature = "0000000000000000">} {
+  func.func @kernel(%X: memref<8x33xf32>, %Y: memref<8x33xf32>) {
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%X : memref<8x33xf32>) outs(%Y : memref<8x33xf32>) {
+    ^bb0(%x: f32, %y: f32):
+      %one = arith.constant 1.0 : f32
+      %r = math.copysign %one, %x : f32
+      linalg.yield %r : f32
+    }
+    return
+  }
+}

@@ -1,0 +1,40 @@
+// Wrong: accumulates in f32 but leaves out the last 8 of 1024 products
+// (k = 1016..1023), on 64x64 outputs.
+module {
+  func.func @kernel(%A: memref<64x1024xbf16>, %B: memref<1024x64xbf16>, %C: memref<64x64xbf16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cN = arith.constant 64 : index
+    %cK = arith.constant 1024 : index
+    %skiplo = arith.constant 1016 : index
+    %skiphi = arith.constant 1024 : index
+    %zero = arith.constant 0.0 : f32
+    scf.for %i = %c0 to %cN step %c1 {
+      scf.for %j = %c0 to %cN step %c1 {
+        %init = memref.load %C[%i, %j] : memref<64x64xbf16>
+        %init32 = arith.extf %init : bf16 to f32
+        %sum = scf.for %k = %c0 to %cK step %c1 iter_args(%acc = %zero) -> (f32) {
+          %before = arith.cmpi ult, %k, %skiplo : index
+          %after = arith.cmpi uge, %k, %skiphi : index
+          %keep = arith.ori %before, %after : i1
+          %next = scf.if %keep -> (f32) {
+            %a = memref.load %A[%i, %k] : memref<64x1024xbf16>
+            %b = memref.load %B[%k, %j] : memref<1024x64xbf16>
+            %a32 = arith.extf %a : bf16 to f32
+            %b32 = arith.extf %b : bf16 to f32
+            %p = arith.mulf %a32, %b32 : f32
+            %s = arith.addf %acc, %p : f32
+            scf.yield %s : f32
+          } else {
+            scf.yield %acc : f32
+          }
+          scf.yield %next : f32
+        }
+        %total = arith.addf %init32, %sum : f32
+        %r = arith.truncf %total : f32 to bf16
+        memref.store %r, %C[%i, %j] : memref<64x64xbf16>
+      }
+    }
+    return
+  }
+}

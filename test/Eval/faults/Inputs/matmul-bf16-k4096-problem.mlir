@@ -1,0 +1,7 @@
+// An 8x4096 * 4096x8 bf16 matmul whose baseline accumulates in bf16.
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", signature = "0000000000000000">} {
+  func.func @kernel(%A: memref<8x4096xbf16>, %B: memref<4096x8xbf16>, %C: memref<8x8xbf16>) {
+    linalg.matmul ins(%A, %B : memref<8x4096xbf16>, memref<4096x8xbf16>) outs(%C : memref<8x8xbf16>)
+    return
+  }
+}
