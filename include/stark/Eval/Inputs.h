@@ -35,9 +35,9 @@ namespace mlir::stark {
 ///  - Special (floats; not cycled through, the evaluator runs it once):
 ///    U[-2, 2], except that in every fourth row about one element in
 ///    eleven is NaN, +inf, -inf, -0 or a denormal of the element kind,
-///    every eighth row is masked causally (its elements after the row's
-///    position are -inf, as an attention mask before a softmax) and every
-///    sixteenth row is -inf throughout. A row is the innermost dimension
+///    rows 5 mod 8 are masked causally (their elements after the row's
+///    position are -inf, as an attention mask before a softmax) and rows 2
+///    mod 8 are -inf throughout. A row is the innermost dimension
 ///    (16 elements for a vector). That is the first float argument of a
 ///    trial (generateArguments); the others get special values only where
 ///    row and column are both 3 mod 4, and no masks, so that a product of

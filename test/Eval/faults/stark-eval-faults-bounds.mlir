@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "weak spots of the bounds": one absolute bound for
 // every output, set by the largest reduction, and an absolute bound on
 // outputs far below 1. Each output needs its own bound, from its own

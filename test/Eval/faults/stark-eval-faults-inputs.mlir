@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "inputs clobbered": kernels that compute the
 // right output and write to an input, but only after the correctness
 // trials, so an input check made only after those trials misses them.

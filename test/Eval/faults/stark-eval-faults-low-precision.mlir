@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "low precision": bf16 and f16 matmuls whose
 // baseline accumulates in the low type. A bound widened by the baseline's
 // own error (which is large for a bf16 sum of 1024 terms) lets a kernel

@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "out-of-bounds writes": kernels that compute the
 // right output and also store 1.0 just outside a buffer. The buffers are
 // 64-byte aligned allocations, so such a store lands in padding or a

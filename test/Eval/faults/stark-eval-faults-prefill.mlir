@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "output prefill": write-only outputs prefilled
 // only with NaN let a kernel read them and take NaN for "not written yet".
 // One trial must prefill them with finite garbage.

@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted fault, class "fixed seeds": a kernel that is right only on the
 // inputs of the default seeds (which a debugger role may be shown) and
 // writes zeros for every other input. Caught once the evaluator draws
