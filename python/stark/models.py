@@ -277,6 +277,8 @@ def cpu_time(fn, runs=10):
 def fmt(seconds):
     if seconds is None:
         return "-"
+    if seconds >= 1:
+        return f"{seconds:.3g} s"
     if seconds >= 1e-3:
         return f"{seconds * 1e3:.3g} ms"
     return f"{seconds * 1e6:.3g} us"

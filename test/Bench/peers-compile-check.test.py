@@ -144,4 +144,18 @@ print(f"model best peer: {row['best_peer']} {row['best_peer_s']}")
 row["compile_checks"]["compile"]["status"] = "compiled"
 choose_best_peer(row)
 print(f"model best peer: {row['best_peer']} {row['best_peer_s']}")
+
+# --peers-from: a stark run takes the peers of an earlier run's rows, and
+# chooses its best peer by the same rule.
+import json
+import tempfile
+from stark.models import merge_peers
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    json.dump({"rows": [{"model": "m", "eager_s": 3.0, "compile_s": 1.0,
+                         "cuda_graph_s": 2.5,
+                         "compile_checks": {"compile": {"status": "failed"}}}]},
+              f)
+rows = [{"model": "m", "stark_s": 2.0}]
+merge_peers(rows, f.name)
+print(f"merged best peer: {rows[0]['best_peer']} {rows[0]['best_peer_s']}")
 sys.exit(0)
