@@ -130,12 +130,17 @@ def _fill_like_generator(torch, module, special=None):
                 p.fill_(value)
 
 
-def vgg16(torch, device, batch=1, size=224, classes=1000):
-    """torchvision's vgg16 (no batch norm), eval mode."""
+VGG16 = (64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M",
+         512, 512, 512, "M")
+
+
+def vgg16(torch, device, batch=1, size=224, classes=1000, cfg=VGG16, pool=7,
+          hidden=4096):
+    """torchvision's vgg16 (no batch norm), eval mode; `cfg`, `pool` and
+    `hidden` as generate.py's vgg() takes them."""
     nn = torch.nn
     layers, cin = [], 3
-    for v in (64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512,
-              "M", 512, 512, 512, "M"):
+    for v in cfg:
         if v == "M":
             layers.append(nn.MaxPool2d(2, 2))
         else:
@@ -146,11 +151,11 @@ def vgg16(torch, device, batch=1, size=224, classes=1000):
         def __init__(self):
             super().__init__()
             self.features = nn.Sequential(*layers)
-            self.avgpool = nn.AdaptiveAvgPool2d(7)
+            self.avgpool = nn.AdaptiveAvgPool2d(pool)
             self.classifier = nn.Sequential(
-                nn.Linear(512 * 49, 4096), nn.ReLU(), nn.Dropout(),
-                nn.Linear(4096, 4096), nn.ReLU(), nn.Dropout(),
-                nn.Linear(4096, classes))
+                nn.Linear(cin * pool * pool, hidden), nn.ReLU(), nn.Dropout(),
+                nn.Linear(hidden, hidden), nn.ReLU(), nn.Dropout(),
+                nn.Linear(hidden, classes))
 
         def forward(self, x):
             x = self.avgpool(self.features(x))
@@ -162,8 +167,10 @@ def vgg16(torch, device, batch=1, size=224, classes=1000):
     return m.eval(), (x,)
 
 
-def resnet18(torch, device, batch=1, size=224, classes=1000):
-    """torchvision's resnet18, eval mode."""
+def resnet18(torch, device, batch=1, size=224, classes=1000,
+             widths=(64, 128, 256, 512), blocks=2):
+    """torchvision's resnet18, eval mode; `widths` and `blocks` as
+    generate.py's resnet() takes them."""
     nn = torch.nn
 
     class Block(nn.Module):
@@ -188,21 +195,22 @@ def resnet18(torch, device, batch=1, size=224, classes=1000):
     class ResNet(nn.Module):
         def __init__(self):
             super().__init__()
-            self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
-            self.bn1 = nn.BatchNorm2d(64)
+            self.conv1 = nn.Conv2d(3, widths[0], 7, 2, 3, bias=False)
+            self.bn1 = nn.BatchNorm2d(widths[0])
             self.maxpool = nn.MaxPool2d(3, 2, 1)
-            cin, stages = 64, []
-            for s, w in enumerate((64, 128, 256, 512)):
-                stages.append(nn.Sequential(Block(cin, w, 2 if s else 1),
-                                            Block(w, w, 1)))
+            cin, stages = widths[0], []
+            for s, w in enumerate(widths):
+                stages.append(nn.Sequential(*[
+                    Block(cin if b == 0 else w, w, 2 if s and b == 0 else 1)
+                    for b in range(blocks)]))
                 cin = w
-            self.layer1, self.layer2, self.layer3, self.layer4 = stages
+            self.layers = nn.Sequential(*stages)
             self.avgpool = nn.AdaptiveAvgPool2d(1)
-            self.fc = nn.Linear(512, classes)
+            self.fc = nn.Linear(widths[-1], classes)
 
         def forward(self, x):
             x = self.maxpool(torch.relu(self.bn1(self.conv1(x))))
-            x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+            x = self.layers(x)
             return self.fc(torch.flatten(self.avgpool(x), 1))
 
     m = ResNet().to(device)
@@ -229,8 +237,10 @@ def _make_divisible(v, d=8):
     return new + d if new < 0.9 * v else new
 
 
-def mobilenet_v3_small(torch, device, batch=1, size=224, classes=1000):
-    """torchvision's mobilenet_v3_small, eval mode."""
+def mobilenet_v3_small(torch, device, batch=1, size=224, classes=1000,
+                       cfg=MBV3_SMALL, stem=16, last=576, hidden=1024):
+    """torchvision's mobilenet_v3_small, eval mode; `cfg`, `stem`, `last`
+    and `hidden` as generate.py's mobilenet_v3() takes them."""
     nn = torch.nn
     acts = {"relu": nn.ReLU, "hardswish": nn.Hardswish}
 
@@ -271,16 +281,16 @@ def mobilenet_v3_small(torch, device, batch=1, size=224, classes=1000):
     class MobileNetV3(nn.Module):
         def __init__(self):
             super().__init__()
-            feats, cin = [cba(3, 16, 3, 2, "hardswish")], 16
-            for k, exp, out, se, act, stride in MBV3_SMALL:
+            feats, cin = [cba(3, stem, 3, 2, "hardswish")], stem
+            for k, exp, out, se, act, stride in cfg:
                 feats.append(Inverted(cin, k, exp, out, se, act, stride))
                 cin = out
-            feats.append(cba(cin, 576, 1, 1, "hardswish"))
+            feats.append(cba(cin, last, 1, 1, "hardswish"))
             self.features = nn.Sequential(*feats)
             self.avgpool = nn.AdaptiveAvgPool2d(1)
             self.classifier = nn.Sequential(
-                nn.Linear(576, 1024), nn.Hardswish(), nn.Dropout(),
-                nn.Linear(1024, classes))
+                nn.Linear(last, hidden), nn.Hardswish(), nn.Dropout(),
+                nn.Linear(hidden, classes))
 
         def forward(self, x):
             x = self.avgpool(self.features(x))
