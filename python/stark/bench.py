@@ -20,7 +20,10 @@ One run, four phases (docs/benchmarks.md):
    torch.compile (CPU work that fills the inductor cache).
 2. torch (serial, the GPU to itself): eager and torch.compile with
    stark-eval's protocol (warm-up, a 256 MB buffer written before each run,
-   CUDA events, median, interleaved), and the copy bandwidth.
+   CUDA events, median, interleaved), and the copy bandwidth. Each twin is
+   compiled alone after torch._dynamo.reset(), its graphs counted
+   (stark.peers.compile_peer); one that produced no graph, recompiled or
+   failed is recorded as such and has no torch.compile time.
 3. re-time (serial): every problem stark searched is timed again with
    stark-eval, the winner against the baseline (or the baseline against
    itself where there is no winner): verified first, then timed,
