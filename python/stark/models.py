@@ -315,7 +315,7 @@ def markdown(rows, header):
                            if r.get("best_peer") else "-",
                            fmt_x(ratio(best, st)), fmt_x(ratio(up, st)),
                            "yes" if r.get("verified") else
-                           r.get("error", "no")))
+                           r.get("error", "no" if "verified" in r else "-")))
     out += ["", "Device time per call and the compile checks (each compile "
             "alone after `torch._dynamo.reset()`, graphs counted by the "
             "backend; compile seconds include the first call):", "",
