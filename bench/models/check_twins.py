@@ -8,7 +8,8 @@ mlir-runner) on a fixed input, the twin (bench/models/twins.py, at the same
 shapes) runs with the model's weights copied into it, and the largest
 absolute difference of the outputs is printed and checked against 1e-4.
 
-Needs torch, and LLVM's mlir-opt, mlir-runner and runner libraries (so a
+Needs torch (Debian's python3-torch, 1.13 on the CPU, is enough), and LLVM's
+mlir-opt, mlir-runner and runner libraries (so a
 developer machine, not the GPU machine nor CI):
 
   python3 bench/models/check_twins.py --stark-opt build/bin/stark-opt \\
