@@ -20,7 +20,10 @@ One run, four phases (docs/benchmarks.md):
    torch.compile (CPU work that fills the inductor cache).
 2. torch (serial, the GPU to itself): eager and torch.compile with
    stark-eval's protocol (warm-up, a 256 MB buffer written before each run,
-   CUDA events, median, interleaved), and the copy bandwidth.
+   CUDA events, median, interleaved), and the copy bandwidth. Each twin is
+   compiled alone after torch._dynamo.reset(), its graphs counted
+   (stark.peers.compile_peer); one that produced no graph, recompiled or
+   failed is recorded as such and has no torch.compile time.
 3. re-time (serial): every problem stark searched is timed again with
    stark-eval, the winner against the baseline (or the baseline against
    itself where there is no winner): verified first, then timed,
@@ -48,6 +51,7 @@ import traceback
 
 from stark.benchreport import (contraction_summary, fmt_x, summarize,
                                write_chart, write_markdown)
+from stark.peers import compile_note, compile_peer
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -518,29 +522,36 @@ def stats(s):
             "trials": n}
 
 
-def compiled_twin(torch, twins, meta):
+def twin_call(twins, meta):
+    """The problem's twin as a callable of its inputs. Every twin is called
+    through this one wrapper, so Dynamo sees one code object for all of
+    them: a compile must reset it first (stark.peers.compile_peer)."""
     fn = twins.TWINS[meta["twin"]]
     d, p = meta["dims"], meta["params"]
 
     def call(*xs):
         return fn(*xs, d=d, p=p)
-    return call, torch.compile(call)
+    return call
 
 
 def torch_time(torch, twins, meta, with_compile):
+    """Eager and, where it compiles to a graph, torch.compile of one twin,
+    interleaved. The compile's record (status, graphs, compile seconds)
+    goes in `compile_check`; a compile that produced no graph, recompiled
+    or failed has no `compile` time (it is not a torch.compile peer)."""
     res = {}
     xs = torch_inputs(torch, meta)
-    eager, comp = compiled_twin(torch, twins, meta)
+    eager = twin_call(twins, meta)
     fns = [lambda: eager(*xs)]
     if with_compile:
-        t0 = time.monotonic()
-        try:
-            comp(*xs)
-            torch.cuda.synchronize()
+        rec, comp = compile_peer(torch, eager, xs,
+                                 sync=torch.cuda.synchronize)
+        res["compile_check"] = rec
+        res["compile_seconds"] = rec["compile_seconds"]
+        if comp is not None:
             fns.append(lambda: comp(*xs))
-        except Exception as e:
-            res["compile_error"] = repr(e)[:500]
-        res["compile_seconds"] = time.monotonic() - t0
+        else:
+            res["compile_error"] = compile_note(rec)
     timings = time_interleaved(torch, fns)
     res["eager"] = timings[0]
     if len(timings) > 1:
@@ -592,10 +603,9 @@ def warm_compile_main(args):
     for meta in load_problems(args.problems, args.only, args.names):
         try:
             xs = torch_inputs(torch, meta)
-            _, comp = compiled_twin(torch, twins, meta)
-            comp(*xs)
-            torch.cuda.synchronize()
-            print(f"warm: {meta['name']}", flush=True)
+            rec, _ = compile_peer(torch, twin_call(twins, meta), xs,
+                                  sync=torch.cuda.synchronize, repeat=0)
+            print(f"warm: {meta['name']}: {compile_note(rec)}", flush=True)
         except Exception as e:
             print(f"warm: {meta['name']}: {e!r}", flush=True)
     return 0
@@ -884,6 +894,7 @@ def main(argv=None):
             # it has one; else what stark's cost model says the ops do.
             "bytes": tot["bytes"], "flops": m.get("flops") or tot["flops"],
             "bound": tot["bound"], "search_seconds": e.get("seconds"),
+            "compile_check": t.get("compile_check"),
             "search": e, "torch": t, "twin_check": checks.get(m["name"]),
             "winner_list": winners, "notes": notes})
     summary, goals = summarize(results, copy_bw)

@@ -14,6 +14,8 @@ import math
 import statistics
 import sys
 
+from stark.peers import best_peer, compile_note
+
 # Goals of the suite (the issues that asked for them), checked against results.
 GOAL_FAST1 = {"level1": 0.60, "fused": 0.80}
 GOAL_GEOMEAN = {"level1": 1.0, "fused": 1.5}
@@ -64,14 +66,12 @@ def contraction_rows(results):
             continue
         stark, eager, comp = r.get("stark_s"), r.get("eager_s"), \
             r.get("compile_s")
-        peers = [t for t in (eager, comp) if t]
-        best = min(peers) if peers else None
+        best_name, best = best_peer({"eager": eager, "compile": comp})
         rows.append({
             "name": r["name"], "group": g, "set": r.get("set") or "reduced",
             "dtype": r.get("dtype") or "f32", "flops": r["flops"],
             "stark_s": stark, "eager_s": eager, "compile_s": comp,
-            "best_peer": (None if best is None else
-                          "eager" if best == eager else "compile"),
+            "best_peer": best_name,
             "stark_tflops": tflops(r["flops"], stark),
             "eager_tflops": tflops(r["flops"], eager),
             "compile_tflops": tflops(r["flops"], comp),
@@ -276,6 +276,16 @@ def write_markdown(path, doc):
             f"{(s['mean_search_seconds'] or 0):.0f} / "
             f"{s['total_search_seconds']:.0f} |")
     L.append("")
+    checks = [r.get("compile_check") for r in doc["problems"]
+              if r.get("compile_check")]
+    if checks:
+        counts = {}
+        for c in checks:
+            counts[c["status"]] = counts.get(c["status"], 0) + 1
+        L.append("torch.compile, each twin alone after `torch._dynamo.reset()`"
+                 ", graphs counted by the backend: " +
+                 ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) +
+                 " (only `compiled` twins have a compile time).\n")
     L += contraction_markdown(doc["problems"])
     L.append("## Problems\n")
     L.append("Times are medians. *stark*: the program as stark leaves it "
@@ -286,8 +296,8 @@ def write_markdown(path, doc):
              "% = roofline / stark.\n")
     L.append("| problem | set | upstream | stark | eager | compile | vs "
              "eager | vs compile | vs upstream | % roofline | winners / "
-             "problems | search s | twin check | notes |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+             "problems | search s | twin check | compile check | notes |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in doc["problems"]:
         roof = r.get("roofline_fraction")
         star = "" if r.get("retimed", True) else "*"
@@ -302,6 +312,7 @@ def write_markdown(path, doc):
             f"{r.get('winners', 0)} / {r.get('stark_problems', 0)} | "
             f"{(r.get('search_seconds') or 0):.0f} | "
             f"{(r.get('twin_check') or {}).get('status', '-')} | "
+            f"{compile_note(r.get('compile_check'))} | "
             f"{'; '.join(r.get('notes', []))} |")
     L.append("")
     L.append("## Winners\n")

@@ -1,9 +1,11 @@
 """The model benchmark: each example model before stark (the upstream
-lowering), after stark, and its PyTorch twin under eager and torch.compile.
+lowering), after stark, and its PyTorch twin under eager, torch.compile
+(default and max-autotune-no-cudagraphs) and a CUDA graph of eager.
 
   PYTHONPATH=python python3 -m stark.models --stark-bin build/bin --out DIR \\
-      [--target cuda|cpu] [--names transformer_layer,resnet_block] \\
-      [--total-seconds S] [--budget N]
+      [--target cuda|cpu] [--names zoo|examples|vgg16|bert_base_b8,...] \\
+      [--total-seconds S] [--budget N] [--autotune-limit S] \\
+      [--no-torch | --no-stark] [--peers-from RESULTS.json]
   PYTHONPATH=python python3 -m stark.models --list
   PYTHONPATH=python python3 -m stark.models --dry-run --out DIR
 
@@ -16,8 +18,15 @@ Per model (examples/models/*.mlir, written by examples/models/generate.py):
    (both bufferized the same way): it verifies the optimised model against
    the original and times both, interleaved, L2 flushed, median: the
    "upstream" and "stark" columns;
-3. the twin (bench/models/twins.py) runs under eager and torch.compile with
-   the same protocol (stark.bench.time_interleaved) where torch imports.
+3. the twin (bench/models/twins.py) runs, where torch imports, under
+   eager, torch.compile (each compile alone after torch._dynamo.reset(),
+   its graphs counted: stark.peers) and a CUDA graph of eager, interleaved
+   with the same protocol (stark.bench.time_interleaved); torch.compile
+   with mode max-autotune-no-cudagraphs runs in a child process killed
+   after --autotune-limit seconds. Beside each call time, the device time:
+   the GPU activity torch.profiler records per call, or the replay of the
+   CUDA graph; stark's is stark-eval's event time around the program on
+   one stream (stark-eval reports no sum of kernel times).
 
 Results: DIR/models-<label>.json and .md. Standard library only, plus torch
 (optional).
@@ -33,12 +42,24 @@ import subprocess
 import sys
 import time
 
+from stark.peers import (best_peer, compile_note, compile_peer, cuda_graph,
+                         geomean_of, kernel_seconds)
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 MODELS_DIR = os.path.join(REPO, "examples", "models")
 TWINS = os.path.join(REPO, "bench", "models", "twins.py")
-# The target the issue sets: whole-model time at least torch eager's.
+# Targets: the example blocks at least as fast as torch eager; every zoo
+# model at least as fast as its best torch peer, the zoo's geomean over the
+# best peer at least ZOO_GEOMEAN.
 TARGET_MODELS = ("transformer_layer", "resnet_block")
+EXAMPLES = ("mlp_model", "resnet_block", "transformer_layer")
+ZOO_GEOMEAN = 1.3
+# The peers, in the order of the report's columns.
+PEERS = ("eager", "compile", "autotune", "cuda_graph")
+PEER_TITLES = {"eager": "eager", "compile": "torch.compile",
+               "autotune": "max-autotune-no-cudagraphs",
+               "cuda_graph": "CUDA graph"}
 
 
 def load_twins():
@@ -48,13 +69,29 @@ def load_twins():
     return twins
 
 
+def family(name):
+    """A zoo model's family: its name without the batch (`vgg16_b8` ->
+    `vgg16`)."""
+    head, _, tail = name.rpartition("_b")
+    return head if head and tail.isdigit() else name
+
+
+def selected(name, names):
+    """--names: model names, families (vgg16, bert_base, ...), `zoo` (every
+    model but the three example blocks) or `examples` (those three)."""
+    if not names:
+        return True
+    group = "examples" if name in EXAMPLES else "zoo"
+    return bool(names & {name, family(name), group})
+
+
 def list_models(names=None):
     models = []
     for f in sorted(os.listdir(MODELS_DIR)):
         if not f.endswith(".mlir"):
             continue
         name = f[:-len(".mlir")]
-        if names and name not in names:
+        if not selected(name, names):
             continue
         with open(os.path.join(MODELS_DIR, f)) as fh:
             header = [l[3:].strip() for l in fh.read().splitlines()
@@ -126,22 +163,103 @@ def run_torch(args, model, row):
     torch_setup(torch)
     twins = load_twins()
     module, inputs = twins.MODELS[model["name"]](torch, device)
+    sync = torch.cuda.synchronize if device == "cuda" else None
+    checks = {}
     with torch.no_grad():
         eager = lambda: module(*inputs)
-        fns = [eager]
+        fns = {"eager": eager}
         if not args.no_compile:
-            compiled_module = torch.compile(module)
-            compiled = lambda: compiled_module(*inputs)
-            for _ in range(3):
-                compiled()
-            fns.append(compiled)
+            rec, comp = compile_peer(torch, module, inputs, sync=sync)
+            checks["compile"] = rec
+            if comp is not None:
+                fns["compile"] = lambda: comp(*inputs)
+        if device == "cuda" and not args.no_cuda_graph:
+            try:
+                fns["cuda_graph"] = cuda_graph(torch, eager)
+            except Exception as e:  # a failed capture is a result too
+                row["cuda_graph_error"] = f"{type(e).__name__}: {e}"[:300]
+        names = list(fns)
         if device == "cuda":
-            stats = time_interleaved(torch, fns)
+            stats = time_interleaved(torch, [fns[n] for n in names])
         else:
-            stats = [cpu_time(fn) for fn in fns]
-    row["eager_s"] = stats[0]["median_s"]
-    if len(stats) > 1:
-        row["compile_s"] = stats[1]["median_s"]
+            stats = [cpu_time(fns[n]) for n in names]
+        for n, st in zip(names, stats):
+            row[f"{n}_s"] = st["median_s"]
+            row[f"{n}_spread"] = st.get("relative_iqr")
+        if device == "cuda":
+            for n in names:
+                # A graph's replay is its device time: no host launch in it.
+                row[f"{n}_device_s"] = (row[f"{n}_s"] if n == "cuda_graph"
+                                        else kernel_seconds(torch, fns[n]))
+    del fns, module
+    if device == "cuda" and not args.no_compile and args.autotune_limit > 0:
+        checks["autotune"] = autotune_peer(args, model, row)
+    row["compile_checks"] = checks
+    choose_best_peer(row)
+
+
+def choose_best_peer(row):
+    """The least call time of the peers that count: a compile peer only
+    where its check says `compiled`."""
+    statuses = {k: v.get("status") for k, v in
+                (row.get("compile_checks") or {}).items()}
+    name, t = best_peer({p: row.get(f"{p}_s") for p in PEERS}, statuses)
+    row["best_peer"], row["best_peer_s"] = name, t
+
+
+def autotune_peer(args, model, row):
+    """torch.compile(mode="max-autotune-no-cudagraphs") in a child process
+    (python3 -m stark.models --peer-child), killed after
+    --autotune-limit seconds: its compile record, and its times in `row`
+    where it compiled."""
+    cmd = [sys.executable, "-m", "stark.models", "--peer-child",
+           model["name"], "--target", args.target]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.join(REPO, "python")] +
+        ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                           timeout=args.autotune_limit)
+    except subprocess.TimeoutExpired:
+        return {"mode": "max-autotune-no-cudagraphs", "timed_out": True,
+                "status": "timeout",
+                "compile_seconds": time.monotonic() - t0,
+                "error": f"not compiled within {args.autotune_limit:g} s"}
+    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+    if p.returncode != 0 or not lines:
+        return {"mode": "max-autotune-no-cudagraphs", "status": "failed",
+                "error": (p.stderr.strip() or "no result")[-400:]}
+    res = json.loads(lines[-1])
+    for k in ("autotune_s", "autotune_device_s", "autotune_spread"):
+        if res.get(k) is not None:
+            row[k] = res[k]
+    return res["check"]
+
+
+def peer_child(args):
+    """--peer-child NAME: the max-autotune-no-cudagraphs peer of one model,
+    alone in this process; prints one JSON line."""
+    import torch
+    from stark.bench import time_interleaved, torch_setup
+    torch_setup(torch)
+    twins = load_twins()
+    module, inputs = twins.MODELS[args.peer_child](torch, "cuda")
+    out = {}
+    with torch.no_grad():
+        rec, comp = compile_peer(torch, module, inputs,
+                                 mode="max-autotune-no-cudagraphs",
+                                 sync=torch.cuda.synchronize)
+        out["check"] = rec
+        if comp is not None:
+            fn = lambda: comp(*inputs)
+            st = time_interleaved(torch, [fn])[0]
+            out["autotune_s"] = st["median_s"]
+            out["autotune_spread"] = st.get("relative_iqr")
+            out["autotune_device_s"] = kernel_seconds(torch, fn)
+    print(json.dumps(out), flush=True)
+    return 0
 
 
 def cpu_time(fn, runs=10):
@@ -159,29 +277,96 @@ def cpu_time(fn, runs=10):
 def fmt(seconds):
     if seconds is None:
         return "-"
+    if seconds >= 1:
+        return f"{seconds:.3g} s"
     if seconds >= 1e-3:
         return f"{seconds * 1e3:.3g} ms"
     return f"{seconds * 1e6:.3g} us"
 
 
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def fmt_x(x):
+    return "-" if x is None else f"{x:.2f}x"
+
+
 def markdown(rows, header):
     out = [header, "",
-           "| model | upstream | stark | eager | compile | stark vs upstream"
-           " | stark vs eager | verified |", "|---|---|---|---|---|---|---|---|"]
+           "Call time: CUDA events around one call of the whole model, L2 "
+           "flushed before each, median, the peers interleaved. *best peer*: "
+           "the least of the peers' call times (a compile counts only where "
+           "its check says `compiled`). Device time: stark's is stark-eval's "
+           "event time around the program; the torch peers' the GPU "
+           "activity torch.profiler records per call (kernels, memsets, "
+           "copies; not the launch gaps), the CUDA graph's its replay.", "",
+           "| model | upstream | stark | eager | compile | max-autotune | "
+           "CUDA graph | best peer | stark vs best peer | stark vs upstream"
+           " | verified |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        up, st, ea = r.get("upstream_s"), r.get("stark_s"), r.get("eager_s")
+        up, st, best = r.get("upstream_s"), r.get("stark_s"), \
+            r.get("best_peer_s")
+        out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |"
+                   .format(r["model"], fmt(up), fmt(st), fmt(r.get("eager_s")),
+                           fmt(r.get("compile_s")), fmt(r.get("autotune_s")),
+                           fmt(r.get("cuda_graph_s")),
+                           f"{r['best_peer']} {fmt(best)}"
+                           if r.get("best_peer") else "-",
+                           fmt_x(ratio(best, st)), fmt_x(ratio(up, st)),
+                           "yes" if r.get("verified") else
+                           r.get("error", "no" if "verified" in r else "-")))
+    out += ["", "Device time per call and the compile checks (each compile "
+            "alone after `torch._dynamo.reset()`, graphs counted by the "
+            "backend; compile seconds include the first call):", "",
+            "| model | stark (events) | eager kernels | compile kernels | "
+            "max-autotune kernels | CUDA graph replay | torch.compile | "
+            "max-autotune |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ch = r.get("compile_checks") or {}
         out.append("| {} | {} | {} | {} | {} | {} | {} | {} |".format(
-            r["model"], fmt(up), fmt(st), fmt(ea), fmt(r.get("compile_s")),
-            f"{up / st:.2f}x" if up and st else "-",
-            f"{ea / st:.2f}x" if ea and st else "-",
-            "yes" if r.get("verified") else r.get("error", "no")))
+            r["model"], fmt(r.get("stark_s")), fmt(r.get("eager_device_s")),
+            fmt(r.get("compile_device_s")), fmt(r.get("autotune_device_s")),
+            fmt(r.get("cuda_graph_device_s")),
+            compile_note(ch.get("compile")), compile_note(ch.get("autotune"))))
     for r in rows:
         if r["model"] in TARGET_MODELS and r.get("stark_s") and r.get("eager_s"):
             ok = r["eager_s"] / r["stark_s"] >= 1.0
             out.append(f"\n**{'met' if ok else 'missed'}**: {r['model']} "
                        f"whole-model time vs torch eager: "
                        f"{r['eager_s'] / r['stark_s']:.2f}x (goal >= 1.00x)")
+    zoo = [r for r in rows if r["model"] not in EXAMPLES]
+    timed = [r for r in zoo if r.get("stark_s") and r.get("best_peer_s")]
+    if timed:
+        slower = [r["model"] for r in timed
+                  if r["best_peer_s"] / r["stark_s"] < 1.0]
+        out.append(f"\n**{'missed' if slower else 'met'}**: every zoo model "
+                   f"at most its best peer's time: {len(timed) - len(slower)} "
+                   f"of {len(timed)}" +
+                   (f" (slower: {', '.join(slower)})" if slower else ""))
+        g = geomean_of([r["best_peer_s"] / r["stark_s"] for r in timed])
+        out.append(f"\n**{'met' if g >= ZOO_GEOMEAN else 'missed'}**: zoo "
+                   f"geomean vs the best peer: {g:.2f}x (goal >= "
+                   f"{ZOO_GEOMEAN:.2f}x, {len(timed)} of {len(zoo)} timed)")
     return "\n".join(out) + "\n"
+
+
+TORCH_FIELDS = tuple(f"{p}_{k}" for p in PEERS
+                     for k in ("s", "spread", "device_s")) + (
+    "compile_checks", "cuda_graph_error", "torch", "torch_error")
+
+
+def merge_peers(rows, path):
+    """--peers-from: the torch fields of each model's row in an earlier
+    results file (the peers timed in another run)."""
+    with open(path) as f:
+        old = {r["model"]: r for r in json.load(f)["rows"]}
+    for r in rows:
+        src = old.get(r["model"], {})
+        for k in TORCH_FIELDS:
+            if k in src:
+                r[k] = src[k]
+        choose_best_peer(r)
 
 
 def parse_args(argv):
@@ -209,7 +394,19 @@ def parse_args(argv):
                     help="stark-eval's timing budget per model")
     ap.add_argument("--eval-timeout", type=float, default=300)
     ap.add_argument("--no-torch", action="store_true")
+    ap.add_argument("--no-stark", action="store_true",
+                    help="time the torch peers only (their rows can be "
+                    "merged into a stark run with --peers-from)")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--no-cuda-graph", action="store_true")
+    ap.add_argument("--autotune-limit", type=float, default=180,
+                    help="seconds torch.compile(mode=max-autotune-no-"
+                    "cudagraphs) may take per model, in a child process "
+                    "(0: not run)")
+    ap.add_argument("--peers-from", metavar="RESULTS_JSON",
+                    help="take the torch peers' fields from an earlier "
+                    "results file instead of timing them")
+    ap.add_argument("--peer-child", help=argparse.SUPPRESS)
     ap.add_argument("--list", action="store_true",
                     help="list the models and exit")
     ap.add_argument("--dry-run", action="store_true",
@@ -219,13 +416,17 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.peer_child:
+        return peer_child(args)
     names = set(args.names.split(",")) if args.names else None
     models = list_models(names)
-    if names and len(models) != len(names):
+    if names:
         known = {m["name"] for m in list_models()}
-        print(f"unknown model(s): {', '.join(sorted(names - known))}",
-              file=sys.stderr)
-        return 2
+        words = known | {family(n) for n in known} | {"zoo", "examples"}
+        if names - words:
+            print(f"unknown model(s): {', '.join(sorted(names - words))}",
+                  file=sys.stderr)
+            return 2
     twins = load_twins()
     if args.list:
         for m in models:
@@ -239,9 +440,9 @@ def main(argv=None):
             print(f"{m['name']}:")
             print("  " + shlex.join(stark_opt))
             print("  " + shlex.join(stark_eval))
-            if not args.no_torch:
+            if not args.no_torch and not args.peers_from:
                 print(f"  torch: bench/models/twins.py {m['name']} "
-                      f"(eager{'' if args.no_compile else ', torch.compile'})")
+                      f"({', '.join(peer_list(args))})")
         return 0
     if not args.out:
         print("--out is required", file=sys.stderr)
@@ -252,14 +453,17 @@ def main(argv=None):
     with open(os.path.join(work, f"models-{label}.log"), "w") as log:
         for m in models:
             print(f"== {m['name']}", file=sys.stderr, flush=True)
-            row = run_stark(args, m, work, log)
-            if not args.no_torch:
+            row = ({"model": m["name"]} if args.no_stark
+                   else run_stark(args, m, work, log))
+            if not args.no_torch and not args.peers_from:
                 try:
                     run_torch(args, m, row)
                 except Exception as e:  # a twin failing is a result too
                     row["torch_error"] = f"{type(e).__name__}: {e}"
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
+    if args.peers_from:
+        merge_peers(rows, args.peers_from)
     stamp = datetime.date.today().isoformat()
     result = {"date": stamp, "target": args.target, "label": label,
               "options": vars(args), "rows": rows}
@@ -269,7 +473,19 @@ def main(argv=None):
     with open(os.path.join(work, f"models-{label}.md"), "w") as f:
         f.write(md)
     print(md)
-    return 0 if all(r.get("verified") for r in rows) else 1
+    return 0 if args.no_stark or all(r.get("verified") for r in rows) else 1
+
+
+def peer_list(args):
+    peers = ["eager"]
+    if not args.no_compile:
+        peers.append("torch.compile")
+        if args.target == "cuda" and args.autotune_limit > 0:
+            peers.append(f"max-autotune-no-cudagraphs (limit "
+                         f"{args.autotune_limit:g} s)")
+    if args.target == "cuda" and not args.no_cuda_graph:
+        peers.append("CUDA graph")
+    return peers
 
 
 if __name__ == "__main__":

@@ -20,9 +20,23 @@
 // RUN: %{opt} %t/resnet_block_small.mlir -o %t/resnet.opt.mlir 2> %t/resnet.remarks
 // RUN: FileCheck %s --check-prefix=REMARKS < %t/resnet.remarks
 // RUN: %{eval} --problem %t/resnet_block_small.mlir --candidate %t/resnet.opt.mlir | FileCheck %s
+//
+// The zoo's networks, scaled down: a VGG-style network (its adaptive
+// average pool reads a captured tensor with tensor.extract), a LLaMA-style
+// decoder block (rotary embedding, causal mask, SiLU-gated MLP).
+// RUN: %{opt} %t/vgg_small.mlir -o %t/vgg.opt.mlir 2> %t/vgg.remarks
+// RUN: FileCheck %s --check-prefix=ZOO < %t/vgg.remarks
+// RUN: %{eval} --problem %t/vgg_small.mlir --candidate %t/vgg.opt.mlir | FileCheck %s
+//
+// RUN: %{opt} %t/llama_block_small.mlir -o %t/llama.opt.mlir 2> %t/llama.remarks
+// RUN: FileCheck %s --check-prefix=ZOO < %t/llama.remarks
+// RUN: %{eval} --problem %t/llama_block_small.mlir --candidate %t/llama.opt.mlir | FileCheck %s
 
 // The weight transposes are folded, never ranked; the summary closes the run.
 // REMARKS-NOT: not ranked
 // REMARKS:     remark: hot op #1:
 // REMARKS:     remark: stark-search: model summary:
 // CHECK:       status: ok
+
+// ZOO:         remark: hot op #1:
+// ZOO:         remark: stark-search: model summary:
