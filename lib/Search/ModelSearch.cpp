@@ -65,7 +65,7 @@ public:
       : module(module), hw(hw), options(options),
         target(options.problem.target) {}
 
-  FailureOr<ModelSearchResult> run();
+  ModelSearchResult run();
 
 private:
   ModuleOp module;
@@ -74,6 +74,8 @@ private:
   std::string target;
   std::vector<Entry> entries;
   ModelSearchResult out;
+  /// Problems the plan orders (those without a recorded winner).
+  size_t planned = 0;
   /// Searches that ran side by side before the turns, by entry.
   std::map<size_t, ProblemSearchResult> presearched;
 
@@ -86,7 +88,7 @@ private:
   }
   void installWinner(Entry &e, OwningOpRef<ModuleOp> winner,
                      const SearchNode &node, double baselineSeconds);
-  void searchSideBySide(ModelPlan &plan);
+  void searchSideBySide(const ModelPlan &plan, ArrayRef<size_t> open);
   LogicalResult searchTurn(size_t index, const PlanTurn &turn, size_t rank,
                            ModelPlan &plan);
   void cover(size_t index, size_t rank, StringRef why, ModelPlan &plan);
@@ -176,10 +178,11 @@ void ModelSearch::installWinner(Entry &e, OwningOpRef<ModuleOp> winner,
 /// once as the pool has evaluators, in the plan's order; the turns then
 /// take their results, so the output, the remarks and the tuning records
 /// do not depend on which search ends first.
-void ModelSearch::searchSideBySide(ModelPlan &plan) {
+void ModelSearch::searchSideBySide(const ModelPlan &plan,
+                                   ArrayRef<size_t> open) {
   EvalPool *pool = options.problem.pool;
   if (!options.sideBySide || !pool || pool->size() < 2 ||
-      options.totalSeconds > 0 || entries.size() < 2 ||
+      options.totalSeconds > 0 || open.size() < 2 ||
       !module.getContext()->isMultithreadingEnabled())
     return;
   struct Job {
@@ -188,7 +191,8 @@ void ModelSearch::searchSideBySide(ModelPlan &plan) {
     ProblemSearchResult result;
   };
   std::vector<Job> jobs;
-  for (size_t index : plan.getOrder()) {
+  for (size_t k : plan.getOrder()) {
+    size_t index = open[k];
     ProblemSearchOptions jobOptions = options.problem;
     if (options.records)
       jobOptions.seeds = options.records->getSeeds(entries[index].info);
@@ -230,7 +234,7 @@ void ModelSearch::searchSideBySide(ModelPlan &plan) {
 LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
                                       size_t rank, ModelPlan &plan) {
   Entry &e = entries[index];
-  size_t count = entries.size();
+  size_t count = planned;
   std::string line = llvm::formatv("stark-search: [{0}/{1}] {2}: {3} op(s)",
                                    rank + 1, count, e.label, e.ops.size());
   if (e.plan.share > 0 && e.plan.share <= 1)
@@ -345,8 +349,8 @@ void ModelSearch::cover(size_t index, size_t rank, StringRef why,
   CoverageDecision decision = decideFirstPick(pick.verdict);
   const FirstPickVerdict &v = pick.verdict;
   progressLine(llvm::formatv(
-      "stark-search: [{0}/{1}] {2}: {3}: {4}", rank + 1, entries.size(),
-      e.label, decision.keep ? "first pick" : "upstream", decision.why));
+      "stark-search: [{0}/{1}] {2}: {3}: {4}", rank + 1, planned, e.label,
+      decision.keep ? "first pick" : "upstream", decision.why));
   e.report["seconds"] = spent;
   e.report["budget_seconds"] = 0.0;
   e.report["skipped"] = why.str();
@@ -458,7 +462,11 @@ void ModelSearch::summarize(const ModelPlan &plan, double coverageSeconds) {
                          {"elapsed_seconds", elapsed}};
 }
 
-FailureOr<ModelSearchResult> ModelSearch::run() {
+ModelSearchResult ModelSearch::run() {
+  auto stop = [&] {
+    out.failed = true;
+    return std::move(out);
+  };
   auto runStart = Clock::now();
   collect();
   // Recorded winners first: they cost nothing and take no turn.
@@ -471,7 +479,7 @@ FailureOr<ModelSearchResult> ModelSearch::run() {
             : FailureOr<std::optional<RecordedWinners::Applied>>(std::nullopt);
     if (failed(applied)) {
       e.problem.emitError() << "stark-search: " << error;
-      return failure();
+      return stop();
     }
     if (!*applied) {
       open.push_back(index);
@@ -486,16 +494,16 @@ FailureOr<ModelSearchResult> ModelSearch::run() {
     finish(e, "searched", (*applied)->remark);
   }
 
-  std::vector<PlanProblem> planned;
+  std::vector<PlanProblem> toPlan;
   for (size_t index : open)
-    planned.push_back(entries[index].plan);
+    toPlan.push_back(entries[index].plan);
   ModelPlanOptions planOptions;
   planOptions.target = target;
   planOptions.totalSeconds = options.totalSeconds;
   planOptions.maxSeconds = options.problem.seconds;
   planOptions.maxCandidates = options.problem.budget;
   planOptions.evaluationSecondsPrior = options.evaluationSecondsPrior;
-  ModelPlan plan(std::move(planned), planOptions,
+  ModelPlan plan(std::move(toPlan), planOptions,
                  [runStart] { return secondsSince(runStart); });
   LLVM_DEBUG({
     for (size_t k : plan.getOrder())
@@ -505,11 +513,12 @@ FailureOr<ModelSearchResult> ModelSearch::run() {
                    << plan.getHeadroom(k) << "\n";
   });
 
-  searchSideBySide(plan);
+  planned = open.size();
+  searchSideBySide(plan, open);
   size_t turns = 0;
   while (std::optional<PlanTurn> turn = plan.next())
     if (failed(searchTurn(open[turn->problem], *turn, turns++, plan)))
-      return failure();
+      return stop();
   // Coverage: the problems whose turn did not come.
   auto coverageStart = Clock::now();
   std::vector<size_t> uncovered = plan.getUncovered();
@@ -535,9 +544,9 @@ FailureOr<ModelSearchResult> ModelSearch::run() {
   return std::move(out);
 }
 
-FailureOr<ModelSearchResult>
-mlir::stark::searchModel(ModuleOp module, const HardwareProfile &hw,
-                         const ModelSearchOptions &options) {
+ModelSearchResult mlir::stark::searchModel(ModuleOp module,
+                                           const HardwareProfile &hw,
+                                           const ModelSearchOptions &options) {
   ModelSearch search(module, hw, options);
   return search.run();
 }

@@ -205,20 +205,20 @@ struct StarkSearchPass
       options.records = records.get();
     }
 
-    FailureOr<ModelSearchResult> result = searchModel(module, *hw, options);
-    if (failed(result))
-      return signalPassFailure();
-    for (auto &[op, message] : result->remarks)
+    ModelSearchResult result = searchModel(module, *hw, options);
+    for (auto &[op, message] : result.remarks)
       op->emitRemark() << message;
-    numProblems += result->searched;
-    numCandidates += result->candidates;
-    numWinners += result->winners;
-    numFromTuningDb += result->fromRecords;
-    reportFusedOrUnfused(module, minSpeedup, result->reports);
+    if (result.failed)
+      return signalPassFailure();
+    numProblems += result.searched;
+    numCandidates += result.candidates;
+    numWinners += result.winners;
+    numFromTuningDb += result.fromRecords;
+    reportFusedOrUnfused(module, minSpeedup, result.reports);
     if (progress)
-      llvm::errs() << result->summaryText << "\n";
-    if (summary && !result->reports.empty())
-      module.emitRemark() << result->summaryText;
+      llvm::errs() << result.summaryText << "\n";
+    if (summary && !result.reports.empty())
+      module.emitRemark() << result.summaryText;
     if (pool)
       for (const LostExecutor &l : pool->getLost())
         module.emitWarning()
@@ -229,14 +229,14 @@ struct StarkSearchPass
     SearchReportHeader header{resolvedTarget,  agent,           profileName,
                               int64_t(budget), double(seconds), int64_t(seed),
                               allowTf32};
-    header.llm = describeModelUse(run, result->requests, result->promptTokens,
-                                  result->completionTokens);
+    header.llm = describeModelUse(run, result.requests, result.promptTokens,
+                                  result.completionTokens);
     header.totalSeconds = totalSeconds;
-    header.summary = std::move(result->summary);
-    header.plan = std::move(result->plan);
+    header.summary = std::move(result.summary);
+    header.plan = std::move(result.plan);
     if (pool)
       header.evaluation = describePool(*pool, devices, workersPerDevice, mpi);
-    if (failed(writeSearchReport(report, header, std::move(result->reports),
+    if (failed(writeSearchReport(report, header, std::move(result.reports),
                                  error)))
       return fail(error);
   }

@@ -41,8 +41,6 @@ public:
     return database.lookup(info.getSignature(), options.device, allowTf32);
   }
 
-  bool has(ProblemAttr info) override { return find(info) != nullptr; }
-
   std::vector<Proposal> getSeeds(ProblemAttr info) override {
     std::vector<Proposal> seeds;
     for (const TuningRecord *other : database.lookupOtherDevices(

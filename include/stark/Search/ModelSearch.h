@@ -40,8 +40,6 @@ public:
   /// there is none to apply. Failure (why in `error`) when it cannot be.
   virtual FailureOr<std::optional<Applied>>
   apply(ModuleOp problem, ProblemAttr info, std::string &error) = 0;
-  /// Whether apply() would apply a record.
-  virtual bool has(ProblemAttr info) = 0;
   /// Winners of the problem recorded on other devices: the search's seeds.
   virtual std::vector<Proposal> getSeeds(ProblemAttr info) = 0;
   /// Records the winner `win` of the search `result` of `info`.
@@ -81,15 +79,17 @@ struct ModelSearchResult {
   int64_t searched = 0, candidates = 0, winners = 0, fromRecords = 0;
   /// With a model: what it was asked, over every problem.
   int64_t requests = 0, promptTokens = 0, completionTokens = 0;
+  /// Set when the run stopped on an error (emitted on the problem); the
+  /// remarks of the problems before it are still there.
+  bool failed = false;
 };
 
 /// Searches (or covers) every unsearched kernel problem of `module` on
-/// `hw`. Fails, with an error on the problem, where a search cannot start
-/// (a transcript that does not load, a model that failed for good) or a
-/// record can be neither applied nor written.
-FailureOr<ModelSearchResult> searchModel(ModuleOp module,
-                                         const HardwareProfile &hw,
-                                         const ModelSearchOptions &options);
+/// `hw`. Stops (`failed`, with an error on the problem) where a search
+/// cannot start (a transcript that does not load, a model that failed for
+/// good) or a record can be neither applied nor written.
+ModelSearchResult searchModel(ModuleOp module, const HardwareProfile &hw,
+                              const ModelSearchOptions &options);
 
 } // namespace mlir::stark
 
