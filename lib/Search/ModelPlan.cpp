@@ -132,6 +132,9 @@ std::optional<PlanTurn> ModelPlan::next() {
       continue;
     PlanTurn turn;
     turn.problem = head;
+    turn.begun = getElapsed();
+    turn.waiting = waiting;
+    turn.part = weight[head] / totalWeight;
     turn.allotment = std::min(options.maxSeconds, allotment(head, totalWeight));
     // The last candidate started within the search's seconds may run one
     // evaluation past them.
@@ -145,6 +148,18 @@ std::optional<PlanTurn> ModelPlan::next() {
   }
   stopped = true;
   return std::nullopt;
+}
+
+bool ModelPlan::mayContinue(const PlanTurn &turn, int64_t count,
+                            double seconds) const {
+  if (options.totalSeconds <= 0)
+    return true;
+  double e = getEvaluationEstimate();
+  if (count > 0)
+    e = (evaluationSeconds + seconds) / double(evaluations + count);
+  double pool = options.totalSeconds - turn.begun - double(turn.waiting) * e;
+  double allotment = std::min(options.maxSeconds, e + pool * turn.part);
+  return seconds < allotment - e;
 }
 
 CoverageDecision mlir::stark::decideFirstPick(const FirstPickVerdict &v) {

@@ -248,6 +248,9 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
   if (options.totalSeconds > 0) {
     searchOptions.seconds = turn.searchSeconds;
     searchOptions.budget = unsigned(turn.candidates);
+    searchOptions.mayContinue = [&](int64_t evaluations, double seconds) {
+      return plan.mayContinue(turn, evaluations, seconds);
+    };
   }
   if (options.records)
     searchOptions.seeds = options.records->getSeeds(e.info);

@@ -151,11 +151,23 @@ ProblemSearchResult mlir::stark::searchProblem(
   budget.maxSeconds = std::max(0.0, options.seconds - clock());
   budget.batch = options.pool ? std::max(1u, options.batch) : 1;
   budget.concurrency = options.model ? std::max(1u, options.concurrency) : 1;
+  // The budget as the caller plans it again: once it says stop, the clock
+  // the loop reads jumps past its seconds.
+  auto budgetClock = [&]() {
+    double t = clock();
+    if (options.mayContinue &&
+        !options.mayContinue(int64_t(judge.getResults().size()), t))
+      t += 1e12;
+    return t;
+  };
+  if (options.mayContinue &&
+      !options.mayContinue(int64_t(judge.getResults().size()), clock()))
+    budget.maxSeconds = 0;
   if (expert)
     for (const Proposal &seed : options.seeds)
       expert->markTried(seed.node);
   result.search = runSearch(*baseline, *agents, judge, treeOptions, budget,
-                            options.seed, clock, progress, options.seeds);
+                            options.seed, budgetClock, progress, options.seeds);
   if (options.pool && options.pool->size() > 1)
     retimeContenders(*result.search, judge, options.retimeContenders,
                      result.retimed);

@@ -27,8 +27,8 @@
 // REPORT-NEXT: "stark_problem_0"
 // REPORT: "problems": [
 // REPORT: "outcome": "upstream",
-// REPORT: "problem": "stark_problem_1",
-// REPORT: "rank": 2,
+// REPORT-NEXT: "problem": "stark_problem_1",
+// REPORT-NEXT: "rank": 2,
 // REPORT: "why": "budget spent ({{.*}}); no first pick: no strategy applies
 
 // A kept first pick is the problem's winner; a first pick slower than

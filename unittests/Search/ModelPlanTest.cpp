@@ -30,8 +30,9 @@ struct FakeClock {
 
 /// Runs a whole model on the fake clock as the driver does: work before the
 /// plan's turns (`before` seconds), each turn's search (its own evaluation,
-/// then candidates while its seconds and candidate budget last, each
-/// evaluation taking `evaluation` seconds), then one evaluation per problem
+/// then candidates while its seconds and candidate budget last and the plan
+/// lets it go on, each evaluation taking `evaluation` seconds), then one
+/// evaluation per problem
 /// whose turn did not come. Returns the problems searched, in turn order.
 std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
                              double evaluation, double before = 0) {
@@ -43,7 +44,9 @@ std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
     int64_t evaluations = 1;
     clock.now += evaluation; // the problem's own evaluation
     for (int64_t c = 0;
-         c < turn->candidates && clock.now - start < turn->searchSeconds; ++c) {
+         c < turn->candidates && clock.now - start < turn->searchSeconds &&
+         plan.mayContinue(*turn, evaluations, clock.now - start);
+         ++c) {
       clock.now += evaluation;
       ++evaluations;
     }
@@ -156,9 +159,10 @@ TEST(ModelPlanTest, BudgetsFollowSharesAndEveryCostCounts) {
 }
 
 TEST(ModelPlanTest, TotalHonouredWithinTenPercentAndLargestFirst) {
-  // 40 problems with falling shares; evaluations cost half as much again
-  // as the plan first assumes, so the first turn is planned with too low a
-  // cost and the later ones again from the measured one.
+  // 40 problems with falling shares; evaluations cost three times what
+  // the plan first assumes, so the first turn is planned with too low a
+  // cost: it is planned again from its own measurements as it goes, and
+  // the later turns from the measured cost.
   std::vector<PlanProblem> problems;
   double sum = 0;
   for (int i = 0; i < 40; ++i)
@@ -167,15 +171,19 @@ TEST(ModelPlanTest, TotalHonouredWithinTenPercentAndLargestFirst) {
   for (int i = 39; i >= 0; --i)
     problems.push_back(
         problem("p" + std::to_string(i), 1.0 / (i + 1) / sum, "contraction"));
-  for (double total : {100.0, 150.0, 300.0, 600.0}) {
+  // The coverage of 40 problems alone takes 120 s.
+  for (double total : {150.0, 300.0, 600.0, 2000.0}) {
     FakeClock clock;
     ModelPlanOptions options;
     options.totalSeconds = total;
-    options.maxCandidates = 8;
+    options.maxCandidates = 100;
+    options.maxSeconds = 1000;
     options.evaluationSecondsPrior = 1;
     ModelPlan plan(problems, options, clock.get());
-    std::vector<size_t> searched = simulate(plan, clock, 1.5, /*before=*/2);
+    std::vector<size_t> searched = simulate(plan, clock, 3.0, /*before=*/2);
     EXPECT_LE(clock.now, 1.1 * total) << total;
+    // And most of the budget is used.
+    EXPECT_GE(clock.now, 0.8 * total) << total;
     ASSERT_FALSE(searched.empty()) << total;
     // The largest shares are searched, first, in order.
     for (size_t k = 0; k < searched.size(); ++k)
@@ -183,6 +191,32 @@ TEST(ModelPlanTest, TotalHonouredWithinTenPercentAndLargestFirst) {
     // Every other problem is left to the coverage pass, in plan order.
     EXPECT_EQ(searched.size() + plan.getUncovered().size(), problems.size());
   }
+}
+
+TEST(ModelPlanTest, ATurnIsPlannedAgainFromItsOwnMeasurements) {
+  std::vector<PlanProblem> problems = {problem("a", 0.5, "contraction"),
+                                       problem("b", 0.5, "contraction")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 100;
+  ModelPlan plan(problems, options, clock.get());
+  std::optional<PlanTurn> turn = plan.next();
+  ASSERT_TRUE(turn);
+  // Planned at 1 s per evaluation: 1 + 98 / 2 = 50 s, 49 for the search.
+  EXPECT_DOUBLE_EQ(turn->allotment, 50.0);
+  EXPECT_TRUE(plan.mayContinue(*turn, 1, 1.0));
+  EXPECT_TRUE(plan.mayContinue(*turn, 40, 40.0));
+  // Measured at 10 s each, the coverage kept back and the overrun are ten
+  // times larger: 10 + (100 - 20) / 2 = 50 s, so a search 40 s in (one
+  // more evaluation to overrun) stops, one 30 s in goes on.
+  EXPECT_FALSE(plan.mayContinue(*turn, 4, 40.0));
+  EXPECT_TRUE(plan.mayContinue(*turn, 3, 30.0));
+  // Without a total budget nothing is planned again.
+  ModelPlanOptions unbounded;
+  ModelPlan unplanned(problems, unbounded, clock.get());
+  std::optional<PlanTurn> any = unplanned.next();
+  ASSERT_TRUE(any);
+  EXPECT_TRUE(unplanned.mayContinue(*any, 1000, 1e6));
 }
 
 TEST(ModelPlanTest, NoSearchWhenTheBudgetPaysOnlyForCoverage) {

@@ -82,6 +82,12 @@ struct PlanTurn {
   double allotment = 0;
   double searchSeconds = 0;
   int64_t candidates = 0;
+  /// What the allotment was planned from: the run's elapsed time when the
+  /// turn began, the problems then waiting, and the problem's part of the
+  /// time beyond their coverage.
+  double begun = 0;
+  size_t waiting = 0;
+  double part = 0;
 };
 
 class ModelPlan {
@@ -103,6 +109,12 @@ public:
   /// left; none once the rest get the coverage pass (the time left pays
   /// for no further search) or every problem had its turn.
   std::optional<PlanTurn> next();
+  /// Whether the search of `turn` may start another candidate, `seconds`
+  /// and `evaluations` into it: its allotment planned again with the cost
+  /// of an evaluation these measurements give, so that a first estimate
+  /// that was too low does not overrun the budget.
+  bool mayContinue(const PlanTurn &turn, int64_t evaluations,
+                   double seconds) const;
   /// Problems that did not get a turn, in plan order.
   std::vector<size_t> getUncovered() const;
 

@@ -48,6 +48,10 @@ struct ProblemSearchOptions {
   /// Wall-clock seconds of the whole search, the problem's own evaluation
   /// (references and baseline) included.
   double seconds = 120;
+  /// When set, asked before each candidate with the evaluations run and
+  /// the seconds spent so far; false ends the search as `seconds` would
+  /// (a model's plan re-planning the budget from measured costs).
+  std::function<bool(int64_t evaluations, double seconds)> mayContinue;
   uint64_t seed = 0;
   double minSpeedup = 1.05;
   /// Correctness trials and timed runs per evaluation.
