@@ -525,14 +525,26 @@ ModelSearchResult ModelSearch::run() {
   // Coverage: the problems whose turn did not come.
   auto coverageStart = Clock::now();
   std::vector<size_t> uncovered = plan.getUncovered();
-  std::string why =
-      llvm::formatv("budget spent ({0:f1} s of {1:f1} left for {2} "
-                    "problem(s), about {3:f2} s per evaluation)",
-                    std::max(0.0, plan.getLeft()), options.totalSeconds,
-                    uncovered.size(), plan.getEvaluationEstimate())
+  double left = std::max(0.0, plan.getLeft());
+  bool spent = left <= plan.getCoverageReserve();
+  std::string state =
+      llvm::formatv("{0:f1} s of {1:f1} left for {2} problem(s), about "
+                    "{3:f2} s per evaluation",
+                    left, options.totalSeconds, uncovered.size(),
+                    plan.getEvaluationEstimate())
           .str();
-  for (size_t k : uncovered)
+  bool shares = llvm::any_of(
+      open, [&](size_t index) { return entries[index].plan.share > 0; });
+  for (size_t k : uncovered) {
+    std::string why;
+    if (shares && !(entries[open[k]].plan.share > 0))
+      why = "no share of the model's estimated time (no stark.cost)";
+    else if (spent)
+      why = "budget spent (" + state + ")";
+    else
+      why = "its share of the budget left pays for no search (" + state + ")";
     cover(open[k], turns++, why, plan);
+  }
   double coverageSeconds = secondsSince(coverageStart);
   summarize(plan, coverageSeconds);
   for (size_t k = 0; k < open.size(); ++k) {
