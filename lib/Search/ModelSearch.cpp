@@ -470,7 +470,7 @@ ModelSearchResult ModelSearch::run() {
     out.failed = true;
     return std::move(out);
   };
-  auto runStart = Clock::now();
+  Clock::time_point runStart = options.start;
   collect();
   // Recorded winners first: they cost nothing and take no turn.
   std::vector<size_t> open;

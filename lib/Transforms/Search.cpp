@@ -127,6 +127,9 @@ struct StarkSearchPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The run's clock starts here (ModelSearchOptions::start).
+    ModelSearchOptions options;
+    ProblemSearchOptions &p = options.problem;
     std::string resolvedTarget, error;
     auto fail = [&](const Twine &message) {
       module.emitError() << "stark-search: " << message;
@@ -165,8 +168,6 @@ struct StarkSearchPass
       return fail(error);
     std::unique_ptr<EvalPool> pool = std::move(*pooled);
 
-    ModelSearchOptions options;
-    ProblemSearchOptions &p = options.problem;
     p.target = resolvedTarget;
     p.agent = agent;
     p.transcript = transcript;

@@ -19,6 +19,7 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -52,8 +53,12 @@ struct ModelSearchOptions {
   /// What every problem's search uses; `budget` and `seconds` are the most
   /// one problem gets.
   ProblemSearchOptions problem;
-  /// The whole run's wall-clock budget (0: none).
+  /// The whole run's wall-clock budget (0: none), counted from `start`.
   double totalSeconds = 0;
+  /// When the run began: every cost after it (reading the tuning
+  /// database, starting evaluators) counts against `totalSeconds`.
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
   /// Seconds one evaluation is taken to cost before one was measured.
   double evaluationSecondsPrior = 1;
   /// Progress lines on stderr.
