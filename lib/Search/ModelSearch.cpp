@@ -376,8 +376,6 @@ void ModelSearch::cover(size_t index, size_t rank, StringRef why,
     if (v.passed) {
       node.seconds = v.candidateSeconds;
       node.speedup = v.baselineSeconds / v.candidateSeconds;
-    }
-    if (v.passed) {
       e.report["baseline_seconds"] = v.baselineSeconds;
       e.problem->setAttr(kBaselineAttrName,
                          FloatAttr::get(Float64Type::get(module.getContext()),
