@@ -487,6 +487,8 @@ ModelSearchResult ModelSearch::run() {
       continue;
     }
     e.report = std::move((*applied)->report);
+    e.report["share"] = e.plan.share;
+    e.report["budget_seconds"] = 0.0;
     e.winner = (*applied)->speedup > 0;
     e.speedup = (*applied)->speedup;
     if (e.winner)
