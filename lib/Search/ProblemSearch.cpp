@@ -44,6 +44,14 @@ ProblemSearchResult mlir::stark::searchProblem(
     const ProblemSearchOptions &options,
     const std::function<void(const SearchProgress &)> &progress) {
   ProblemSearchResult result;
+  // The budget counts from here: the problem's own evaluation (references
+  // and baseline) and the agents' compiles are part of the search's cost.
+  auto start = std::chrono::steady_clock::now();
+  auto clock = [start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
 
   // The problem as a standalone module, as the worker will parse it.
   OwningOpRef<ModuleOp> standalone = cast<ModuleOp>(problem->clone());
@@ -120,6 +128,7 @@ ProblemSearchResult mlir::stark::searchProblem(
                        worker, references, options.pool);
   std::string error;
   FailureOr<double> baseline = judge.measureBaseline(error);
+  result.evaluations = judge.getResults().size();
   if (failed(baseline)) {
     result.status = ProblemSearchStatus::Skipped;
     result.message = error;
@@ -139,23 +148,30 @@ ProblemSearchResult mlir::stark::searchProblem(
   treeOptions.minSpeedup = options.minSpeedup;
   SearchBudget budget;
   budget.maxCandidates = options.budget;
-  budget.maxSeconds = options.seconds;
+  budget.maxSeconds = std::max(0.0, options.seconds - clock());
   budget.batch = options.pool ? std::max(1u, options.batch) : 1;
   budget.concurrency = options.model ? std::max(1u, options.concurrency) : 1;
-  auto start = std::chrono::steady_clock::now();
-  auto clock = [start] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
+  // The budget as the caller plans it again: once it says stop, the clock
+  // the loop reads jumps past its seconds.
+  auto budgetClock = [&]() {
+    double t = clock();
+    if (options.mayContinue &&
+        !options.mayContinue(int64_t(judge.getResults().size()), t))
+      t += 1e12;
+    return t;
   };
+  if (options.mayContinue &&
+      !options.mayContinue(int64_t(judge.getResults().size()), clock()))
+    budget.maxSeconds = 0;
   if (expert)
     for (const Proposal &seed : options.seeds)
       expert->markTried(seed.node);
   result.search = runSearch(*baseline, *agents, judge, treeOptions, budget,
-                            options.seed, clock, progress, options.seeds);
+                            options.seed, budgetClock, progress, options.seeds);
   if (options.pool && options.pool->size() > 1)
     retimeContenders(*result.search, judge, options.retimeContenders,
                      result.retimed);
+  result.evaluations = judge.getResults().size();
   for (const EvalResult &r : judge.getResults()) {
     result.referenceRuns += r.referenceRuns;
     result.referencesReused += r.referencesReused;
@@ -176,5 +192,81 @@ ProblemSearchResult mlir::stark::searchProblem(
   if (result.search->winner)
     result.winner = parseSourceString<ModuleOp>(
         result.search->payloads[*result.search->winner], problem->getContext());
+  return result;
+}
+
+FirstPickResult
+mlir::stark::evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
+                               const ProblemSearchOptions &options) {
+  FirstPickResult result;
+  FirstPickVerdict &verdict = result.verdict;
+  OwningOpRef<ModuleOp> standalone = cast<ModuleOp>(problem->clone());
+  std::string problemText;
+  {
+    llvm::raw_string_ostream os(problemText);
+    standalone->print(os);
+  }
+  StrategyOptions strategyOptions;
+  strategyOptions.allowTf32 = options.allowTf32;
+  std::string whyNot;
+  std::unique_ptr<CandidateSpace> space = createCandidateSpace(
+      options.target, *standalone, hw, whyNot, strategyOptions);
+  if (!space) {
+    verdict.reason = "no strategy applies (" + whyNot + ")";
+    return result;
+  }
+  // The expert's answer from the root: the best guess of the space that
+  // builds.
+  ExpertAgents expert(*space);
+  SearchTree tree(SearchTreeOptions(), options.seed);
+  tree.addRoot(1.0);
+  std::vector<std::string> payloads(1);
+  std::optional<Proposal> pick =
+      expert.propose(buildRoleContext(tree, 0, payloads));
+  if (!pick) {
+    verdict.reason = "no candidate builds";
+    if (!expert.getLastBuildError().empty())
+      verdict.reason += ": " + expert.getLastBuildError();
+    return result;
+  }
+  verdict.available = true;
+  result.node = pick->node;
+  result.node.id = 1;
+  result.node.parent = 0;
+  result.node.depth = 1;
+  result.node.author = "first pick";
+  result.payload = pick->payload;
+
+  EvalOptions evalOptions;
+  evalOptions.seed = options.seed;
+  evalOptions.correctnessTrials = options.trials;
+  evalOptions.timing.minTrials = options.timingTrials;
+  evalOptions.allowTf32 = options.allowTf32;
+  WorkerOptions worker;
+  worker.targetName = options.target;
+  // One evaluation computes the references and times the baseline too.
+  worker.timeoutSeconds = options.timeout + options.referenceTimeout;
+  std::string name = "candidate-" + result.node.strategy;
+  StringRef problemName = *problem.getSymName();
+  EvalResult r =
+      options.pool ? options.pool->evaluateHere({problemText, problemName.str(),
+                                                 result.payload, name,
+                                                 evalOptions, worker})
+                   : evaluateInWorker(problemText, problemName, result.payload,
+                                      name, evalOptions, worker);
+  verdict.status = stringifyEvalStatus(r.status).str();
+  if (!r.isOk()) {
+    verdict.failure = describeFailure(r);
+    return result;
+  }
+  if (!r.candidateTime || !r.baselineTime) {
+    verdict.failure = "verified but not timed";
+    return result;
+  }
+  verdict.passed = true;
+  verdict.candidateSeconds = r.candidateTime->median;
+  verdict.baselineSeconds = r.baselineTime->median;
+  result.module =
+      parseSourceString<ModuleOp>(result.payload, problem->getContext());
   return result;
 }

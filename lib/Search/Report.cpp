@@ -103,6 +103,8 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
     root["total_seconds"] = header.totalSeconds;
   if (!header.summary.empty())
     root["summary"] = llvm::json::Object(header.summary);
+  if (!header.plan.empty())
+    root["plan"] = llvm::json::Object(header.plan);
   if (header.evaluation)
     root["evaluation"] = llvm::json::Object(*header.evaluation);
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);

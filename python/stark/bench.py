@@ -268,6 +268,7 @@ def run_search(args, meta, deadline):
                 "candidates": rep.get("candidates"),
                 "stop_reason": rep.get("stop_reason"),
                 "skipped": rep.get("skipped"),
+                "outcome": rep.get("outcome"), "why": rep.get("why"),
                 "unfused": rep.get("unfused")}
         nodes = {n["id"]: n for n in rep.get("nodes", [])}
         win = nodes.get(rep.get("winner"))

@@ -33,12 +33,13 @@ def main(path):
                          f"{recorded['device']})"))
         elif winner:
             params = " ".join(f"{k}={v}" for k, v in winner["params"].items())
+            first = " (first pick)" if p.get("outcome") == "first pick" else ""
             rows.append((p["op"], p["shapes"], fmt_time(baseline),
                          fmt_time(winner["seconds"]),
                          f"{winner['speedup']:.2f}x",
-                         f"{winner['strategy']} {params}"))
+                         f"{winner['strategy']} {params}{first}"))
         else:
-            why = p.get("skipped") or (
+            why = p.get("why") or p.get("skipped") or (
                 f"no verified candidate beat the baseline "
                 f"({p.get('candidates', 0)} tried)")
             rows.append((p["op"], p["shapes"], fmt_time(baseline), "-",
@@ -55,6 +56,10 @@ def main(path):
         line = (f"model: {summary['problems']} problem(s), "
                 f"{summary['winners']} with a winner, "
                 f"{summary['seconds']:.1f} s")
+        if "first_picks" in summary:
+            line += (f" ({summary['searched']} searched, "
+                     f"{summary['first_picks']} first pick, "
+                     f"{summary['upstream']} upstream)")
         if "estimated_model_speedup" in summary:
             line += (f"; winners cover {100 * summary['winner_share']:.1f}% "
                      f"of the estimated time, estimated model speedup "

@@ -11,7 +11,7 @@
 func.func @long_softmax(%x: tensor<2x16384xf32>, %o: tensor<2x16384xf32>) -> tensor<2x16384xf32> {
   // expected-remark @+3 {{hot op #1}}
   // expected-remark @+2 {{outlined as @stark_problem_0}}
-  // expected-remark @+1 {{stark-search: left as is: no strategy applies (softmax rows of 16384 elements are longer than the 8192 the host schedule keeps in vectors)}}
+  // expected-remark @+1 {{stark-search: upstream: no strategy applies (softmax rows of 16384 elements are longer than the 8192 the host schedule keeps in vectors)}}
   %0 = linalg.softmax dimension(1) ins(%x : tensor<2x16384xf32>) outs(%o : tensor<2x16384xf32>) -> tensor<2x16384xf32>
   return %0 : tensor<2x16384xf32>
 }

@@ -36,7 +36,7 @@
 func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %c: tensor<16x4xf32>) -> tensor<16x4xf32> {
   // expected-remark @+3 {{hot op #1}}
   // expected-remark @+2 {{outlined as @stark_problem_0}}
-  // expected-remark @+1 {{stark-search: left as is: no verified candidate beat the baseline by 1.05x (6 tried, 6 failed, stopped on candidates)}}
+  // expected-remark @+1 {{stark-search: upstream: no verified candidate beat the baseline by 1.05x (6 tried, 6 failed, stopped on candidates)}}
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x4xf32>)
                      outs(%c : tensor<16x4xf32>) -> tensor<16x4xf32>
   return %0 : tensor<16x4xf32>

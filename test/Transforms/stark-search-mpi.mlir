@@ -22,7 +22,7 @@
 // RUN: FileCheck %s --check-prefixes=REMARK,LOST < %t.lost.err
 // RUN: FileCheck %s --check-prefix=LOSTREPORT < %t.lost.json
 
-// REMARK: remark: stark-search: {{[0-9.]+}}x faster on cpu: hand-written register_tiles=[8,32,1] (candidate 2 of 6,
+// REMARK: remark: stark-search: searched: {{[0-9.]+}}x faster on cpu: hand-written register_tiles=[8,32,1] (candidate 2 of 6,
 
 // LOST: warning: stark-search: evaluator rank 2 lost (no answer within {{[0-9]+}} s); 1 candidate(s) re-queued on the others
 

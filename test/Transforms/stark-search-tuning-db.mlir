@@ -25,7 +25,7 @@
 func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %c: tensor<16x4xf32>) -> tensor<16x4xf32> {
   // expected-remark @+4 {{hot op #1}}
   // expected-remark @+3 {{outlined as @stark_problem_0}}
-  // expected-remark @+2 {{stark-search: from tuning database: 2.00x faster on cpu: hand-written rows=16 (recorded 2026-01-01T00:00:00Z on cpu:test, 500 ms -> 250 ms)}}
+  // expected-remark @+2 {{stark-search: searched: from tuning database: 2.00x faster on cpu: hand-written rows=16 (recorded 2026-01-01T00:00:00Z on cpu:test, 500 ms -> 250 ms)}}
   // expected-remark @+1 {{stark-substitute: replaced by @stark_kernel_c592b7970adcc336 (hand-written, 2.00x, verified)}}
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x4xf32>)
                      outs(%c : tensor<16x4xf32>) -> tensor<16x4xf32>

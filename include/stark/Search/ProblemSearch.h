@@ -14,6 +14,7 @@
 #include "stark/Eval/Compare.h"
 #include "stark/Eval/EvalPool.h"
 #include "stark/Search/LLMAgents.h"
+#include "stark/Search/ModelPlan.h"
 #include "stark/Search/Search.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -44,7 +45,13 @@ struct ProblemSearchOptions {
   /// (SearchBudget::concurrency).
   unsigned concurrency = 1;
   unsigned budget = 12;
+  /// Wall-clock seconds of the whole search, the problem's own evaluation
+  /// (references and baseline) included.
   double seconds = 120;
+  /// When set, asked before each candidate with the evaluations run and
+  /// the seconds spent so far; false ends the search as `seconds` would
+  /// (a model's plan re-planning the budget from measured costs).
+  std::function<bool(int64_t evaluations, double seconds)> mayContinue;
   uint64_t seed = 0;
   double minSpeedup = 1.05;
   /// Correctness trials and timed runs per evaluation.
@@ -114,6 +121,8 @@ struct ProblemSearchResult {
   /// The winner, parsed into the problem's context; null without a winner
   /// or when its text does not parse back.
   OwningOpRef<ModuleOp> winner;
+  /// Evaluations run (the problem's own one included).
+  int64_t evaluations = 0;
 };
 
 /// Searches a faster verified lowering of the kernel problem `problem` on
@@ -122,6 +131,25 @@ ProblemSearchResult
 searchProblem(ModuleOp problem, const HardwareProfile &hw,
               const ProblemSearchOptions &options,
               const std::function<void(const SearchProgress &)> &progress);
+
+/// The expert's first-ranked candidate for a problem, evaluated once
+/// against the upstream lowering (the coverage of a problem that is not
+/// searched).
+struct FirstPickResult {
+  FirstPickVerdict verdict;
+  /// The candidate (strategy, params, plan) and its text, when there is one.
+  SearchNode node;
+  std::string payload;
+  /// The candidate parsed into the problem's context, when it passed and
+  /// parses back.
+  OwningOpRef<ModuleOp> module;
+};
+
+/// Builds the expert's first-ranked candidate of `problem` on
+/// `options.target` and evaluates it once (its own references, the
+/// baseline timed interleaved with it).
+FirstPickResult evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
+                                  const ProblemSearchOptions &options);
 
 } // namespace mlir::stark
 

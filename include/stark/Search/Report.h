@@ -43,6 +43,9 @@ struct SearchReportHeader {
   /// none written).
   double totalSeconds = 0;
   llvm::json::Object summary;
+  /// The model's plan: the order, the evaluation estimate, the time the
+  /// coverage took (empty: none written).
+  llvm::json::Object plan;
   /// The evaluators of a parallel run (executors, devices, lost ones);
   /// absent when candidates were judged one at a time.
   std::optional<llvm::json::Object> evaluation;

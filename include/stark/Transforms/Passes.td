@@ -266,10 +266,17 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
     tagged with their own problems. A remark on each op says which, with
     the times, and so does the chain's entry of the report (`unfused`).
 
-    Problems are searched one after the other; with `total-seconds`, each
-    gets the part of the budget still left that its share of the model's
-    estimated time (the `share` of the `stark.cost` of its ops) is of the
-    shares still to search, and never more than `seconds`. A problem
+    Problems are searched in order of expected gain (the `share` of the
+    `stark.cost` of their ops times the headroom of the upstream lowering
+    over the best known kernel of their class), not in program order; with
+    `total-seconds`, every cost counts against one clock and after each
+    problem the time left is split again by share over the problems still
+    to search, one evaluation per problem kept back for coverage, never
+    more than `seconds` for one problem. A problem whose turn does not come
+    gets the expert's first-ranked candidate, evaluated once and kept where
+    it verified and ran faster than the upstream lowering (`first pick`);
+    otherwise its ops stay `upstream`. Each op's remark starts with
+    `searched`, `first pick` or `upstream` and says why. A problem
     deduplicated by signature is searched once for all the ops it stands
     for.
 

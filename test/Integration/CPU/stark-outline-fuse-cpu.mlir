@@ -32,7 +32,7 @@
 // IR-NOT: stark_problem
 
 // REMARK: remark: outlined with 3 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic)
-// REMARK: remark: stark-search: {{[0-9.]+}}x faster on cpu: hand-fused
+// REMARK: remark: stark-search: searched: {{[0-9.]+}}x faster on cpu: hand-fused
 // REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} (hand-fused, {{[0-9.]+}}x, verified)
 
 // OUT: Unranked Memref base@{{.*}} rank = 2 offset = 0 sizes = [32, 256] strides = [256, 1] data =

@@ -23,7 +23,7 @@
 // IR: vector.
 // IR-NOT: stark_problem
 
-// REMARK: remark: stark-search: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
+// REMARK: remark: stark-search: searched: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
 // REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} (cpu-tile-vectorize, {{[0-9.]+}}x, verified)
 
 // OUT: Unranked Memref base@{{.*}} rank = 2 offset = 0 sizes = [128, 96] strides = [96, 1] data =

@@ -26,12 +26,12 @@
 //
 // RUN: %python %S/Inputs/concurrent_writers.py stark-opt stark-tune %s %t.concurrent.db 4 | FileCheck %s --check-prefix=CONCURRENT
 
-// FIRST: remark: stark-search: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
+// FIRST: remark: stark-search: searched: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
 // FIRST: remark: stark-substitute: replaced by @stark_kernel_
 
 // LIST: {{^[0-9a-f]+}} cpu:{{[^ ]+}} linalg.matmul 128x64xf32,64x96xf32->128x96xf32 {{[0-9.]+}}x cpu-tile-vectorize
 
-// SECOND: remark: stark-search: from tuning database: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
+// SECOND: remark: stark-search: searched: from tuning database: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
 // SECOND-REPORT: "candidates": 0
 // SECOND-REPORT: "source": "tuning-db"
 

@@ -18,12 +18,12 @@
 // RUN: env CUDA_VISIBLE_DEVICES= stark-opt %s --stark-apply-tuning-spec="spec=%t.spec.mlir" -o %t.spec-applied.mlir
 // RUN: diff %t.first.mlir %t.spec-applied.mlir
 
-// FIRST: remark: stark-search: {{[0-9.]+}}x faster on cuda:
+// FIRST: remark: stark-search: searched: {{[0-9.]+}}x faster on cuda:
 // FIRST: remark: stark-substitute: replaced by @stark_kernel_
 
 // LIST: {{^[0-9a-f]+}} cuda:sm_{{[0-9]+a?}}:{{.+}} linalg.matmul 512x256xf32,256x384xf32->512x384xf32 {{[0-9.]+}}x
 
-// SECOND: remark: stark-search: from tuning database: {{[0-9.]+}}x faster on cuda:
+// SECOND: remark: stark-search: searched: from tuning database: {{[0-9.]+}}x faster on cuda:
 // SECOND-REPORT: "candidates": 0
 // SECOND-REPORT: "source": "tuning-db"
 

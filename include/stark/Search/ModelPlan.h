@@ -1,0 +1,175 @@
+//===- ModelPlan.h - Order and budgets of a whole model's search -*- C++
+//-*-===//
+//
+// A model's problems are searched in order of expected gain (the share of
+// the model's estimated time times the headroom of the upstream lowering
+// over the best known kernel of the problem's class), and the wall-clock
+// budget follows the shares: every step's cost is measured on one clock
+// (baselines, references, compiles, candidates) and the budgets of the
+// problems still to search are planned again from what is left. Problems
+// whose turn does not come get the coverage pass: the expert's first pick,
+// evaluated once. Pure logic, no MLIR: a fake clock tests it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_SEARCH_MODELPLAN_H
+#define STARK_SEARCH_MODELPLAN_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::stark {
+
+/// What the plan knows of a problem before it is searched.
+struct PlanProblem {
+  std::string name;
+  /// Part of the model's estimated time (the `share` of its ops'
+  /// `stark.cost`); 0 when unknown.
+  double share = 0;
+  /// Roofline time of its ops (their `stark.cost` `time_us`); 0 unknown.
+  double rooflineSeconds = 0;
+  /// Class of its costliest op (`stark.cost` `op_class`); empty unknown.
+  std::string opClass;
+  /// The upstream lowering's measured time, where a run already timed it
+  /// (`stark.baseline_us`); 0 unknown.
+  double baselineSeconds = 0;
+};
+
+/// How close to the roofline the upstream lowering and the best kernels
+/// known for a class of ops come on a target (fractions of the roofline).
+struct ClassEfficiency {
+  double upstream = 1;
+  double best = 1;
+};
+
+/// The efficiencies of `opClass` on `target` (cpu or cuda): coarse priors
+/// that only rank problems; a measured baseline replaces the upstream one.
+ClassEfficiency getClassEfficiency(llvm::StringRef target,
+                                   llvm::StringRef opClass);
+
+/// The upstream lowering's estimated time over the best known kernel's
+/// (at least 1): the measured baseline where there is one, else the
+/// class's upstream efficiency, against the class's best efficiency.
+double estimateHeadroom(const PlanProblem &problem, llvm::StringRef target);
+
+struct ModelPlanOptions {
+  std::string target = "cpu";
+  /// The whole run's wall-clock budget; 0: none (every problem is searched
+  /// with `maxSeconds` and `maxCandidates`).
+  double totalSeconds = 0;
+  /// The most one problem's search may take, and its most candidates.
+  double maxSeconds = 120;
+  int64_t maxCandidates = 12;
+  /// Seconds one evaluation is taken to cost before any was measured.
+  double evaluationSecondsPrior = 1;
+  /// A search is started only when its budget pays for the problem's own
+  /// evaluation and this many candidates, besides the last evaluation's
+  /// overrun; otherwise the problem gets the coverage pass.
+  int64_t minCandidates = 1;
+};
+
+/// One problem's turn: its whole allotment and what its search may use
+/// (the allotment less one evaluation, the most the last candidate started
+/// within the budget can run over).
+struct PlanTurn {
+  size_t problem = 0;
+  double allotment = 0;
+  double searchSeconds = 0;
+  int64_t candidates = 0;
+  /// What the allotment was planned from: the run's elapsed time when the
+  /// turn began, the problems then waiting, and the problem's part of the
+  /// time beyond their coverage.
+  double begun = 0;
+  size_t waiting = 0;
+  double part = 0;
+};
+
+class ModelPlan {
+public:
+  /// `clock` returns seconds since some fixed point; the run's time counts
+  /// from the plan's construction.
+  ModelPlan(std::vector<PlanProblem> problems, ModelPlanOptions options,
+            std::function<double()> clock);
+
+  /// The problems by expected gain, largest first (ties: the given order).
+  llvm::ArrayRef<size_t> getOrder() const { return order; }
+  double getHeadroom(size_t problem) const { return headroom[problem]; }
+  /// share x headroom (the headroom alone when no problem has a share).
+  double getGain(size_t problem) const { return gain[problem]; }
+  /// The position of `problem` in the order, from 0.
+  size_t getRank(size_t problem) const;
+
+  /// The next problem to search and its budget, re-planned from the time
+  /// left; none once the rest get the coverage pass (the time left pays
+  /// for no further search) or every problem had its turn.
+  std::optional<PlanTurn> next();
+  /// Whether the search of `turn` may start another candidate, `seconds`
+  /// and `evaluations` into it: its allotment planned again with the cost
+  /// of an evaluation these measurements give, so that a first estimate
+  /// that was too low does not overrun the budget.
+  bool mayContinue(const PlanTurn &turn, int64_t evaluations,
+                   double seconds) const;
+  /// Problems that did not get a turn, in plan order.
+  std::vector<size_t> getUncovered() const;
+
+  /// `count` evaluations took `seconds` of wall time in all (with the
+  /// compiles around them): the estimate of one evaluation's cost
+  /// follows the measurements.
+  void recordEvaluations(int64_t count, double seconds);
+  /// Seconds one evaluation is expected to cost.
+  double getEvaluationEstimate() const;
+  /// Seconds kept back for the coverage of the problems still waiting.
+  double getCoverageReserve() const;
+  double getElapsed() const { return clock() - start; }
+  /// The budget left (negative once overrun; infinite without one).
+  double getLeft() const;
+  const ModelPlanOptions &getOptions() const { return options; }
+
+private:
+  std::vector<PlanProblem> problems;
+  ModelPlanOptions options;
+  std::function<double()> clock;
+  double start = 0;
+  std::vector<size_t> order;
+  std::vector<double> headroom, gain, weight;
+  /// Problems before this position of `order` had their turn.
+  size_t cursor = 0;
+  /// Set once next() handed the rest to the coverage pass.
+  bool stopped = false;
+  int64_t evaluations = 0;
+  double evaluationSeconds = 0;
+};
+
+/// What the one evaluation of a problem's first pick gave.
+struct FirstPickVerdict {
+  /// False when the expert has no candidate for the problem (`reason`).
+  bool available = false;
+  std::string reason;
+  bool passed = false;
+  /// The evaluator's status and failure (when not passed).
+  std::string status, failure;
+  /// Medians of the same evaluation, timed interleaved.
+  double candidateSeconds = 0, baselineSeconds = 0;
+};
+
+struct CoverageDecision {
+  bool keep = false;
+  /// Why, for the remark and the report: "1.52x faster than upstream
+  /// (1.1 ms -> 723 us)", "first pick slower than upstream: 1.3 ms vs
+  /// 1.1 ms", "first pick failed: wrong: ...".
+  std::string why;
+};
+
+/// Keeps the first pick only when it verified and ran faster than the
+/// upstream lowering in the same evaluation.
+CoverageDecision decideFirstPick(const FirstPickVerdict &verdict);
+
+} // namespace mlir::stark
+
+#endif // STARK_SEARCH_MODELPLAN_H

@@ -1,0 +1,63 @@
+//===- RunResources.h - What a model's searches share ------------*- C++
+//-*-===//
+//
+// The language model of agent=llm (or of the replay of an llm transcript)
+// and the pool of evaluators: set up once per run, so that budgets, tokens
+// and transcripts span every problem.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_SEARCH_RUNRESOURCES_H
+#define STARK_SEARCH_RUNRESOURCES_H
+
+#include "stark/Eval/EvalPool.h"
+#include "stark/LLM/Chat.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::stark {
+
+/// The model a run's roles ask; none for the expert and a proposal replay.
+struct RunModel {
+  std::string agent;
+  /// The HTTP client, recording when a transcript is named, or a replay.
+  std::shared_ptr<llm::ChatModel> client, recorder, replay;
+  llm::ChatModel *model = nullptr;
+  llm::ChatConfig config;
+  /// Requests in flight at once (llm-concurrency resolved; a replay takes
+  /// its transcript's).
+  unsigned concurrency = 1;
+};
+
+/// Sets up the model of `agent`: for llm, `config` completed from the
+/// environment and `provider`; for replay of an llm transcript, the
+/// transcript. Fails, saying why in `error`.
+LogicalResult setUpRunModel(StringRef agent, StringRef transcript,
+                            llm::ChatConfig config, StringRef provider,
+                            unsigned concurrencyOption, RunModel &run,
+                            std::string &error);
+
+/// The report's account of the model: tokens, concurrency, cost; none
+/// without a model.
+std::optional<llvm::json::Value> describeModelUse(const RunModel &run,
+                                                  int64_t requests,
+                                                  int64_t promptTokens,
+                                                  int64_t completionTokens);
+
+/// The evaluators of a run with more than one local worker or with mpi
+/// (null otherwise).
+FailureOr<std::unique_ptr<EvalPool>>
+createSearchPool(StringRef target, unsigned devices, unsigned workersPerDevice,
+                 bool mpi, double mpiGrace, std::string &error);
+
+/// The evaluators of a parallel run, for the report.
+llvm::json::Object describePool(const EvalPool &pool, unsigned devices,
+                                unsigned workersPerDevice, bool mpi);
+
+} // namespace mlir::stark
+
+#endif // STARK_SEARCH_RUNRESOURCES_H

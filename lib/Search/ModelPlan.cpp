@@ -1,0 +1,190 @@
+//===- ModelPlan.cpp - Order and budgets of a whole model's search --------===//
+
+#include "stark/Search/ModelPlan.h"
+#include "stark/Eval/Timing.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace mlir::stark;
+
+ClassEfficiency mlir::stark::getClassEfficiency(llvm::StringRef target,
+                                                llvm::StringRef opClass) {
+  // Fractions of the roofline. On cuda the upstream lowering of a
+  // contraction or convolution runs one thread per output element straight
+  // from global memory (1-2% of the roofline), while the templates reach
+  // about half of it; elementwise ops lose less. On the host the upstream
+  // loops are scalar, the schedules tiled and vectorised.
+  if (target == "cuda")
+    return llvm::StringSwitch<ClassEfficiency>(opClass)
+        .Case("contraction", {0.01, 0.6})
+        .Case("convolution", {0.01, 0.4})
+        .Case("pooling", {0.05, 0.6})
+        .Case("reduction", {0.02, 0.6})
+        .Case("elementwise", {0.2, 0.8})
+        .Default({0.05, 0.5});
+  return llvm::StringSwitch<ClassEfficiency>(opClass)
+      .Case("contraction", {0.02, 0.3})
+      .Case("convolution", {0.02, 0.2})
+      .Case("pooling", {0.1, 0.5})
+      .Case("reduction", {0.1, 0.5})
+      .Case("elementwise", {0.3, 0.7})
+      .Default({0.1, 0.4});
+}
+
+double mlir::stark::estimateHeadroom(const PlanProblem &problem,
+                                     llvm::StringRef target) {
+  ClassEfficiency e = getClassEfficiency(target, problem.opClass);
+  double headroom = e.best / e.upstream;
+  if (problem.baselineSeconds > 0 && problem.rooflineSeconds > 0)
+    headroom = problem.baselineSeconds * e.best / problem.rooflineSeconds;
+  return std::max(1.0, headroom);
+}
+
+ModelPlan::ModelPlan(std::vector<PlanProblem> problemsIn,
+                     ModelPlanOptions optionsIn,
+                     std::function<double()> clockIn)
+    : problems(std::move(problemsIn)), options(std::move(optionsIn)),
+      clock(std::move(clockIn)) {
+  start = clock();
+  bool shares =
+      llvm::any_of(problems, [](const PlanProblem &p) { return p.share > 0; });
+  for (const PlanProblem &p : problems) {
+    headroom.push_back(estimateHeadroom(p, options.target));
+    // Without shares (problems outlined without a ranking) the budget is
+    // split evenly and the headroom alone orders them.
+    double share = shares ? std::max(0.0, p.share) : 1.0;
+    gain.push_back(share * headroom.back());
+    weight.push_back(share);
+  }
+  order.resize(problems.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return gain[a] > gain[b]; });
+}
+
+size_t ModelPlan::getRank(size_t problem) const {
+  return llvm::find(order, problem) - order.begin();
+}
+
+double ModelPlan::getEvaluationEstimate() const {
+  return evaluations > 0 ? evaluationSeconds / evaluations
+                         : options.evaluationSecondsPrior;
+}
+
+void ModelPlan::recordEvaluations(int64_t count, double seconds) {
+  if (count <= 0 || !(seconds >= 0))
+    return;
+  evaluations += count;
+  evaluationSeconds += seconds;
+}
+
+double ModelPlan::getLeft() const {
+  if (options.totalSeconds <= 0)
+    return std::numeric_limits<double>::infinity();
+  return options.totalSeconds - getElapsed();
+}
+
+double ModelPlan::getCoverageReserve() const {
+  return double(order.size() - cursor) * getEvaluationEstimate();
+}
+
+std::vector<size_t> ModelPlan::getUncovered() const {
+  return std::vector<size_t>(order.begin() + cursor, order.end());
+}
+
+std::optional<PlanTurn> ModelPlan::next() {
+  if (stopped || cursor >= order.size())
+    return std::nullopt;
+  size_t head = order[cursor];
+  if (options.totalSeconds <= 0) {
+    ++cursor;
+    return PlanTurn{head, options.maxSeconds, options.maxSeconds,
+                    options.maxCandidates};
+  }
+  // Every problem still waiting costs one evaluation if it only gets the
+  // coverage pass; a search costs its allotment instead. What is left
+  // beyond the coverage of all of them is split by share over the
+  // problems to search: the longest run of the order, from its head, in
+  // which every allotment pays for a search.
+  double e = getEvaluationEstimate();
+  size_t waiting = order.size() - cursor;
+  double pool = getLeft() - double(waiting) * e;
+  double minAllotment = double(2 + options.minCandidates) * e;
+  auto allotment = [&](size_t problem, double totalWeight) {
+    return e + pool * weight[problem] / totalWeight;
+  };
+  for (size_t k = waiting; k >= 1 && pool > 0; --k) {
+    double totalWeight = 0;
+    for (size_t i = cursor; i < cursor + k; ++i)
+      totalWeight += weight[order[i]];
+    if (totalWeight <= 0)
+      continue;
+    bool fits = true;
+    for (size_t i = cursor; i < cursor + k && fits; ++i)
+      fits = allotment(order[i], totalWeight) >= minAllotment;
+    if (!fits)
+      continue;
+    PlanTurn turn;
+    turn.problem = head;
+    turn.begun = getElapsed();
+    turn.waiting = waiting;
+    turn.part = weight[head] / totalWeight;
+    turn.allotment = std::min(options.maxSeconds, allotment(head, totalWeight));
+    // The last candidate started within the search's seconds may run one
+    // evaluation past them.
+    turn.searchSeconds = std::max(0.0, turn.allotment - e);
+    int64_t affordable = int64_t(std::floor((turn.allotment - 2 * e) / e));
+    turn.candidates =
+        std::clamp(affordable, options.minCandidates,
+                   std::max(options.minCandidates, options.maxCandidates));
+    ++cursor;
+    return turn;
+  }
+  stopped = true;
+  return std::nullopt;
+}
+
+bool ModelPlan::mayContinue(const PlanTurn &turn, int64_t count,
+                            double seconds) const {
+  if (options.totalSeconds <= 0)
+    return true;
+  double e = getEvaluationEstimate();
+  if (count > 0)
+    e = (evaluationSeconds + seconds) / double(evaluations + count);
+  double pool = options.totalSeconds - turn.begun - double(turn.waiting) * e;
+  double allotment = std::min(options.maxSeconds, e + pool * turn.part);
+  return seconds < allotment - e;
+}
+
+CoverageDecision mlir::stark::decideFirstPick(const FirstPickVerdict &v) {
+  if (!v.available)
+    return {false, "no first pick: " + v.reason};
+  if (!v.passed) {
+    llvm::StringRef failure =
+        llvm::StringRef(v.failure).take_until([](char c) { return c == '\n'; });
+    std::string why = "first pick failed: " + v.status;
+    if (!failure.empty() && !failure.starts_with(v.status))
+      why += ": " + failure.str();
+    else if (!failure.empty())
+      why = "first pick failed: " + failure.str();
+    return {false, why};
+  }
+  if (!(v.candidateSeconds > 0) || !(v.baselineSeconds > 0))
+    return {false, "first pick failed: verified but not timed"};
+  if (!(v.candidateSeconds < v.baselineSeconds))
+    return {false, llvm::formatv("first pick slower than upstream: {0} vs {1}",
+                                 formatDuration(v.candidateSeconds),
+                                 formatDuration(v.baselineSeconds))
+                       .str()};
+  return {true, llvm::formatv("{0:f2}x faster than upstream ({1} -> {2})",
+                              v.baselineSeconds / v.candidateSeconds,
+                              formatDuration(v.baselineSeconds),
+                              formatDuration(v.candidateSeconds))
+                    .str()};
+}

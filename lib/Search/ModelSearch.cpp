@@ -1,0 +1,567 @@
+//===- ModelSearch.cpp - The search of a whole model's problems -----------===//
+
+#include "stark/Search/ModelSearch.h"
+#include "stark/Eval/Timing.h"
+#include "stark/Problem/FusionGroup.h"
+#include "stark/Search/ModelPlan.h"
+#include "stark/Search/Report.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#define DEBUG_TYPE "stark-model-search"
+
+using namespace mlir;
+using namespace mlir::stark;
+
+RecordedWinners::~RecordedWinners() = default;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string joinParams(const std::map<std::string, std::string> &params) {
+  return llvm::join(
+      llvm::map_range(
+          params, [](const auto &kv) { return kv.first + "=" + kv.second; }),
+      " ");
+}
+
+/// One problem of the model and what became of it.
+struct Entry {
+  ModuleOp problem;
+  ProblemAttr info;
+  StringAttr symbol;
+  /// The ops the problem speaks for; `alone` when they name it only as
+  /// their problem alone (a fused chain outlined with compare-unfused).
+  SmallVector<Operation *> ops;
+  bool alone = false;
+  std::string label;
+  PlanProblem plan;
+  llvm::json::Object report;
+  /// "searched", "first pick" or "upstream".
+  std::string outcome;
+  bool winner = false;
+  double speedup = 1;
+};
+
+class ModelSearch {
+public:
+  ModelSearch(ModuleOp module, const HardwareProfile &hw,
+              const ModelSearchOptions &options)
+      : module(module), hw(hw), options(options),
+        target(options.problem.target) {}
+
+  ModelSearchResult run();
+
+private:
+  ModuleOp module;
+  const HardwareProfile &hw;
+  const ModelSearchOptions &options;
+  std::string target;
+  std::vector<Entry> entries;
+  ModelSearchResult out;
+  /// Problems the plan orders (those without a recorded winner).
+  size_t planned = 0;
+  /// Searches that ran side by side before the turns, by entry.
+  std::map<size_t, ProblemSearchResult> presearched;
+
+  void collect();
+  void remark(Entry &e, const Twine &message);
+  void finish(Entry &e, StringRef outcome, const Twine &why);
+  void progressLine(const Twine &line) {
+    if (options.progress)
+      llvm::errs() << line << "\n";
+  }
+  void installWinner(Entry &e, OwningOpRef<ModuleOp> winner,
+                     const SearchNode &node, double baselineSeconds);
+  void searchSideBySide(const ModelPlan &plan, ArrayRef<size_t> open);
+  LogicalResult searchTurn(size_t index, const PlanTurn &turn, size_t rank,
+                           ModelPlan &plan);
+  void cover(size_t index, size_t rank, StringRef why, ModelPlan &plan);
+  void summarize(const ModelPlan &plan, double coverageSeconds);
+};
+
+} // namespace
+
+void ModelSearch::collect() {
+  for (auto nested : module.getOps<ModuleOp>()) {
+    if (!nested->hasAttr(kProblemAttrName) || !nested.getSymNameAttr() ||
+        nested->hasAttr(kWinnerAttrName) || nested->hasAttr(kBaselineAttrName))
+      continue;
+    std::string error;
+    FailureOr<ProblemAttr> info = getProblemAttr(nested, error);
+    if (failed(info))
+      continue;
+    Entry e;
+    e.problem = nested;
+    e.info = *info;
+    e.symbol = nested.getSymNameAttr();
+    e.ops = getOpsOfProblem(module, e.symbol);
+    e.alone = e.ops.empty();
+    if (e.alone)
+      e.ops = getOpsOfProblem(module, e.symbol, kUnfusedProblemAttrName);
+    e.label = llvm::formatv("{0} {1}", e.info.getOp(), e.info.getShapes());
+    e.plan.name = e.symbol.getValue().str();
+    double costliest = -1;
+    for (Operation *op : e.ops)
+      if (auto cost = op->getAttrOfType<CostAttr>(kCostAttrName)) {
+        double us = cost.getTimeUs().convertToDouble();
+        e.plan.share += cost.getShare().convertToDouble();
+        e.plan.rooflineSeconds += us * 1e-6;
+        if (us > costliest) {
+          costliest = us;
+          e.plan.opClass = cost.getOpClass().str();
+        }
+      }
+    e.report = llvm::json::Object{{"problem", e.symbol.getValue()},
+                                  {"op", e.info.getOp()},
+                                  {"shapes", e.info.getShapes()},
+                                  {"signature", e.info.getSignature()}};
+    entries.push_back(std::move(e));
+  }
+}
+
+void ModelSearch::remark(Entry &e, const Twine &message) {
+  std::string text =
+      ((e.alone ? "alone as @" + e.symbol.getValue() + ": " : Twine()) +
+       message)
+          .str();
+  for (Operation *op : e.ops)
+    out.remarks.emplace_back(op, text);
+  if (e.ops.empty())
+    out.remarks.emplace_back(e.problem, message.str());
+}
+
+void ModelSearch::finish(Entry &e, StringRef outcome, const Twine &why) {
+  e.outcome = outcome.str();
+  e.report["outcome"] = e.outcome;
+  e.report["why"] = why.str();
+  remark(e, "stark-search: " + outcome + ": " + why);
+}
+
+void ModelSearch::installWinner(Entry &e, OwningOpRef<ModuleOp> winner,
+                                const SearchNode &node,
+                                double baselineSeconds) {
+  MLIRContext *ctx = module.getContext();
+  Builder b(ctx);
+  winner->setSymNameAttr(b.getStringAttr("winner"));
+  e.problem.getBody()->push_back(winner.release());
+  SmallVector<NamedAttribute> params;
+  for (const auto &[k, v] : node.params)
+    params.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
+  e.problem->setAttr(kWinnerAttrName,
+                     WinnerAttr::get(ctx, APFloat(baselineSeconds * 1e6),
+                                     node.id,
+                                     /*chip=*/"", b.getDictionaryAttr(params),
+                                     APFloat(node.speedup), node.strategy,
+                                     target, APFloat(node.seconds * 1e6)));
+  e.winner = true;
+  e.speedup = node.speedup;
+  ++out.winners;
+}
+
+/// With an evaluation pool, searches the problems side by side, as many at
+/// once as the pool has evaluators, in the plan's order; the turns then
+/// take their results, so the output, the remarks and the tuning records
+/// do not depend on which search ends first.
+void ModelSearch::searchSideBySide(const ModelPlan &plan,
+                                   ArrayRef<size_t> open) {
+  EvalPool *pool = options.problem.pool;
+  if (!options.sideBySide || !pool || pool->size() < 2 ||
+      options.totalSeconds > 0 || open.size() < 2 ||
+      !module.getContext()->isMultithreadingEnabled())
+    return;
+  struct Job {
+    size_t index;
+    ProblemSearchOptions options;
+    ProblemSearchResult result;
+  };
+  std::vector<Job> jobs;
+  for (size_t k : plan.getOrder()) {
+    size_t index = open[k];
+    ProblemSearchOptions jobOptions = options.problem;
+    if (options.records)
+      jobOptions.seeds = options.records->getSeeds(entries[index].info);
+    jobs.push_back({index, std::move(jobOptions), {}});
+  }
+  if (jobs.size() < 2)
+    return;
+  // Threads create IR (candidate modules, parsed winners) in the shared
+  // context: every dialect they may need is loaded before they start.
+  module.getContext()->loadAllAvailableDialects();
+  std::mutex mutex;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < jobs.size(); i = next++) {
+      Job &job = jobs[i];
+      const Entry &e = entries[job.index];
+      auto onProgress = [&](const SearchProgress &p) {
+        if (!options.progress)
+          return;
+        std::lock_guard<std::mutex> guard(mutex);
+        llvm::errs() << llvm::formatv(
+            "stark-search: [{0}/{1}] {2}: candidate {3}/{4}, best {5:f2}x\n",
+            i + 1, jobs.size(), e.label, p.candidatesTried, job.options.budget,
+            p.bestSpeedup);
+      };
+      job.result = searchProblem(e.problem, hw, job.options, onProgress);
+    }
+  };
+  std::vector<std::thread> threads;
+  unsigned parallel = std::min<size_t>(pool->size(), jobs.size());
+  for (unsigned t = 0; t < parallel; ++t)
+    threads.emplace_back(work);
+  for (std::thread &t : threads)
+    t.join();
+  for (Job &job : jobs)
+    presearched[job.index] = std::move(job.result);
+}
+
+LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
+                                      size_t rank, ModelPlan &plan) {
+  Entry &e = entries[index];
+  size_t count = planned;
+  std::string line = llvm::formatv("stark-search: [{0}/{1}] {2}: {3} op(s)",
+                                   rank + 1, count, e.label, e.ops.size());
+  if (e.plan.share > 0 && e.plan.share <= 1)
+    line += llvm::formatv(", {0:f1}% of the model's estimated time",
+                          100 * e.plan.share)
+                .str();
+  line += llvm::formatv(", {0:f1} s budget", turn.allotment).str();
+  progressLine(line);
+
+  ProblemSearchOptions searchOptions = options.problem;
+  if (options.totalSeconds > 0) {
+    searchOptions.seconds = turn.searchSeconds;
+    searchOptions.budget = unsigned(turn.candidates);
+    searchOptions.mayContinue = [&](int64_t evaluations, double seconds) {
+      return plan.mayContinue(turn, evaluations, seconds);
+    };
+  }
+  if (options.records)
+    searchOptions.seeds = options.records->getSeeds(e.info);
+  auto onProgress = [&](const SearchProgress &p) {
+    if (options.progress)
+      llvm::errs() << llvm::formatv(
+          "stark-search: [{0}/{1}] {2}: candidate {3}/{4}, best {5:f2}x\n",
+          rank + 1, count, e.label, p.candidatesTried, searchOptions.budget,
+          p.bestSpeedup);
+  };
+  ProblemSearchResult result;
+  auto start = Clock::now();
+  if (auto it = presearched.find(index); it != presearched.end()) {
+    result = std::move(it->second);
+  } else {
+    result = searchProblem(e.problem, hw, searchOptions, onProgress);
+    plan.recordEvaluations(result.evaluations, secondsSince(start));
+  }
+  ++out.searched;
+  e.report = problemToJSON(e.symbol.getValue(), e.info, result);
+  e.report["seconds"] = secondsSince(start);
+  e.report["budget_seconds"] = turn.allotment;
+  if (options.records) {
+    e.report["source"] = "search";
+    e.report["seeds"] = int64_t(searchOptions.seeds.size());
+  }
+  if (result.llmUsage) {
+    out.requests += result.llmUsage->requests;
+    out.promptTokens += result.llmUsage->promptTokens;
+    out.completionTokens += result.llmUsage->completionTokens;
+  }
+  if (!result.fallbackReason.empty())
+    remark(e, "stark-search: agent llm fell back to expert: " +
+                  result.fallbackReason);
+
+  switch (result.status) {
+  case ProblemSearchStatus::Error:
+    e.problem.emitError() << "stark-search: " << result.message;
+    return failure();
+  case ProblemSearchStatus::Skipped:
+    finish(e, "upstream", result.skipReason);
+    return success();
+  case ProblemSearchStatus::Searched:
+    break;
+  }
+  const SearchResult &search = *result.search;
+  out.candidates += search.candidatesTried;
+  // Searched: not searched again, and timed for compare-unfused.
+  if (result.baselineSeconds > 0)
+    e.problem->setAttr(kBaselineAttrName,
+                       FloatAttr::get(Float64Type::get(module.getContext()),
+                                      result.baselineSeconds * 1e6));
+  if (!search.winner) {
+    int64_t failedCount = 0;
+    for (int64_t id = 1; id < search.tree.size(); ++id)
+      failedCount += search.tree.node(id).state == NodeState::Failed;
+    std::string why =
+        llvm::formatv("no verified candidate beat the baseline by "
+                      "{3:f2}x ({0} tried, {1} failed, stopped on {2})",
+                      search.candidatesTried, failedCount, search.stopReason,
+                      options.problem.minSpeedup)
+            .str();
+    if (search.candidatesTried == 0 && !result.lastBuildError.empty())
+      why += "; no candidate could be built: " + result.lastBuildError;
+    finish(e, "upstream", why);
+    return success();
+  }
+  const SearchNode &win = search.tree.node(*search.winner);
+  if (!result.winner) {
+    finish(e, "upstream", "the winning candidate does not parse back");
+    return success();
+  }
+  double baseline = result.baselineSeconds;
+  installWinner(e, std::move(result.winner), win, baseline);
+  if (options.records) {
+    std::string error;
+    if (failed(options.records->record(e.info, result, win, error))) {
+      e.problem.emitError() << "stark-search: tuning database: " << error;
+      return failure();
+    }
+  }
+  finish(e, "searched",
+         llvm::formatv("{0:f2}x faster on {1}: {2} {3} (candidate {4} of {5}, "
+                       "{6} -> {7})",
+                       win.speedup, target, win.strategy,
+                       joinParams(win.params), win.id, search.candidatesTried,
+                       formatDuration(baseline), formatDuration(win.seconds)));
+  return success();
+}
+
+void ModelSearch::cover(size_t index, size_t rank, StringRef why,
+                        ModelPlan &plan) {
+  Entry &e = entries[index];
+  auto start = Clock::now();
+  FirstPickResult pick = evaluateFirstPick(e.problem, hw, options.problem);
+  double spent = secondsSince(start);
+  if (pick.verdict.available)
+    plan.recordEvaluations(1, spent);
+  CoverageDecision decision = decideFirstPick(pick.verdict);
+  const FirstPickVerdict &v = pick.verdict;
+  progressLine(llvm::formatv(
+      "stark-search: [{0}/{1}] {2}: {3}: {4}", rank + 1, planned, e.label,
+      decision.keep ? "first pick" : "upstream", decision.why));
+  e.report["seconds"] = spent;
+  e.report["budget_seconds"] = 0.0;
+  e.report["skipped"] = why.str();
+  if (v.available) {
+    ++out.candidates;
+    // The entry reads like a search of one candidate: the root and the
+    // first pick, its winner when kept.
+    SearchNode root;
+    root.strategy = "baseline";
+    root.author = "baseline";
+    root.state = NodeState::Passed;
+    root.status = "ok";
+    root.seconds = v.baselineSeconds;
+    root.speedup = 1;
+    root.children.push_back(1);
+    SearchNode &node = pick.node;
+    node.status = v.status;
+    node.state = v.passed ? NodeState::Passed : NodeState::Failed;
+    node.failure = v.failure;
+    if (v.passed) {
+      node.seconds = v.candidateSeconds;
+      node.speedup = v.baselineSeconds / v.candidateSeconds;
+      e.report["baseline_seconds"] = v.baselineSeconds;
+      e.problem->setAttr(kBaselineAttrName,
+                         FloatAttr::get(Float64Type::get(module.getContext()),
+                                        v.baselineSeconds * 1e6));
+    }
+    e.report["candidates"] = 1;
+    e.report["nodes"] = llvm::json::Array{nodeToJSON(root), nodeToJSON(node)};
+    bool kept = decision.keep && pick.module;
+    e.report["winner"] = kept ? llvm::json::Value(1) : nullptr;
+    llvm::json::Object first{
+        {"strategy", node.strategy}, {"status", v.status}, {"kept", kept}};
+    if (v.passed) {
+      first["seconds"] = v.candidateSeconds;
+      first["speedup"] = node.speedup;
+    }
+    e.report["first_pick"] = std::move(first);
+    if (kept) {
+      installWinner(e, std::move(pick.module), node, v.baselineSeconds);
+      finish(e, "first pick",
+             why + "; " + decision.why + ": " + node.strategy + " " +
+                 joinParams(node.params));
+      return;
+    }
+    if (decision.keep)
+      decision.why = "the first pick does not parse back";
+  }
+  finish(e, "upstream", why + "; " + decision.why);
+}
+
+void ModelSearch::summarize(const ModelPlan &plan, double coverageSeconds) {
+  int64_t winners = 0, searched = 0, firstPicks = 0, upstream = 0;
+  double share = 0, winnerShare = 0, after = 0;
+  bool haveShares = false;
+  for (const Entry &e : entries) {
+    haveShares |= e.plan.share > 0 && e.plan.share <= 1;
+    share += e.plan.share;
+    searched += e.outcome == "searched";
+    firstPicks += e.outcome == "first pick";
+    upstream += e.outcome == "upstream";
+    if (e.winner && e.speedup > 0) {
+      ++winners;
+      winnerShare += e.plan.share;
+      after += e.plan.share / e.speedup;
+    } else {
+      after += e.plan.share;
+    }
+  }
+  // Shares are of the model's time only when stark-hot-ops marked them.
+  double modelSpeedup = 0;
+  if (haveShares && share <= 1.0 + 1e-9)
+    modelSpeedup = 1.0 / (std::max(0.0, 1.0 - share) + after);
+  double elapsed = plan.getElapsed();
+  out.summaryText =
+      llvm::formatv("stark-search: model summary: {0} problem(s) in {1:f1} s: "
+                    "{2} searched, {3} first pick, {4} upstream; {5} with a "
+                    "verified winner",
+                    entries.size(), elapsed, searched, firstPicks, upstream,
+                    winners)
+          .str();
+  if (modelSpeedup > 0)
+    out.summaryText +=
+        llvm::formatv("; their ops are {0:f1}% of the model's estimated "
+                      "time, the winners {1:f1}%; estimated model speedup "
+                      "{2:f2}x",
+                      100 * share, 100 * winnerShare, modelSpeedup)
+            .str();
+  out.summary = llvm::json::Object{{"problems", int64_t(entries.size())},
+                                   {"winners", winners},
+                                   {"seconds", elapsed},
+                                   {"searched", searched},
+                                   {"first_picks", firstPicks},
+                                   {"upstream", upstream}};
+  if (modelSpeedup > 0) {
+    out.summary["searched_share"] = share;
+    out.summary["winner_share"] = winnerShare;
+    out.summary["estimated_model_speedup"] = modelSpeedup;
+  }
+  llvm::json::Array order;
+  for (size_t i : plan.getOrder())
+    order.push_back(entries[i].plan.name);
+  out.plan =
+      llvm::json::Object{{"order", std::move(order)},
+                         {"evaluation_seconds", plan.getEvaluationEstimate()},
+                         {"coverage_seconds", coverageSeconds},
+                         {"elapsed_seconds", elapsed}};
+}
+
+ModelSearchResult ModelSearch::run() {
+  auto stop = [&] {
+    out.failed = true;
+    return std::move(out);
+  };
+  Clock::time_point runStart = options.start;
+  collect();
+  // Recorded winners first: they cost nothing and take no turn.
+  std::vector<size_t> open;
+  for (auto [index, e] : llvm::enumerate(entries)) {
+    std::string error;
+    FailureOr<std::optional<RecordedWinners::Applied>> applied =
+        options.records
+            ? options.records->apply(e.problem, e.info, error)
+            : FailureOr<std::optional<RecordedWinners::Applied>>(std::nullopt);
+    if (failed(applied)) {
+      e.problem.emitError() << "stark-search: " << error;
+      return stop();
+    }
+    if (!*applied) {
+      open.push_back(index);
+      continue;
+    }
+    e.report = std::move((*applied)->report);
+    e.report["share"] = e.plan.share;
+    e.report["budget_seconds"] = 0.0;
+    e.winner = (*applied)->speedup > 0;
+    e.speedup = (*applied)->speedup;
+    if (e.winner)
+      ++out.winners;
+    ++out.fromRecords;
+    finish(e, "searched", (*applied)->remark);
+  }
+
+  std::vector<PlanProblem> toPlan;
+  for (size_t index : open)
+    toPlan.push_back(entries[index].plan);
+  ModelPlanOptions planOptions;
+  planOptions.target = target;
+  planOptions.totalSeconds = options.totalSeconds;
+  planOptions.maxSeconds = options.problem.seconds;
+  planOptions.maxCandidates = options.problem.budget;
+  planOptions.evaluationSecondsPrior = options.evaluationSecondsPrior;
+  ModelPlan plan(std::move(toPlan), planOptions,
+                 [runStart] { return secondsSince(runStart); });
+  LLVM_DEBUG({
+    for (size_t k : plan.getOrder())
+      llvm::dbgs() << "plan #" << plan.getRank(k) + 1 << " @"
+                   << entries[open[k]].plan.name << ": share "
+                   << entries[open[k]].plan.share << " x headroom "
+                   << plan.getHeadroom(k) << "\n";
+  });
+
+  planned = open.size();
+  searchSideBySide(plan, open);
+  size_t turns = 0;
+  while (std::optional<PlanTurn> turn = plan.next())
+    if (failed(searchTurn(open[turn->problem], *turn, turns++, plan)))
+      return stop();
+  // Coverage: the problems whose turn did not come.
+  auto coverageStart = Clock::now();
+  std::vector<size_t> uncovered = plan.getUncovered();
+  double left = std::max(0.0, plan.getLeft());
+  bool spent = left <= plan.getCoverageReserve();
+  std::string state =
+      llvm::formatv("{0:f1} s of {1:f1} left for {2} problem(s), about "
+                    "{3:f2} s per evaluation",
+                    left, options.totalSeconds, uncovered.size(),
+                    plan.getEvaluationEstimate())
+          .str();
+  bool shares = llvm::any_of(
+      open, [&](size_t index) { return entries[index].plan.share > 0; });
+  for (size_t k : uncovered) {
+    std::string why;
+    if (shares && !(entries[open[k]].plan.share > 0))
+      why = "no share of the model's estimated time (no stark.cost)";
+    else if (spent)
+      why = "budget spent (" + state + ")";
+    else
+      why = "its share of the budget left pays for no search (" + state + ")";
+    cover(open[k], turns++, why, plan);
+  }
+  double coverageSeconds = secondsSince(coverageStart);
+  summarize(plan, coverageSeconds);
+  for (size_t k = 0; k < open.size(); ++k) {
+    llvm::json::Object &report = entries[open[k]].report;
+    report["rank"] = int64_t(plan.getRank(k) + 1);
+    report["share"] = entries[open[k]].plan.share;
+    report["headroom"] = plan.getHeadroom(k);
+    report["expected_gain"] = plan.getGain(k);
+  }
+  for (Entry &e : entries)
+    out.reports.push_back(std::move(e.report));
+  return std::move(out);
+}
+
+ModelSearchResult mlir::stark::searchModel(ModuleOp module,
+                                           const HardwareProfile &hw,
+                                           const ModelSearchOptions &options) {
+  ModelSearch search(module, hw, options);
+  return search.run();
+}

@@ -1,0 +1,118 @@
+//===- RunResources.cpp - What a model's searches share -------------------===//
+
+#include "stark/Search/RunResources.h"
+#include "stark/Eval/MpiEval.h"
+#include "stark/LLM/Config.h"
+#include "stark/LLM/Transcript.h"
+#if STARK_ENABLE_LLM
+#include "stark/LLM/HttpClient.h"
+#endif
+
+using namespace mlir;
+using namespace mlir::stark;
+
+LogicalResult mlir::stark::setUpRunModel(StringRef agent, StringRef transcript,
+                                         llm::ChatConfig config,
+                                         StringRef provider,
+                                         unsigned concurrencyOption,
+                                         RunModel &run, std::string &error) {
+  run = RunModel();
+  run.agent = agent.str();
+  if (agent == "replay" &&
+      llm::ReplayChatModel::isTranscript(transcript.str())) {
+    std::shared_ptr<llm::ReplayChatModel> loaded =
+        llm::ReplayChatModel::load(transcript.str(), error);
+    if (!loaded)
+      return failure();
+    // Asking ahead shapes the tree: replay it as it was recorded.
+    run.concurrency = loaded->getConcurrency();
+    run.replay = loaded;
+    run.model = run.replay.get();
+    return success();
+  }
+  if (agent != "llm")
+    return success();
+#if STARK_ENABLE_LLM
+  run.config = std::move(config);
+  if (!llm::resolveConcurrency(concurrencyOption, run.config.concurrency,
+                               error))
+    return failure();
+  run.concurrency = run.config.concurrency;
+  if (!llm::resolveConfig(run.config, provider.str(), error))
+    return failure();
+  run.client = std::make_shared<llm::HttpChatModel>(run.config);
+  run.model = run.client.get();
+  if (!transcript.empty()) {
+    run.recorder = llm::RecordingChatModel::create(*run.client, run.config,
+                                                   transcript.str(), error);
+    if (!run.recorder)
+      return failure();
+    run.model = run.recorder.get();
+  }
+  return success();
+#else
+  error = "agent llm needs libcurl";
+  return failure();
+#endif
+}
+
+std::optional<llvm::json::Value>
+mlir::stark::describeModelUse(const RunModel &run, int64_t requests,
+                              int64_t promptTokens, int64_t completionTokens) {
+  if (!run.model)
+    return std::nullopt;
+  llvm::json::Object o{{"requests", requests},
+                       {"prompt_tokens", promptTokens},
+                       {"completion_tokens", completionTokens}};
+  if (run.concurrency > 1)
+    o["concurrency"] = int64_t(run.concurrency);
+  if (run.agent == "llm") {
+    o["provider"] = llm::getProviderName(run.config.provider);
+    o["model"] = run.config.model;
+#if STARK_ENABLE_LLM
+    o["cost"] = llm::getCost(run.config, promptTokens, completionTokens);
+#endif
+  }
+  return llvm::json::Value(std::move(o));
+}
+
+FailureOr<std::unique_ptr<EvalPool>>
+mlir::stark::createSearchPool(StringRef target, unsigned devices,
+                              unsigned workersPerDevice, bool mpi,
+                              double mpiGrace, std::string &error) {
+  if (devices * workersPerDevice <= 1 && !mpi)
+    return std::unique_ptr<EvalPool>();
+  std::vector<std::unique_ptr<EvalExecutor>> executors;
+  if (devices * workersPerDevice > 1)
+    executors = createLocalExecutors(
+        LocalPoolOptions{target.str(), devices, workersPerDevice});
+  if (mpi) {
+    MpiClientOptions client;
+    client.graceSeconds = mpiGrace;
+    auto remote = createMpiExecutors(client, error);
+    if (failed(remote)) {
+      error = "mpi=1: " + error;
+      return failure();
+    }
+    for (auto &executor : *remote)
+      executors.push_back(std::move(executor));
+  }
+  return std::make_unique<EvalPool>(std::move(executors),
+                                    createHomeExecutor(target.str()));
+}
+
+llvm::json::Object mlir::stark::describePool(const EvalPool &pool,
+                                             unsigned devices,
+                                             unsigned workersPerDevice,
+                                             bool mpi) {
+  llvm::json::Array lost;
+  for (const LostExecutor &l : pool.getLost())
+    lost.push_back(llvm::json::Object{{"executor", l.name},
+                                      {"reason", l.reason},
+                                      {"requeued", int64_t(l.requeued)}});
+  return llvm::json::Object{{"executors", int64_t(pool.size())},
+                            {"lost", std::move(lost)},
+                            {"devices", int64_t(devices)},
+                            {"workers_per_device", int64_t(workersPerDevice)},
+                            {"mpi", mpi}};
+}

@@ -1,0 +1,269 @@
+//===- ModelPlanTest.cpp - Order, budgets and coverage of a model's search ===//
+
+#include "stark/Search/ModelPlan.h"
+
+#include "gtest/gtest.h"
+
+#include <memory>
+
+using namespace mlir::stark;
+
+namespace {
+
+PlanProblem problem(std::string name, double share, std::string opClass,
+                    double rooflineSeconds = 1e-4) {
+  PlanProblem p;
+  p.name = std::move(name);
+  p.share = share;
+  p.opClass = std::move(opClass);
+  p.rooflineSeconds = rooflineSeconds;
+  return p;
+}
+
+/// A clock the test moves by hand; the plan and the simulated run share it.
+struct FakeClock {
+  double now = 0;
+  std::function<double()> get() {
+    return [this] { return now; };
+  }
+};
+
+/// Runs a whole model on the fake clock as the driver does: work before the
+/// plan's turns (`before` seconds), each turn's search (its own evaluation,
+/// then candidates while its seconds and candidate budget last and the plan
+/// lets it go on, each evaluation taking `evaluation` seconds), then one
+/// evaluation per problem
+/// whose turn did not come. Returns the problems searched, in turn order.
+std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
+                             double evaluation, double before = 0) {
+  clock.now += before;
+  std::vector<size_t> searched;
+  while (std::optional<PlanTurn> turn = plan.next()) {
+    searched.push_back(turn->problem);
+    double start = clock.now;
+    int64_t evaluations = 1;
+    clock.now += evaluation; // the problem's own evaluation
+    for (int64_t c = 0;
+         c < turn->candidates && clock.now - start < turn->searchSeconds &&
+         plan.mayContinue(*turn, evaluations, clock.now - start);
+         ++c) {
+      clock.now += evaluation;
+      ++evaluations;
+    }
+    plan.recordEvaluations(evaluations, clock.now - start);
+  }
+  for (size_t i = 0; i < plan.getUncovered().size(); ++i) {
+    clock.now += evaluation;
+    plan.recordEvaluations(1, evaluation);
+  }
+  return searched;
+}
+
+TEST(ModelPlanTest, LargestExpectedGainFirstNotProgramOrder) {
+  // In program order: a small matmul, a large elementwise op, the largest
+  // convolution, a large matmul. An elementwise op has little headroom
+  // over upstream, so its larger share counts for less.
+  std::vector<PlanProblem> problems = {
+      problem("small_matmul", 0.05, "contraction"),
+      problem("elementwise", 0.30, "elementwise"),
+      problem("conv", 0.40, "convolution"),
+      problem("matmul", 0.25, "contraction")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.target = "cuda";
+  ModelPlan plan(problems, options, clock.get());
+  EXPECT_EQ(std::vector<size_t>(plan.getOrder().begin(), plan.getOrder().end()),
+            (std::vector<size_t>{2, 3, 0, 1}));
+  EXPECT_GT(plan.getGain(2), plan.getGain(3));
+  EXPECT_GT(plan.getHeadroom(3), plan.getHeadroom(1));
+  EXPECT_EQ(plan.getRank(1), 3u);
+  // Without a total budget every problem is searched, in that order, with
+  // the per-problem budgets.
+  std::vector<size_t> turns;
+  while (std::optional<PlanTurn> turn = plan.next()) {
+    turns.push_back(turn->problem);
+    EXPECT_EQ(turn->allotment, options.maxSeconds);
+    EXPECT_EQ(turn->candidates, options.maxCandidates);
+  }
+  EXPECT_EQ(turns, (std::vector<size_t>{2, 3, 0, 1}));
+  EXPECT_TRUE(plan.getUncovered().empty());
+}
+
+TEST(ModelPlanTest, MeasuredBaselineReplacesTheClassPrior) {
+  PlanProblem slow = problem("slow", 0.5, "elementwise", 1e-4);
+  PlanProblem fast = problem("fast", 0.5, "elementwise", 1e-4);
+  // Measured: 100x and 2x the roofline; the best elementwise kernels reach
+  // 80% of it on cuda.
+  slow.baselineSeconds = 1e-2;
+  fast.baselineSeconds = 2e-4;
+  EXPECT_DOUBLE_EQ(estimateHeadroom(slow, "cuda"), 80.0);
+  EXPECT_DOUBLE_EQ(estimateHeadroom(fast, "cuda"), 1.6);
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.target = "cuda";
+  ModelPlan plan({fast, slow}, options, clock.get());
+  EXPECT_EQ(plan.getOrder().front(), 1u);
+  // A baseline measured faster than the best known kernel leaves no
+  // headroom, never less than none.
+  PlanProblem done = problem("done", 0.5, "contraction", 1e-4);
+  done.baselineSeconds = 1e-4;
+  EXPECT_DOUBLE_EQ(estimateHeadroom(done, "cuda"), 1.0);
+}
+
+TEST(ModelPlanTest, WithoutSharesTheHeadroomOrdersAndBudgetsAreEven) {
+  std::vector<PlanProblem> problems = {problem("a", 0, "elementwise"),
+                                       problem("b", 0, "contraction")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 40;
+  ModelPlan plan(problems, options, clock.get());
+  EXPECT_EQ(plan.getOrder().front(), 1u);
+  std::optional<PlanTurn> first = plan.next();
+  ASSERT_TRUE(first);
+  // 40 s for two problems at 1 s per evaluation: each gets its coverage
+  // evaluation plus half of the remaining 38 s.
+  EXPECT_DOUBLE_EQ(first->allotment, 20.0);
+  EXPECT_DOUBLE_EQ(first->searchSeconds, 19.0);
+  EXPECT_EQ(first->candidates, 12);
+}
+
+TEST(ModelPlanTest, BudgetsFollowSharesAndEveryCostCounts) {
+  // Work before the turns (reading records, outlining) is on the clock too:
+  // the allotments shrink by it.
+  std::vector<PlanProblem> problems = {problem("a", 0.6, "contraction"),
+                                       problem("b", 0.3, "contraction"),
+                                       problem("c", 0.1, "contraction")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 100;
+  options.maxCandidates = 1000;
+  options.maxSeconds = 1000;
+  ModelPlan plan(problems, options, clock.get());
+  clock.now = 10;
+  std::optional<PlanTurn> turn = plan.next();
+  ASSERT_TRUE(turn);
+  EXPECT_EQ(turn->problem, 0u);
+  // 90 s left, 3 s of coverage kept for the three: 1 + 87 * 0.6.
+  EXPECT_NEAR(turn->allotment, 1 + 87 * 0.6, 1e-9);
+  EXPECT_EQ(turn->candidates, int64_t((turn->allotment - 2) / 1));
+  // The search used half its allotment: the rest is planned again for the
+  // others, by their shares.
+  clock.now += turn->allotment / 2;
+  plan.recordEvaluations(10, turn->allotment / 2);
+  double left = 100 - clock.now;
+  double e = turn->allotment / 2 / 10;
+  turn = plan.next();
+  ASSERT_TRUE(turn);
+  EXPECT_EQ(turn->problem, 1u);
+  EXPECT_NEAR(turn->allotment, e + (left - 2 * e) * 0.75, 1e-9);
+}
+
+TEST(ModelPlanTest, TotalHonouredWithinTenPercentAndLargestFirst) {
+  // 40 problems with falling shares; evaluations cost three times what
+  // the plan first assumes, so the first turn is planned with too low a
+  // cost: it is planned again from its own measurements as it goes, and
+  // the later turns from the measured cost.
+  std::vector<PlanProblem> problems;
+  double sum = 0;
+  for (int i = 0; i < 40; ++i)
+    sum += 1.0 / (i + 1);
+  // Program order is the reverse of the shares'.
+  for (int i = 39; i >= 0; --i)
+    problems.push_back(
+        problem("p" + std::to_string(i), 1.0 / (i + 1) / sum, "contraction"));
+  // The coverage of 40 problems alone takes 120 s.
+  for (double total : {150.0, 300.0, 600.0, 2000.0}) {
+    FakeClock clock;
+    ModelPlanOptions options;
+    options.totalSeconds = total;
+    options.maxCandidates = 100;
+    options.maxSeconds = 1000;
+    options.evaluationSecondsPrior = 1;
+    ModelPlan plan(problems, options, clock.get());
+    std::vector<size_t> searched = simulate(plan, clock, 3.0, /*before=*/2);
+    EXPECT_LE(clock.now, 1.1 * total) << total;
+    // And most of the budget is used.
+    EXPECT_GE(clock.now, 0.8 * total) << total;
+    ASSERT_FALSE(searched.empty()) << total;
+    // The largest shares are searched, first, in order.
+    for (size_t k = 0; k < searched.size(); ++k)
+      EXPECT_EQ(searched[k], problems.size() - 1 - k) << total;
+    // Every other problem is left to the coverage pass, in plan order.
+    EXPECT_EQ(searched.size() + plan.getUncovered().size(), problems.size());
+  }
+}
+
+TEST(ModelPlanTest, ATurnIsPlannedAgainFromItsOwnMeasurements) {
+  std::vector<PlanProblem> problems = {problem("a", 0.5, "contraction"),
+                                       problem("b", 0.5, "contraction")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 100;
+  ModelPlan plan(problems, options, clock.get());
+  std::optional<PlanTurn> turn = plan.next();
+  ASSERT_TRUE(turn);
+  // Planned at 1 s per evaluation: 1 + 98 / 2 = 50 s, 49 for the search.
+  EXPECT_DOUBLE_EQ(turn->allotment, 50.0);
+  EXPECT_TRUE(plan.mayContinue(*turn, 1, 1.0));
+  EXPECT_TRUE(plan.mayContinue(*turn, 40, 40.0));
+  // Measured at 10 s each, the coverage kept back and the overrun are ten
+  // times larger: 10 + (100 - 20) / 2 = 50 s, so a search 40 s in (one
+  // more evaluation to overrun) stops, one 30 s in goes on.
+  EXPECT_FALSE(plan.mayContinue(*turn, 4, 40.0));
+  EXPECT_TRUE(plan.mayContinue(*turn, 3, 30.0));
+  // Without a total budget nothing is planned again.
+  ModelPlanOptions unbounded;
+  ModelPlan unplanned(problems, unbounded, clock.get());
+  std::optional<PlanTurn> any = unplanned.next();
+  ASSERT_TRUE(any);
+  EXPECT_TRUE(unplanned.mayContinue(*any, 1000, 1e6));
+}
+
+TEST(ModelPlanTest, NoSearchWhenTheBudgetPaysOnlyForCoverage) {
+  std::vector<PlanProblem> problems = {problem("a", 0.5, "contraction"),
+                                       problem("b", 0.5, "convolution")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 3; // two coverage evaluations and a little
+  ModelPlan plan(problems, options, clock.get());
+  EXPECT_FALSE(plan.next());
+  EXPECT_EQ(plan.getUncovered(), (std::vector<size_t>{0, 1}));
+  EXPECT_DOUBLE_EQ(plan.getCoverageReserve(), 2.0);
+  // Once stopped, the plan stays stopped.
+  clock.now = -100;
+  EXPECT_FALSE(plan.next());
+}
+
+TEST(ModelPlanTest, FirstPickKeptOnlyWhenVerifiedAndFaster) {
+  FirstPickVerdict faster;
+  faster.available = faster.passed = true;
+  faster.status = "ok";
+  faster.candidateSeconds = 0.5e-3;
+  faster.baselineSeconds = 1.0e-3;
+  CoverageDecision kept = decideFirstPick(faster);
+  EXPECT_TRUE(kept.keep);
+  EXPECT_EQ(kept.why, "2.00x faster than upstream (1 ms -> 500 us)");
+
+  FirstPickVerdict slower = faster;
+  slower.candidateSeconds = 1.3e-3;
+  slower.baselineSeconds = 1.1e-3;
+  CoverageDecision upstream = decideFirstPick(slower);
+  EXPECT_FALSE(upstream.keep);
+  EXPECT_EQ(upstream.why, "first pick slower than upstream: 1.3 ms vs 1.1 ms");
+
+  FirstPickVerdict wrong;
+  wrong.available = true;
+  wrong.status = "wrong";
+  wrong.failure = "wrong: max abs error 3 at [1, 2]\nphase: check";
+  CoverageDecision failed = decideFirstPick(wrong);
+  EXPECT_FALSE(failed.keep);
+  EXPECT_EQ(failed.why, "first pick failed: wrong: max abs error 3 at [1, 2]");
+
+  FirstPickVerdict none;
+  none.reason = "no strategy applies (softmax rows too long)";
+  EXPECT_FALSE(decideFirstPick(none).keep);
+  EXPECT_EQ(decideFirstPick(none).why,
+            "no first pick: no strategy applies (softmax rows too long)");
+}
+
+} // namespace
