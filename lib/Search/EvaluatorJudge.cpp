@@ -112,6 +112,26 @@ Verdict EvaluatorJudge::retime(const Proposal &proposal) {
   return toVerdict(r);
 }
 
+Verdict EvaluatorJudge::sanitize(const Proposal &proposal, StringRef tool) {
+  EvalJob job = makeJob(proposal);
+  job.options.sanitizer = tool.str();
+  job.options.measureTime = false;
+  job.options.correctnessTrials = 1;
+  // Kernels run tens of times slower under the sanitizer.
+  job.worker.timeoutSeconds = std::max(10 * job.worker.timeoutSeconds, 300.0);
+  EvalResult r = pool ? pool->evaluateHere(job)
+                      : evaluateInWorker(job.problemSource, job.problemName,
+                                         job.candidateSource, job.candidateName,
+                                         job.options, job.worker);
+  results.push_back(r);
+  Verdict v;
+  v.status = stringifyEvalStatus(r.status).str();
+  v.passed = r.isOk();
+  if (!v.passed)
+    v.failure = describeFailure(r);
+  return v;
+}
+
 Verdict EvaluatorJudge::toVerdict(const EvalResult &r) const {
   Verdict v;
   v.status = stringifyEvalStatus(r.status).str();

@@ -39,6 +39,30 @@ static void retimeContenders(SearchResult &search, EvaluatorJudge &judge,
   search.winner = tree.best();
 }
 
+/// Runs the winner of `search` under each of `tools` (compute-sanitizer);
+/// a finding fails it, and the next best is checked in its place.
+static void sanitizeWinner(SearchResult &search, EvaluatorJudge &judge,
+                           ArrayRef<std::string> tools) {
+  SearchTree &tree = search.tree;
+  while (std::optional<int64_t> id = tree.best()) {
+    const SearchNode &node = tree.node(*id);
+    bool clean = true;
+    for (const std::string &tool : tools) {
+      Verdict v = judge.sanitize({node, search.payloads[*id]}, tool);
+      if (v.passed)
+        continue;
+      tree.recordFailed(*id, v.status.empty() ? "failed" : v.status,
+                        "failed under compute-sanitizer (" + tool +
+                            "): " + v.failure);
+      clean = false;
+      break;
+    }
+    if (clean)
+      break;
+  }
+  search.winner = tree.best();
+}
+
 ProblemSearchResult mlir::stark::searchProblem(
     ModuleOp problem, const HardwareProfile &hw,
     const ProblemSearchOptions &options,
@@ -171,6 +195,8 @@ ProblemSearchResult mlir::stark::searchProblem(
   if (options.pool && options.pool->size() > 1)
     retimeContenders(*result.search, judge, options.retimeContenders,
                      result.retimed);
+  if (!options.sanitizers.empty() && result.search->winner)
+    sanitizeWinner(*result.search, judge, options.sanitizers);
   result.evaluations = judge.getResults().size();
   for (const EvalResult &r : judge.getResults()) {
     result.referenceRuns += r.referenceRuns;

@@ -2,6 +2,7 @@
 
 #include "stark/Search/RunResources.h"
 #include "stark/Eval/MpiEval.h"
+#include "stark/Eval/RunnerProcess.h"
 #include "stark/LLM/Config.h"
 #include "stark/LLM/Transcript.h"
 #if STARK_ENABLE_LLM
@@ -115,4 +116,16 @@ llvm::json::Object mlir::stark::describePool(const EvalPool &pool,
                             {"devices", int64_t(devices)},
                             {"workers_per_device", int64_t(workersPerDevice)},
                             {"mpi", mpi}};
+}
+
+std::vector<std::string> mlir::stark::getWinnerSanitizers(StringRef target,
+                                                         bool enabled,
+                                                         std::string &why) {
+  if (!enabled || target != "cuda")
+    return {};
+  std::vector<std::string> tools = {"memcheck", "racecheck"};
+  for (const std::string &tool : tools)
+    if (failed(getSanitizerLauncher(tool, why)))
+      return {};
+  return tools;
 }

@@ -180,6 +180,10 @@ struct StarkSearchPass
     p.timeout = timeout;
     p.referenceTimeout = referenceTimeout;
     p.allowTf32 = allowTf32;
+    std::string why;
+    p.sanitizers = getWinnerSanitizers(resolvedTarget, sanitizeWinner, why);
+    if (!why.empty())
+      getOperation().emitRemark("stark-search: no compute-sanitizer: ") << why;
     p.model = run.model;
     p.concurrency = run.concurrency;
     p.llm.target = resolvedTarget;

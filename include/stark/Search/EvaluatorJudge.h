@@ -62,6 +62,9 @@ public:
   /// Judges `proposal` again on the pool's home device (without a pool,
   /// as `judge` does).
   Verdict retime(const Proposal &proposal);
+  /// Runs `proposal` once more under compute-sanitizer's `tool` (one
+  /// correctness trial, untimed, on the home device): a finding fails it.
+  Verdict sanitize(const Proposal &proposal, StringRef tool);
 
   /// Every evaluation so far, in order (the baseline first).
   const std::vector<EvalResult> &getResults() const { return results; }

@@ -77,6 +77,9 @@ struct ProblemSearchOptions {
   EvalPool *pool = nullptr;
   unsigned batch = 1;
   unsigned retimeContenders = 3;
+  /// compute-sanitizer tools the winner runs under before it wins (cuda);
+  /// a finding disqualifies it and the next best is checked. Empty: none.
+  std::vector<std::string> sanitizers;
 };
 
 enum class ProblemSearchStatus {

@@ -54,6 +54,13 @@ FailureOr<std::unique_ptr<EvalPool>>
 createSearchPool(StringRef target, unsigned devices, unsigned workersPerDevice,
                  bool mpi, double mpiGrace, std::string &error);
 
+/// The compute-sanitizer tools each problem's winner runs under before it
+/// wins (memcheck and racecheck): none unless `enabled` and the target is
+/// cuda; none, with the reason in `why`, where compute-sanitizer is not
+/// installed.
+std::vector<std::string> getWinnerSanitizers(StringRef target, bool enabled,
+                                             std::string &why);
+
 /// The evaluators of a parallel run, for the report.
 llvm::json::Object describePool(const EvalPool &pool, unsigned devices,
                                 unsigned workersPerDevice, bool mpi);

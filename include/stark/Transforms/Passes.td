@@ -394,6 +394,11 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "10 mantissa bits); their outputs are then held to a tf32 bound "
            "(atol 4 * 2^-11 * sqrt(K), rtol 1e-2) instead of the f32 one, and "
            "the report says so">,
+    Option<"sanitizeWinner", "sanitize-winner", "bool", /*default=*/"true",
+           "On cuda, run each problem's winner under compute-sanitizer "
+           "(memcheck, then racecheck) before it wins: a finding disqualifies "
+           "it and the next best is checked (where compute-sanitizer is "
+           "installed; a remark says when it is not)">,
     Option<"progress", "progress", "bool", /*default=*/"true",
            "Print progress to stderr">,
     Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
