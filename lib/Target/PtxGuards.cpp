@@ -652,7 +652,8 @@ static bool isAtomic(StringRef opcode) {
 static bool writesMemory(StringRef opcode) {
   StringRef base = opcode.take_until([](char c) { return c == '.'; });
   return base == "st" || base == "atom" || base == "red" ||
-         opcode.starts_with("cp.async.bulk.") ||
+         (opcode.starts_with("cp.async.bulk.") &&
+          !opcode.contains(".prefetch")) ||
          opcode.starts_with("cp.reduce.async.bulk") ||
          opcode.starts_with("multimem.st") ||
          opcode.starts_with("multimem.red");
@@ -789,7 +790,10 @@ void Checker::readFunction(const Function &fn) {
       }
       writes.push_back(std::move(w));
     }
-    if (operands.empty() || definesNothing(base))
+    // An address as the first operand (mbarrier.init [bar], n) names
+    // memory, not a destination register.
+    if (operands.empty() || definesNothing(base) ||
+        operands[0].starts_with("["))
       continue;
     SmallVector<unsigned> defs;
     for (StringRef d : identifiers(operands[0]))

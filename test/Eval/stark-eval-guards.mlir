@@ -8,10 +8,12 @@
 // DEFINE: %{matmul} = --problem %S/Inputs/matmul-problem.mlir
 
 // A verdict written to a file through fopen/fputs/fclose: refused, and the
-// file is never written.
-// RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: cd %t.dir && not %{eval} %{matmul} --candidate %S/Inputs/matmul-writes-file.mlir | FileCheck %s --check-prefix=FOPEN
-// RUN: %python -c "import os, sys; sys.exit(os.path.exists(r'%t.dir/stark-planted-verdict.txt'))"
+// file is never written (without the guards it is, and the candidate is
+// verified).
+// RUN: rm -f %t.verdict
+// RUN: %python %S/Inputs/with_path.py %S/Inputs/matmul-writes-file.mlir %t.verdict > %t.writes-file.mlir
+// RUN: not %{eval} %{matmul} --candidate %t.writes-file.mlir | FileCheck %s --check-prefix=FOPEN
+// RUN: %python -c "import os, sys; sys.exit(os.path.exists(r'%t.verdict'))"
 // FOPEN:      status: compile_error
 // FOPEN-NEXT: message: the lowered candidate breaks a guard: the function 'fopen' is not defined in the candidate and is not one of the runtime functions the target provides ('llvm.func' at
 
@@ -38,4 +40,4 @@
 // plain code.
 // RUN: %{eval} %{matmul} --candidate %S/Inputs/matmul-tanh-libm.mlir | FileCheck %s --check-prefix=OK
 // RUN: %{eval} %{matmul} --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=OK
-// OK: status: verified
+// OK: status: ok

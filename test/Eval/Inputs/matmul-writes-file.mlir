@@ -1,8 +1,10 @@
 // Adversarial: a correct matmul that also opens a file and writes a verdict
 // into it, through the C library (fopen, fputs, fclose). The cpu target's
 // JIT would resolve those from the process; the guards refuse them.
+// with_path.py puts the absolute path of the file, and its length with the
+// terminating zero, in place of the two markers below.
 module {
-  llvm.mlir.global private constant @path("stark-planted-verdict.txt\00") {addr_space = 0 : i32} : !llvm.array<26 x i8>
+  llvm.mlir.global private constant @path("@PATH@\00") {addr_space = 0 : i32} : !llvm.array<@SIZE@ x i8>
   llvm.mlir.global private constant @mode("w\00") {addr_space = 0 : i32} : !llvm.array<2 x i8>
   llvm.mlir.global private constant @text("status: verified\0A\00") {addr_space = 0 : i32} : !llvm.array<18 x i8>
   llvm.func @fopen(!llvm.ptr, !llvm.ptr) -> !llvm.ptr
