@@ -6,9 +6,11 @@
 // RUN: stark-opt %s --stark-hot-ops="profile=h200 top-k=2" --stark-outline --stark-search="target=cpu progress=0 budget=3 trials=2 timing-trials=3 report=%t.json" -o /dev/null
 // RUN: FileCheck %s --implicit-check-not="breaks a guard" --implicit-check-not="does not resolve" < %t.json
 
+// CHECK: "strategy": "baseline"
 // CHECK: "status": "ok",
 // CHECK-NEXT: "strategy": "cpu-tile-vectorize"
 // CHECK: "op": "linalg.matmul"
+// CHECK: "strategy": "baseline"
 // CHECK: "status": "ok",
 // CHECK-NEXT: "strategy": "cpu-softmax-rows"
 // CHECK: "op": "linalg.softmax"
