@@ -78,9 +78,10 @@ protected:
     FailureOr<std::string> ptx =
         compileGpuModuleToPtx(*module, CudaArch(), error);
     EXPECT_TRUE(succeeded(ptx)) << error;
-    if (succeeded(ptx))
+    if (succeeded(ptx)) {
       EXPECT_TRUE(succeeded(checkLoweredCudaCandidate(*module, error)))
           << error;
+    }
     return succeeded(ptx) ? *ptx : "";
   }
 
