@@ -180,7 +180,9 @@ mlir::stark::checkLinkedSymbols(const llvm::Module &module,
   }
   for (const llvm::Function &fn : module.functions()) {
     if (fn.isDeclaration()) {
-      if (fn.isIntrinsic() || provided(fn.getName()))
+      // The JIT resolves only what relocations name: an unused declaration
+      // is never looked up.
+      if (fn.isIntrinsic() || fn.use_empty() || provided(fn.getName()))
         continue;
       error = llvm::formatv("the JIT does not resolve '{0}': candidates may "
                             "call only the runtime functions the target "
@@ -201,7 +203,8 @@ mlir::stark::checkLinkedSymbols(const llvm::Module &module,
       }
   }
   for (const llvm::GlobalVariable &global : module.globals())
-    if (global.isDeclaration() && !provided(global.getName())) {
+    if (global.isDeclaration() && !global.use_empty() &&
+        !provided(global.getName())) {
       error = llvm::formatv("the JIT does not resolve the global '{0}'",
                             global.getName())
                   .str();

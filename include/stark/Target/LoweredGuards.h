@@ -50,8 +50,8 @@ LogicalResult checkLoweredModule(ModuleOp module,
                                  std::string &error);
 
 /// The same rules on LLVM IR, where the JIT links it: every function or
-/// global it declares but does not define must be `provided`, and it has
-/// no inline or module-level assembly. What the ORC JIT would otherwise
+/// global it uses but does not define must be `provided`, and it has no
+/// inline or module-level assembly. What the ORC JIT would otherwise
 /// resolve from the whole process (all of libc) is limited to that list.
 LogicalResult checkLinkedSymbols(const llvm::Module &module,
                                  llvm::function_ref<bool(StringRef)> provided,
