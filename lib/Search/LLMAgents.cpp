@@ -521,9 +521,45 @@ Proposal LLMAgents::realize(StringRef reply, const PlannerReply &plan,
   p.node.changedPart = part;
   MLIRContext *context = problem.getContext();
   switch (code->kind) {
-  case CodeKind::Module:
+  case CodeKind::Module: {
     p.payload = code->code;
+    if (!StringRef(code->code).contains("stark.cuda"))
+      return p;
+    // CUDA C++ inside a module reply is model-written too, whatever family
+    // it names: it gets the text guards here, and the family that makes
+    // the target check its PTX.
+    ErrorCollector quiet(context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(code->code, context);
+    if (!module)
+      return p;
+    bool changed = false;
+    WalkResult walk = module->walk([&](func::FuncOp func) {
+      auto attr = func->getAttrOfType<CudaKernelAttr>(kCudaAttrName);
+      if (!attr)
+        return WalkResult::advance();
+      if (failed(checkModelCuda(attr.getSource(), guards, error)))
+        return WalkResult::interrupt();
+      if (options.target != "cuda") {
+        error = "CUDA C++ runs only with target=cuda; this search runs on " +
+                options.target;
+        return WalkResult::interrupt();
+      }
+      if (attr.getFamily() != kModelWrittenCudaFamily) {
+        func->setAttr(kCudaAttrName,
+                      CudaKernelAttr::get(context, kModelWrittenCudaFamily,
+                                          attr.getLaunches(), attr.getOptions(),
+                                          attr.getParams(), attr.getSource()));
+        changed = true;
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return rejected(error, code->code);
+    if (changed)
+      p.payload = printCandidate(*module);
     return p;
+  }
   case CodeKind::TransformScript: {
     OwningOpRef<ModuleOp> script;
     {
@@ -555,7 +591,7 @@ Proposal LLMAgents::realize(StringRef reply, const PlannerReply &plan,
     CudaKernelPlan kernel;
     kernel.source = code->code;
     kernel.launches = std::move(*launches);
-    kernel.family = "llm";
+    kernel.family = kModelWrittenCudaFamily.str();
     kernel.params = plan.params;
     for (const CudaKernelPlan::Launch &l : kernel.launches) {
       kernel.sharedBytesPerBlock =

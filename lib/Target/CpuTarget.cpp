@@ -10,6 +10,7 @@
 #include "stark/Target/CpuTarget.h"
 #include "stark/Analysis/HardwareProfile.h"
 #include "stark/Target/BufferLowering.h"
+#include "stark/Target/LoweredGuards.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -38,6 +39,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
@@ -608,6 +610,10 @@ CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
   }
   if (failed(lowerModuleForCpu(module, signature.entry, error)))
     return failure();
+  // A candidate may be adversarial: no state, no assembly, and no calls
+  // outside the runtime functions below.
+  if (failed(checkLoweredModule(module, isHostRuntimeSymbol, error)))
+    return failure();
   DiagnosticCollector diagnostics(context);
 
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -627,12 +633,31 @@ CpuTarget::compile(ModuleOp module, const KernelSignature &signature,
   // already owns the target machine it points to.
   auto transformer = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
                                                machine->get());
+  // The ORC JIT resolves undefined symbols from the whole process (all of
+  // libc); the module reaching it may name only the runtime functions.
+  std::string linkError;
+  auto buildModule =
+      [&](Operation *op,
+          llvm::LLVMContext &llvmContext) -> std::unique_ptr<llvm::Module> {
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(op, llvmContext, "stark-cpu");
+    if (llvmModule &&
+        failed(checkLinkedSymbols(*llvmModule, isHostRuntimeSymbol, linkError)))
+      return nullptr;
+    return llvmModule;
+  };
   ExecutionEngineOptions options;
+  options.llvmModuleBuilder = buildModule;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
   auto engine = ExecutionEngine::create(module, options, std::move(*machine));
+  if (!engine && !linkError.empty()) {
+    llvm::consumeError(engine.takeError());
+    error = linkError;
+    return failure();
+  }
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     if (!diagnostics.text.empty())

@@ -4,6 +4,9 @@
 #include "stark/Analysis/CostModel.h"
 #include "stark/Target/BufferLowering.h"
 #include "stark/Target/CudaDriver.h"
+#include "stark/Target/CudaRuntime.h"
+#include "stark/Target/LoweredGuards.h"
+#include "stark/Target/PtxGuards.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -630,6 +633,7 @@ mlir::stark::parseCudaSource(func::FuncOp func, std::string &error) {
   // The attribute's verifier checked the source, kernels and extents.
   CudaSourceCandidate candidate;
   candidate.source = attr.getSource().str();
+  candidate.family = attr.getFamily().str();
   for (LaunchAttr l : attr.getLaunchList()) {
     CudaLaunch launch;
     launch.kernel = l.getKernel().str();
@@ -736,4 +740,42 @@ FailureOr<NvrtcOutput> mlir::stark::compileCudaSourceWithNvrtc(
     output.loweredNames[name] = lowered;
   }
   return output;
+}
+
+LogicalResult
+mlir::stark::checkModelWrittenPtx(const CudaSourceCandidate &candidate,
+                                  const NvrtcOutput &built, unsigned numInputs,
+                                  std::string &error) {
+  if (candidate.family != kModelWrittenCudaFamily)
+    return success();
+  if (built.ptx.empty()) {
+    error = "NVRTC produced no PTX to check for the model-written candidate";
+    return failure();
+  }
+  PtxGuardOptions options;
+  options.numInputs = numInputs;
+  if (std::optional<PtxViolation> v = findPtxViolation(built.ptx, options)) {
+    error = "the compiled candidate breaks a guard: " + v->describe();
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::stark::checkLoweredCudaCandidate(ModuleOp module,
+                                                     std::string &error) {
+  const llvm::StringMap<void *> &runtime = getCudaRuntimeSymbols();
+  auto provided = [&](StringRef name) {
+    return runtime.contains(name) || isHostRuntimeSymbol(name);
+  };
+  if (failed(checkLoweredModule(module, provided, error)))
+    return failure();
+  // The NVPTX backend names MLIR's workgroup buffers itself.
+  PtxGuardOptions options;
+  options.allowNamedShared = true;
+  for (const std::string &ptx : collectEmbeddedPtx(module))
+    if (std::optional<PtxViolation> v = findPtxViolation(ptx, options)) {
+      error = "the compiled candidate breaks a guard: " + v->describe();
+      return failure();
+    }
+  return success();
 }

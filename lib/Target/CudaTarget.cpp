@@ -16,6 +16,7 @@
 #include "stark/Target/CudaCompile.h"
 #include "stark/Target/CudaDriver.h"
 #include "stark/Target/CudaRuntime.h"
+#include "stark/Target/LoweredGuards.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -28,7 +29,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 
-#include <dlfcn.h>
 #include <memory>
 
 using namespace mlir;
@@ -619,9 +619,10 @@ CudaTarget::compile(ModuleOp module, const KernelSignature &signature,
   return compileMlir(module, signature, error);
 }
 
-/// Translates the lowered module to LLVM IR, refusing calls to functions
-/// that neither stark's mgpu* set nor the process provides: the ORC JIT
-/// would abort on them when it runs the global constructors.
+/// Translates the lowered module to LLVM IR, refusing references to
+/// symbols that neither stark's mgpu* set nor the runtime allow-list of
+/// LoweredGuards.h provides: the ORC JIT would resolve them from the whole
+/// process (all of libc).
 static std::unique_ptr<llvm::Module>
 buildHostModule(Operation *op, llvm::LLVMContext &llvmContext,
                 std::string &error) {
@@ -632,18 +633,11 @@ buildHostModule(Operation *op, llvm::LLVMContext &llvmContext,
     return nullptr;
   }
   const llvm::StringMap<void *> &runtime = getCudaRuntimeSymbols();
-  for (llvm::Function &fn : module->functions()) {
-    if (!fn.isDeclaration() || fn.isIntrinsic() || fn.use_empty())
-      continue;
-    StringRef name = fn.getName();
-    if (runtime.contains(name) || dlsym(RTLD_DEFAULT, name.str().c_str()))
-      continue;
-    error = llvm::formatv("host code calls '{0}', which the cuda target does "
-                          "not provide",
-                          name)
-                .str();
+  auto provided = [&](StringRef name) {
+    return runtime.contains(name) || isHostRuntimeSymbol(name);
+  };
+  if (failed(checkLinkedSymbols(*module, provided, error)))
     return nullptr;
-  }
   return module;
 }
 
@@ -651,7 +645,8 @@ FailureOr<std::unique_ptr<CompiledKernel>>
 CudaTarget::compileMlir(ModuleOp module, const KernelSignature &signature,
                         std::string &error) {
   std::string entryName = signature.entry;
-  if (failed(lowerModuleForCuda(module, device->arch, error)))
+  if (failed(lowerModuleForCuda(module, device->arch, error)) ||
+      failed(checkLoweredCudaCandidate(module, error)))
     return failure();
   auto lowered = module.lookupSymbol<LLVM::LLVMFuncOp>(entryName);
   size_t expectedArgs = 0;
@@ -730,6 +725,10 @@ CudaTarget::compileSource(func::FuncOp entry, const KernelSignature &signature,
   FailureOr<NvrtcOutput> built = compileCudaSourceWithNvrtc(
       source->source, names, device->arch.chip, source->options, error);
   if (failed(built))
+    return failure();
+  unsigned numInputs = llvm::count_if(
+      signature.args, [](const ArgSpec &arg) { return !arg.isOutput; });
+  if (failed(checkModelWrittenPtx(*source, *built, numInputs, error)))
     return failure();
 
   const CudaDriverApi &api = device->api;

@@ -1,6 +1,8 @@
 //===- GpuBinary.cpp - CUDA C++ as gpu.binary and its launches ------------===//
 
 #include "stark/Target/GpuBinary.h"
+#include "stark/Dialect/StarkAttrs.h"
+#include "stark/Dialect/StarkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -129,6 +131,19 @@ CudaGpuBinary mlir::stark::emitCudaSourceAsGpuBinary(ModuleOp module,
       source->source, names, chip, source->options, result.error);
   if (failed(built))
     return result;
+  // A model-written winner passes the guards it passed when it was judged;
+  // the problem around it says which arguments are inputs.
+  unsigned numInputs = 0;
+  for (Operation *p = entry->getParentOp(); p; p = p->getParentOp())
+    if (auto info = p->getAttrOfType<ProblemAttr>(kProblemAttrName)) {
+      int64_t inputs = int64_t(entry.getNumArguments()) - info.getNumOutputs();
+      numInputs = unsigned(std::max<int64_t>(inputs, 0));
+      break;
+    }
+  if (failed(checkModelWrittenPtx(*source, *built, numInputs, result.error))) {
+    result.malformed = true;
+    return result;
+  }
 
   // The cubin is the code that was verified and timed (the cuda target
   // loads NVRTC's cubin); PTX is JIT-compiled by the driver when loaded.

@@ -40,7 +40,8 @@ protected:
   }
 
   /// Parses `ir` and lowers it for sm_90a; null (with a test failure) when
-  /// either fails.
+  /// either fails. Every lowering here is also one the cuda target's guards
+  /// accept (checkLoweredCudaCandidate).
   OwningOpRef<ModuleOp> lowered(StringRef ir) {
     OwningOpRef<ModuleOp> module = parse(ir);
     if (!module)
@@ -50,7 +51,21 @@ protected:
       ADD_FAILURE() << error;
       return nullptr;
     }
+    EXPECT_TRUE(succeeded(checkLoweredCudaCandidate(*module, error))) << error;
     return module;
+  }
+
+  /// Lowers `ir` and returns what the guards say of it ("" when it passes).
+  std::string guardsOf(StringRef ir) {
+    OwningOpRef<ModuleOp> module = parse(ir);
+    if (!module)
+      return "does not parse";
+    std::string error;
+    if (failed(lowerModuleForCuda(*module, CudaArch(), error)))
+      return "does not lower: " + error;
+    if (failed(checkLoweredCudaCandidate(*module, error)))
+      return error;
+    return "";
   }
 
   /// Lowers `ir` for sm_90a and returns the PTX, or "" (with a test
@@ -63,6 +78,10 @@ protected:
     FailureOr<std::string> ptx =
         compileGpuModuleToPtx(*module, CudaArch(), error);
     EXPECT_TRUE(succeeded(ptx)) << error;
+    if (succeeded(ptx)) {
+      EXPECT_TRUE(succeeded(checkLoweredCudaCandidate(*module, error)))
+          << error;
+    }
     return succeeded(ptx) ? *ptx : "";
   }
 
@@ -312,6 +331,36 @@ func.func @scale(%a: memref<1000xf32>, %b: memref<1000xf32>) {
 )mlir");
   EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos);
   EXPECT_NE(ptx.find(".entry scale_kernel"), std::string::npos) << ptx;
+}
+
+// A GPU-dialect candidate written by anyone is judged on its lowered form:
+// the kernel's PTX reads no clock, the host declares nothing from libc.
+TEST_F(CudaCompileTest, GuardsRejectClocksAndLibcOnTheMlirPath) {
+  std::string error = guardsOf(R"mlir(
+func.func @timed(%a: memref<256xi64>) {
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    %t = nvvm.read.ptx.sreg.clock64 : i64
+    memref.store %t, %a[%tx] : memref<256xi64>
+    gpu.terminator
+  }
+  return
+}
+)mlir");
+  EXPECT_NE(error.find("clock read: reads the special register %clock64"),
+            std::string::npos)
+      << error;
+  error = guardsOf(R"mlir(
+func.func private @fopen(!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+func.func @scale(%a: memref<4xf32>) {
+  return
+}
+)mlir");
+  EXPECT_NE(error.find("the function 'fopen' is not defined in the candidate"),
+            std::string::npos)
+      << error;
 }
 
 TEST_F(CudaCompileTest, GpuModuleCandidateIsRetargetedToTheDevice) {

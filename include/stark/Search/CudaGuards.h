@@ -11,7 +11,9 @@
 // defences (fresh inputs every trial, outputs pre-filled with NaN, extra
 // trials for large speedups, the isolated worker) stay in force behind
 // these. The checks read the text, so they are conservative: a kernel they
-// reject names the rule it broke.
+// reject names the rule it broke. They are a first, cheap filter: the cuda
+// target checks the PTX of model-written CUDA C++ (stark/Target/PtxGuards.h),
+// which no macro, namespace or cast can disguise.
 //
 //===----------------------------------------------------------------------===//
 

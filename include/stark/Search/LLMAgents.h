@@ -14,7 +14,8 @@
 //    failure, and answers with a repaired candidate.
 // A candidate is an MLIR module, a transform script (applied to the
 // problem here) or CUDA C++ with its launches (checked by the guards of
-// CudaGuards.h; run only on target cuda). A reply that cannot be used
+// CudaGuards.h, given the model-written family whose PTX the cuda target
+// checks; run only on target cuda). A reply that cannot be used
 // becomes a rejected candidate the debugger can repair; a model that
 // cannot be reached stops the search with an error, or hands the roles to
 // a fallback team (the expert) when one is set.

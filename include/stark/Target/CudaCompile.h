@@ -71,6 +71,11 @@ inline constexpr llvm::StringLiteral kDeviceCopyOfGlobalSymbol =
 /// The PTX text of every gpu.binary in a lowered module, in order.
 SmallVector<std::string> collectEmbeddedPtx(ModuleOp module);
 
+/// The guards on a module lowered by lowerModuleForCuda, for a candidate:
+/// its host code by the rules of LoweredGuards.h (with the mgpu* runtime
+/// provided), its kernels by those of PtxGuards.h on their PTX.
+LogicalResult checkLoweredCudaCandidate(ModuleOp module, std::string &error);
+
 /// lowerModuleForCuda, then the PTX of all gpu.binary ops concatenated.
 FailureOr<std::string> compileGpuModuleToPtx(ModuleOp module,
                                              const CudaArch &arch,
@@ -89,10 +94,18 @@ struct CudaLaunch {
   int64_t sharedBytes = 0;
 };
 
+/// The `family` of CUDA C++ that a language model wrote (the llm agents
+/// give it to every CUDA C++ candidate they make). Its PTX is checked by
+/// the rules of PtxGuards.h before it is loaded.
+inline constexpr llvm::StringLiteral kModelWrittenCudaFamily = "llm";
+
 /// The #stark.cuda attribute of a candidate's entry, as the CUDA target and
 /// stark-substitute use it (extents padded to three).
 struct CudaSourceCandidate {
   std::string source;
+  /// The template family that wrote it; kModelWrittenCudaFamily for a
+  /// model.
+  std::string family;
   SmallVector<CudaLaunch> launches;
   /// Extra NVRTC options (`options = ["-use_fast_math"]`).
   SmallVector<std::string> options;
@@ -127,6 +140,14 @@ FailureOr<NvrtcOutput>
 compileCudaSourceWithNvrtc(StringRef source, ArrayRef<std::string> kernelNames,
                            StringRef chip, ArrayRef<std::string> extraOptions,
                            std::string &error);
+
+/// The guards on what NVRTC made of a model-written candidate (family
+/// kModelWrittenCudaFamily; others pass): fails with the rule and the PTX
+/// line it breaks. The first `numInputs` parameters of every kernel are the
+/// problem's inputs.
+LogicalResult checkModelWrittenPtx(const CudaSourceCandidate &candidate,
+                                   const NvrtcOutput &built, unsigned numInputs,
+                                   std::string &error);
 
 } // namespace mlir::stark
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Wraps a CUDA C++ file into a stark candidate module for a problem.
 
-    cuda_candidate.py PROBLEM.mlir KERNEL.cu [-D NAME=VALUE ...] > candidate.mlir
+    cuda_candidate.py PROBLEM.mlir KERNEL.cu [-D NAME=VALUE ...]
+                      [--family NAME] > candidate.mlir
 
 The .cu file states its launches in comments, in order, and optionally extra
 NVRTC options:
@@ -12,7 +13,9 @@ NVRTC options:
 Grid, block and shared sizes are Python integer expressions over the -D
 names. Each -D also becomes a `#define` at the top of the source. The
 candidate's entry function has the problem's name and signature, a trivial
-body, and the `stark.cuda` attribute (docs/cuda-target.md).
+body, and the `stark.cuda` attribute (docs/cuda-target.md). --family names
+the family that wrote it; `llm` marks it model-written, which makes the cuda
+target check its PTX (docs/evaluation.md).
 """
 
 import argparse
@@ -107,7 +110,7 @@ def problem_entry(path):
     return entry, " ".join(m.group(1).split())
 
 
-def make_candidate(problem, kernel, defines):
+def make_candidate(problem, kernel, defines, family=""):
     entry, args = problem_entry(problem)
     source, launches, options = read_kernel(kernel, defines)
     items = []
@@ -117,7 +120,8 @@ def make_candidate(problem, kernel, defines):
             "block = array<i64: %d, %d, %d>, shared_bytes = %d>"
             % ((mlir_string(l["kernel"]),) + tuple(l["grid"]) + tuple(l["block"])
                + (l["shared"],)))
-    fields = [f"source = {mlir_string(source)}",
+    fields = [f"family = {mlir_string(family)}"] if family else []
+    fields += [f"source = {mlir_string(source)}",
               "launches = [" + ",\n      ".join(items) + "]"]
     if options:
         fields.append("options = [" + ", ".join(mlir_string(o) for o in options) + "]")
@@ -135,9 +139,11 @@ def main():
     ap.add_argument("problem")
     ap.add_argument("kernel")
     ap.add_argument("-D", dest="defines", action="append", metavar="NAME=VALUE")
+    ap.add_argument("--family", default="",
+                    help="the family that wrote it (llm: a language model)")
     args = ap.parse_args()
     sys.stdout.write(make_candidate(args.problem, args.kernel,
-                                    parse_defines(args.defines)))
+                                    parse_defines(args.defines), args.family))
 
 
 if __name__ == "__main__":

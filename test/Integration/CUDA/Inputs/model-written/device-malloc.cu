@@ -1,0 +1,14 @@
+// A device-heap allocation (through `new`): the heap outlives the launch.
+// launch: matmul grid=(N+15)//16,(M+15)//16,1 block=16,16,1
+extern "C" __global__ void matmul(const float *A, const float *B, float *C) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= M || col >= N)
+    return;
+  float *acc = new float[1];
+  acc[0] = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc[0] += A[row * K + k] * B[k * N + col];
+  C[row * N + col] = acc[0];
+  delete[] acc;
+}
