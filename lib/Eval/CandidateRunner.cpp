@@ -101,8 +101,10 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
     FailureOr<std::string> damage = candidateArgs.checkGuards(error);
     if (failed(damage))
       return failure();
-    if (!damage->empty() && outcome.guardDamage.empty())
+    if (!damage->empty() && outcome.guardDamage.empty()) {
       outcome.guardDamage = "during a warm-up run: " + *damage;
+      outcome.guardDamageRun = ~0u; // no timed run
+    }
     return success();
   };
   auto timeBaseline = [&](std::string &error) -> FailureOr<double> {

@@ -63,8 +63,8 @@ struct TimedRunsOutcome {
   /// checksum (xxh3) of every input argument after it, in argument order.
   std::vector<unsigned> runInputSet;
   std::vector<std::vector<uint64_t>> inputChecksums;
-  /// The first timed run that wrote outside the arguments, and what it
-  /// wrote; empty if none did.
+  /// The first timed run that wrote outside the arguments (~0u: a warm-up
+  /// run), and what it wrote; empty if none did.
   std::string guardDamage;
   unsigned guardDamageRun = 0;
   std::vector<SampledRun> sampled;
