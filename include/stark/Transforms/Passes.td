@@ -20,8 +20,9 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
     - a linalg op whose payload yields its one input unchanged (a
       transpose, a broadcast, a copy) of a dense constant becomes the moved
       constant;
-    - an all-parallel linalg op whose inputs are splat constants or scalar
-      constants becomes the splat its payload computes;
+    - an all-parallel linalg op whose inputs, and every value its payload
+      captures from above, are splat or scalar constants becomes the splat
+      its payload computes;
     - reshapes and casts of constants fold through the tensor dialect's
       folders.
 
@@ -75,8 +76,9 @@ def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
     and a remark. Ops whose cost is unknown (dynamic shapes, unknown body
     ops or element types) get a remark saying why and are never marked.
     Ops that compute from constants alone (a weight transpose, a broadcast
-    of a constant bias: compile-time work, see `--stark-fold-constants`) are
-    not ranked at all, with a remark. Each hot op's remark says which
+    of a constant bias: compile-time work, see `--stark-fold-constants`;
+    every value they read, operands and values their body captures from
+    above, is constant) are not ranked at all, with a remark. Each hot op's remark says which
     share of the model's estimated time the hot ops up to it cover.
 
     Before (`profile=h200`):
