@@ -83,6 +83,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"allow_tf32", o.allowTf32},
       {"measure_time", o.measureTime},
       {"entry", o.entry},
+      {"synthesize_elided_weights", o.synthesizeElidedWeights},
       {"reference_dir", o.referenceDir},
       {"write_references", o.writeReferences},
       {"max_stored_reference_bytes", o.maxStoredReferenceBytes},
@@ -125,6 +126,8 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
   readString(*obj, "entry", o.entry);
+  if (std::optional<bool> b = obj->getBoolean("synthesize_elided_weights"))
+    o.synthesizeElidedWeights = *b;
   readString(*obj, "reference_dir", o.referenceDir);
   if (std::optional<bool> b = obj->getBoolean("write_references"))
     o.writeReferences = *b;

@@ -862,7 +862,8 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
     if (options.onPhase)
       options.onPhase("bufferizing the programs");
     std::string error;
-    if (failed(prepareTensorProgram(*problem, options.entry, error))) {
+    if (failed(prepareTensorProgram(*problem, options.entry,
+                                    options.synthesizeElidedWeights, error))) {
       result.status = EvalStatus::Error;
       result.message = "problem: " + error;
       return result;
@@ -871,7 +872,8 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
         cast<ProblemAttr>(problem->getOperation()->getAttr(kProblemAttrName))
             .getEntry();
     if (isProgramWithoutProblem(*candidate) &&
-        failed(prepareTensorProgram(*candidate, entry, error))) {
+        failed(prepareTensorProgram(*candidate, entry,
+                                    options.synthesizeElidedWeights, error))) {
       result.status = EvalStatus::CompileError;
       result.message = "candidate: " + error;
       return result;
@@ -891,5 +893,8 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
             .str();
     return result;
   }
-  return evaluateCandidate(*target, *problem, *candidate, options);
+  EvalResult evaluated =
+      evaluateCandidate(*target, *problem, *candidate, options);
+  noteSynthesizedWeights(*problem, *candidate, evaluated);
+  return evaluated;
 }

@@ -105,6 +105,8 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
     root["summary"] = llvm::json::Object(header.summary);
   if (header.evaluation)
     root["evaluation"] = llvm::json::Object(*header.evaluation);
+  if (!header.synthesizedWeights.empty())
+    root["synthesized_weights"] = llvm::json::Array(header.synthesizedWeights);
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
     return failure();

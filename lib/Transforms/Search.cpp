@@ -18,6 +18,7 @@
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Search/ProblemSearch.h"
+#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Search/Report.h"
 #include "stark/Strategies/CpuStrategies.h"
 #include "stark/Target/Target.h"
@@ -330,6 +331,7 @@ struct StarkSearchPass
       header.llm = describeModelUse();
       header.totalSeconds = totalSeconds;
       header.summary = std::move(summary);
+      header.synthesizedWeights = getSynthesizedWeights(module);
       if (pool) {
         header.evaluation = describePool(*pool);
         (*header.evaluation)["devices"] = int64_t(devices);

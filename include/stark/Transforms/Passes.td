@@ -31,6 +31,16 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
     a constant stored as `dense_resource`) is still never ranked by
     `--stark-hot-ops`, which says so in a remark.
 
+    Weights without data (`dense_resource<__elided__>`, or a blob missing
+    from the file's `dialect_resources`) do not stop the pipeline, but the
+    program cannot run: a warning says so on the first one. With
+    `synthesize-elided-weights`, each is first replaced by deterministic
+    weights of its declared type (a fixed LCG keyed by the weight's name,
+    `stark/Analysis/ElidedWeights.h`), with a remark on its holder and the
+    names in the module's `stark.synthesized_weights`; `stark-eval
+    --synthesize-elided-weights` gives the original program the same
+    weights, so the result can be timed and verified against it.
+
     Before:
 
     ```mlir
@@ -54,9 +64,16 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
     Option<"maxBytes", "max-fold-bytes", "int64_t",
            /*default=*/"int64_t(1) << 30",
            "Largest constant (in bytes) a fold may create">,
+    Option<"synthesizeElidedWeights", "synthesize-elided-weights", "bool",
+           /*default=*/"false",
+           "Replace each weight without data (dense_resource<__elided__>, "
+           "a blob the file lacks) with deterministic weights of its type, "
+           "for timing and verification">,
   ];
   let statistics = [
     Statistic<"numFolded", "num-folded", "Linalg ops folded into constants">,
+    Statistic<"numSynthesized", "num-synthesized",
+              "Weights without data replaced by synthesised ones">,
   ];
 }
 
