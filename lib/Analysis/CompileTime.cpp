@@ -8,6 +8,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -44,12 +45,21 @@ bool CompileTimeValues::isKnown(Value value) {
         isCompileTimeOp(def) ||
         (isa<linalg::FillOp>(def) && linalgOp.hasPureTensorSemantics() &&
          llvm::all_of(def->getOperands(), [&](Value v) { return isKnown(v); }));
-  } else if (isMemoryEffectFree(def) && def->getNumRegions() == 0) {
+  } else if (isMemoryEffectFree(def)) {
     result =
-        llvm::all_of(def->getOperands(), [&](Value v) { return isKnown(v); });
+        llvm::all_of(def->getOperands(), [&](Value v) { return isKnown(v); }) &&
+        readsKnownCapturesOnly(def);
   }
   known[value] = result;
   return result;
+}
+
+bool CompileTimeValues::readsKnownCapturesOnly(Operation *op) {
+  // A body reads more than the operands: torch-mlir's adaptive pooling
+  // reads its input with `tensor.extract` of a tensor captured from above.
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  return llvm::all_of(captured, [&](Value v) { return isKnown(v); });
 }
 
 bool CompileTimeValues::isCompileTimeOp(Operation *op) {
@@ -76,8 +86,10 @@ bool CompileTimeValues::computeIsCompileTimeOp(Operation *op) {
   for (OpOperand &init : linalgOp.getDpsInitsMutable())
     if (linalgOp.payloadUsesValueFromOperand(&init) && !isKnown(init.get()))
       return false;
-  // The payload may only compute: no loads, no calls with effects.
+  // The payload may only compute (no loads, no calls with effects), and
+  // only from known values.
   return llvm::all_of(
-      linalgOp.getBlock()->getOperations(),
-      [](Operation &inner) { return isMemoryEffectFree(&inner); });
+             linalgOp.getBlock()->getOperations(),
+             [](Operation &inner) { return isMemoryEffectFree(&inner); }) &&
+         readsKnownCapturesOnly(op);
 }

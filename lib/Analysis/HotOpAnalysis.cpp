@@ -20,6 +20,16 @@ HotOpRanking mlir::stark::rankHotOps(Operation *root,
       ranking.compileTime.push_back(op);
       return;
     }
+    // The fill a compile-time op owns goes with it, as it goes with the
+    // contraction it initialises below.
+    if (auto fill = dyn_cast<linalg::FillOp>(op); fill && fill->hasOneUse()) {
+      Operation *owner = *fill->user_begin();
+      if (getOwnedInitFill(owner) == fill &&
+          compileTime.isCompileTimeOp(owner)) {
+        ranking.compileTime.push_back(op);
+        return;
+      }
+    }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       std::string why;
       FailureOr<OpCost> cost = computeOpCost(linalgOp, why);

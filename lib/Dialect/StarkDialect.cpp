@@ -117,6 +117,16 @@ LogicalResult StarkDialect::verifyOperationAttribute(Operation *op,
                                   "module and is a positive time";
     return success();
   }
+  // On a program: the weights synthesised in it (Analysis/ElidedWeights.h).
+  if (name == "stark.synthesized_weights") {
+    auto names = dyn_cast<ArrayAttr>(value);
+    if (!isa<ModuleOp>(op) || !names ||
+        !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+      return op->emitOpError()
+             << "'stark.synthesized_weights' belongs on a module and lists "
+                "the names of the weights synthesised in it";
+    return success();
+  }
   if (name == "stark.template")
     return op->emitOpError() << "'stark.template' is no longer used: the "
                                 "family and params are part of #stark.cuda";

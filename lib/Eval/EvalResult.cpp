@@ -85,6 +85,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"special_values", o.specialValues},
       {"sanitizer", o.sanitizer},
       {"entry", o.entry},
+      {"synthesize_elided_weights", o.synthesizeElidedWeights},
       {"reference_dir", o.referenceDir},
       {"write_references", o.writeReferences},
       {"max_stored_reference_bytes", o.maxStoredReferenceBytes},
@@ -131,6 +132,8 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
   if (std::optional<StringRef> t = obj->getString("sanitizer"))
     o.sanitizer = t->str();
   readString(*obj, "entry", o.entry);
+  if (std::optional<bool> b = obj->getBoolean("synthesize_elided_weights"))
+    o.synthesizeElidedWeights = *b;
   readString(*obj, "reference_dir", o.referenceDir);
   if (std::optional<bool> b = obj->getBoolean("write_references"))
     o.writeReferences = *b;

@@ -1088,7 +1088,8 @@ static OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef name,
 
 LogicalResult mlir::stark::parseEvalSources(
     StringRef problemSource, StringRef problemName, StringRef candidateSource,
-    StringRef candidateName, StringRef entry, MLIRContext &context,
+    StringRef candidateName, StringRef entry, bool synthesizeElidedWeights,
+    MLIRContext &context,
     OwningOpRef<ModuleOp> &problem, OwningOpRef<ModuleOp> &candidate,
     EvalResult &result) {
   std::string diagnostics;
@@ -1111,7 +1112,8 @@ LogicalResult mlir::stark::parseEvalSources(
   if (!isProgramWithoutProblem(*problem))
     return success();
   std::string error;
-  if (failed(prepareTensorProgram(*problem, entry, error))) {
+  if (failed(prepareTensorProgram(*problem, entry, synthesizeElidedWeights,
+                                  error))) {
     result.status = EvalStatus::Error;
     result.message = "problem: " + error;
     return failure();
@@ -1120,7 +1122,8 @@ LogicalResult mlir::stark::parseEvalSources(
       cast<ProblemAttr>(problem->getOperation()->getAttr(kProblemAttrName))
           .getEntry();
   if (isProgramWithoutProblem(*candidate) &&
-      failed(prepareTensorProgram(*candidate, problemEntry, error))) {
+      failed(prepareTensorProgram(*candidate, problemEntry,
+                                  synthesizeElidedWeights, error))) {
     result.status = EvalStatus::CompileError;
     result.message = "candidate: " + error;
     return failure();
@@ -1143,8 +1146,9 @@ EvalResult mlir::stark::evaluateSources(
     options.onPhase("parsing the problem and the candidate");
   OwningOpRef<ModuleOp> problem, candidate;
   if (failed(parseEvalSources(problemSource, problemName, candidateSource,
-                              candidateName, options.entry, context, problem,
-                              candidate, result)))
+                              candidateName, options.entry,
+                              options.synthesizeElidedWeights, context,
+                              problem, candidate, result)))
     return result;
 
   if (options.onPhase)
@@ -1160,6 +1164,8 @@ EvalResult mlir::stark::evaluateSources(
             .str();
     return result;
   }
-  return evaluateCandidate(*target, *problem, *candidate, options,
-                           startRunner);
+  EvalResult evaluated = evaluateCandidate(*target, *problem, *candidate,
+                                           options, startRunner);
+  noteSynthesizedWeights(*problem, *candidate, evaluated);
+  return evaluated;
 }

@@ -410,6 +410,7 @@ mlir::stark::startRunnerProcess(StringRef runnerPath, const RunnerStart &start,
       {"candidate", start.candidateSource},
       {"candidate_name", start.candidateName},
       {"entry", start.entry},
+      {"synthesize_elided_weights", start.synthesizeElidedWeights},
   };
   RunnerMessage reply;
   if (failed(runner->call(std::move(request), {}, reply, error))) {
@@ -510,8 +511,10 @@ json::Object RunnerState::start(const json::Object &request) {
   EvalResult parsed;
   if (failed(parseEvalSources(str("problem"), str("problem_name"),
                               str("candidate"), str("candidate_name"),
-                              str("entry"), *context, problem, candidate,
-                              parsed)))
+                              str("entry"),
+                              request.getBoolean("synthesize_elided_weights")
+                                  .value_or(false),
+                              *context, problem, candidate, parsed)))
     return startFailure(parsed.status, parsed.message);
   std::string error;
   FailureOr<ProblemAnalysis> analysis = analyzeProblem(*problem, error);

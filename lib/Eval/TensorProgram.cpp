@@ -1,7 +1,9 @@
 //===- TensorProgram.cpp - A whole program on tensors as a problem --------===//
 
 #include "stark/Eval/TensorProgram.h"
+#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Dialect/StarkAttrs.h"
+#include "stark/Dialect/StarkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -25,6 +27,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -113,8 +116,50 @@ static std::string collectDiagnostics(MLIRContext *ctx,
   return text;
 }
 
+/// Weights without data: synthesised when asked, else refused with an
+/// error on the first one's holder that says how to opt in.
+static LogicalResult handleMissingWeights(ModuleOp module, bool synthesize,
+                                          std::string &error) {
+  std::vector<MissingWeight> missing = findMissingWeights(module);
+  if (missing.empty())
+    return success();
+  bool failedRun = false;
+  std::string diagnostics = collectDiagnostics(
+      module.getContext(),
+      [&]() -> LogicalResult {
+        if (synthesize)
+          return failure(failed(synthesizeMissingWeights(module)));
+        emitMissingWeightError(missing.front(),
+                               "stark-eval --synthesize-elided-weights",
+                               int64_t(missing.size()) - 1);
+        return failure();
+      },
+      failedRun);
+  if (failedRun)
+    error = diagnostics;
+  return failure(failedRun);
+}
+
+void mlir::stark::noteSynthesizedWeights(ModuleOp problem, ModuleOp candidate,
+                                         EvalResult &result) {
+  std::vector<std::string> inProblem = getSynthesizedWeights(problem);
+  std::vector<std::string> inCandidate = getSynthesizedWeights(candidate);
+  if (inProblem.empty() && inCandidate.empty())
+    return;
+  result.flags.push_back("synthesized_weights");
+  auto list = [](const std::vector<std::string> &names) {
+    return names.empty() ? std::string("none") : llvm::join(names, ", ");
+  };
+  result.notes.push_back(
+      llvm::formatv("weights synthesised (deterministic, not the model's): "
+                    "problem: {0}; candidate: {1}",
+                    list(inProblem), list(inCandidate))
+          .str());
+}
+
 LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
                                                 StringRef entryName,
+                                                bool synthesizeElidedWeights,
                                                 std::string &error) {
   func::FuncOp entry = findEntry(module, entryName, error);
   if (!entry)
@@ -150,6 +195,8 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
   }
   int64_t numOutputs = type.getNumResults();
   std::string name = entry.getSymName().str();
+  if (failed(handleMissingWeights(module, synthesizeElidedWeights, error)))
+    return failure();
 
   // One-shot bufferization has no model for loads of constant globals:
   // they become the constants they load.

@@ -352,6 +352,7 @@ int mlir::stark::runEvalWorker(StringRef dir) {
   start.candidateSource = *candidate;
   start.candidateName = candidateName;
   start.entry = options.entry;
+  start.synthesizeElidedWeights = options.synthesizeElidedWeights;
   if (!options.sanitizer.empty()) {
     FailureOr<std::vector<std::string>> launcher =
         getSanitizerLauncher(options.sanitizer, error);

@@ -107,6 +107,8 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
     root["plan"] = llvm::json::Object(header.plan);
   if (header.evaluation)
     root["evaluation"] = llvm::json::Object(*header.evaluation);
+  if (!header.synthesizedWeights.empty())
+    root["synthesized_weights"] = llvm::json::Array(header.synthesizedWeights);
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
     return failure();

@@ -120,12 +120,17 @@ llvm::json::Object mlir::stark::describePool(const EvalPool &pool,
 
 std::vector<std::string> mlir::stark::getWinnerSanitizers(StringRef target,
                                                          bool enabled,
-                                                         std::string &why) {
+                                                         Operation *op) {
   if (!enabled || target != "cuda")
     return {};
   std::vector<std::string> tools = {"memcheck", "racecheck"};
-  for (const std::string &tool : tools)
-    if (failed(getSanitizerLauncher(tool, why)))
-      return {};
+  std::string why;
+  for (const std::string &tool : tools) {
+    if (succeeded(getSanitizerLauncher(tool, why)))
+      continue;
+    op->emitRemark("stark-search: winners not run under compute-sanitizer: ")
+        << why;
+    return {};
+  }
   return tools;
 }

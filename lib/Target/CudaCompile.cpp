@@ -52,6 +52,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -60,6 +61,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
@@ -163,6 +165,78 @@ static bool touchesMemory(Operation *op) {
   return touches;
 }
 
+/// Whether `op` is, or holds, host code that moveAllocationsToDevice made:
+/// a stream wait, a device allocation or free (or the scf.if of a
+/// conditional free). It must stay on the host: no kernel can wait for a
+/// stream or allocate.
+static bool holdsHostGpuOps(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isa<gpu::WaitOp, gpu::AllocOp, gpu::DeallocOp>(nested)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `op` (holding host GPU ops) is part of a device allocation: the
+/// allocation, the stream wait it starts from or the one that ends it.
+static bool isPartOfAllocation(Operation *op) {
+  if (isa<gpu::AllocOp>(op))
+    return true;
+  auto wait = dyn_cast<gpu::WaitOp>(op);
+  if (!wait)
+    return false;
+  if (Value token = wait.getAsyncToken())
+    return llvm::any_of(token.getUsers(), llvm::IsaPred<gpu::AllocOp>);
+  return llvm::any_of(wait.getAsyncDependencies(), [](Value v) {
+    return isa_and_nonnull<gpu::AllocOp>(v.getDefiningOp());
+  });
+}
+
+/// Moves `op` (host code) out of `launch`, after `insertAfter`: the pure ops
+/// of the launch it reads (the condition of a conditional free) are cloned
+/// there first. Fails, leaving `op` where it is, when it reads a value the
+/// launch computes otherwise.
+static LogicalResult moveOutOfLaunch(Operation *op, gpu::LaunchOp launch,
+                                     Operation *&insertAfter) {
+  llvm::SetVector<Value> reads;
+  reads.insert(op->operand_begin(), op->operand_end());
+  getUsedValuesDefinedAbove(op->getRegions(), reads);
+  // The launch's ops that `op` reads, transitively, in program order.
+  llvm::SetVector<Operation *> producers;
+  SmallVector<Value> stack(reads.begin(), reads.end());
+  while (!stack.empty()) {
+    Operation *def = stack.pop_back_val().getDefiningOp();
+    if (!def || !launch->isProperAncestor(def) || producers.contains(def))
+      continue;
+    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
+      return failure();
+    producers.insert(def);
+    llvm::append_range(stack, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = producers.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  if (llvm::any_of(ordered, [&](Operation *p) {
+        return p->getBlock() != &launch.getBody().front();
+      }))
+    return failure();
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(insertAfter);
+  IRMapping mapping;
+  for (Operation *p : ordered)
+    b.clone(*p, mapping);
+  op->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
+  op->walk([&](Operation *nested) {
+    for (OpOperand &operand : nested->getOpOperands())
+      if (Value mapped = mapping.lookupOrNull(operand.get()))
+        operand.set(mapped);
+  });
+  insertAfter = op;
+  return success();
+}
+
 /// Loop nests without a parallel loop (a full reduction, a 0-d op) would
 /// stay on the host. They move into a gpu.launch of one thread, which is
 /// slow but is what the op asks for. (A one-iteration scf.parallel would be
@@ -172,33 +246,59 @@ static void wrapSerialHostCode(func::FuncOp func) {
     return;
   Block &body = func.getBody().front();
   SmallVector<Operation *> toWrap;
-  bool hasResults = false;
   for (Operation &op : body.without_terminator()) {
     if (isa<scf::ParallelOp>(op) || isa<gpu::GPUDialect>(op.getDialect()) ||
         !touchesMemory(&op))
       continue;
     toWrap.push_back(&op);
-    hasResults |= op.getNumResults() != 0;
   }
   if (toWrap.empty())
     return;
 
-  // An op whose results feed later ops cannot move alone: then everything
-  // from the first such op to the end moves into one launch.
+  // An op whose results feed later ops cannot move alone: everything from
+  // it to the last op that reads its results (transitively) moves into one
+  // launch; the code after that (later kernels) stays where it is.
   SmallVector<SmallVector<Operation *>> groups;
-  if (hasResults) {
-    SmallVector<Operation *> tail;
-    for (Operation *op = toWrap.front(); op != body.getTerminator();
-         op = op->getNextNode())
-      tail.push_back(op);
-    groups.push_back(std::move(tail));
-  } else {
-    for (Operation *op : toWrap)
-      groups.push_back({op});
+  Operation *covered = nullptr;
+  for (Operation *op : toWrap) {
+    if (covered && !covered->isBeforeInBlock(op))
+      continue;
+    Operation *last = op;
+    SmallVector<Operation *> readers = {op};
+    llvm::SmallPtrSet<Operation *, 8> seen = {op};
+    while (!readers.empty()) {
+      Operation *reader = readers.pop_back_val();
+      for (Value result : reader->getResults())
+        for (Operation *user : result.getUsers()) {
+          Operation *top = body.findAncestorOpInBlock(*user);
+          if (!top || top == body.getTerminator() || !seen.insert(top).second)
+            continue;
+          if (last->isBeforeInBlock(top))
+            last = top;
+          readers.push_back(top);
+        }
+    }
+    SmallVector<Operation *> group;
+    for (Operation *it = op;; it = it->getNextNode()) {
+      group.push_back(it);
+      if (it == last)
+        break;
+    }
+    covered = last;
+    groups.push_back(std::move(group));
   }
 
   for (ArrayRef<Operation *> group : groups) {
+    // Host code in the group (the device temporaries of later ops, their
+    // frees) stays on the host: allocations before the launch, the rest
+    // after it.
+    SmallVector<Operation *> before, after;
+    for (Operation *op : group)
+      if (group.size() > 1 && holdsHostGpuOps(op))
+        (isPartOfAllocation(op) ? before : after).push_back(op);
     OpBuilder builder(group.front());
+    for (Operation *op : before)
+      op->moveBefore(group.front());
     Location loc = group.front()->getLoc();
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
     auto launch =
@@ -207,7 +307,11 @@ static void wrapSerialHostCode(func::FuncOp func) {
     builder.setInsertionPointToEnd(&launchBody);
     auto terminator = gpu::TerminatorOp::create(builder, loc);
     for (Operation *op : group)
-      op->moveBefore(terminator);
+      if (!llvm::is_contained(before, op))
+        op->moveBefore(terminator);
+    Operation *insertAfter = launch;
+    for (Operation *op : after)
+      (void)moveOutOfLaunch(op, launch, insertAfter);
   }
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Transforms/FoldConstants.h"
+#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -226,6 +227,9 @@ struct StarkFoldConstantsPass
                          << int64_t(maxBytes);
       return signalPassFailure();
     }
+    if (failed(handleMissingWeights(module)))
+      return signalPassFailure();
+
     int64_t linalgBefore = 0, linalgAfter = 0;
     module.walk([&](linalg::LinalgOp) { ++linalgBefore; });
 
@@ -254,6 +258,32 @@ struct StarkFoldConstantsPass
       module.emitRemark() << "stark-fold-constants: folded "
                           << (linalgBefore - linalgAfter)
                           << " linalg op(s) computing from constants alone";
+  }
+
+  /// Weights without data: synthesised when asked, before anything copies
+  /// them, else a warning that the program cannot run.
+  LogicalResult handleMissingWeights(ModuleOp module) {
+    if (!synthesizeElidedWeights) {
+      std::vector<MissingWeight> missing = findMissingWeights(module);
+      if (!missing.empty())
+        emitMissingWeightsWarning(missing,
+                                  "--stark-pipeline=\"synthesize-elided-"
+                                  "weights=1\" or --stark-fold-constants="
+                                  "\"synthesize-elided-weights=1\"");
+      return success();
+    }
+    FailureOr<std::vector<MissingWeight>> synthesized =
+        synthesizeMissingWeights(module);
+    if (failed(synthesized))
+      return failure();
+    for (const MissingWeight &w : *synthesized) {
+      ++numSynthesized;
+      w.holder->emitRemark()
+          << "weight '" << w.name << "' of type " << w.attr.getType()
+          << " synthesised: it had no data; deterministic values stand in "
+             "for it, for timing and verification only";
+    }
+    return success();
   }
 };
 

@@ -1,5 +1,6 @@
 //===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
 
+#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Analysis/FusionCost.h"
 #include "stark/Analysis/HardwareProfile.h"
 #include "stark/Analysis/InitFill.h"
@@ -131,7 +132,7 @@ LogicalResult outlineMembersAlone(ModuleOp module,
   for (auto &[member, problem] : alone) {
     StringAttr name = addProblem(std::move(problem), member);
     if (!name) {
-      whyNot = "a problem file could not be written";
+      whyNot = "a problem could not be added (see the error)";
       return failure();
     }
     auto ref = FlatSymbolRefAttr::get(name);
@@ -184,9 +185,27 @@ struct StarkOutlinePass
 
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     // The problem of `problem`'s signature: an existing one, or `problem`
-    // appended to the module (and written to `dir`). Null on failure.
+    // appended to the module (and written to `dir`). Null, with an error,
+    // on failure: a file that cannot be written, a weight without data.
     auto addProblem = [&](OwningOpRef<ModuleOp> problem,
                           Operation *anchor) -> StringAttr {
+      // A problem is evaluated on its own: a weight it holds must have
+      // data. The error goes on the program's op that holds it.
+      std::vector<MissingWeight> missing = findMissingWeights(*problem);
+      if (!missing.empty()) {
+        std::vector<MissingWeight> inProgram = findMissingWeights(module);
+        for (const MissingWeight &w : missing) {
+          auto origin = llvm::find_if(inProgram, [&](const MissingWeight &p) {
+            return p.attr == w.attr && p.holder->getLoc() == w.holder->getLoc();
+          });
+          emitMissingWeightError(
+              origin != inProgram.end() ? *origin : w,
+              "--stark-pipeline=\"synthesize-elided-weights=1\" or "
+              "--stark-fold-constants=\"synthesize-elided-weights=1\" "
+              "before --stark-outline");
+        }
+        return nullptr;
+      }
       std::string err;
       ProblemAttr info = *getProblemAttr(*problem, err);
       StringAttr &name = bySignature[info.getSignature()];

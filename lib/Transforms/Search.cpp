@@ -11,6 +11,7 @@
 
 #include "stark/Eval/Evaluator.h"
 #include "stark/LLM/Config.h"
+#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Search/ModelSearch.h"
 #include "stark/Search/Report.h"
 #include "stark/Search/RunResources.h"
@@ -180,10 +181,8 @@ struct StarkSearchPass
     p.timeout = timeout;
     p.referenceTimeout = referenceTimeout;
     p.allowTf32 = allowTf32;
-    std::string why;
-    p.sanitizers = getWinnerSanitizers(resolvedTarget, sanitizeWinner, why);
-    if (!why.empty())
-      getOperation().emitRemark("stark-search: no compute-sanitizer: ") << why;
+    p.sanitizers =
+        getWinnerSanitizers(resolvedTarget, sanitizeWinner, getOperation());
     p.model = run.model;
     p.concurrency = run.concurrency;
     p.llm.target = resolvedTarget;
@@ -239,6 +238,7 @@ struct StarkSearchPass
     header.totalSeconds = totalSeconds;
     header.summary = std::move(result.summary);
     header.plan = std::move(result.plan);
+    header.synthesizedWeights = getSynthesizedWeights(module);
     if (pool)
       header.evaluation = describePool(*pool, devices, workersPerDevice, mpi);
     if (failed(writeSearchReport(report, header, std::move(result.reports),

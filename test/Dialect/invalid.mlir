@@ -218,3 +218,13 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // expected-error @+1 {{'builtin.module' op 'stark.baseline_us' belongs on a problem module and is a positive time}}
 module attributes {stark.baseline_us = -1.0 : f64} {}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'stark.synthesized_weights' belongs on a module and lists the names of the weights synthesised in it}}
+module attributes {stark.synthesized_weights = ["@w", 3]} {}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'stark.synthesized_weights' belongs on a module}}
+func.func private @f() attributes {stark.synthesized_weights = ["@w"]}

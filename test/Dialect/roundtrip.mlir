@@ -77,3 +77,9 @@ func.func private @bare() attributes {stark.cuda = #stark.cuda<source = "__globa
 func.func @scheduled() attributes {stark.schedule = #stark.schedule<family = "td-matmul", params = {bm = 64 : i64, tm = 4 : i64}, script = "transform.named_sequence">} {
   return
 }
+
+// -----
+
+// The weights a program had no data for and got synthesised ones.
+// CHECK: module attributes {stark.synthesized_weights = ["@w", "__elided__#0"]}
+module attributes {stark.synthesized_weights = ["@w", "__elided__#0"]} {}

@@ -92,3 +92,72 @@ func.func @runtime() -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>) {
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x2xf32>) -> tensor<3x2xf32>
   return %at, %st, %f : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// A payload reads what it captures from above too: the pool reads the
+// image through tensor.extract and the scale multiplies a splat by a value
+// extracted from an argument. Neither computes from constants alone, so
+// both stay, and so does the matmul of the pool by a constant weight.
+// CHECK-LABEL: func.func @captured
+// CHECK:       %[[POOL:.+]] = linalg.generic
+// CHECK:       tensor.extract %{{.+}}[
+// CHECK:       linalg.matmul ins(%{{.+}}, %{{.+}} :
+// CHECK:       %[[SCALE:.+]] = linalg.generic
+// CHECK:       tensor.extract %{{.+}}[
+// CHECK:       return %{{.+}}, %[[SCALE]]
+func.func @captured(%img: tensor<1x8x2x2xf32>, %s: tensor<3xf32>) -> (tensor<1x16xf32>, tensor<4x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %kernel = tensor.empty() : tensor<1x1xf32>
+  %ep = tensor.empty() : tensor<1x8x2x2xf32>
+  %pool = linalg.generic {indexing_maps = [affine_map<(n, c, h, w, kh, kw) -> (kh, kw)>, affine_map<(n, c, h, w, kh, kw) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%kernel : tensor<1x1xf32>) outs(%ep : tensor<1x8x2x2xf32>) {
+  ^bb0(%unused: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %h = linalg.index 2 : index
+    %w = linalg.index 3 : index
+    %v = tensor.extract %img[%n, %c, %h, %w] : tensor<1x8x2x2xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x8x2x2xf32>
+  %flat = tensor.collapse_shape %pool [[0], [1, 2, 3]] : tensor<1x8x2x2xf32> into tensor<1x32xf32>
+  %wt = arith.constant dense<0.5> : tensor<32x16xf32>
+  %eo = tensor.empty() : tensor<1x16xf32>
+  %out = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x16xf32>) -> tensor<1x16xf32>
+  %y = linalg.matmul ins(%flat, %wt : tensor<1x32xf32>, tensor<32x16xf32>) outs(%out : tensor<1x16xf32>) -> tensor<1x16xf32>
+  %ones = arith.constant dense<1.0> : tensor<4x3xf32>
+  %e = tensor.empty() : tensor<4x3xf32>
+  %c1 = arith.constant 1 : index
+  %scale = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel"]}
+      ins(%ones : tensor<4x3xf32>) outs(%e : tensor<4x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %k = tensor.extract %s[%c1] : tensor<3xf32>
+    %m = arith.mulf %in, %k : f32
+    linalg.yield %m : f32
+  } -> tensor<4x3xf32>
+  return %y, %scale : tensor<1x16xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// The control: the scale's captured tensor is a constant, and it folds.
+// CHECK-LABEL: func.func @captured_constant
+// CHECK:       %[[C:.+]] = arith.constant dense<2.500000e+00> : tensor<4x3xf32>
+// CHECK-NOT:   linalg.generic
+// CHECK:       return %[[C]]
+func.func @captured_constant() -> tensor<4x3xf32> {
+  %s = arith.constant dense<2.5> : tensor<3xf32>
+  %ones = arith.constant dense<1.0> : tensor<4x3xf32>
+  %e = tensor.empty() : tensor<4x3xf32>
+  %c1 = arith.constant 1 : index
+  %scale = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel"]}
+      ins(%ones : tensor<4x3xf32>) outs(%e : tensor<4x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %k = tensor.extract %s[%c1] : tensor<3xf32>
+    %m = arith.mulf %in, %k : f32
+    linalg.yield %m : f32
+  } -> tensor<4x3xf32>
+  return %scale : tensor<4x3xf32>
+}

@@ -42,6 +42,13 @@ static cl::opt<std::string>
                        "as problem and candidate (default: its only public "
                        "function)"),
               cl::value_desc("name"), cl::cat(category));
+static cl::opt<bool> synthesizeElidedWeights(
+    "synthesize-elided-weights",
+    cl::desc("Give the weights a whole program has no data for "
+             "(dense_resource<__elided__>, a blob the file lacks) "
+             "deterministic synthesised ones, for timing and verification "
+             "(the same as --stark-pipeline's synthesize-elided-weights)"),
+    cl::cat(category));
 static cl::opt<std::string> targetName("target", cl::desc("cpu or cuda"),
                                        cl::init("cpu"), cl::cat(category));
 static cl::opt<bool> printJson("json", cl::desc("Print the result as JSON"),
@@ -234,6 +241,7 @@ int main(int argc, char **argv) {
   options.specialValues = !noSpecialValues;
   options.sanitizer = sanitizer;
   options.entry = entryName;
+  options.synthesizeElidedWeights = synthesizeElidedWeights;
   options.referenceDir = referenceDir;
   options.writeReferences = writeReferences;
   options.timing.minTrials = trials;

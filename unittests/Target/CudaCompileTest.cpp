@@ -257,6 +257,55 @@ func.func @forward(%x: memref<4xf32>, %y: memref<6xf32>, %keep: i1) {
   EXPECT_EQ(launches, 4u);
 }
 
+// A whole program whose full reduction (a serial nest with results once
+// its accumulator is promoted) comes before temporaries it allocates and
+// frees: the one-thread launch of the serial code must leave the host's
+// allocations, frees and stream waits on the host (a gpu.wait inside a
+// kernel cannot be lowered).
+TEST_F(CudaCompileTest, SerialCodeBeforeTemporariesKeepsWaitsOnTheHost) {
+  OwningOpRef<ModuleOp> module = lowered(R"mlir(
+func.func @forward(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  %sum = memref.alloc() : memref<f32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%sum : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                   affine_map<(i, j) -> ()>],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<4x8xf32>) outs(%sum : memref<f32>) {
+  ^bb0(%a: f32, %s: f32):
+    %r = arith.addf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  %tmp = memref.alloc() : memref<4x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                   affine_map<(i, j) -> ()>,
+                                   affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<4x8xf32>, memref<f32>)
+      outs(%tmp : memref<4x8xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %r = arith.subf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %sum : memref<f32>
+  memref.copy %tmp, %y : memref<4x8xf32> to memref<4x8xf32>
+  memref.dealloc %tmp : memref<4x8xf32>
+  return
+}
+)mlir");
+  ASSERT_TRUE(module);
+  auto forward = module->lookupSymbol<LLVM::LLVMFuncOp>("forward");
+  ASSERT_TRUE(forward);
+  unsigned allocs = 0, frees = 0;
+  forward.walk([&](LLVM::CallOp call) {
+    StringRef callee = call.getCallee().value_or("");
+    allocs += callee == "mgpuMemAlloc";
+    frees += callee == "mgpuMemFree";
+  });
+  EXPECT_EQ(allocs, 2u);
+  EXPECT_EQ(frees, 2u);
+}
+
 // linalg.softmax on buffers lowers through its decomposition, with the
 // temporaries on the device.
 TEST_F(CudaCompileTest, SoftmaxOnBuffersLowersWithDeviceTemporaries) {

@@ -24,16 +24,21 @@ public:
   /// The value of a constant-like op (arith.constant, tosa.const, ...), of
   /// `ml_program.global_load_const` of a global with a value, the shape of
   /// a `tensor.empty`, or the result of an op free of memory effects whose
-  /// operands are all known. Block arguments are not.
+  /// operands and values captured from above (read in its regions) are all
+  /// known. Block arguments are not.
   bool isKnown(Value value);
 
   /// A linalg op on tensors (not a fill) whose inputs are all known at
-  /// compile time and whose inits are known or never read: its results
-  /// are known too, so running it is compile-time work.
+  /// compile time, whose inits are known or never read and whose payload
+  /// reads only known values from above (a `tensor.extract` of a captured
+  /// tensor reads that tensor): its results are known too, so running it is
+  /// compile-time work.
   bool isCompileTimeOp(Operation *op);
 
 private:
   bool computeIsCompileTimeOp(Operation *op);
+  /// Whether every value `op`'s regions use from above is known.
+  bool readsKnownCapturesOnly(Operation *op);
   llvm::DenseMap<Value, bool> known;
 };
 

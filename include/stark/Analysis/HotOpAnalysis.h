@@ -34,8 +34,9 @@ struct HotOpRanking {
   SmallVector<RankedOp> ranked;
   /// Ops whose cost could not be computed, in program order.
   SmallVector<UnknownCostOp> unknown;
-  /// Linalg ops that compute from constants alone (CompileTime.h), in
-  /// program order: compile-time work, neither ranked nor costed.
+  /// Linalg ops that compute from constants alone (CompileTime.h) and the
+  /// fills they own, in program order: compile-time work, neither ranked
+  /// nor costed.
   SmallVector<Operation *> compileTime;
   double totalSeconds = 0;
 };

@@ -88,6 +88,10 @@ struct EvalOptions {
   /// candidate (TensorProgram.h); empty: the program's only public
   /// function. Unused for kernel problems, which name their entry.
   std::string entry;
+  /// Give a whole program's weights without data (ElidedWeights.h)
+  /// deterministic synthesised ones instead of refusing it; the result gets
+  /// the flag "synthesized_weights" and a note naming them.
+  bool synthesizeElidedWeights = false;
   TimingOptions timing;
   /// Called when the evaluator enters a new phase ("compiling candidate",
   /// "running candidate: trial 2 (large, seed ...)"); the worker prints
@@ -192,6 +196,7 @@ EvalResult evaluateSources(StringRef problemSource, StringRef problemName,
 LogicalResult parseEvalSources(StringRef problemSource, StringRef problemName,
                                StringRef candidateSource,
                                StringRef candidateName, StringRef entry,
+                               bool synthesizeElidedWeights,
                                MLIRContext &context,
                                OwningOpRef<ModuleOp> &problem,
                                OwningOpRef<ModuleOp> &candidate,

@@ -47,8 +47,9 @@ struct RunnerStart {
   std::string targetName;
   std::string problemSource, problemName;
   std::string candidateSource, candidateName;
-  /// EvalOptions::entry (whole programs).
+  /// EvalOptions::entry and synthesizeElidedWeights (whole programs).
   std::string entry;
+  bool synthesizeElidedWeights = false;
   /// A command the runner is started under (compute-sanitizer and its
   /// options); empty: none.
   std::vector<std::string> launcher;

@@ -14,6 +14,8 @@
 #ifndef STARK_EVAL_TENSORPROGRAM_H
 #define STARK_EVAL_TENSORPROGRAM_H
 
+#include "stark/Eval/Evaluator.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -40,9 +42,17 @@ bool isProgramWithoutProblem(ModuleOp module);
 /// boundaries, identity layouts), the entry's results become output
 /// arguments after its inputs, buffers are deallocated, and
 /// `stark.problem = #stark.problem<entry, num_outputs = #results>` is set.
-/// Fails with a sentence in `error`.
+/// Weights without data (ElidedWeights.h) are synthesised when
+/// `synthesizeElidedWeights` is set; otherwise the program is refused with
+/// an error on the first one's holder. Fails with a sentence in `error`.
 LogicalResult prepareTensorProgram(ModuleOp module, StringRef entry,
+                                   bool synthesizeElidedWeights,
                                    std::string &error);
+
+/// Flags `result` "synthesized_weights" with a note naming them where the
+/// program `problem` or `candidate` holds synthesised weights.
+void noteSynthesizedWeights(ModuleOp problem, ModuleOp candidate,
+                            EvalResult &result);
 
 } // namespace mlir::stark
 

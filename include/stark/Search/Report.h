@@ -49,6 +49,10 @@ struct SearchReportHeader {
   /// The evaluators of a parallel run (executors, devices, lost ones);
   /// absent when candidates were judged one at a time.
   std::optional<llvm::json::Object> evaluation;
+  /// The weights the program had no data for and got synthesised ones
+  /// (ElidedWeights.h, the module's stark.synthesized_weights); the
+  /// problems' times are then those of made-up weights.
+  std::vector<std::string> synthesizedWeights;
 };
 
 /// Writes the report of all problems to `path`; fails, saying why in `error`,

@@ -13,11 +13,13 @@
 #include "stark/Eval/EvalPool.h"
 #include "stark/LLM/Chat.h"
 
+#include "mlir/IR/Operation.h"
 #include "llvm/Support/JSON.h"
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::stark {
 
@@ -56,10 +58,10 @@ createSearchPool(StringRef target, unsigned devices, unsigned workersPerDevice,
 
 /// The compute-sanitizer tools each problem's winner runs under before it
 /// wins (memcheck and racecheck): none unless `enabled` and the target is
-/// cuda; none, with the reason in `why`, where compute-sanitizer is not
-/// installed.
+/// cuda; none, with a remark on `op` saying why, where compute-sanitizer is
+/// not installed.
 std::vector<std::string> getWinnerSanitizers(StringRef target, bool enabled,
-                                             std::string &why);
+                                             Operation *op);
 
 /// The evaluators of a parallel run, for the report.
 llvm::json::Object describePool(const EvalPool &pool, unsigned devices,

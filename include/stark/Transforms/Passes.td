@@ -20,8 +20,9 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
     - a linalg op whose payload yields its one input unchanged (a
       transpose, a broadcast, a copy) of a dense constant becomes the moved
       constant;
-    - an all-parallel linalg op whose inputs are splat constants or scalar
-      constants becomes the splat its payload computes;
+    - an all-parallel linalg op whose inputs, and every value its payload
+      captures from above, are splat or scalar constants becomes the splat
+      its payload computes;
     - reshapes and casts of constants fold through the tensor dialect's
       folders.
 
@@ -29,6 +30,16 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
     constants that is not folded (an element-wise op on a non-splat weight,
     a constant stored as `dense_resource`) is still never ranked by
     `--stark-hot-ops`, which says so in a remark.
+
+    Weights without data (`dense_resource<__elided__>`, or a blob missing
+    from the file's `dialect_resources`) do not stop the pipeline, but the
+    program cannot run: a warning says so on the first one. With
+    `synthesize-elided-weights`, each is first replaced by deterministic
+    weights of its declared type (a fixed LCG keyed by the weight's name,
+    `stark/Analysis/ElidedWeights.h`), with a remark on its holder and the
+    names in the module's `stark.synthesized_weights`; `stark-eval
+    --synthesize-elided-weights` gives the original program the same
+    weights, so the result can be timed and verified against it.
 
     Before:
 
@@ -53,9 +64,16 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
     Option<"maxBytes", "max-fold-bytes", "int64_t",
            /*default=*/"int64_t(1) << 30",
            "Largest constant (in bytes) a fold may create">,
+    Option<"synthesizeElidedWeights", "synthesize-elided-weights", "bool",
+           /*default=*/"false",
+           "Replace each weight without data (dense_resource<__elided__>, "
+           "a blob the file lacks) with deterministic weights of its type, "
+           "for timing and verification">,
   ];
   let statistics = [
     Statistic<"numFolded", "num-folded", "Linalg ops folded into constants">,
+    Statistic<"numSynthesized", "num-synthesized",
+              "Weights without data replaced by synthesised ones">,
   ];
 }
 
@@ -75,8 +93,9 @@ def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
     and a remark. Ops whose cost is unknown (dynamic shapes, unknown body
     ops or element types) get a remark saying why and are never marked.
     Ops that compute from constants alone (a weight transpose, a broadcast
-    of a constant bias: compile-time work, see `--stark-fold-constants`) are
-    not ranked at all, with a remark. Each hot op's remark says which
+    of a constant bias: compile-time work, see `--stark-fold-constants`;
+    every value they read, operands and values their body captures from
+    above, is constant) are not ranked at all, with a remark. Each hot op's remark says which
     share of the model's estimated time the hot ops up to it cover.
 
     Before (`profile=h200`):
