@@ -151,7 +151,6 @@ TEST_F(FirstPicksTest, CpuFirstPicksCompileAndVerify) {
       (*candidate)->removeAttr(kProblemAttrName);
       EvalResult r = evaluateCandidate(*target, *problem, *candidate, options);
       EXPECT_TRUE(r.isOk()) << formatEvalResult(r);
-                   << "\n";
       if (point.params.count("threads") && point.params.at("threads") != "1")
         ++threaded;
     }
