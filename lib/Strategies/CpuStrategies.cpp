@@ -92,7 +92,9 @@ std::string CpuSchedule::describe() const {
     text += ", decomposed to 1-D windows";
   if (fuseGroup)
     text += ", on the chain fused into one op";
-  if (threads > 1)
+  if (threads > 1 && (family == kCpuSoftmaxRows || family == kCpuFusedRows))
+    text += llvm::formatv(", {0} threads over the blocks of rows", threads);
+  else if (threads > 1)
     text += llvm::formatv(", {0} threads over parallel tiles {1}", threads,
                           listParam(threadTiles));
   return text;
@@ -384,7 +386,8 @@ static int64_t getNumPoints(Operation *op) {
 /// rows the chain's reductions produce are tiled by blocks of rows, and
 /// each block computes every producer of its slice, vectorised whole.
 static std::vector<CpuSchedule>
-enumerateFusedRowsSchedules(ArrayRef<Operation *> left, std::string &whyNot) {
+enumerateFusedRowsSchedules(ArrayRef<Operation *> left, int64_t hostThreads,
+                            std::string &whyNot) {
   std::vector<CpuSchedule> schedules;
   Operation *sink = left.back();
   for (Operation *op : left.drop_back())
@@ -459,7 +462,27 @@ enumerateFusedRowsSchedules(ArrayRef<Operation *> left, std::string &whyNot) {
   }
   if (!schedules.empty())
     whyNot.clear();
-  return schedules;
+  // The loop over blocks of rows is the parallel level: each schedule with
+  // a threaded twin where the chain is large enough and there are blocks
+  // for every thread; threaded first for large chains.
+  int64_t points = 0;
+  for (Operation *op : left)
+    points += getNumPoints(op);
+  bool threadedFirst = points >= kPointsPerThread * hostThreads;
+  std::vector<CpuSchedule> all;
+  for (const CpuSchedule &s : schedules) {
+    int64_t blocks = rows / s.registerTiles[last];
+    CpuSchedule threaded = s;
+    threaded.threads = hostThreads;
+    bool split =
+        hostThreads > 1 && points >= kPointsPerThread && blocks >= hostThreads;
+    if (split && threadedFirst)
+      all.push_back(threaded);
+    all.push_back(s);
+    if (split && !threadedFirst)
+      all.push_back(threaded);
+  }
+  return all;
 }
 
 std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
@@ -481,7 +504,8 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
       return schedules;
     }
     if (left->size() != 1)
-      return enumerateFusedRowsSchedules(*left, whyNot);
+      return enumerateFusedRowsSchedules(
+          *left, std::clamp<int64_t>(host.numComputeUnits, 1, 64), whyNot);
     root = left->front();
     fuseGroup = true;
   }
