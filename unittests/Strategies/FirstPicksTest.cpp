@@ -85,6 +85,31 @@ const CpuProblem kCpuProblems[] = {
     {"test/Integration/CUDA/templates/Inputs/fused-log-softmax.mlir", false},
 };
 
+/// Problems for the cuda families: contractions (f32, f16, bf16, with a
+/// fill, an epilogue or a prologue), reductions, element-wise, scans,
+/// convolutions, pooling, normalisations and softmax.
+const char *const kCudaProblems[] = {
+    "test/Integration/CUDA/templates/Inputs/fill-matmul-255x129x191.mlir",
+    "test/Integration/CUDA/templates/Inputs/fill-matmul-f16-odd.mlir",
+    "test/Integration/CUDA/templates/Inputs/batch-matmul-bf16.mlir",
+    "test/Integration/CUDA/templates/Inputs/matvec.mlir",
+    "test/Integration/CUDA/templates/Inputs/fused-matmul-bias-gelu.mlir",
+    "test/Integration/CUDA/templates/Inputs/fused-scale-relu-matmul.mlir",
+    "test/Integration/CUDA/templates/Inputs/row-sum.mlir",
+    "test/Strategies/Inputs/templates/fill-row-sum.mlir",
+    "test/Integration/CUDA/templates/Inputs/col-min.mlir",
+    "test/Integration/CUDA/templates/Inputs/middle-sum.mlir",
+    "test/Integration/CUDA/templates/Inputs/bias-gelu.mlir",
+    "test/Integration/CUDA/templates/Inputs/cumsum.mlir",
+    "test/Integration/CUDA/templates/Inputs/fill-conv-nhwc.mlir",
+    "test/Integration/CUDA/templates/Inputs/depthwise.mlir",
+    "test/Integration/CUDA/templates/Inputs/maxpool.mlir",
+    "test/Integration/CUDA/templates/Inputs/softmax.mlir",
+    "test/Integration/CUDA/templates/Inputs/layernorm.mlir",
+    "test/Integration/CUDA/templates/Inputs/fused-rmsnorm-silu.mlir",
+    "test/Integration/CUDA/templates/Inputs/fused-log-softmax.mlir",
+};
+
 class FirstPicksTest : public ::testing::Test {
 protected:
   FirstPicksTest() {
@@ -92,6 +117,9 @@ protected:
     registerEvalDialects(registry);
     registerCpuStrategyDialects(registry);
     registerCudaScheduleDialects(registry);
+#ifdef STARK_ENABLE_CUDA
+    registerCudaTargetDialects(registry);
+#endif
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
     // Fixed numbers, not this machine's: two cores, AVX2-wide vectors.
@@ -164,5 +192,63 @@ TEST_F(FirstPicksTest, CpuFirstPicksCompileAndVerify) {
     }
   }
 }
+
+#ifdef STARK_ENABLE_CUDA
+TEST_F(FirstPicksTest, CudaFirstPicksCompile) {
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  std::string noNvrtc;
+  bool nvrtc = isNvrtcAvailable(noNvrtc);
+  int compiled = 0;
+  for (const char *path : kCudaProblems) {
+    SCOPED_TRACE(path);
+    OwningOpRef<ModuleOp> problem = load(path);
+    if (!problem)
+      continue;
+    StrategyProblem strategyProblem(*problem, h200);
+    auto picks = firstPicks("cuda", strategyProblem);
+    EXPECT_FALSE(picks.empty()) << "no cuda family claims it";
+    for (auto &[family, point] : picks) {
+      SCOPED_TRACE(point.key());
+      std::string error;
+      FailureOr<std::string> text =
+          family->build(strategyProblem, point, error);
+      ASSERT_TRUE(succeeded(text)) << error;
+      OwningOpRef<ModuleOp> candidate =
+          parseSourceString<ModuleOp>(*text, &context);
+      ASSERT_TRUE(candidate) << *text;
+      if (family->getKind() == StrategyFamily::Kind::CudaSchedule) {
+        // A transform-dialect schedule: its gpu.launch down to PTX.
+        EXPECT_TRUE(
+            succeeded(compileGpuModuleToPtx(*candidate, CudaArch(), error)))
+            << error;
+        ++compiled;
+        continue;
+      }
+      if (!nvrtc)
+        continue;
+      func::FuncOp entry;
+      (*candidate)->walk([&](func::FuncOp f) {
+        if (hasCudaSource(f))
+          entry = f;
+      });
+      ASSERT_TRUE(entry) << *text;
+      FailureOr<CudaSourceCandidate> source = parseCudaSource(entry, error);
+      ASSERT_TRUE(succeeded(source)) << error;
+      std::vector<std::string> names;
+      for (const CudaLaunch &launch : source->launches)
+        if (!llvm::is_contained(names, launch.kernel))
+          names.push_back(launch.kernel);
+      EXPECT_TRUE(succeeded(compileCudaSourceWithNvrtc(
+          source->source, names, "sm_90a", source->options, error)))
+          << error;
+      ++compiled;
+    }
+  }
+  EXPECT_GT(compiled, 0);
+  if (!nvrtc)
+    GTEST_SKIP() << "the template families' sources are not compiled: "
+                 << noNvrtc;
+}
+#endif
 
 } // namespace
