@@ -58,7 +58,7 @@ static std::string listParam(ArrayRef<int64_t> v) {
 
 bool CpuSchedule::onTensors() const {
   return family == kCpuWindowVectorize || family == kCpuSoftmaxRows ||
-         family == kCpuFusedRows || fuseGroup;
+         family == kCpuFusedRows || fuseGroup || fuseInitFill;
 }
 
 std::map<std::string, std::string> CpuSchedule::toParams() const {
@@ -92,7 +92,9 @@ std::string CpuSchedule::describe() const {
     text += ", decomposed to 1-D windows";
   if (fuseGroup)
     text += ", on the chain fused into one op";
-  if (threads > 1)
+  if (threads > 1 && (family == kCpuSoftmaxRows || family == kCpuFusedRows))
+    text += llvm::formatv(", {0} threads over the blocks of rows", threads);
+  else if (threads > 1)
     text += llvm::formatv(", {0} threads over parallel tiles {1}", threads,
                           listParam(threadTiles));
   return text;
@@ -204,8 +206,20 @@ mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
     // over rows exists, its body is vectorised below.
   } else {
     Value current = w.matchLinalgOps(root);
-    if (parallel)
-      current = w.tileUsingForall(current, s.threadTiles).first;
+    Value fill;
+    if (s.fuseInitFill) {
+      // The output's fill and the op, in program order.
+      auto split = transform::SplitHandleOp::create(b, loc, current, 2);
+      fill = split.getResult(0);
+      current = split.getResult(1);
+    }
+    if (parallel) {
+      auto [tiled, forall] = w.tileUsingForall(current, s.threadTiles);
+      current = tiled;
+      // Each thread fills the tile of the output it computes.
+      if (fill)
+        transform::FuseIntoContainingOp::create(b, loc, fill, forall);
+    }
     current = w.tileUsingFor(current, s.cacheTiles).first;
     if (vectorize)
       current = w.tileUsingFor(current, s.registerTiles).first;
@@ -246,6 +260,11 @@ mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
         /*bufferize_function_boundaries=*/b.getBoolAttr(false));
     func = w.matchOps(root, {"func.func"});
   }
+  // The fill of each thread's tile, as loops (memory-bound: a vector form
+  // would only unroll them).
+  if (s.fuseInitFill)
+    transform::ConvertToLoopsOp::create(b, loc, anyOp,
+                                        w.matchOps(root, {"linalg.fill"}));
   if (parallel || s.family == kCpuSoftmaxRows || s.family == kCpuFusedRows)
     transform::ForallToParallelOp::create(b, loc, TypeRange{anyOp},
                                           w.matchOps(root, {"scf.forall"}));
@@ -367,7 +386,8 @@ static int64_t getNumPoints(Operation *op) {
 /// rows the chain's reductions produce are tiled by blocks of rows, and
 /// each block computes every producer of its slice, vectorised whole.
 static std::vector<CpuSchedule>
-enumerateFusedRowsSchedules(ArrayRef<Operation *> left, std::string &whyNot) {
+enumerateFusedRowsSchedules(ArrayRef<Operation *> left, int64_t hostThreads,
+                            std::string &whyNot) {
   std::vector<CpuSchedule> schedules;
   Operation *sink = left.back();
   for (Operation *op : left.drop_back())
@@ -442,13 +462,34 @@ enumerateFusedRowsSchedules(ArrayRef<Operation *> left, std::string &whyNot) {
   }
   if (!schedules.empty())
     whyNot.clear();
-  return schedules;
+  // The loop over blocks of rows is the parallel level: each schedule with
+  // a threaded twin where the chain is large enough and there are blocks
+  // for every thread; threaded first for large chains.
+  int64_t points = 0;
+  for (Operation *op : left)
+    points += getNumPoints(op);
+  bool threadedFirst = points >= kPointsPerThread * hostThreads;
+  std::vector<CpuSchedule> all;
+  for (const CpuSchedule &s : schedules) {
+    int64_t blocks = rows / s.registerTiles[last];
+    CpuSchedule threaded = s;
+    threaded.threads = hostThreads;
+    bool split =
+        hostThreads > 1 && points >= kPointsPerThread && blocks >= hostThreads;
+    if (split && threadedFirst)
+      all.push_back(threaded);
+    all.push_back(s);
+    if (split && !threadedFirst)
+      all.push_back(threaded);
+  }
+  return all;
 }
 
 std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     ModuleOp problem, const HardwareProfile &host, std::string &whyNot) {
   std::vector<CpuSchedule> schedules;
-  Operation *root = findProblemOp(problem);
+  linalg::FillOp initFill;
+  Operation *root = findProblemOp(problem, &initFill);
   // A fused chain is scheduled on its tensor form: as the one op it fuses
   // into, or by blocks of rows.
   OwningOpRef<ModuleOp> fusedForm;
@@ -463,7 +504,8 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
       return schedules;
     }
     if (left->size() != 1)
-      return enumerateFusedRowsSchedules(*left, whyNot);
+      return enumerateFusedRowsSchedules(
+          *left, std::clamp<int64_t>(host.numComputeUnits, 1, 64), whyNot);
     root = left->front();
     fuseGroup = true;
   }
@@ -658,6 +700,7 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     CpuSchedule threaded = s;
     bool split = hostThreads > 1 && points >= kPointsPerThread &&
                  addThreadTiles(threaded, ranges, iterators, hostThreads);
+    threaded.fuseInitFill = bool(initFill);
     if (split && threadedFirst)
       all.push_back(threaded);
     all.push_back(s);
@@ -673,8 +716,11 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
 
 /// Rewrites the problem's op on memrefs into the same op on tensors read
 /// from the arguments, its results written back into the output arguments:
-/// the form decompositions and fusion work on.
-static LogicalResult convertToTensorForm(Operation *op, std::string &error) {
+/// the form decompositions and fusion work on. `initFill`, when given, is
+/// the fill of the op's init, rewritten too: the op's init becomes the
+/// fill's tensor result.
+static LogicalResult convertToTensorForm(Operation *op, linalg::FillOp initFill,
+                                         std::string &error) {
   auto dps = dyn_cast<DestinationStyleOpInterface>(op);
   if (!dps) {
     error = "the op is not in destination-passing style";
@@ -695,8 +741,13 @@ static LogicalResult convertToTensorForm(Operation *op, std::string &error) {
     auto tensorType =
         RankedTensorType::get(type.getShape(), type.getElementType());
     bool isInit = dps.isDpsInit(&operand);
-    operands.push_back(bufferization::ToTensorOp::create(
-        b, loc, tensorType, v, /*restrict=*/true, /*writable=*/isInit));
+    Value tensor = bufferization::ToTensorOp::create(
+        b, loc, tensorType, v, /*restrict=*/true, /*writable=*/isInit);
+    if (isInit && initFill && v == initFill.getOutputs()[0])
+      tensor = linalg::FillOp::create(b, initFill.getLoc(),
+                                      initFill.getInputs()[0], tensor)
+                   .getResult(0);
+    operands.push_back(tensor);
     if (isInit) {
       resultTypes.push_back(tensorType);
       destinations.push_back(v);
@@ -708,6 +759,8 @@ static LogicalResult convertToTensorForm(Operation *op, std::string &error) {
         b, loc, /*result=*/Type(), result, dest, /*restrict=*/true,
         /*writable=*/true);
   op->erase();
+  if (initFill)
+    initFill->erase();
   return success();
 }
 
@@ -765,11 +818,16 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
       failed(tileAndFuseRows(op, schedule.registerTiles, error)))
     return failure();
   // The schedules tile one op; the fill of a fill + contraction problem
-  // runs before it as plain loops (memory-bound, and a small part of it).
+  // runs before it as plain loops (memory-bound, and a small part of it),
+  // or inside the thread loop (fuseInitFill).
   linalg::FillOp initFill;
   if (!fused)
     findProblemOp(*candidate, &initFill);
-  if (initFill) {
+  if (schedule.fuseInitFill && !initFill) {
+    error = "the schedule fuses the output's fill, the problem has none";
+    return failure();
+  }
+  if (initFill && !schedule.fuseInitFill) {
     IRRewriter rewriter(ctx);
     rewriter.setInsertionPoint(initFill);
     if (failed(linalg::linalgOpToLoops(rewriter, initFill))) {
@@ -777,10 +835,12 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
       return failure();
     }
     rewriter.eraseOp(initFill);
+    initFill = nullptr;
   }
   // `op`, not a new look-up: with its fill lowered to loops, the problem
   // no longer reads as a fill + contraction.
-  if (!fused && schedule.onTensors() && failed(convertToTensorForm(op, error)))
+  if (!fused && schedule.onTensors() &&
+      failed(convertToTensorForm(op, initFill, error)))
     return failure();
   if (failed(applyTransformScript(*candidate, **script, error)))
     return failure();

@@ -146,6 +146,10 @@ std::string cudaschedule::whyFamilyDoesNotApply(StringRef family,
       return "contractions take td-matmul or the CUDA C++ templates";
     if (shape.op.getNumDpsInits() != 1)
       return "reductions with several outputs";
+    if (llvm::count(shape.reduced, false) > 1)
+      return "several parallel loops: the per-thread accumulator stays a "
+             "vector of several dimensions, which the NVVM lowering does "
+             "not convert";
     return "";
   }
   return ("unknown schedule family '" + family + "'").str();

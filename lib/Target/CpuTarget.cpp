@@ -49,7 +49,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -210,17 +212,31 @@ private:
   std::vector<void *> packed;
 };
 
+/// One call of a sharded kernel: the arguments of each shard and which
+/// shards are claimed and done (shared with the pool's tasks, which may
+/// outlive the call).
+struct ShardRun {
+  int64_t shards = 0;
+  std::vector<int64_t> index;
+  std::vector<std::vector<void *>> args;
+  std::atomic<int64_t> next{0};
+  std::atomic<int64_t> done{0};
+  std::mutex mutex;
+  std::condition_variable finished;
+};
+
 class CpuKernel : public CompiledKernel {
 public:
   CpuKernel(std::unique_ptr<ExecutionEngine> engine, void (*fn)(void **))
       : engine(std::move(engine)), fn(fn) {}
 
-  /// Runs `shard(args..., i, threads)` for every i on its own thread
-  /// instead of the entry function (see shardParallelLoop).
+  /// Runs `shard(args..., i, threads)` for every i, on the caller's and
+  /// the pool's threads, instead of the entry function (see
+  /// shardParallelLoop).
   void setShards(void (*shardFn)(void **), int64_t numThreads) {
     shard = shardFn;
     threads = numThreads;
-    // The caller runs shard 0; the pool's threads start on first use.
+    // The caller works too; the pool's threads start on first use.
     pool = std::make_unique<llvm::StdThreadPool>(
         llvm::hardware_concurrency(numThreads - 1));
   }
@@ -232,19 +248,37 @@ public:
       fn(packed);
       return success();
     }
+    // Whoever is free claims the next shard: the caller and the pool's
+    // threads. On a busy host a pool thread may start late; the caller then
+    // runs the shards itself instead of waiting for the thread to be
+    // scheduled, and the call ends once every shard has run. A thread that
+    // starts after that finds none left and touches only `state`.
+    auto state = std::make_shared<ShardRun>();
+    state->shards = threads;
     size_t numArgs = static_cast<CpuArgBuffers &>(args).getNumArgs();
-    std::vector<int64_t> index(threads);
-    std::vector<std::vector<void *>> shardArgs(threads);
+    state->index.resize(threads);
+    state->args.resize(threads);
     for (int64_t t = 0; t < threads; ++t) {
-      index[t] = t;
-      shardArgs[t].assign(packed, packed + numArgs);
-      shardArgs[t].push_back(&index[t]);
-      shardArgs[t].push_back(&threads);
+      state->index[t] = t;
+      state->args[t].assign(packed, packed + numArgs);
+      state->args[t].push_back(&state->index[t]);
+      state->args[t].push_back(&state->shards);
     }
+    auto work = [state, shardFn = shard] {
+      for (int64_t t; (t = state->next.fetch_add(1)) < state->shards;) {
+        shardFn(state->args[t].data());
+        if (state->done.fetch_add(1) + 1 == state->shards) {
+          std::lock_guard<std::mutex> lock(state->mutex);
+          state->finished.notify_all();
+        }
+      }
+    };
     for (int64_t t = 1; t < threads; ++t)
-      pool->async([this, &shardArgs, t] { shard(shardArgs[t].data()); });
-    shard(shardArgs[0].data());
-    pool->wait();
+      pool->async(work);
+    work();
+    std::unique_lock<std::mutex> lock(state->mutex);
+    state->finished.wait(lock,
+                         [&] { return state->done.load() == state->shards; });
     return success();
   }
 

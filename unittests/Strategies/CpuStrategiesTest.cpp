@@ -6,6 +6,7 @@
 #include "stark/Strategies/TransformScript.h"
 #include "stark/Target/CpuTarget.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -381,6 +383,44 @@ TEST_F(CpuStrategiesTest, LargeOpsGetAThreadedScheduleFirst) {
     })mlir");
   for (const CpuSchedule &s : enumerateCpuSchedules(*small, host, why))
     EXPECT_EQ(s.threads, 1) << s.describe();
+}
+
+TEST_F(CpuStrategiesTest, ThreadsFillTheTilesTheyCompute) {
+  // The fill of a fill + contraction problem runs inside the thread loop:
+  // outside it the threads would have nothing to share but the target
+  // runs only the scf.parallel on several threads.
+  OwningOpRef<ModuleOp> problem = parseProblem(R"mlir(
+    func.func @kernel(%a: memref<96x64xf32>, %b: memref<64x80xf32>, %c: memref<96x80xf32>) {
+      %zero = arith.constant 0.5 : f32
+      linalg.fill ins(%zero : f32) outs(%c : memref<96x80xf32>)
+      linalg.matmul ins(%a, %b : memref<96x64xf32>, memref<64x80xf32>)
+                    outs(%c : memref<96x80xf32>)
+      return
+    })mlir");
+  std::string why;
+  std::vector<CpuSchedule> schedules =
+      enumerateCpuSchedules(*problem, host, why);
+  ASSERT_FALSE(schedules.empty()) << why;
+  const CpuSchedule &threaded = schedules[0];
+  ASSERT_EQ(threaded.threads, 2);
+  EXPECT_TRUE(threaded.fuseInitFill);
+  EXPECT_FALSE(schedules[1].fuseInitFill);
+
+  std::string error;
+  FailureOr<OwningOpRef<ModuleOp>> candidate =
+      applyCpuSchedule(*problem, threaded, error);
+  ASSERT_TRUE(succeeded(candidate)) << error;
+  auto func = (*candidate)->lookupSymbol<func::FuncOp>("kernel");
+  ASSERT_TRUE(func);
+  int parallelLoops = 0;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (isa<scf::ParallelOp>(op))
+      ++parallelLoops;
+    else
+      EXPECT_TRUE(isMemoryEffectFree(&op)) << op.getName().getStringRef().str();
+  }
+  EXPECT_EQ(parallelLoops, 1);
+  expectVerified(*problem, threaded);
 }
 
 /// A parallel loop whose iteration count (7 x 3) does not divide among the

@@ -71,6 +71,14 @@ struct CpuSchedule {
   /// op on tensors (CpuFusedGroup.h): the schedule is that op's.
   bool fuseGroup = false;
 
+  /// A threaded schedule of an op that owns the fill of its output (a fill
+  /// + contraction problem): the fill goes into the thread loop, so each
+  /// thread fills the output tiles it then computes, on the tensor form.
+  /// Without it the fill runs before the op as plain loops, which a
+  /// threaded candidate cannot have (the cpu target runs only the
+  /// `scf.parallel` on several threads).
+  bool fuseInitFill = false;
+
   /// Whether the schedule works on a tensor form of the problem (bufferised
   /// at the end of the script).
   bool onTensors() const;
