@@ -61,6 +61,7 @@ LogicalResult mlir::stark::runOnce(CompiledKernel &kernel, ArgBuffers &args,
   outcome.args = makeLike(in);
   if (failed(args.download(outcome.args, error)))
     return failure();
+  outcome.inputChecksums = getInputChecksums(outcome.args);
   FailureOr<std::string> damage = args.checkGuards(error);
   if (failed(damage))
     return failure();
@@ -178,20 +179,27 @@ namespace {
 
 class InProcessRunner : public CandidateRunner {
 public:
-  InProcessRunner(Target &target, CompiledKernel &baseline,
+  InProcessRunner(Target &target, const KernelSignature &signature,
+                  ArrayRef<bool> outputIsRead, CompiledKernel &baseline,
                   ArgBuffers &baselineArgs, CompiledKernel &candidate,
                   ArgBuffers &candidateArgs)
-      : target(target), baseline(baseline), baselineArgs(baselineArgs),
-        candidate(candidate), candidateArgs(candidateArgs) {}
+      : target(target), signature(signature),
+        outputIsRead(outputIsRead.begin(), outputIsRead.end()),
+        baseline(baseline), baselineArgs(baselineArgs), candidate(candidate),
+        candidateArgs(candidateArgs) {}
 
-  LogicalResult run(ArrayRef<HostBuffer> args, RunOutcome &outcome,
+  LogicalResult run(const ArgumentRecipe &recipe, RunOutcome &outcome,
                     std::string &error) override {
-    return runOnce(candidate, candidateArgs, args, outcome, error);
+    return runOnce(candidate, candidateArgs,
+                   makeArguments(signature, outputIsRead, recipe), outcome,
+                   error);
   }
 
-  LogicalResult time(ArrayRef<std::vector<HostBuffer>> sets,
-                     const TimedRunsRequest &request, TimedRunsOutcome &outcome,
-                     std::string &) override {
+  LogicalResult time(uint64_t seed, const TimedRunsRequest &request,
+                     TimedRunsOutcome &outcome, std::string &) override {
+    std::vector<std::vector<HostBuffer>> sets;
+    for (TimingSet &set : makeTimingSets(signature, outputIsRead, seed))
+      sets.push_back(std::move(set.args));
     outcome = timeBaselineAndCandidate(target, baseline, baselineArgs,
                                        candidate, candidateArgs, sets, request);
     return success();
@@ -199,6 +207,8 @@ public:
 
 private:
   Target &target;
+  KernelSignature signature;
+  SmallVector<bool> outputIsRead;
   CompiledKernel &baseline;
   ArgBuffers &baselineArgs;
   CompiledKernel &candidate;
@@ -208,8 +218,11 @@ private:
 } // namespace
 
 std::unique_ptr<CandidateRunner> mlir::stark::createInProcessRunner(
-    Target &target, CompiledKernel &baseline, ArgBuffers &baselineArgs,
-    CompiledKernel &candidate, ArgBuffers &candidateArgs) {
-  return std::make_unique<InProcessRunner>(target, baseline, baselineArgs,
-                                           candidate, candidateArgs);
+    Target &target, const KernelSignature &signature,
+    ArrayRef<bool> outputIsRead, CompiledKernel &baseline,
+    ArgBuffers &baselineArgs, CompiledKernel &candidate,
+    ArgBuffers &candidateArgs) {
+  return std::make_unique<InProcessRunner>(target, signature, outputIsRead,
+                                           baseline, baselineArgs, candidate,
+                                           candidateArgs);
 }

@@ -124,7 +124,9 @@ private:
   bool runCandidate(ArrayRef<HostBuffer> host, ArrayRef<HostBuffer> expected,
                     const std::vector<HostBuffer> *highOut, Distribution dist,
                     uint64_t seed, bool garbagePrefill, StringRef where);
-  bool checkInputsKept(ArrayRef<HostBuffer> sent, ArrayRef<HostBuffer> got,
+  /// Compares the checksums of the inputs the candidate was given with
+  /// those after its run.
+  bool checkInputsKept(ArrayRef<uint64_t> sent, ArrayRef<uint64_t> got,
                        StringRef where);
   bool isTf32Bound(ElementKind kind, int64_t reductionLength) const {
     return options.allowTf32 && kind == ElementKind::F32 &&
@@ -311,8 +313,9 @@ bool Evaluation::prepareCandidate() {
     return false;
   }
   local.args = std::move(*args);
-  runner = createInProcessRunner(target, *baseline.kernel, *baseline.args,
-                                 *local.kernel, *local.args);
+  runner = createInProcessRunner(target, analysis.signature,
+                                 analysis.outputIsRead, *baseline.kernel,
+                                 *baseline.args, *local.kernel, *local.args);
   return true;
 }
 
@@ -580,11 +583,17 @@ bool Evaluation::runTrial(Distribution dist, uint64_t seed, std::string where) {
                       /*garbagePrefill=*/true, where + ", second run");
 }
 
-bool Evaluation::checkInputsKept(ArrayRef<HostBuffer> sent,
-                                 ArrayRef<HostBuffer> got, StringRef where) {
+bool Evaluation::checkInputsKept(ArrayRef<uint64_t> sent,
+                                 ArrayRef<uint64_t> got, StringRef where) {
+  unsigned input = 0;
   for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
-    if (spec.isOutput || got[i].bytes == sent[i].bytes)
+    if (spec.isOutput)
       continue;
+    if (input < sent.size() && input < got.size() &&
+        sent[input] == got[input]) {
+      ++input;
+      continue;
+    }
     finish(EvalStatus::Wrong,
            llvm::formatv("the candidate wrote to input argument #{0} ({1})", i,
                          where)
@@ -600,22 +609,27 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
                               Distribution dist, uint64_t seed,
                               bool garbagePrefill, StringRef where) {
   const KernelSignature &sig = analysis.signature;
-  // Integers have no NaN: give the candidate a prefill that differs from
-  // the reference everywhere, so an unwritten element always shows.
-  std::vector<HostBuffer> candHost(host.begin(), host.end());
+  // The runner makes the same arguments from the recipe. Integers have no
+  // NaN: the candidate gets a prefill that differs from the reference
+  // everywhere, so an unwritten element always shows; that one travels.
+  ArgumentRecipe recipe;
+  recipe.dist = dist;
+  recipe.seed = seed;
+  recipe.finitePrefill = garbagePrefill;
   for (auto [i, spec] : llvm::enumerate(sig.args)) {
-    if (!spec.isOutput || analysis.outputIsRead[i])
+    if (!spec.isOutput || analysis.outputIsRead[i] || isFloatKind(spec.kind))
       continue;
-    if (!isFloatKind(spec.kind))
-      fillDifferentFrom(candHost[i], expected[i]);
-    else if (garbagePrefill)
-      fillFiniteGarbage(candHost[i], mixSeed(seed, 0x9a5b + i));
+    HostBuffer prefill(spec);
+    fillDifferentFrom(prefill, expected[i]);
+    recipe.given.emplace_back(unsigned(i), std::move(prefill));
   }
+  std::vector<uint64_t> sent =
+      getInputChecksums(makeArguments(sig, analysis.outputIsRead, recipe));
 
   phase(("running the candidate: " + where).str());
   RunOutcome outcome;
   std::string error;
-  if (failed(runner->run(candHost, outcome, error))) {
+  if (failed(runner->run(recipe, outcome, error))) {
     finish(EvalStatus::Crash,
            ("the candidate failed to run (" + where + "): " + error).str());
     return false;
@@ -632,7 +646,7 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
                .str());
     return false;
   }
-  if (!checkInputsKept(candHost, outcome.args, where))
+  if (!checkInputsKept(sent, outcome.inputChecksums, where))
     return false;
   isSecondRun = garbagePrefill;
   bool ok =
@@ -839,12 +853,6 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
   return true;
 }
 
-/// The input sets the timed runs rotate among: a kernel that keeps state
-/// between calls (a cache keyed by a few input elements) meets a different
-/// input on every run. Sets 1 and 2 change one argument of set 0 each.
-static constexpr Distribution kTimingSets[] = {
-    Distribution::Uniform, Distribution::Normal, Distribution::Uniform};
-static constexpr uint64_t kTimingSeedSalt = 0x7137;
 /// Timed runs read back for the judge beyond the first on each set and the
 /// last: chosen at random in every evaluation, so that no candidate can
 /// know which of its runs are looked at.
@@ -852,41 +860,15 @@ static constexpr unsigned kRandomlySampledRuns = 3;
 
 bool Evaluation::timeAndCheck() {
   const KernelSignature &sig = analysis.signature;
-  constexpr size_t numSets = std::size(kTimingSets);
-  std::vector<std::vector<HostBuffer>> sets, expected(numSets),
-      highOut(numSets);
-  std::vector<uint64_t> seeds;
-  std::vector<std::string> names;
-  SmallVector<unsigned> readArgs; // inputs, and outputs read before written
-  for (auto [i, spec] : llvm::enumerate(sig.args))
-    if (!spec.isOutput || analysis.outputIsRead[i])
-      readArgs.push_back(unsigned(i));
-  for (auto [k, dist] : llvm::enumerate(kTimingSets)) {
-    uint64_t seed = mixSeed(options.seed, kTimingSeedSalt + k);
-    seeds.push_back(seed);
-    names.push_back(llvm::formatv("{0}, seed {1}",
-                                  stringifyDistribution(dist), seed));
-    sets.push_back(
-        generateArguments(sig, analysis.outputIsRead, dist, seed));
-    // Set k > 0 is set 0 with only its (k-1)-th read argument replaced: a
-    // model calls a kernel with the same weight and new activations, and a
-    // kernel that caches its result keyed by one argument meets an input
-    // where that argument alone is the same.
-    if (k > 0 && !readArgs.empty()) {
-      unsigned keep = readArgs[(k - 1) % readArgs.size()];
-      std::vector<HostBuffer> fresh = std::move(sets.back());
-      sets.back() = sets.front();
-      sets.back()[keep] = std::move(fresh[keep]);
-      if (readArgs.size() > 1)
-        names.back() += llvm::formatv(", argument #{0} changed from set 0",
-                                      keep)
-                            .str();
-    }
-    if (!getReferences(sets.back(), dist, seed,
+  std::vector<TimingSet> sets =
+      makeTimingSets(sig, analysis.outputIsRead, options.seed);
+  size_t numSets = sets.size();
+  std::vector<std::vector<HostBuffer>> expected(numSets), highOut(numSets);
+  for (auto [k, set] : llvm::enumerate(sets))
+    if (!getReferences(set.args, set.dist, set.seed,
                        "timing input " + std::to_string(k), expected[k],
                        highOut[k]))
       return false;
-  }
 
   TimedRunsRequest request;
   request.timing = options.timing;
@@ -899,7 +881,7 @@ bool Evaluation::timeAndCheck() {
   phase("timing baseline and candidate");
   TimedRunsOutcome timing;
   std::string error;
-  if (failed(runner->time(sets, request, timing, error))) {
+  if (failed(runner->time(options.seed, request, timing, error))) {
     finish(EvalStatus::Crash, "the candidate failed while timing: " + error);
     return false;
   }
@@ -932,7 +914,7 @@ bool Evaluation::timeAndCheck() {
 
   auto runName = [&](unsigned run) {
     unsigned set = timing.runInputSet[run] % numSets;
-    return llvm::formatv("timed run {0} ({1})", run, names[set]).str();
+    return llvm::formatv("timed run {0} ({1})", run, sets[set].name).str();
   };
   if (!timing.guardDamage.empty()) {
     finish(EvalStatus::Wrong,
@@ -943,8 +925,8 @@ bool Evaluation::timeAndCheck() {
     return false;
   }
   std::vector<std::vector<uint64_t>> sums;
-  for (const std::vector<HostBuffer> &set : sets)
-    sums.push_back(getInputChecksums(set));
+  for (const TimingSet &set : sets)
+    sums.push_back(getInputChecksums(set.args));
   for (size_t run = 0; run < runs; ++run) {
     unsigned set = timing.runInputSet[run];
     if (set >= numSets) {
@@ -982,10 +964,9 @@ bool Evaluation::timeAndCheck() {
       return false;
     }
     std::string where = runName(sample.run);
-    if (!checkInputsKept(sets[set], sample.args, where) ||
-        !checkOutputs(sets[set], expected[set], sample.args,
-                      haveHigh ? &highOut[set] : nullptr, kTimingSets[set],
-                      seeds[set], where))
+    if (!checkOutputs(sets[set].args, expected[set], sample.args,
+                      haveHigh ? &highOut[set] : nullptr, sets[set].dist,
+                      sets[set].seed, where))
       return false;
   }
   return true;

@@ -322,3 +322,49 @@ void mlir::stark::perturbRelative(HostBuffer &buffer, double relative,
                                   (1 + rng.uniform(-1, 1) * relative));
   });
 }
+
+std::vector<HostBuffer>
+mlir::stark::makeArguments(const KernelSignature &signature,
+                           ArrayRef<bool> outputIsRead,
+                           const ArgumentRecipe &recipe) {
+  std::vector<HostBuffer> args =
+      generateArguments(signature, outputIsRead, recipe.dist, recipe.seed);
+  for (auto [i, spec] : llvm::enumerate(signature.args))
+    if (recipe.finitePrefill && spec.isOutput && isFloatKind(spec.kind) &&
+        !(i < outputIsRead.size() && outputIsRead[i]))
+      fillFiniteGarbage(args[i], mixSeed(recipe.seed, 0x9a5b + i));
+  for (const auto &[i, buffer] : recipe.given)
+    if (i < args.size())
+      args[i] = buffer;
+  return args;
+}
+
+std::vector<TimingSet>
+mlir::stark::makeTimingSets(const KernelSignature &signature,
+                            ArrayRef<bool> outputIsRead, uint64_t seed) {
+  static constexpr Distribution kDists[] = {
+      Distribution::Uniform, Distribution::Normal, Distribution::Uniform};
+  SmallVector<unsigned> readArgs;
+  for (auto [i, spec] : llvm::enumerate(signature.args))
+    if (!spec.isOutput || (i < outputIsRead.size() && outputIsRead[i]))
+      readArgs.push_back(unsigned(i));
+  std::vector<TimingSet> sets;
+  for (auto [k, dist] : llvm::enumerate(kDists)) {
+    TimingSet set{dist, mixSeed(seed, 0x7137 + k), "", {}};
+    set.name = (stringifyDistribution(dist) + ", seed " +
+                std::to_string(set.seed))
+                   .str();
+    set.args = generateArguments(signature, outputIsRead, dist, set.seed);
+    if (k > 0 && !readArgs.empty()) {
+      unsigned keep = readArgs[(k - 1) % readArgs.size()];
+      std::vector<HostBuffer> fresh = std::move(set.args);
+      set.args = sets.front().args;
+      set.args[keep] = std::move(fresh[keep]);
+      if (readArgs.size() > 1)
+        set.name +=
+            ", argument #" + std::to_string(keep) + " changed from set 0";
+    }
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}

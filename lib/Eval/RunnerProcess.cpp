@@ -149,30 +149,80 @@ LogicalResult mlir::stark::readRunnerMessage(int fd, RunnerMessage &message,
   return success();
 }
 
-/// The blobs of `args`, in order.
-static void appendBlobs(ArrayRef<HostBuffer> args,
-                        SmallVectorImpl<ArrayRef<uint8_t>> &blobs) {
+/// The blobs of the outputs of `args`, in order: inputs travel as
+/// checksums.
+static void appendOutputBlobs(ArrayRef<HostBuffer> args,
+                              SmallVectorImpl<ArrayRef<uint8_t>> &blobs) {
   for (const HostBuffer &b : args)
-    blobs.push_back(b.bytes);
+    if (b.spec.isOutput)
+      blobs.push_back(b.bytes);
 }
 
-/// Takes `specs.size()` blobs from `blobs` at `next` as buffers of `specs`.
-static LogicalResult takeArgs(ArrayRef<ArgSpec> specs,
-                              std::vector<std::vector<uint8_t>> &blobs,
-                              size_t &next, std::vector<HostBuffer> &args,
-                              std::string &error) {
+/// One buffer per spec: the outputs from `blobs` at `next`, the inputs
+/// empty.
+static LogicalResult takeOutputs(ArrayRef<ArgSpec> specs,
+                                 std::vector<std::vector<uint8_t>> &blobs,
+                                 size_t &next, std::vector<HostBuffer> &args,
+                                 std::string &error) {
   args.clear();
   for (const ArgSpec &spec : specs) {
+    args.emplace_back(spec);
+    if (!spec.isOutput) {
+      args.back().bytes.clear();
+      continue;
+    }
     if (next >= blobs.size() ||
         int64_t(blobs[next].size()) != spec.sizeInBytes()) {
       error = llvm::formatv("runner message: argument #{0} is missing or of "
                             "the wrong size",
-                            args.size())
+                            args.size() - 1)
                   .str();
       return failure();
     }
-    args.emplace_back(spec);
     args.back().bytes = std::move(blobs[next++]);
+  }
+  return success();
+}
+
+static json::Value toJSON(const ArgumentRecipe &recipe) {
+  json::Array given;
+  for (const auto &[i, buffer] : recipe.given)
+    given.push_back(i);
+  return json::Object{{"dist", stringifyDistribution(recipe.dist)},
+                      {"seed", recipe.seed},
+                      {"finite_prefill", recipe.finitePrefill},
+                      {"given", std::move(given)}};
+}
+
+/// The recipe of a run request; its given buffers are the request's blobs.
+static LogicalResult fromJSON(const json::Value *value,
+                              ArrayRef<ArgSpec> specs,
+                              std::vector<std::vector<uint8_t>> &blobs,
+                              ArgumentRecipe &recipe, std::string &error) {
+  const json::Object *o = value ? value->getAsObject() : nullptr;
+  std::optional<Distribution> dist =
+      o ? symbolizeDistribution(o->getString("dist").value_or(""))
+        : std::nullopt;
+  const json::Array *given = o ? o->getArray("given") : nullptr;
+  if (!dist || !given || !o->get("seed") ||
+      !o->get("seed")->getAsUINT64()) {
+    error = "malformed argument recipe";
+    return failure();
+  }
+  recipe.dist = *dist;
+  recipe.seed = *o->get("seed")->getAsUINT64();
+  recipe.finitePrefill = o->getBoolean("finite_prefill").value_or(false);
+  size_t next = 0;
+  for (const json::Value &v : *given) {
+    std::optional<int64_t> i = v.getAsInteger();
+    if (!i || *i < 0 || size_t(*i) >= specs.size() || next >= blobs.size() ||
+        int64_t(blobs[next].size()) != specs[*i].sizeInBytes()) {
+      error = "malformed argument recipe";
+      return failure();
+    }
+    HostBuffer b(specs[*i]);
+    b.bytes = std::move(blobs[next++]);
+    recipe.given.emplace_back(unsigned(*i), std::move(b));
   }
   return success();
 }
@@ -244,12 +294,14 @@ public:
     return failure();
   }
 
-  LogicalResult run(ArrayRef<HostBuffer> args, RunOutcome &outcome,
+  LogicalResult run(const ArgumentRecipe &recipe, RunOutcome &outcome,
                     std::string &error) override {
     SmallVector<ArrayRef<uint8_t>> blobs;
-    appendBlobs(args, blobs);
+    for (const auto &[i, buffer] : recipe.given)
+      blobs.push_back(buffer.bytes);
     RunnerMessage reply;
-    if (failed(call(json::Object{{"op", "run"}}, blobs, reply, error)))
+    if (failed(call(json::Object{{"op", "run"}, {"recipe", toJSON(recipe)}},
+                    blobs, reply, error)))
       return failure();
     const json::Object *h = reply.header.getAsObject();
     if (!h || !h->getBoolean("ok").value_or(false)) {
@@ -257,21 +309,23 @@ public:
       return failure();
     }
     outcome.guardDamage = h->getString("guard_damage").value_or("").str();
+    json::Path::Root root("run reply");
+    if (!h->get("input_checksums") ||
+        !json::fromJSON(*h->get("input_checksums"), outcome.inputChecksums,
+                        json::Path(root))) {
+      error = "malformed reply to a run request";
+      return failure();
+    }
     size_t next = 0;
-    return takeArgs(specs, reply.blobs, next, outcome.args, error);
+    return takeOutputs(specs, reply.blobs, next, outcome.args, error);
   }
 
-  LogicalResult time(ArrayRef<std::vector<HostBuffer>> sets,
-                     const TimedRunsRequest &request, TimedRunsOutcome &outcome,
-                     std::string &error) override {
-    SmallVector<ArrayRef<uint8_t>> blobs;
-    for (const std::vector<HostBuffer> &set : sets)
-      appendBlobs(set, blobs);
+  LogicalResult time(uint64_t seed, const TimedRunsRequest &request,
+                     TimedRunsOutcome &outcome, std::string &error) override {
     RunnerMessage reply;
-    json::Object header{{"op", "time"},
-                        {"sets", int64_t(sets.size())},
-                        {"request", toJSON(request)}};
-    if (failed(call(std::move(header), blobs, reply, error)))
+    json::Object header{
+        {"op", "time"}, {"seed", seed}, {"request", toJSON(request)}};
+    if (failed(call(std::move(header), {}, reply, error)))
       return failure();
     const json::Object *h = reply.header.getAsObject();
     if (!h) {
@@ -303,7 +357,7 @@ public:
       SampledRun s;
       s.run = run;
       s.inputSet = set;
-      if (failed(takeArgs(specs, reply.blobs, next, s.args, error)))
+      if (failed(takeOutputs(specs, reply.blobs, next, s.args, error)))
         return failure();
       outcome.sampled.push_back(std::move(s));
     }
@@ -483,6 +537,7 @@ struct RunnerState {
   SmallVector<OwningOpRef<ModuleOp>> lowered; // compiled clones, kept alive
   std::unique_ptr<Target> target;
   KernelSignature signature;
+  SmallVector<bool> outputIsRead;
   std::unique_ptr<CompiledKernel> candidateKernel, baselineKernel;
   std::unique_ptr<ArgBuffers> candidateArgs, baselineArgs;
   std::string baselineError;
@@ -521,6 +576,7 @@ json::Object RunnerState::start(const json::Object &request) {
   if (failed(analysis))
     return startFailure(EvalStatus::Error, error);
   signature = analysis->signature;
+  outputIsRead = analysis->outputIsRead;
   target = createTarget(str("target"), *context, error);
   if (!target)
     return startFailure(EvalStatus::Error,
@@ -584,31 +640,35 @@ int mlir::stark::serveCandidateRunner() {
     } else if (!state.candidateKernel) {
       reply = json::Object{{"ok", false}, {"error", "not started"}};
     } else if (op == "run") {
-      std::vector<HostBuffer> args;
-      size_t next = 0;
+      ArgumentRecipe recipe;
       RunOutcome outcome;
-      if (failed(takeArgs(state.signature.args, request.blobs, next, args,
-                          error)) ||
-          failed(runOnce(*state.candidateKernel, *state.candidateArgs, args,
+      if (failed(fromJSON(h->get("recipe"), state.signature.args,
+                          request.blobs, recipe, error)) ||
+          failed(runOnce(*state.candidateKernel, *state.candidateArgs,
+                         makeArguments(state.signature, state.outputIsRead,
+                                       recipe),
                          outcome, error))) {
         reply = json::Object{{"ok", false}, {"error", error}};
       } else {
         reply = json::Object{{"ok", true},
-                             {"guard_damage", outcome.guardDamage}};
+                             {"guard_damage", outcome.guardDamage},
+                             {"input_checksums",
+                              json::Array(outcome.inputChecksums)}};
         replyArgs = std::move(outcome.args);
-        appendBlobs(replyArgs, blobs);
+        appendOutputBlobs(replyArgs, blobs);
       }
     } else if (op == "time") {
       TimedRunsRequest timing;
       json::Path::Root root("request");
-      std::vector<std::vector<HostBuffer>> sets(
-          h->getInteger("sets").value_or(0));
-      size_t next = 0;
-      bool ok = h->get("request") &&
+      std::optional<uint64_t> seed =
+          h->get("seed") ? h->get("seed")->getAsUINT64() : std::nullopt;
+      bool ok = seed && h->get("request") &&
                 fromJSON(*h->get("request"), timing, json::Path(root));
-      for (std::vector<HostBuffer> &set : sets)
-        ok = ok && succeeded(takeArgs(state.signature.args, request.blobs,
-                                      next, set, error));
+      std::vector<std::vector<HostBuffer>> sets;
+      if (ok)
+        for (TimingSet &set : makeTimingSets(state.signature,
+                                             state.outputIsRead, *seed))
+          sets.push_back(std::move(set.args));
       if (!ok) {
         timed.failedKernel = 1;
         timed.error = "malformed timing request";
@@ -624,7 +684,7 @@ int mlir::stark::serveCandidateRunner() {
       for (const SampledRun &s : timed.sampled) {
         runs.push_back(s.run);
         setsOf.push_back(s.inputSet);
-        appendBlobs(s.args, blobs);
+        appendOutputBlobs(s.args, blobs);
       }
       json::Array checksums;
       for (const std::vector<uint64_t> &c : timed.inputChecksums)

@@ -14,6 +14,7 @@
 #ifndef STARK_EVAL_CANDIDATERUNNER_H
 #define STARK_EVAL_CANDIDATERUNNER_H
 
+#include "stark/Eval/Inputs.h"
 #include "stark/Eval/Timing.h"
 #include "stark/Target/Target.h"
 
@@ -28,9 +29,12 @@ namespace mlir::stark {
 
 /// What one untimed run of the candidate leaves behind.
 struct RunOutcome {
-  /// Every argument after the run (inputs too: the judge checks that they
-  /// did not change).
+  /// Every argument after the run. A runner in another process leaves the
+  /// inputs' bytes empty and sends their checksums instead.
   std::vector<HostBuffer> args;
+  /// xxh3 of every input after the run (getInputChecksums): the judge
+  /// compares them with those of the inputs it made.
+  std::vector<uint64_t> inputChecksums;
   /// Writes outside the arguments (ArgBuffers::checkGuards); empty if none.
   std::string guardDamage;
 };
@@ -44,7 +48,7 @@ struct TimedRunsRequest {
   std::vector<unsigned> sampledRuns;
 };
 
-/// The arguments after one sampled timed run.
+/// The arguments after one sampled timed run (inputs as in RunOutcome).
 struct SampledRun {
   unsigned run = 0;
   unsigned inputSet = 0;
@@ -81,16 +85,16 @@ std::vector<uint64_t> getInputChecksums(ArrayRef<HostBuffer> args);
 class CandidateRunner {
 public:
   virtual ~CandidateRunner();
-  /// Uploads `args`, runs the candidate once, reads every argument and the
-  /// guards back. Failure: the candidate's run failed (`error` says how).
-  virtual LogicalResult run(ArrayRef<HostBuffer> args, RunOutcome &outcome,
+  /// Makes the arguments of `recipe`, uploads them, runs the candidate
+  /// once, reads the outputs, the inputs' checksums and the guards back.
+  /// Failure: the candidate's run failed (`error` says how).
+  virtual LogicalResult run(const ArgumentRecipe &recipe, RunOutcome &outcome,
                             std::string &error) = 0;
-  /// Times baseline and candidate interleaved (Timing.h); the candidate's
-  /// timed run k (and the baseline's) runs on input set k mod sets.size().
-  /// Failure: the runner itself failed (`error`); a failing kernel is
-  /// reported in the outcome instead.
-  virtual LogicalResult time(ArrayRef<std::vector<HostBuffer>> sets,
-                             const TimedRunsRequest &request,
+  /// Times baseline and candidate interleaved (Timing.h) on the timing sets
+  /// of `seed` (makeTimingSets): the candidate's timed run k (and the
+  /// baseline's) runs on set k mod 3. Failure: the runner itself failed
+  /// (`error`); a failing kernel is reported in the outcome instead.
+  virtual LogicalResult time(uint64_t seed, const TimedRunsRequest &request,
                              TimedRunsOutcome &outcome, std::string &error) = 0;
   /// Ends the runner after the last request; fails when it did not end
   /// cleanly (a runner under compute-sanitizer exits non-zero on a
@@ -115,10 +119,11 @@ LogicalResult runOnce(CompiledKernel &kernel, ArgBuffers &args,
 
 /// A runner in this process, on kernels compiled by the caller: no
 /// isolation, for tests and `stark-eval --in-process`.
-std::unique_ptr<CandidateRunner>
-createInProcessRunner(Target &target, CompiledKernel &baseline,
-                      ArgBuffers &baselineArgs, CompiledKernel &candidate,
-                      ArgBuffers &candidateArgs);
+std::unique_ptr<CandidateRunner> createInProcessRunner(
+    Target &target, const KernelSignature &signature,
+    ArrayRef<bool> outputIsRead, CompiledKernel &baseline,
+    ArgBuffers &baselineArgs, CompiledKernel &candidate,
+    ArgBuffers &candidateArgs);
 
 } // namespace mlir::stark
 

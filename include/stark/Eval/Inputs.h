@@ -18,6 +18,9 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::stark {
 
@@ -96,6 +99,42 @@ void fillDifferentFrom(HostBuffer &buffer, const HostBuffer &reference);
 /// parallel like the inputs). The evaluator measures with it how far an
 /// exact result moves when the inputs move by a rounding error.
 void perturbRelative(HostBuffer &buffer, double relative, uint64_t seed);
+
+/// How the arguments of one run of a candidate are made. The judge and the
+/// candidate's runner both make them from this, so they travel as a recipe
+/// rather than as bytes: generateArguments(dist, seed), write-only float
+/// outputs prefilled with finite values instead of NaN when
+/// `finitePrefill`, and the arguments in `given` taken as they are (an
+/// integer output prefilled from the reference, which only the judge has).
+struct ArgumentRecipe {
+  Distribution dist = Distribution::Uniform;
+  uint64_t seed = 0;
+  bool finitePrefill = false;
+  std::vector<std::pair<unsigned, HostBuffer>> given;
+};
+
+std::vector<HostBuffer> makeArguments(const KernelSignature &signature,
+                                      ArrayRef<bool> outputIsRead,
+                                      const ArgumentRecipe &recipe);
+
+/// One of the input sets the timed runs rotate among.
+struct TimingSet {
+  Distribution dist;
+  uint64_t seed;
+  /// "normal, seed 123, argument #0 changed from set 0"
+  std::string name;
+  std::vector<HostBuffer> args;
+};
+
+/// The three timing sets of an evaluation with seed `seed`: set 0 uniform;
+/// set k > 0 is set 0 with only its (k-1)-th read argument (input, or
+/// output read before written) drawn anew, from the normal distribution
+/// for set 1 and the uniform one for set 2. A model calls a kernel with the
+/// same weight and new activations: a kernel that caches its result keyed
+/// by one argument meets an input where that argument alone is the same.
+std::vector<TimingSet> makeTimingSets(const KernelSignature &signature,
+                                      ArrayRef<bool> outputIsRead,
+                                      uint64_t seed);
 
 /// Generates the arguments of one trial: inputs and read outputs from `d`
 /// (each argument with its own seed derived from `seed`), write-only outputs

@@ -60,18 +60,25 @@ __device__ __forceinline__ void splitTf32(float x, uint32_t &big,
     asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
   else
     hi = __float_as_uint(x) & 0xffffe000u;
-  // inf and NaN go whole into the big part (x - x would be NaN, turning an
-  // infinite product into NaN); a finite x that rounds up to inf (near
-  // FLT_MAX) is cut instead.
+  // inf and NaN go whole into the big part (x - x would be NaN); a finite x
+  // that rounds up to inf (near FLT_MAX) is cut instead. The small part is
+  // never zero but at least the smallest normal, with x's sign: the cross
+  // terms multiply it by the other operand's big part, and an infinite
+  // operand times a zero small part would turn an infinite product into
+  // NaN. On a finite product it adds at most 2^-126 |y|.
+  float lo;
   if (!isfinite(x)) {
-    big = __float_as_uint(x);
-    small = 0;
-    return;
+    hi = __float_as_uint(x);
+    lo = 0;
+  } else {
+    if (isinf(__uint_as_float(hi)))
+      hi = __float_as_uint(x) & 0xffffe000u;
+    lo = x - __uint_as_float(hi);
   }
-  if (isinf(__uint_as_float(hi)))
-    hi = __float_as_uint(x) & 0xffffe000u;
+  if (lo == 0)
+    lo = copysignf(__uint_as_float(0x00800000u), x); // 2^-126
   big = hi;
-  small = __float_as_uint(x - __uint_as_float(hi));
+  small = __float_as_uint(lo);
 }
 __device__ __forceinline__ void ldmatrixX4(uint32_t *r, const float *p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"

@@ -26,7 +26,9 @@ template <class T>
 __device__ __forceinline__ void softmaxAdd(OnlineSoftmax<T> &a, T x) {
   T &m = a.v[0], &s = a.v[1];
   if (x > m) {
-    s = s * expOf(m - x) + (T)1;
+    // exp(x - x) is 1, except for x = +inf, where it is NaN (and so is the
+    // softmax of the whole row, as upstream computes it).
+    s = s * expOf(m - x) + (x - x + (T)1);
     m = x;
   } else if (x != negativeInfinity<T>()) {
     s += expOf(x - m);

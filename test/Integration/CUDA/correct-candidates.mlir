@@ -18,9 +18,9 @@
 
 // A speedup above 10x adds extra trials.
 // CHECK: status: ok
-// CHECK-NEXT: message: verified on {{5|15}} trials
+// CHECK-NEXT: message: verified on {{6|16}} trials
 // CHECK-NEXT: target: cuda
-// CHECK: correctness: {{5|15}} trials (uniform, normal, large, tiny, negative
+// CHECK: correctness: {{6|16}} trials (uniform, normal, large, tiny, negative, special
 // CHECK-NEXT: baseline: median
 // CHECK-NEXT: candidate: median
 // CHECK-NEXT: speedup:
