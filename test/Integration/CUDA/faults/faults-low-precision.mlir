@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults on the GPU, class "low precision": a bf16 matmul whose
 // baseline accumulates in bf16, and a kernel that accumulates in f32 but
 // drops the last 8 of K = 1024. Its f32-accumulating counterpart is a

@@ -10,8 +10,10 @@
 // RUN: not %{eval} --sanitize racecheck --problem %S/../Inputs/matmul-problem.mlir --candidate %t.tiled.mlir | FileCheck %s --check-prefix=RACE
 // RUN: %{gen} %S/../Inputs/rowsum-problem.mlir %S/Inputs/rowsum-tree-no-sync.cu -D R=1023 -D C=997 > %t.rowsum.mlir
 // RUN: not %{eval} --sanitize racecheck --problem %S/../Inputs/rowsum-problem.mlir --candidate %t.rowsum.mlir | FileCheck %s --check-prefix=RACE
+// Under the sanitizer the race may also show in the outputs (its schedule
+// differs), which fails the trial before the sanitizer's own report.
 // RACE:      status: wrong
-// RACE-NEXT: message: compute-sanitizer reported errors in the candidate
+// RACE-NEXT: message: {{compute-sanitizer reported errors in the candidate|argument #[0-9]+ differs from the reference}}
 
 // A write past the end of the output under memcheck.
 // RUN: %{gen} %S/../Inputs/matmul-problem.mlir %S/Inputs/matmul-write-past-end.cu -D M=255 -D K=129 -D N=191 > %t.past.mlir

@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults on the GPU, class "special values": a 3xTF32-style split
 // (hi = tf32(x), lo = x - hi) turns an infinite operand into NaN. Only a
 // trial with +-inf inputs shows it. The guarded split and the gemm_3xtf32

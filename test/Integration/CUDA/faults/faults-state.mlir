@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults on the GPU: state in __device__ variables, clock-based
 // behaviour, an atomic on a module-scope variable, a write past the end of
 // the output, a write-only output read with NaN taken for "not written",
