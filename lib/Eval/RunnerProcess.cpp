@@ -82,8 +82,7 @@ static LogicalResult readWord(int fd, uint64_t &v, std::string &error) {
   return readAll(fd, &v, sizeof(v), error);
 }
 
-LogicalResult mlir::stark::writeRunnerMessage(int fd,
-                                              const json::Value &header,
+LogicalResult mlir::stark::writeRunnerMessage(int fd, const json::Value &header,
                                               ArrayRef<ArrayRef<uint8_t>> blobs,
                                               std::string &error) {
   std::string text;
@@ -184,7 +183,7 @@ static LogicalResult takeOutputs(ArrayRef<ArgSpec> specs,
   return success();
 }
 
-static json::Value toJSON(const ArgumentRecipe &recipe) {
+static json::Value writeRecipe(const ArgumentRecipe &recipe) {
   json::Array given;
   for (const auto &[i, buffer] : recipe.given)
     given.push_back(i);
@@ -195,17 +194,16 @@ static json::Value toJSON(const ArgumentRecipe &recipe) {
 }
 
 /// The recipe of a run request; its given buffers are the request's blobs.
-static LogicalResult fromJSON(const json::Value *value,
-                              ArrayRef<ArgSpec> specs,
-                              std::vector<std::vector<uint8_t>> &blobs,
-                              ArgumentRecipe &recipe, std::string &error) {
+static LogicalResult readRecipe(const json::Value *value,
+                                ArrayRef<ArgSpec> specs,
+                                std::vector<std::vector<uint8_t>> &blobs,
+                                ArgumentRecipe &recipe, std::string &error) {
   const json::Object *o = value ? value->getAsObject() : nullptr;
   std::optional<Distribution> dist =
       o ? symbolizeDistribution(o->getString("dist").value_or(""))
         : std::nullopt;
   const json::Array *given = o ? o->getArray("given") : nullptr;
-  if (!dist || !given || !o->get("seed") ||
-      !o->get("seed")->getAsUINT64()) {
+  if (!dist || !given || !o->get("seed") || !o->get("seed")->getAsUINT64()) {
     error = "malformed argument recipe";
     return failure();
   }
@@ -300,8 +298,9 @@ public:
     for (const auto &[i, buffer] : recipe.given)
       blobs.push_back(buffer.bytes);
     RunnerMessage reply;
-    if (failed(call(json::Object{{"op", "run"}, {"recipe", toJSON(recipe)}},
-                    blobs, reply, error)))
+    if (failed(
+            call(json::Object{{"op", "run"}, {"recipe", writeRecipe(recipe)}},
+                 blobs, reply, error)))
       return failure();
     const json::Object *h = reply.header.getAsObject();
     if (!h || !h->getBoolean("ok").value_or(false)) {
@@ -517,11 +516,13 @@ mlir::stark::getSanitizerLauncher(StringRef tool, std::string &error) {
             "/usr/local/cuda/bin)";
     return failure();
   }
-  return std::vector<std::string>{
-      *program,       "--tool",
-      tool.str(),     "--error-exitcode",
-      std::to_string(kSanitizerExitCode), "--print-limit",
-      "20"};
+  return std::vector<std::string>{*program,
+                                  "--tool",
+                                  tool.str(),
+                                  "--error-exitcode",
+                                  std::to_string(kSanitizerExitCode),
+                                  "--print-limit",
+                                  "20"};
 }
 
 //===----------------------------------------------------------------------===//
@@ -564,12 +565,11 @@ json::Object RunnerState::start(const json::Object &request) {
     return request.getString(key).value_or("").str();
   };
   EvalResult parsed;
-  if (failed(parseEvalSources(str("problem"), str("problem_name"),
-                              str("candidate"), str("candidate_name"),
-                              str("entry"),
-                              request.getBoolean("synthesize_elided_weights")
-                                  .value_or(false),
-                              *context, problem, candidate, parsed)))
+  if (failed(parseEvalSources(
+          str("problem"), str("problem_name"), str("candidate"),
+          str("candidate_name"), str("entry"),
+          request.getBoolean("synthesize_elided_weights").value_or(false),
+          *context, problem, candidate, parsed)))
     return startFailure(parsed.status, parsed.message);
   std::string error;
   FailureOr<ProblemAnalysis> analysis = analyzeProblem(*problem, error);
@@ -642,18 +642,18 @@ int mlir::stark::serveCandidateRunner() {
     } else if (op == "run") {
       ArgumentRecipe recipe;
       RunOutcome outcome;
-      if (failed(fromJSON(h->get("recipe"), state.signature.args,
-                          request.blobs, recipe, error)) ||
-          failed(runOnce(*state.candidateKernel, *state.candidateArgs,
-                         makeArguments(state.signature, state.outputIsRead,
-                                       recipe),
-                         outcome, error))) {
+      if (failed(readRecipe(h->get("recipe"), state.signature.args,
+                            request.blobs, recipe, error)) ||
+          failed(runOnce(
+              *state.candidateKernel, *state.candidateArgs,
+              makeArguments(state.signature, state.outputIsRead, recipe),
+              outcome, error))) {
         reply = json::Object{{"ok", false}, {"error", error}};
       } else {
-        reply = json::Object{{"ok", true},
-                             {"guard_damage", outcome.guardDamage},
-                             {"input_checksums",
-                              json::Array(outcome.inputChecksums)}};
+        reply = json::Object{
+            {"ok", true},
+            {"guard_damage", outcome.guardDamage},
+            {"input_checksums", json::Array(outcome.inputChecksums)}};
         replyArgs = std::move(outcome.args);
         appendOutputBlobs(replyArgs, blobs);
       }
@@ -666,8 +666,8 @@ int mlir::stark::serveCandidateRunner() {
                 fromJSON(*h->get("request"), timing, json::Path(root));
       std::vector<std::vector<HostBuffer>> sets;
       if (ok)
-        for (TimingSet &set : makeTimingSets(state.signature,
-                                             state.outputIsRead, *seed))
+        for (TimingSet &set :
+             makeTimingSets(state.signature, state.outputIsRead, *seed))
           sets.push_back(std::move(set.args));
       if (!ok) {
         timed.failedKernel = 1;
