@@ -38,7 +38,8 @@ bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
          o.map("sampled_runs", request.sampledRuns);
 }
 
-std::vector<uint64_t> mlir::stark::getInputChecksums(ArrayRef<HostBuffer> args) {
+std::vector<uint64_t>
+mlir::stark::getInputChecksums(ArrayRef<HostBuffer> args) {
   std::vector<uint64_t> sums;
   for (const HostBuffer &b : args)
     if (!b.spec.isOutput)
@@ -151,8 +152,7 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
 
   UntimedRun warmups[] = {warmBaseline, warmCandidate};
   TimedRun runs[] = {timeBaseline, timeCandidate};
-  InterleavedTiming timing =
-      timeInterleaved(warmups, runs, request.timing);
+  InterleavedTiming timing = timeInterleaved(warmups, runs, request.timing);
   outcome.rounds = timing.rounds;
   outcome.budgetExhausted = timing.budgetExhausted;
   outcome.failedKernel = timing.failedKernel;

@@ -2,8 +2,8 @@
 
 #include "stark/Eval/Evaluator.h"
 #include "stark/Dialect/StarkAttrs.h"
-#include "stark/Eval/CandidateRunner.h"
 #include "stark/Dialect/StarkDialect.h"
+#include "stark/Eval/CandidateRunner.h"
 #include "stark/Eval/Inputs.h"
 #include "stark/Eval/ProblemAnalysis.h"
 #include "stark/Eval/References.h"
@@ -129,8 +129,7 @@ private:
   bool checkInputsKept(ArrayRef<uint64_t> sent, ArrayRef<uint64_t> got,
                        StringRef where);
   bool isTf32Bound(ElementKind kind, int64_t reductionLength) const {
-    return options.allowTf32 && kind == ElementKind::F32 &&
-           reductionLength > 1;
+    return options.allowTf32 && kind == ElementKind::F32 && reductionLength > 1;
   }
   Tolerance getOutputTolerance(ElementKind kind, unsigned argIndex) const;
   /// f16/bf16 candidates are held to the high-precision reference alone;
@@ -437,9 +436,9 @@ static constexpr uint64_t kIndependentIterations = uint64_t(1) << 24;
 bool Evaluation::compileHigh(std::string &error) {
   MLIRContext *ctx = problem->getContext();
   Target *where = &target;
-  FloatType wide =
-      highKind == ElementKind::F64 ? FloatType(Float64Type::get(ctx))
-                                   : FloatType(Float32Type::get(ctx));
+  FloatType wide = highKind == ElementKind::F64
+                       ? FloatType(Float64Type::get(ctx))
+                       : FloatType(Float32Type::get(ctx));
   // On another target than the cpu, the reference of a small problem runs
   // on the host: there it goes through another lowering than the baseline,
   // so a fault of the target's lowering does not show in both references
@@ -640,10 +639,9 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
     return false;
   }
   if (!outcome.guardDamage.empty()) {
-    finish(EvalStatus::Wrong,
-           ("the candidate wrote outside its arguments (" + where +
-            "): " + outcome.guardDamage)
-               .str());
+    finish(EvalStatus::Wrong, ("the candidate wrote outside its arguments (" +
+                               where + "): " + outcome.guardDamage)
+                                  .str());
     return false;
   }
   if (!checkInputsKept(sent, outcome.inputChecksums, where))
@@ -1070,9 +1068,8 @@ static OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef name,
 LogicalResult mlir::stark::parseEvalSources(
     StringRef problemSource, StringRef problemName, StringRef candidateSource,
     StringRef candidateName, StringRef entry, bool synthesizeElidedWeights,
-    MLIRContext &context,
-    OwningOpRef<ModuleOp> &problem, OwningOpRef<ModuleOp> &candidate,
-    EvalResult &result) {
+    MLIRContext &context, OwningOpRef<ModuleOp> &problem,
+    OwningOpRef<ModuleOp> &candidate, EvalResult &result) {
   std::string diagnostics;
   problem = parseModule(problemSource, problemName, context, diagnostics);
   if (!problem) {
@@ -1112,10 +1109,11 @@ LogicalResult mlir::stark::parseEvalSources(
   return success();
 }
 
-EvalResult mlir::stark::evaluateSources(
-    StringRef problemSource, StringRef problemName, StringRef candidateSource,
-    StringRef candidateName, StringRef targetName, const EvalOptions &options,
-    const RunnerFactory &startRunner) {
+EvalResult
+mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
+                             StringRef candidateSource, StringRef candidateName,
+                             StringRef targetName, const EvalOptions &options,
+                             const RunnerFactory &startRunner) {
   EvalResult result;
   result.target = targetName.str();
   DialectRegistry registry;
@@ -1128,8 +1126,8 @@ EvalResult mlir::stark::evaluateSources(
   OwningOpRef<ModuleOp> problem, candidate;
   if (failed(parseEvalSources(problemSource, problemName, candidateSource,
                               candidateName, options.entry,
-                              options.synthesizeElidedWeights, context,
-                              problem, candidate, result)))
+                              options.synthesizeElidedWeights, context, problem,
+                              candidate, result)))
     return result;
 
   if (options.onPhase)
@@ -1145,8 +1143,8 @@ EvalResult mlir::stark::evaluateSources(
             .str();
     return result;
   }
-  EvalResult evaluated = evaluateCandidate(*target, *problem, *candidate,
-                                           options, startRunner);
+  EvalResult evaluated =
+      evaluateCandidate(*target, *problem, *candidate, options, startRunner);
   noteSynthesizedWeights(*problem, *candidate, evaluated);
   return evaluated;
 }

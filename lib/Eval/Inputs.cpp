@@ -351,9 +351,9 @@ mlir::stark::makeTimingSets(const KernelSignature &signature,
   std::vector<TimingSet> sets;
   for (auto [k, dist] : llvm::enumerate(kDists)) {
     TimingSet set{dist, mixSeed(seed, 0x7137 + k), "", {}};
-    set.name = (stringifyDistribution(dist) + ", seed " +
-                std::to_string(set.seed))
-                   .str();
+    set.name =
+        (stringifyDistribution(dist) + ", seed " + std::to_string(set.seed))
+            .str();
     set.args = generateArguments(signature, outputIsRead, dist, set.seed);
     if (k > 0 && !readArgs.empty()) {
       unsigned keep = readArgs[(k - 1) % readArgs.size()];

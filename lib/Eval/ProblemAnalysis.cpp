@@ -96,9 +96,8 @@ static SmallVector<int64_t> getOutputReductionLengths(func::FuncOp func) {
     if (!linalgOp)
       return;
     int64_t k = 1;
-    for (auto [range, iterator] :
-         llvm::zip(linalgOp.getStaticLoopRanges(),
-                   linalgOp.getIteratorTypesArray()))
+    for (auto [range, iterator] : llvm::zip(linalgOp.getStaticLoopRanges(),
+                                            linalgOp.getIteratorTypesArray()))
       if (iterator == utils::IteratorType::reduction && range > 0 &&
           !ShapedType::isDynamic(range))
         k *= range;

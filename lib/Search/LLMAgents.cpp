@@ -15,9 +15,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -208,9 +208,10 @@ std::string LLMAgents::describeNode(const SearchNode &node) const {
                           node.seconds * 1e3, node.id == 0 ? 1.0 : node.speedup)
                 .str();
   else if (node.state == NodeState::Failed)
-    text += ", failed (" + node.status + "): " +
-            hideSeeds(StringRef(node.failure).take_until(
-                [](char c) { return c == '\n'; }));
+    text += ", failed (" + node.status +
+            "): " + hideSeeds(StringRef(node.failure).take_until([](char c) {
+              return c == '\n';
+            }));
   if (!node.plan.empty())
     text += "\n    plan: " + node.plan;
   return text;

@@ -119,8 +119,8 @@ llvm::json::Object mlir::stark::describePool(const EvalPool &pool,
 }
 
 std::vector<std::string> mlir::stark::getWinnerSanitizers(StringRef target,
-                                                         bool enabled,
-                                                         Operation *op) {
+                                                          bool enabled,
+                                                          Operation *op) {
   if (!enabled || target != "cuda")
     return {};
   std::vector<std::string> tools = {"memcheck", "racecheck"};

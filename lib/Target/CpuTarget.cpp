@@ -176,8 +176,8 @@ public:
   FailureOr<std::string> checkGuards(std::string &) override {
     std::string damage;
     for (size_t i = 0; i < specs.size(); ++i) {
-      std::string d = describeGuardDamage(getGuardBefore(i), getGuardAfter(i),
-                                          unsigned(i));
+      std::string d =
+          describeGuardDamage(getGuardBefore(i), getGuardAfter(i), unsigned(i));
       if (d.empty())
         continue;
       damage += (damage.empty() ? "" : "\n") + d;

@@ -246,9 +246,8 @@ LogicalResult CudaArgBuffers::resetGuards(size_t i, std::string &error) {
     fillGuardPattern(guard, unsigned(i), after);
     CUdeviceptr at = after ? pointers[i] + specs[i].sizeInBytes()
                            : pointers[i] - kGuardBytes;
-    CUresult result = device->api.cuMemcpyHtoDAsyncFn(at, guard.data(),
-                                                      guard.size(),
-                                                      device->stream);
+    CUresult result = device->api.cuMemcpyHtoDAsyncFn(
+        at, guard.data(), guard.size(), device->stream);
     if (result != CUDA_SUCCESS) {
       error = device->api.describe(result, "cuMemcpyHtoDAsync (guard)");
       return failure();

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Eval/Evaluator.h"
 #include "stark/LLM/Config.h"
-#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Search/ModelSearch.h"
 #include "stark/Search/Report.h"
 #include "stark/Search/RunResources.h"

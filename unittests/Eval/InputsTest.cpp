@@ -199,8 +199,8 @@ TEST(InputsTest, SpecialValuesHoldEveryKindAndTheMasks) {
       else if (v == 0 && std::signbit(v))
         ++negZero;
       else if (v != 0 && std::fabs(v) < 0x1.0p-14 &&
-               std::fabs(v) < (kind == ElementKind::F16 ? 0x1.0p-14
-                                                         : 0x1.0p-126))
+               std::fabs(v) <
+                   (kind == ElementKind::F16 ? 0x1.0p-14 : 0x1.0p-126))
         ++denormal;
       else
         ++plain;

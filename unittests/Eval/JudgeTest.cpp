@@ -96,8 +96,8 @@ class FakeTarget : public Target {
 public:
   StringRef getName() const override { return "fake"; }
   std::string getUnavailableReason() const override { return ""; }
-  FailureOr<std::unique_ptr<ArgBuffers>>
-  allocate(const KernelSignature &sig, std::string &) override {
+  FailureOr<std::unique_ptr<ArgBuffers>> allocate(const KernelSignature &sig,
+                                                  std::string &) override {
     return std::unique_ptr<ArgBuffers>(std::make_unique<FakeArgs>(sig));
   }
   FailureOr<std::unique_ptr<CompiledKernel>>
@@ -150,8 +150,7 @@ TEST_F(JudgeTest, ACacheKeyedOnOneArgumentMeetsASetWhereOnlyItIsTheSame) {
   EXPECT_EQ(r.status, EvalStatus::Wrong) << r.message;
   EXPECT_NE(r.message.find("(timed run 1 (normal, seed"), std::string::npos)
       << r.message;
-  EXPECT_NE(r.message.find("argument #0 changed from set 0"),
-            std::string::npos)
+  EXPECT_NE(r.message.find("argument #0 changed from set 0"), std::string::npos)
       << r.message;
 }
 

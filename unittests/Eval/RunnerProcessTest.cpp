@@ -52,8 +52,8 @@ TEST(RunnerProtocolTest, AlteredOrCutMessagesAreErrors) {
   std::string frame;
   {
     Pipe p;
-    ASSERT_TRUE(succeeded(
-        writeRunnerMessage(p.fds[1], json::Object{}, blobs, error)));
+    ASSERT_TRUE(
+        succeeded(writeRunnerMessage(p.fds[1], json::Object{}, blobs, error)));
     p.closeWriter();
     char buffer[256];
     ssize_t n;

@@ -119,11 +119,11 @@ LogicalResult runOnce(CompiledKernel &kernel, ArgBuffers &args,
 
 /// A runner in this process, on kernels compiled by the caller: no
 /// isolation, for tests and `stark-eval --in-process`.
-std::unique_ptr<CandidateRunner> createInProcessRunner(
-    Target &target, const KernelSignature &signature,
-    ArrayRef<bool> outputIsRead, CompiledKernel &baseline,
-    ArgBuffers &baselineArgs, CompiledKernel &candidate,
-    ArgBuffers &candidateArgs);
+std::unique_ptr<CandidateRunner>
+createInProcessRunner(Target &target, const KernelSignature &signature,
+                      ArrayRef<bool> outputIsRead, CompiledKernel &baseline,
+                      ArgBuffers &baselineArgs, CompiledKernel &candidate,
+                      ArgBuffers &candidateArgs);
 
 } // namespace mlir::stark
 

@@ -193,14 +193,12 @@ EvalResult evaluateSources(StringRef problemSource, StringRef problemName,
 /// The parsing half of evaluateSources, shared with the runner process:
 /// parses both sources into `context` and prepares whole programs. On
 /// failure `result` holds the status and the message.
-LogicalResult parseEvalSources(StringRef problemSource, StringRef problemName,
-                               StringRef candidateSource,
-                               StringRef candidateName, StringRef entry,
-                               bool synthesizeElidedWeights,
-                               MLIRContext &context,
-                               OwningOpRef<ModuleOp> &problem,
-                               OwningOpRef<ModuleOp> &candidate,
-                               EvalResult &result);
+LogicalResult
+parseEvalSources(StringRef problemSource, StringRef problemName,
+                 StringRef candidateSource, StringRef candidateName,
+                 StringRef entry, bool synthesizeElidedWeights,
+                 MLIRContext &context, OwningOpRef<ModuleOp> &problem,
+                 OwningOpRef<ModuleOp> &candidate, EvalResult &result);
 
 } // namespace mlir::stark
 

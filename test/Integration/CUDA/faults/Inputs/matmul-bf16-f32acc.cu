@@ -1,9 +1,8 @@
 // Correct: a bf16 matmul accumulated in f32 and rounded once to bf16.
 // launch: matmul_bf16 grid=(N+15)//16,(M+15)//16,1 block=16,16,1
 #include <cuda_bf16.h>
-extern "C" __global__ void matmul_bf16(const __nv_bfloat16 *A,
-                                       const __nv_bfloat16 *B,
-                                       __nv_bfloat16 *C) {
+extern "C" __global__ void
+matmul_bf16(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= M || col >= N)
