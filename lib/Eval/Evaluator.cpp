@@ -121,6 +121,10 @@ private:
                      uint64_t seed, StringRef where,
                      std::vector<HostBuffer> &expected,
                      std::vector<HostBuffer> &highOut);
+  bool computeReferences(ArrayRef<HostBuffer> host, Distribution dist,
+                         uint64_t seed, StringRef where,
+                         std::vector<HostBuffer> &expected,
+                         std::vector<HostBuffer> &highOut);
   bool runCandidate(ArrayRef<HostBuffer> host, ArrayRef<HostBuffer> expected,
                     const std::vector<HostBuffer> *highOut, Distribution dist,
                     uint64_t seed, bool garbagePrefill, StringRef where);
@@ -544,6 +548,15 @@ bool Evaluation::getReferences(ArrayRef<HostBuffer> host, Distribution dist,
     ++result.referencesReused;
     return true;
   }
+  return computeReferences(host, dist, seed, where, expected, highOut);
+}
+
+/// Runs the baseline and the high-precision reference on one input and
+/// stores their outputs when the store is written.
+bool Evaluation::computeReferences(ArrayRef<HostBuffer> host, Distribution dist,
+                                   uint64_t seed, StringRef where,
+                                   std::vector<HostBuffer> &expected,
+                                   std::vector<HostBuffer> &highOut) {
   if (!ensureBaseline())
     return false;
   phase(("running the baseline: " + where).str());
@@ -667,19 +680,9 @@ bool Evaluation::storeExtraReferences(unsigned first) {
                             .str();
     std::vector<HostBuffer> host = generateArguments(
         analysis.signature, analysis.outputIsRead, dist, seed);
-    if (!ensureBaseline())
-      return false;
-    phase("running the baseline: " + where);
     std::vector<HostBuffer> expected, highOut;
-    std::string error;
-    if (failed(baseline.run(host, expected, error))) {
-      finish(EvalStatus::Error, "the baseline failed to run: " + error);
+    if (!computeReferences(host, dist, seed, where, expected, highOut))
       return false;
-    }
-    ++result.referenceRuns;
-    if (ensureHigh() && !runHigh(host, highOut, where))
-      return false;
-    saveReferences(seed, dist, &expected, haveHigh ? &highOut : nullptr);
   }
   return true;
 }
