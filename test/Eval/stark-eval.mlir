@@ -28,12 +28,12 @@
 // RUN: stark-eval --trials 2 --max-trials 2 --warmup 1 --correctness-trials 7 --suspicious-speedup 1e9 --seed 99 --problem %S/Inputs/rowsum-problem.mlir --candidate %S/Inputs/rowsum-problem.mlir | FileCheck %s --check-prefix=SELF
 // SELF:      status: ok
 // SELF:      tolerance: f32 atol 4.38e-05, rtol 4.38e-05 (reduction length 33)
-// SELF-NEXT: correctness: 7 trials (uniform, normal, large, tiny, negative, uniform, normal)
+// SELF-NEXT: correctness: 8 trials (uniform, normal, large, tiny, negative, uniform, normal, special)
 
 // A speedup above --suspicious-speedup triggers the extra trials.
 // RUN: %{eval} --suspicious-speedup 0 --extra-trials 3 --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=SUSPICIOUS
 // SUSPICIOUS: status: ok
-// SUSPICIOUS: correctness: 8 trials (uniform, normal, large, tiny, negative, uniform, normal, large)
+// SUSPICIOUS: correctness: 9 trials (uniform, normal, large, tiny, negative, special, uniform, normal, large)
 // SUSPICIOUS: flags: speedup_above_threshold, extra_trials_passed
 
 // Verification only.
@@ -49,7 +49,7 @@
 // JSON-NEXT:     "uniform",
 // JSON:        "high_precision_reference": true,
 // JSON-NEXT:   "seeds": [
-// JSON:        "trials": 5
+// JSON:        "trials": 6
 // JSON:      "flags": [],
 // JSON:      "message": "verified on 6 trials;
 // JSON:      "mismatches": 0,
