@@ -55,6 +55,11 @@ namespace detail {
 template <bool Rna>
 __device__ __forceinline__ void splitTf32(float x, uint32_t &big,
                                           uint32_t &small) {
+  // Tensor cores flush denormal inputs to zero, and inf times zero is NaN:
+  // a denormal becomes the smallest normal of its sign (a change of at most
+  // 2^-126 that keeps an infinite product infinite).
+  if (x != 0 && fabsf(x) < __uint_as_float(0x00800000u))
+    x = copysignf(__uint_as_float(0x00800000u), x);
   uint32_t hi;
   if constexpr (Rna)
     asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));

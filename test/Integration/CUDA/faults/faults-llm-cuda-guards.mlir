@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "guards on model-written code", CUDA C++ form:
 // replies that today's text guards let through, each rejected once the
 // PTX that NVRTC produced is checked (module-scope state, %clock64 or

@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults on the GPU, class "the verdict": a correct gpu.launch
 // whose host code calls into libc. Host code resolves only the runtime
 // symbols it needs, so neither compiles, and no file is written.
