@@ -39,6 +39,16 @@ static void retimeContenders(SearchResult &search, EvaluatorJudge &judge,
   search.winner = tree.best();
 }
 
+/// What every evaluation of a problem's search is asked to do.
+static EvalOptions getEvalOptions(const ProblemSearchOptions &options) {
+  EvalOptions evalOptions;
+  evalOptions.seed = options.seed;
+  evalOptions.correctnessTrials = options.trials;
+  evalOptions.timing.minTrials = options.timingTrials;
+  evalOptions.allowTf32 = options.allowTf32;
+  return evalOptions;
+}
+
 /// Runs the winner of `search` under each of `tools` (compute-sanitizer);
 /// a finding fails it, and the next best is checked in its place.
 static void sanitizeWinner(SearchResult &search, EvaluatorJudge &judge,
@@ -138,11 +148,7 @@ ProblemSearchResult mlir::stark::searchProblem(
     agents = std::move(owned);
   }
 
-  EvalOptions evalOptions;
-  evalOptions.seed = options.seed;
-  evalOptions.correctnessTrials = options.trials;
-  evalOptions.timing.minTrials = options.timingTrials;
-  evalOptions.allowTf32 = options.allowTf32;
+  EvalOptions evalOptions = getEvalOptions(options);
   WorkerOptions worker;
   worker.targetName = options.target;
   worker.timeoutSeconds = options.timeout;
@@ -263,11 +269,7 @@ mlir::stark::evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
   result.node.author = "first pick";
   result.payload = pick->payload;
 
-  EvalOptions evalOptions;
-  evalOptions.seed = options.seed;
-  evalOptions.correctnessTrials = options.trials;
-  evalOptions.timing.minTrials = options.timingTrials;
-  evalOptions.allowTf32 = options.allowTf32;
+  EvalOptions evalOptions = getEvalOptions(options);
   WorkerOptions worker;
   worker.targetName = options.target;
   // One evaluation computes the references and times the baseline too.

@@ -121,17 +121,11 @@ LogicalResult LoweredChecker::run(std::string &error) {
                       error);
     } else if (isa<LLVM::InlineAsmOp>(op)) {
       result = fail(op, "inline assembly in host code", error);
-    } else if (auto fn = dyn_cast<LLVM::LLVMFuncOp>(op)) {
-      if (fn.isExternal() && !provided(fn.getSymName()))
+    } else if (auto fn = dyn_cast<FunctionOpInterface>(op)) {
+      // llvm.func and func.func alike.
+      if (fn.isExternal() && !provided(fn.getName()))
         result = fail(op,
-                      "the function '" + fn.getSymName() +
-                          "' is not defined in the candidate and is not "
-                          "one of the runtime functions the target provides",
-                      error);
-    } else if (auto fn = dyn_cast<func::FuncOp>(op)) {
-      if (fn.isExternal() && !provided(fn.getSymName()))
-        result = fail(op,
-                      "the function '" + fn.getSymName() +
+                      "the function '" + fn.getName() +
                           "' is not defined in the candidate and is not "
                           "one of the runtime functions the target provides",
                       error);
