@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "special values": kernels that are right on every
 // finite input of moderate size and wrong on NaN, +-inf, -0 or denormal
 // inputs, or where the result overflows. One trial must feed such values

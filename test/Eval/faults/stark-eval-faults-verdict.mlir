@@ -1,4 +1,3 @@
-// XFAIL: *
 // Planted faults, class "the verdict": candidates whose host code calls
 // into libc (or makes system calls) to write a file, forge the worker's
 // result, print, or end the process. The process that runs a candidate

@@ -1,4 +1,3 @@
-// XFAIL: *
 // REQUIRES: llm-http
 // Planted faults, class "guards on model-written code", MLIR form: a
 // model's reply is checked on its lowered form, with no module state and
