@@ -54,10 +54,14 @@ static std::vector<HostBuffer> makeLike(ArrayRef<HostBuffer> like) {
   return out;
 }
 
-LogicalResult mlir::stark::runOnce(CompiledKernel &kernel, ArgBuffers &args,
-                                   ArrayRef<HostBuffer> in, RunOutcome &outcome,
+LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
+                                   ArgBuffers &args, ArrayRef<HostBuffer> in,
+                                   unsigned schedule, RunOutcome &outcome,
                                    std::string &error) {
-  if (failed(args.upload(in, error)) || failed(kernel.run(args, error)))
+  if (failed(args.upload(in, error)))
+    return failure();
+  if (failed(schedule ? target.runBesideLoad(kernel, args, schedule, error)
+                      : kernel.run(args, error)))
     return failure();
   outcome.args = makeLike(in);
   if (failed(args.download(outcome.args, error)))
@@ -87,17 +91,34 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
   for (unsigned s = 0; s < sets.size(); ++s)
     sampled.insert(s); // the first run on every set
   unsigned baselineRuns = 0, candidateRuns = 0;
-  // What the candidate's latest timed run left (its inputs, or everything
-  // for a sampled run).
+  // What the candidate's latest sampled run left.
   std::vector<HostBuffer> readBack = makeLike(sets.front());
+  // The sets stay where the kernels run: a timed run starts from a copy
+  // made there, and its inputs are compared there.
+  if (failed(baselineArgs.stage(sets, outcome.error))) {
+    outcome.failedKernel = 0;
+    return outcome;
+  }
+  if (failed(candidateArgs.stage(sets, outcome.error))) {
+    outcome.failedKernel = 1;
+    return outcome;
+  }
+  std::vector<std::vector<uint64_t>> setSums;
+  for (const std::vector<HostBuffer> &set : sets)
+    setSums.push_back(getInputChecksums(set));
+  // Argument index -> position among the inputs (the checksums' order).
+  std::vector<unsigned> inputPosition(sets.front().size(), ~0u);
+  for (unsigned i = 0, input = 0; i < sets.front().size(); ++i)
+    if (!sets.front()[i].spec.isOutput)
+      inputPosition[i] = input++;
 
   auto warmBaseline = [&](std::string &error) -> LogicalResult {
-    if (failed(baselineArgs.upload(sets.front(), error)))
+    if (failed(baselineArgs.restore(0, error)))
       return failure();
     return baseline.run(baselineArgs, error);
   };
   auto warmCandidate = [&](std::string &error) -> LogicalResult {
-    if (failed(candidateArgs.upload(sets.front(), error)) ||
+    if (failed(candidateArgs.restore(0, error)) ||
         failed(candidate.run(candidateArgs, error)))
       return failure();
     FailureOr<std::string> damage = candidateArgs.checkGuards(error);
@@ -110,15 +131,14 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
     return success();
   };
   auto timeBaseline = [&](std::string &error) -> FailureOr<double> {
-    const std::vector<HostBuffer> &set = sets[baselineRuns++ % sets.size()];
-    if (failed(baselineArgs.upload(set, error)))
+    if (failed(baselineArgs.restore(baselineRuns++ % sets.size(), error)))
       return failure();
     return target.timeRun(baseline, baselineArgs, runOptions, error);
   };
   auto timeCandidate = [&](std::string &error) -> FailureOr<double> {
     unsigned run = candidateRuns++;
     unsigned setIndex = run % sets.size();
-    if (failed(candidateArgs.upload(sets[setIndex], error)))
+    if (failed(candidateArgs.restore(setIndex, error)))
       return failure();
     FailureOr<double> seconds =
         target.timeRun(candidate, candidateArgs, runOptions, error);
@@ -130,14 +150,27 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
     if (sample) {
       if (failed(candidateArgs.download(readBack, error)))
         return failure();
+      outcome.inputChecksums.push_back(getInputChecksums(readBack));
     } else {
-      for (auto [i, b] : llvm::enumerate(readBack))
-        if (!b.spec.isOutput &&
-            failed(candidateArgs.downloadArg(unsigned(i), b, error)))
+      // Inputs equal to the staged set have its checksums; a changed one
+      // is read back, so that the judge sees what it became.
+      FailureOr<SmallVector<unsigned>> changed =
+          candidateArgs.findChangedInputs(setIndex, error);
+      if (failed(changed))
+        return failure();
+      std::vector<uint64_t> sums = setSums[setIndex];
+      for (unsigned i : *changed) {
+        if (i >= readBack.size() || inputPosition[i] >= sums.size()) {
+          error = "a changed input that is not an input argument";
           return failure();
+        }
+        if (failed(candidateArgs.downloadArg(i, readBack[i], error)))
+          return failure();
+        sums[inputPosition[i]] = llvm::xxh3_64bits(readBack[i].bytes);
+      }
+      outcome.inputChecksums.push_back(std::move(sums));
     }
     outcome.runInputSet.push_back(setIndex);
-    outcome.inputChecksums.push_back(getInputChecksums(readBack));
     FailureOr<std::string> damage = candidateArgs.checkGuards(error);
     if (failed(damage))
       return failure();
@@ -190,9 +223,9 @@ public:
 
   LogicalResult run(const ArgumentRecipe &recipe, RunOutcome &outcome,
                     std::string &error) override {
-    return runOnce(candidate, candidateArgs,
-                   makeArguments(signature, outputIsRead, recipe), outcome,
-                   error);
+    return runOnce(target, candidate, candidateArgs,
+                   makeArguments(signature, outputIsRead, recipe),
+                   recipe.schedule, outcome, error);
   }
 
   LogicalResult time(uint64_t seed, const TimedRunsRequest &request,

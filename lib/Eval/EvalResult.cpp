@@ -268,6 +268,12 @@ json::Value mlir::stark::toJSON(const EvalResult &r) {
   }
   o["flags"] = json::Array(r.flags);
   o["notes"] = json::Array(r.notes);
+  json::Array phases;
+  for (const auto &[name, seconds] : r.phaseSeconds)
+    phases.push_back(json::Array{name, number(seconds)});
+  o["phase_seconds"] = std::move(phases);
+  if (r.wallSeconds > 0)
+    o["wall_seconds"] = number(r.wallSeconds);
   if (!r.logTail.empty())
     o["log_tail"] = r.logTail;
   return o;
@@ -327,6 +333,17 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalResult &r,
   readStrings(*o, "flags", r.flags);
   readStrings(*o, "notes", r.notes);
   readString(*o, "log_tail", r.logTail);
+  if (const json::Array *phases = o->getArray("phase_seconds"))
+    for (const json::Value &v : *phases) {
+      const json::Array *pair = v.getAsArray();
+      if (!pair || pair->size() != 2)
+        continue;
+      std::optional<StringRef> name = (*pair)[0].getAsString();
+      std::optional<double> seconds = (*pair)[1].getAsNumber();
+      if (name && seconds)
+        r.phaseSeconds.emplace_back(name->str(), *seconds);
+    }
+  readNumber(*o, "wall_seconds", r.wallSeconds);
   return true;
 }
 
@@ -381,6 +398,14 @@ std::string mlir::stark::formatEvalResult(const EvalResult &r) {
        << " trial inputs reused\n";
   for (const std::string &note : r.notes)
     os << "note: " << note << "\n";
+  if (!r.phaseSeconds.empty()) {
+    os << "judge's time:";
+    for (const auto &[name, seconds] : r.phaseSeconds)
+      os << " " << name << " " << llvm::format("%.3f", seconds) << " s;";
+    if (r.wallSeconds > 0)
+      os << " in all " << llvm::format("%.3f", r.wallSeconds) << " s";
+    os << "\n";
+  }
   if (!r.logTail.empty()) {
     os << "worker log (tail):\n";
     for (StringRef line : llvm::split(StringRef(r.logTail).rtrim(), '\n'))

@@ -34,6 +34,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -98,13 +99,23 @@ public:
         options(options), startRunner(startRunner), result(result) {}
 
   void run();
+  /// Adds the time since the current phase began to its kind's total.
+  void notePhaseEnd();
 
 private:
   void phase(const std::string &text) {
+    notePhaseEnd();
     result.phase = text;
+    StringRef kind = StringRef(text).split(':').first.rtrim();
+    auto it = llvm::find_if(result.phaseSeconds,
+                             [&](const auto &p) { return p.first == kind; });
+    currentPhase = it - result.phaseSeconds.begin();
+    if (it == result.phaseSeconds.end())
+      result.phaseSeconds.emplace_back(kind.str(), 0.0);
     if (options.onPhase)
       options.onPhase(text);
   }
+
   void finish(EvalStatus status, std::string message) {
     result.status = status;
     result.message = std::move(message);
@@ -170,6 +181,9 @@ private:
   const EvalOptions &options;
   const RunnerFactory &startRunner;
   EvalResult &result;
+  size_t currentPhase = ~size_t(0);
+  std::chrono::steady_clock::time_point phaseStart =
+      std::chrono::steady_clock::now();
 
   ProblemAnalysis analysis;
   SmallVector<OwningOpRef<ModuleOp>> modules; // lowered clones, kept alive
@@ -586,13 +600,16 @@ bool Evaluation::runTrial(Distribution dist, uint64_t seed, std::string where) {
   const std::vector<HostBuffer> *high = haveHigh ? &highOut : nullptr;
 
   // Twice: with the write-only outputs prefilled with NaN, then (the
-  // "second run") with finite values. The second run also shows a kernel
-  // whose result changes from run to run (a race, or state kept between
-  // calls).
+  // "second run") with finite values, beside a load that keeps part of the
+  // device busy (Target::runBesideLoad), so that its blocks are placed and
+  // ordered differently. The second run also shows a kernel whose result
+  // changes from run to run (a race, or state kept between calls). Under
+  // compute-sanitizer the load would only be serialised with it.
   return runCandidate(host, expected, high, dist, seed,
                       /*garbagePrefill=*/false, where) &&
          runCandidate(host, expected, high, dist, seed,
-                      /*garbagePrefill=*/true, where + ", second run");
+                      /*garbagePrefill=*/true,
+                      where + ", second run, beside a load");
 }
 
 bool Evaluation::checkInputsKept(ArrayRef<uint64_t> sent,
@@ -628,6 +645,8 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
   recipe.dist = dist;
   recipe.seed = seed;
   recipe.finitePrefill = garbagePrefill;
+  if (garbagePrefill && options.sanitizer.empty())
+    recipe.schedule = 1 + unsigned(seed % 251);
   for (auto [i, spec] : llvm::enumerate(sig.args)) {
     if (!spec.isOutput || analysis.outputIsRead[i] || isFloatKind(spec.kind))
       continue;
@@ -977,6 +996,14 @@ bool Evaluation::timeAndCheck() {
 /// and -inf masks (Inputs.h), compared by IEEE rules (Compare.h).
 static constexpr uint64_t kSpecialSeedSalt = 0x5bec;
 
+void Evaluation::notePhaseEnd() {
+  auto now = std::chrono::steady_clock::now();
+  if (currentPhase < result.phaseSeconds.size())
+    result.phaseSeconds[currentPhase].second +=
+        std::chrono::duration<double>(now - phaseStart).count();
+  phaseStart = now;
+}
+
 void Evaluation::run() {
   if (!prepare())
     return;
@@ -1036,7 +1063,10 @@ EvalResult mlir::stark::evaluateCandidate(Target &target, ModuleOp problem,
                                           const EvalOptions &options,
                                           const RunnerFactory &startRunner) {
   EvalResult result;
-  Evaluation(target, problem, candidate, options, startRunner, result).run();
+  Evaluation evaluation(target, problem, candidate, options, startRunner,
+                        result);
+  evaluation.run();
+  evaluation.notePhaseEnd();
   return result;
 }
 

@@ -190,6 +190,7 @@ static json::Value writeRecipe(const ArgumentRecipe &recipe) {
   return json::Object{{"dist", stringifyDistribution(recipe.dist)},
                       {"seed", recipe.seed},
                       {"finite_prefill", recipe.finitePrefill},
+                      {"schedule", recipe.schedule},
                       {"given", std::move(given)}};
 }
 
@@ -210,6 +211,7 @@ static LogicalResult readRecipe(const json::Value *value,
   recipe.dist = *dist;
   recipe.seed = *o->get("seed")->getAsUINT64();
   recipe.finitePrefill = o->getBoolean("finite_prefill").value_or(false);
+  recipe.schedule = unsigned(o->getInteger("schedule").value_or(0));
   size_t next = 0;
   for (const json::Value &v : *given) {
     std::optional<int64_t> i = v.getAsInteger();
@@ -645,9 +647,9 @@ int mlir::stark::serveCandidateRunner() {
       if (failed(readRecipe(h->get("recipe"), state.signature.args,
                             request.blobs, recipe, error)) ||
           failed(runOnce(
-              *state.candidateKernel, *state.candidateArgs,
+              *state.target, *state.candidateKernel, *state.candidateArgs,
               makeArguments(state.signature, state.outputIsRead, recipe),
-              outcome, error))) {
+              recipe.schedule, outcome, error))) {
         reply = json::Object{{"ok", false}, {"error", error}};
       } else {
         reply = json::Object{

@@ -276,6 +276,7 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
   // not, but anything else the worker printed (a backend's complaint) may.
   if (!result.isOk() && result.logTail.empty())
     result.logTail = tail(withoutPhaseLines(log), worker.logTailBytes);
+  result.wallSeconds = elapsed;
   return result;
 }
 

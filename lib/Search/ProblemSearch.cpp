@@ -207,6 +207,15 @@ ProblemSearchResult mlir::stark::searchProblem(
   for (const EvalResult &r : judge.getResults()) {
     result.referenceRuns += r.referenceRuns;
     result.referencesReused += r.referencesReused;
+    result.evaluationSeconds.push_back(r.wallSeconds);
+    for (const auto &[name, seconds] : r.phaseSeconds) {
+      auto it = llvm::find_if(result.phaseSeconds,
+                               [&](const auto &p) { return p.first == name; });
+      if (it == result.phaseSeconds.end())
+        result.phaseSeconds.emplace_back(name, seconds);
+      else
+        it->second += seconds;
+    }
   }
   result.referenceAllowance = judge.getReferenceAllowance();
   if (expert)

@@ -71,6 +71,13 @@ mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
                            {"atol", result.tolerance.atol},
                            {"rtol", result.tolerance.rtol},
                            {"tf32", result.tf32Tolerance}};
+  llvm::json::Object phases;
+  for (const auto &[name, seconds] : result.phaseSeconds)
+    phases[name] = seconds;
+  report["evaluations"] = llvm::json::Object{
+      {"count", result.evaluations},
+      {"wall_seconds", llvm::json::Array(result.evaluationSeconds)},
+      {"judge_phase_seconds", std::move(phases)}};
   report["candidates"] = search.candidatesTried;
   report["stop_reason"] = search.stopReason;
   report["nodes"] = std::move(nodes);

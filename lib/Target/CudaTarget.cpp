@@ -13,7 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Target/CudaTarget.h"
+#include "stark/Target/CudaBufferCompare.h"
 #include "stark/Target/CudaCompile.h"
+#include "stark/Target/CudaDeviceLoad.h"
 #include "stark/Target/CudaDriver.h"
 #include "stark/Target/CudaRuntime.h"
 #include "stark/Target/LoweredGuards.h"
@@ -72,6 +74,11 @@ public:
   CUdeviceptr gateDevice = 0;
   uint32_t gateValue = 0;
   int maxSharedOptin = 48 * 1024;
+  /// Compares staged input sets with the arguments (made on first use).
+  std::unique_ptr<CudaBufferCompare> compare;
+  /// Keeps part of the device busy beside a run (made on first use).
+  std::unique_ptr<CudaDeviceLoad> load;
+  int smCount = 1;
   CudaArch arch;
   std::string name;
 
@@ -86,6 +93,8 @@ CudaDevice::~CudaDevice() {
   if (!context)
     return;
   api.cuCtxSetCurrentFn(context);
+  compare.reset();
+  load.reset();
   if (flushBuffer)
     api.cuMemFreeFn(flushBuffer);
   if (gateHost)
@@ -126,6 +135,9 @@ LogicalResult CudaDevice::initialize(std::string &error) {
              "cuDeviceGetAttribute") ||
       !check(api.cuDeviceGetAttributeFn(
                  &l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device),
+             "cuDeviceGetAttribute") ||
+      !check(api.cuDeviceGetAttributeFn(
+                 &smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
              "cuDeviceGetAttribute") ||
       !check(api.cuDeviceGetAttributeFn(
                  &maxSharedOptin,
@@ -199,6 +211,11 @@ public:
   LogicalResult downloadArg(unsigned index, HostBuffer &host,
                             std::string &error) override;
   FailureOr<std::string> checkGuards(std::string &error) override;
+  LogicalResult stage(ArrayRef<std::vector<HostBuffer>> sets,
+                      std::string &error) override;
+  LogicalResult restore(unsigned index, std::string &error) override;
+  FailureOr<SmallVector<unsigned>>
+  findChangedInputs(unsigned index, std::string &error) override;
 
   std::shared_ptr<CudaDevice> device;
   SmallVector<ArgSpec> specs;
@@ -206,6 +223,10 @@ public:
   SmallVector<CUdeviceptr> pointers;
 
 private:
+  void freeStaged();
+  /// Staged input sets: one device copy per argument of each set.
+  SmallVector<SmallVector<CUdeviceptr>> staged;
+
   /// Writes the guard pattern of argument `i` on both sides.
   LogicalResult resetGuards(size_t i, std::string &error);
 
@@ -215,11 +236,103 @@ private:
 
 CudaArgBuffers::~CudaArgBuffers() {
   device->liveBuffers.erase(this);
-  if (pointers.empty())
+  if (pointers.empty() && staged.empty())
     return;
   device->api.cuCtxSetCurrentFn(device->context);
+  freeStaged();
   for (CUdeviceptr ptr : pointers)
     device->api.cuMemFreeFn(ptr - kGuardBytes);
+}
+
+void CudaArgBuffers::freeStaged() {
+  for (ArrayRef<CUdeviceptr> set : staged)
+    for (CUdeviceptr ptr : set)
+      if (ptr)
+        device->api.cuMemFreeFn(ptr);
+  staged.clear();
+}
+
+LogicalResult CudaArgBuffers::stage(ArrayRef<std::vector<HostBuffer>> sets,
+                                    std::string &error) {
+  if (failed(device->makeCurrent(error)))
+    return failure();
+  freeStaged();
+  for (const std::vector<HostBuffer> &set : sets) {
+    if (failed(checkHost(set, error)))
+      return failure();
+    staged.emplace_back();
+    for (const HostBuffer &buffer : set) {
+      CUdeviceptr ptr = 0;
+      if (!buffer.bytes.empty()) {
+        CUresult result = device->api.cuMemAllocFn(&ptr, buffer.bytes.size());
+        if (result == CUDA_SUCCESS)
+          staged.back().push_back(ptr);
+        if (result == CUDA_SUCCESS)
+          result = device->api.cuMemcpyHtoDAsyncFn(
+              ptr, buffer.bytes.data(), buffer.bytes.size(), device->stream);
+        if (result != CUDA_SUCCESS) {
+          error = device->api.describe(result, "staging an input set");
+          return failure();
+        }
+      } else {
+        staged.back().push_back(0);
+      }
+    }
+    // The host bytes may go once the copies are done.
+    if (failed(device->synchronize("staging an input set", error)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult CudaArgBuffers::restore(unsigned index, std::string &error) {
+  if (index >= staged.size()) {
+    error = llvm::formatv("no staged input set #{0}", index).str();
+    return failure();
+  }
+  if (failed(device->makeCurrent(error)))
+    return failure();
+  for (auto [i, from] : llvm::enumerate(staged[index])) {
+    if (!from)
+      continue;
+    CUresult result = device->api.cuMemcpyAsyncFn(
+        pointers[i], from, size_t(specs[i].sizeInBytes()), device->stream);
+    if (result != CUDA_SUCCESS) {
+      error = device->api.describe(result, "restoring an input set");
+      return failure();
+    }
+  }
+  return device->synchronize("restoring an input set", error);
+}
+
+FailureOr<SmallVector<unsigned>>
+CudaArgBuffers::findChangedInputs(unsigned index, std::string &error) {
+  if (index >= staged.size()) {
+    error = llvm::formatv("no staged input set #{0}", index).str();
+    return failure();
+  }
+  if (failed(device->makeCurrent(error)))
+    return failure();
+  if (!device->compare)
+    device->compare = std::make_unique<CudaBufferCompare>(device->api);
+  CudaBufferCompare &compare = *device->compare;
+  if (failed(compare.prepare(unsigned(specs.size()), error)) ||
+      failed(compare.clearFlags(device->stream, error)))
+    return failure();
+  for (auto [i, spec] : llvm::enumerate(specs))
+    if (!spec.isOutput &&
+        failed(compare.enqueue(pointers[i], staged[index][i],
+                               size_t(spec.sizeInBytes()), unsigned(i),
+                               device->stream, error)))
+      return failure();
+  SmallVector<uint32_t> flags;
+  if (failed(compare.readFlags(device->stream, flags, error)))
+    return failure();
+  SmallVector<unsigned> changed;
+  for (auto [i, spec] : llvm::enumerate(specs))
+    if (!spec.isOutput && flags[i])
+      changed.push_back(unsigned(i));
+  return changed;
 }
 
 LogicalResult CudaArgBuffers::allocate(std::string &error) {
@@ -565,6 +678,8 @@ public:
   FailureOr<double> timeRun(CompiledKernel &kernel, ArgBuffers &args,
                             const TimingRunOptions &options,
                             std::string &error) override;
+  LogicalResult runBesideLoad(CompiledKernel &kernel, ArgBuffers &args,
+                              unsigned variant, std::string &error) override;
 
 private:
   LogicalResult checkUsable(std::string &error) const;
@@ -805,6 +920,29 @@ CudaTarget::compileSource(func::FuncOp entry, const KernelSignature &signature,
     kernel->launches.push_back(std::move(compiled));
   }
   return std::unique_ptr<CompiledKernel>(std::move(kernel));
+}
+
+LogicalResult CudaTarget::runBesideLoad(CompiledKernel &kernel,
+                                        ArgBuffers &args, unsigned variant,
+                                        std::string &error) {
+  if (failed(checkUsable(error)) || failed(device->makeCurrent(error)))
+    return failure();
+  if (!device->load)
+    device->load = std::make_unique<CudaDeviceLoad>(device->api);
+  if (failed(device->load->start(variant, unsigned(device->smCount), error)))
+    return failure();
+  std::string runError, loadError;
+  LogicalResult ran = kernel.run(args, runError);
+  LogicalResult loaded = device->load->finish(loadError);
+  if (failed(ran)) {
+    error = std::move(runError);
+    return failure();
+  }
+  if (failed(loaded)) {
+    error = std::move(loadError);
+    return failure();
+  }
+  return success();
 }
 
 FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,

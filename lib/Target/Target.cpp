@@ -203,6 +203,39 @@ std::string mlir::stark::describeGuardDamage(ArrayRef<uint8_t> before,
 }
 
 ArgBuffers::~ArgBuffers() = default;
+
+LogicalResult ArgBuffers::stage(ArrayRef<std::vector<HostBuffer>> sets,
+                                std::string &) {
+  hostSets = sets;
+  return success();
+}
+
+LogicalResult ArgBuffers::restore(unsigned index, std::string &error) {
+  if (index >= hostSets.size()) {
+    error = llvm::formatv("no staged input set #{0}", index).str();
+    return failure();
+  }
+  return upload(hostSets[index], error);
+}
+
+FailureOr<SmallVector<unsigned>>
+ArgBuffers::findChangedInputs(unsigned index, std::string &error) {
+  if (index >= hostSets.size()) {
+    error = llvm::formatv("no staged input set #{0}", index).str();
+    return failure();
+  }
+  SmallVector<unsigned> changed;
+  for (auto [i, staged] : llvm::enumerate(hostSets[index])) {
+    if (staged.spec.isOutput)
+      continue;
+    HostBuffer now(staged.spec);
+    if (failed(downloadArg(unsigned(i), now, error)))
+      return failure();
+    if (now.bytes != staged.bytes)
+      changed.push_back(unsigned(i));
+  }
+  return changed;
+}
 CompiledKernel::~CompiledKernel() = default;
 Target::~Target() = default;
 

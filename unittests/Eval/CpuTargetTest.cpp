@@ -289,3 +289,49 @@ TEST(GuardPatternTest, DamageIsDescribedFromTheNearestByte) {
             "at start-4); argument #2: 1 byte(s) after its end were written "
             "(nearest at end+5)");
 }
+
+TEST_F(CpuTargetTest, StagedSetsRestoreAndShowChangedInputs) {
+  KernelSignature sig;
+  sig.entry = "f";
+  sig.args.push_back(ArgSpec{{5}, ElementKind::F32, false});
+  sig.args.push_back(ArgSpec{{3}, ElementKind::I8, false});
+  sig.args.push_back(ArgSpec{{4}, ElementKind::F32, true});
+  std::string error;
+  auto args = target->allocate(sig, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+  std::vector<std::vector<HostBuffer>> sets(2);
+  for (auto [s, set] : llvm::enumerate(sets))
+    for (auto [i, spec] : llvm::enumerate(sig.args)) {
+      set.emplace_back(spec);
+      for (int64_t e = 0; e < spec.numElements(); ++e)
+        set.back().setFromDouble(e, double(10 * s + i + e));
+    }
+  ASSERT_TRUE(succeeded((*args)->stage(sets, error))) << error;
+  for (unsigned s : {1u, 0u, 1u}) {
+    ASSERT_TRUE(succeeded((*args)->restore(s, error))) << error;
+    std::vector<HostBuffer> back;
+    for (const ArgSpec &spec : sig.args)
+      back.emplace_back(spec);
+    ASSERT_TRUE(succeeded((*args)->download(back, error))) << error;
+    for (size_t i = 0; i < back.size(); ++i)
+      EXPECT_EQ(back[i].bytes, sets[s][i].bytes) << "set " << s << " arg " << i;
+    FailureOr<SmallVector<unsigned>> changed =
+        (*args)->findChangedInputs(s, error);
+    ASSERT_TRUE(succeeded(changed)) << error;
+    EXPECT_TRUE(changed->empty());
+  }
+  // Set 1 is in place; argument #1 now holds set 0's bytes, the output
+  // anything: only the input shows, against set 1 alone.
+  std::vector<HostBuffer> mixed = sets[1];
+  mixed[1] = sets[0][1];
+  mixed[2] = sets[0][2];
+  ASSERT_TRUE(succeeded((*args)->upload(mixed, error))) << error;
+  FailureOr<SmallVector<unsigned>> changed = (*args)->findChangedInputs(1, error);
+  ASSERT_TRUE(succeeded(changed)) << error;
+  EXPECT_EQ(*changed, SmallVector<unsigned>({1}));
+  changed = (*args)->findChangedInputs(0, error);
+  ASSERT_TRUE(succeeded(changed)) << error;
+  EXPECT_EQ(*changed, SmallVector<unsigned>({0}));
+  EXPECT_TRUE(failed((*args)->restore(2, error)));
+  EXPECT_NE(error.find("no staged input set #2"), std::string::npos) << error;
+}

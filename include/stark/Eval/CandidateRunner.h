@@ -112,10 +112,10 @@ TimedRunsOutcome timeBaselineAndCandidate(
     CompiledKernel &candidate, ArgBuffers &candidateArgs,
     ArrayRef<std::vector<HostBuffer>> sets, const TimedRunsRequest &request);
 
-/// One untimed run as a runner makes it.
-LogicalResult runOnce(CompiledKernel &kernel, ArgBuffers &args,
-                      ArrayRef<HostBuffer> in, RunOutcome &outcome,
-                      std::string &error);
+/// One untimed run as a runner makes it; `schedule` as in ArgumentRecipe.
+LogicalResult runOnce(Target &target, CompiledKernel &kernel, ArgBuffers &args,
+                      ArrayRef<HostBuffer> in, unsigned schedule,
+                      RunOutcome &outcome, std::string &error);
 
 /// A runner in this process, on kernels compiled by the caller: no
 /// isolation, for tests and `stark-eval --in-process`.

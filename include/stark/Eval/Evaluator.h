@@ -145,6 +145,15 @@ struct EvalResult {
   /// Last lines of the worker's output, for crashes and timeouts.
   std::string logTail;
 
+  /// Where the judge's time went: seconds per kind of phase ("compiling
+  /// the baseline", "running the candidate", "timing baseline and
+  /// candidate", ...: a phase's name up to its first ':'), in the order
+  /// the phases first began.
+  std::vector<std::pair<std::string, double>> phaseSeconds;
+  /// The whole evaluation as its caller saw it (starting the worker
+  /// process included); 0 when it ran in the caller's process.
+  double wallSeconds = 0;
+
   bool isOk() const { return status == EvalStatus::Ok; }
   bool hasFlag(StringRef flag) const;
 };

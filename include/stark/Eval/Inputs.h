@@ -111,6 +111,10 @@ struct ArgumentRecipe {
   uint64_t seed = 0;
   bool finitePrefill = false;
   std::vector<std::pair<unsigned, HostBuffer>> given;
+  /// 0: the run has the device to itself. n > 0: it runs beside a load
+  /// that keeps part of the device busy (Target::runBesideLoad, variant
+  /// n), so its work is placed and ordered differently.
+  unsigned schedule = 0;
 };
 
 std::vector<HostBuffer> makeArguments(const KernelSignature &signature,

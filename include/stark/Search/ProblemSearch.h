@@ -126,6 +126,10 @@ struct ProblemSearchResult {
   OwningOpRef<ModuleOp> winner;
   /// Evaluations run (the problem's own one included).
   int64_t evaluations = 0;
+  /// The wall time of each of them, in the order they ran, and the judge's
+  /// seconds per kind of phase summed over all of them.
+  std::vector<double> evaluationSeconds;
+  std::vector<std::pair<std::string, double>> phaseSeconds;
 };
 
 /// Searches a faster verified lowering of the kernel problem `problem` on

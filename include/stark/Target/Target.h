@@ -95,6 +95,24 @@ public:
   /// per line; damaged guards get their pattern back. Fails only when the
   /// guards cannot be read.
   virtual FailureOr<std::string> checkGuards(std::string &error) = 0;
+
+  /// Staged input sets: the timed runs rotate among a few sets of
+  /// arguments, and must neither pay a host upload per run nor read every
+  /// input back to see that it is unchanged. `stage` keeps `sets` (each one
+  /// host buffer per argument) where the kernel runs; `restore` puts set
+  /// `index` into every argument (the outputs get the set's prefill);
+  /// `findChangedInputs` lists the input arguments (not outputs) whose
+  /// bytes now differ from set `index`. The default keeps the host sets,
+  /// which must then outlive the staging, and uploads and reads back;
+  /// targets with device memory keep copies there and compare there.
+  virtual LogicalResult stage(ArrayRef<std::vector<HostBuffer>> sets,
+                              std::string &error);
+  virtual LogicalResult restore(unsigned index, std::string &error);
+  virtual FailureOr<SmallVector<unsigned>>
+  findChangedInputs(unsigned index, std::string &error);
+
+private:
+  ArrayRef<std::vector<HostBuffer>> hostSets;
 };
 
 /// A compiled, runnable entry function.
@@ -141,6 +159,17 @@ public:
   /// Runs `kernel` once and returns the seconds it took, measured with the
   /// target's own clock around the kernel only (device events on GPUs, a
   /// steady clock on the CPU).
+  /// Runs `kernel` once, like CompiledKernel::run, but beside a load that
+  /// keeps part of the device busy for a while, so that the kernel's work
+  /// is placed and ordered differently from a run alone (a race that one
+  /// schedule hides may show in another). `variant` (from 1) picks how
+  /// much of the device and for how long. A target that cannot vary its
+  /// schedule runs the kernel alone.
+  virtual LogicalResult runBesideLoad(CompiledKernel &kernel, ArgBuffers &args,
+                                      unsigned variant, std::string &error) {
+    return kernel.run(args, error);
+  }
+
   virtual FailureOr<double> timeRun(CompiledKernel &kernel, ArgBuffers &args,
                                     const TimingRunOptions &options,
                                     std::string &error) = 0;
