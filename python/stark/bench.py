@@ -730,6 +730,16 @@ def parse_args(argv):
     return args
 
 
+def evaluation_seconds(report):
+    """The wall time of each candidate evaluated in a search report (the
+    first evaluation of each problem is the problem's own: left out)."""
+    seconds = []
+    for p in (report or {}).get("problems", []):
+        walls = (p.get("evaluations") or {}).get("wall_seconds") or []
+        seconds += [w for w in walls[1:] if w]
+    return seconds
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
@@ -895,6 +905,7 @@ def main(argv=None):
             # it has one; else what stark's cost model says the ops do.
             "bytes": tot["bytes"], "flops": m.get("flops") or tot["flops"],
             "bound": tot["bound"], "search_seconds": e.get("seconds"),
+            "evaluation_seconds": evaluation_seconds(e.get("report")),
             "compile_check": t.get("compile_check"),
             "search": e, "torch": t, "twin_check": checks.get(m["name"]),
             "winner_list": winners, "notes": notes})

@@ -114,6 +114,16 @@ def copy_bandwidth_at(copy_bw, nbytes):
     return pts[-1][1]
 
 
+def fmt_seconds(value):
+    return "-" if value is None else f"{value:.2f}"
+
+
+def median_evaluation(rows):
+    """Median wall time of one evaluated candidate over `rows`' searches."""
+    walls = [w for r in rows for w in (r.get("evaluation_seconds") or [])]
+    return statistics.median(walls) if walls else None
+
+
 def summarize(results, copy_bw):
     summary, goals = {}, []
     for cat in ("level1", "fused"):
@@ -144,6 +154,7 @@ def summarize(results, copy_bw):
                  statistics.median(roof) if roof else None,
              "mean_search_seconds":
                  statistics.mean(search) if search else None,
+             "median_evaluation_seconds": median_evaluation(rows),
              "total_search_seconds": sum(search)}
         summary[cat] = s
         if vs_eager:
@@ -262,8 +273,9 @@ def write_markdown(path, doc):
     L.append("## Summary\n")
     L.append("| set | problems | stark time | fast_1 vs eager | fast_1 vs "
              "compile | geomean vs eager | geomean vs compile | geomean vs "
-             "upstream | median % of roofline | search s (mean / total) |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
+             "upstream | median % of roofline | search s (mean / total) | "
+             "s per evaluated candidate (median) |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for cat, s in doc["summary"].items():
         roof = s["median_roofline_fraction"]
         L.append(
@@ -274,7 +286,8 @@ def write_markdown(path, doc):
             f"{fmt_x(s['geomean_vs_upstream'])} | "
             f"{'-' if roof is None else f'{roof:.0%}'} | "
             f"{(s['mean_search_seconds'] or 0):.0f} / "
-            f"{s['total_search_seconds']:.0f} |")
+            f"{s['total_search_seconds']:.0f} | "
+            f"{fmt_seconds(s.get('median_evaluation_seconds'))} |")
     L.append("")
     checks = [r.get("compile_check") for r in doc["problems"]
               if r.get("compile_check")]
