@@ -60,7 +60,7 @@ LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
                                    std::string &error) {
   if (failed(args.upload(in, error)))
     return failure();
-  if (failed(schedule ? target.runBesideLoad(kernel, args, schedule, error)
+  if (failed(schedule ? target.runRescheduled(kernel, args, schedule, error)
                       : kernel.run(args, error)))
     return failure();
   outcome.args = makeLike(in);

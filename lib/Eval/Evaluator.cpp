@@ -108,7 +108,7 @@ private:
     result.phase = text;
     StringRef kind = StringRef(text).split(':').first.rtrim();
     auto it = llvm::find_if(result.phaseSeconds,
-                             [&](const auto &p) { return p.first == kind; });
+                            [&](const auto &p) { return p.first == kind; });
     currentPhase = it - result.phaseSeconds.begin();
     if (it == result.phaseSeconds.end())
       result.phaseSeconds.emplace_back(kind.str(), 0.0);
@@ -600,16 +600,17 @@ bool Evaluation::runTrial(Distribution dist, uint64_t seed, std::string where) {
   const std::vector<HostBuffer> *high = haveHigh ? &highOut : nullptr;
 
   // Twice: with the write-only outputs prefilled with NaN, then (the
-  // "second run") with finite values, beside a load that keeps part of the
-  // device busy (Target::runBesideLoad), so that its blocks are placed and
-  // ordered differently. The second run also shows a kernel whose result
-  // changes from run to run (a race, or state kept between calls). Under
-  // compute-sanitizer the load would only be serialised with it.
+  // "second run") with finite values and under another schedule
+  // (Target::runRescheduled: on cuda beside a load that keeps part of the
+  // device busy, on cpu its thread shards in reverse order). The second
+  // run also shows a kernel whose result changes from run to run (a race,
+  // or state kept between calls). Under compute-sanitizer the cuda load
+  // would only be serialised with it.
   return runCandidate(host, expected, high, dist, seed,
                       /*garbagePrefill=*/false, where) &&
          runCandidate(host, expected, high, dist, seed,
                       /*garbagePrefill=*/true,
-                      where + ", second run, beside a load");
+                      where + ", second run, rescheduled");
 }
 
 bool Evaluation::checkInputsKept(ArrayRef<uint64_t> sent,

@@ -210,7 +210,7 @@ ProblemSearchResult mlir::stark::searchProblem(
     result.evaluationSeconds.push_back(r.wallSeconds);
     for (const auto &[name, seconds] : r.phaseSeconds) {
       auto it = llvm::find_if(result.phaseSeconds,
-                               [&](const auto &p) { return p.first == name; });
+                              [&](const auto &p) { return p.first == name; });
       if (it == result.phaseSeconds.end())
         result.phaseSeconds.emplace_back(name, seconds);
       else

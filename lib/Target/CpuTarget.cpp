@@ -253,17 +253,7 @@ public:
     // runs the shards itself instead of waiting for the thread to be
     // scheduled, and the call ends once every shard has run. A thread that
     // starts after that finds none left and touches only `state`.
-    auto state = std::make_shared<ShardRun>();
-    state->shards = threads;
-    size_t numArgs = static_cast<CpuArgBuffers &>(args).getNumArgs();
-    state->index.resize(threads);
-    state->args.resize(threads);
-    for (int64_t t = 0; t < threads; ++t) {
-      state->index[t] = t;
-      state->args[t].assign(packed, packed + numArgs);
-      state->args[t].push_back(&state->index[t]);
-      state->args[t].push_back(&state->shards);
-    }
+    std::shared_ptr<ShardRun> state = makeShardRun(args);
     auto work = [state, shardFn = shard] {
       for (int64_t t; (t = state->next.fetch_add(1)) < state->shards;) {
         shardFn(state->args[t].data());
@@ -282,7 +272,36 @@ public:
     return success();
   }
 
+  /// Runs the shards one after another on the caller's thread, the last
+  /// first: another order than any parallel run is likely to take.
+  void runShardsInReverse(ArgBuffers &args) {
+    if (!shard) {
+      fn(static_cast<CpuArgBuffers &>(args).getPackedArgs());
+      return;
+    }
+    std::shared_ptr<ShardRun> state = makeShardRun(args);
+    for (int64_t t = threads - 1; t >= 0; --t)
+      shard(state->args[t].data());
+  }
+
 private:
+  /// Each shard's packed arguments: the kernel's, its index and the count.
+  std::shared_ptr<ShardRun> makeShardRun(ArgBuffers &args) const {
+    void **packed = static_cast<CpuArgBuffers &>(args).getPackedArgs();
+    auto state = std::make_shared<ShardRun>();
+    state->shards = threads;
+    size_t numArgs = static_cast<CpuArgBuffers &>(args).getNumArgs();
+    state->index.resize(threads);
+    state->args.resize(threads);
+    for (int64_t t = 0; t < threads; ++t) {
+      state->index[t] = t;
+      state->args[t].assign(packed, packed + numArgs);
+      state->args[t].push_back(&state->index[t]);
+      state->args[t].push_back(&state->shards);
+    }
+    return state;
+  }
+
   std::unique_ptr<ExecutionEngine> engine;
   void (*fn)(void **);
   void (*shard)(void **) = nullptr;
@@ -345,6 +364,13 @@ public:
   FailureOr<std::unique_ptr<CompiledKernel>>
   compile(ModuleOp module, const KernelSignature &signature,
           std::string &error) override;
+
+  LogicalResult runRescheduled(CompiledKernel &kernel, ArgBuffers &args,
+                               unsigned, std::string &) override {
+    // The evaluator only ever passes kernels and buffers of this target.
+    static_cast<CpuKernel &>(kernel).runShardsInReverse(args);
+    return success();
+  }
 
   FailureOr<double> timeRun(CompiledKernel &kernel, ArgBuffers &args,
                             const TimingRunOptions &options,

@@ -93,12 +93,11 @@ CudaBufferCompare::~CudaBufferCompare() {
 
 LogicalResult CudaBufferCompare::prepare(unsigned count, std::string &error) {
   if (!module) {
-    CUresult result =
-        api.cuModuleLoadDataExFn(&module, kBufferComparePtx, 0, nullptr,
-                                 nullptr);
+    CUresult result = api.cuModuleLoadDataExFn(&module, kBufferComparePtx, 0,
+                                               nullptr, nullptr);
     if (result == CUDA_SUCCESS)
-      result = api.cuModuleGetFunctionFn(&function, module,
-                                         "stark_buffers_differ");
+      result =
+          api.cuModuleGetFunctionFn(&function, module, "stark_buffers_differ");
     if (result != CUDA_SUCCESS) {
       error = api.describe(result, "loading the buffer comparison kernel");
       return failure();
@@ -144,10 +143,10 @@ LogicalResult CudaBufferCompare::enqueue(CUdeviceptr a, CUdeviceptr b,
   constexpr unsigned kThreads = 256;
   // Enough blocks to fill an H200 several times over; each thread loops.
   size_t words = std::max<size_t>(bytes / 4, 1);
-  unsigned blocks = unsigned(
-      std::min<size_t>((words + kThreads - 1) / kThreads, 4096));
-  CUresult result = api.cuLaunchKernelFn(function, blocks, 1, 1, kThreads, 1,
-                                         1, 0, stream, params, nullptr);
+  unsigned blocks =
+      unsigned(std::min<size_t>((words + kThreads - 1) / kThreads, 4096));
+  CUresult result = api.cuLaunchKernelFn(function, blocks, 1, 1, kThreads, 1, 1,
+                                         0, stream, params, nullptr);
   if (result != CUDA_SUCCESS) {
     error = api.describe(result, "cuLaunchKernel(stark_buffers_differ)");
     return failure();

@@ -87,9 +87,8 @@ LogicalResult CudaDeviceLoad::prepare(unsigned blocks, std::string &error) {
        !check(api.cuModuleGetFunctionFn(&function, module, "stark_hold_sms"),
               "cuModuleGetFunction(stark_hold_sms)")))
     return failure();
-  if (!stream &&
-      !check(api.cuStreamCreateFn(&stream, CU_STREAM_NON_BLOCKING),
-             "cuStreamCreate (device load)"))
+  if (!stream && !check(api.cuStreamCreateFn(&stream, CU_STREAM_NON_BLOCKING),
+                        "cuStreamCreate (device load)"))
     return failure();
   if (blocks <= capacity)
     return success();

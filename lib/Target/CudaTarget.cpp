@@ -678,8 +678,8 @@ public:
   FailureOr<double> timeRun(CompiledKernel &kernel, ArgBuffers &args,
                             const TimingRunOptions &options,
                             std::string &error) override;
-  LogicalResult runBesideLoad(CompiledKernel &kernel, ArgBuffers &args,
-                              unsigned variant, std::string &error) override;
+  LogicalResult runRescheduled(CompiledKernel &kernel, ArgBuffers &args,
+                               unsigned variant, std::string &error) override;
 
 private:
   LogicalResult checkUsable(std::string &error) const;
@@ -922,9 +922,9 @@ CudaTarget::compileSource(func::FuncOp entry, const KernelSignature &signature,
   return std::unique_ptr<CompiledKernel>(std::move(kernel));
 }
 
-LogicalResult CudaTarget::runBesideLoad(CompiledKernel &kernel,
-                                        ArgBuffers &args, unsigned variant,
-                                        std::string &error) {
+LogicalResult CudaTarget::runRescheduled(CompiledKernel &kernel,
+                                         ArgBuffers &args, unsigned variant,
+                                         std::string &error) {
   if (failed(checkUsable(error)) || failed(device->makeCurrent(error)))
     return failure();
   if (!device->load)

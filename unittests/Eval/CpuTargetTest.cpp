@@ -326,7 +326,8 @@ TEST_F(CpuTargetTest, StagedSetsRestoreAndShowChangedInputs) {
   mixed[1] = sets[0][1];
   mixed[2] = sets[0][2];
   ASSERT_TRUE(succeeded((*args)->upload(mixed, error))) << error;
-  FailureOr<SmallVector<unsigned>> changed = (*args)->findChangedInputs(1, error);
+  FailureOr<SmallVector<unsigned>> changed =
+      (*args)->findChangedInputs(1, error);
   ASSERT_TRUE(succeeded(changed)) << error;
   EXPECT_EQ(*changed, SmallVector<unsigned>({1}));
   changed = (*args)->findChangedInputs(0, error);
@@ -334,4 +335,48 @@ TEST_F(CpuTargetTest, StagedSetsRestoreAndShowChangedInputs) {
   EXPECT_EQ(*changed, SmallVector<unsigned>({0}));
   EXPECT_TRUE(failed((*args)->restore(2, error)));
   EXPECT_NE(error.find("no staged input set #2"), std::string::npos) << error;
+}
+
+// Four shards of four threads: each marks its slot and writes its index
+// into element 0, so element 0 names the shard that ran last.
+static constexpr const char *kShardOrder = R"mlir(
+module attributes {stark.cpu.threads = 4 : i64} {
+  func.func @kernel(%out: memref<5xi64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      %v = arith.index_cast %i : index to i64
+      %slot = arith.addi %i, %c1 : index
+      memref.store %v, %out[%slot] : memref<5xi64>
+      memref.store %v, %out[%c0] : memref<5xi64>
+      scf.reduce
+    }
+    return
+  }
+}
+)mlir";
+
+TEST_F(CpuTargetTest, RescheduledRunTakesTheShardsLastFirst) {
+  OwningOpRef<ModuleOp> m = parse(*context, kShardOrder);
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<KernelSignature> sig = getKernelSignature(*m, "kernel", 1, error);
+  ASSERT_TRUE(succeeded(sig)) << error;
+  auto kernel = target->compile(*m, *sig, error);
+  ASSERT_TRUE(succeeded(kernel)) << error;
+  auto args = target->allocate(*sig, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+  std::vector<HostBuffer> host;
+  host.emplace_back(sig->args[0]);
+  for (int64_t e = 0; e < 5; ++e)
+    host[0].setFromDouble(e, -1);
+  ASSERT_TRUE(succeeded((*args)->upload(host, error))) << error;
+  ASSERT_TRUE(succeeded(target->runRescheduled(**kernel, **args, 1, error)))
+      << error;
+  ASSERT_TRUE(succeeded((*args)->download(host, error))) << error;
+  // Every shard ran, and shard 0 ran last.
+  EXPECT_EQ(host[0].getAsDouble(0), 0);
+  for (int64_t t = 0; t < 4; ++t)
+    EXPECT_EQ(host[0].getAsDouble(t + 1), double(t)) << t;
 }

@@ -111,9 +111,9 @@ struct ArgumentRecipe {
   uint64_t seed = 0;
   bool finitePrefill = false;
   std::vector<std::pair<unsigned, HostBuffer>> given;
-  /// 0: the run has the device to itself. n > 0: it runs beside a load
-  /// that keeps part of the device busy (Target::runBesideLoad, variant
-  /// n), so its work is placed and ordered differently.
+  /// 0: a plain run. n > 0: a run under another schedule
+  /// (Target::runRescheduled, variant n), so that its work is placed and
+  /// ordered differently.
   unsigned schedule = 0;
 };
 

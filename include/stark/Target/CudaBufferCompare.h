@@ -1,4 +1,5 @@
-//===- CudaBufferCompare.h - Compare device buffers on the device -*- C++ -*-===//
+//===- CudaBufferCompare.h - Compare device buffers on the device -*- C++
+//-*-===//
 //
 // The timed runs of an evaluation start from input sets staged on the GPU
 // and must show that a run left its inputs unchanged. Reading every input

@@ -1,4 +1,5 @@
-//===- CudaDeviceLoad.h - Keep part of a GPU busy beside a run ---*- C++ -*-===//
+//===- CudaDeviceLoad.h - Keep part of a GPU busy beside a run ---*- C++
+//-*-===//
 //
 // A kernel with a race can give the right answer under the one schedule a
 // quiet GPU gives it every time. The second run of each correctness trial
@@ -25,7 +26,7 @@ StringRef getDeviceLoadPtx();
 
 /// How a variant loads a device of `smCount` SMs.
 struct DeviceLoadShape {
-  unsigned blocks = 0;  // of kDeviceLoadThreads threads each
+  unsigned blocks = 0; // of kDeviceLoadThreads threads each
   uint64_t holdNanoseconds = 0;
 };
 inline constexpr unsigned kDeviceLoadThreads = 1024;

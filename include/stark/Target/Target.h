@@ -159,14 +159,15 @@ public:
   /// Runs `kernel` once and returns the seconds it took, measured with the
   /// target's own clock around the kernel only (device events on GPUs, a
   /// steady clock on the CPU).
-  /// Runs `kernel` once, like CompiledKernel::run, but beside a load that
-  /// keeps part of the device busy for a while, so that the kernel's work
-  /// is placed and ordered differently from a run alone (a race that one
-  /// schedule hides may show in another). `variant` (from 1) picks how
-  /// much of the device and for how long. A target that cannot vary its
-  /// schedule runs the kernel alone.
-  virtual LogicalResult runBesideLoad(CompiledKernel &kernel, ArgBuffers &args,
-                                      unsigned variant, std::string &error) {
+  /// Runs `kernel` once, like CompiledKernel::run, under another schedule
+  /// than a plain run gives it, so that its work is placed and ordered
+  /// differently (a race that one schedule hides may show in another):
+  /// cuda runs it beside a load that keeps part of the device busy for a
+  /// while (`variant`, from 1, picks how much and how long); cpu runs its
+  /// thread shards one by one, the last first. A target that cannot vary
+  /// its schedule runs the kernel as usual.
+  virtual LogicalResult runRescheduled(CompiledKernel &kernel, ArgBuffers &args,
+                                       unsigned variant, std::string &error) {
     return kernel.run(args, error);
   }
 
