@@ -303,6 +303,18 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
     e.problem->setAttr(kBaselineAttrName,
                        FloatAttr::get(Float64Type::get(module.getContext()),
                                       result.baselineSeconds * 1e6));
+  if (!search.winner && search.candidatesTried == 0) {
+    // The turn ended before its first candidate (the baseline's own
+    // evaluation took the time): the problem is covered like one whose turn
+    // never came, not left upstream untried.
+    cover(index, rank,
+          llvm::formatv("its search tried no candidate (stopped on {0} after "
+                        "{1:f1} s of its {2:f1} s)",
+                        search.stopReason, secondsSince(start), turn.allotment)
+              .str(),
+          plan);
+    return success();
+  }
   if (!search.winner) {
     int64_t failedCount = 0;
     for (int64_t id = 1; id < search.tree.size(); ++id)
