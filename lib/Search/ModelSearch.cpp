@@ -353,6 +353,10 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
   return success();
 }
 
+/// How far past total-seconds a model's search may go (the 10% the
+/// planner promises).
+static constexpr double kTotalSecondsSlack = 1.1;
+
 void ModelSearch::cover(size_t index, size_t rank, StringRef why,
                         ModelPlan &plan) {
   Entry &e = entries[index];
@@ -555,6 +559,26 @@ ModelSearchResult ModelSearch::run() {
       why = "budget spent (" + state + ")";
     else
       why = "its share of the budget left pays for no search (" + state + ")";
+    // total-seconds is kept to within 10%: a first pick that would end past
+    // that is not evaluated.
+    double limit = kTotalSecondsSlack * options.totalSeconds;
+    if (options.totalSeconds > 0 &&
+        plan.getElapsed() + plan.getEvaluationEstimate() > limit) {
+      Entry &e = entries[open[k]];
+      std::string late =
+          llvm::formatv("{0}; no time left for its first pick ({1:f1} s "
+                        "spent of the {2:f1} s that total-seconds allows "
+                        "with its 10%)",
+                        why, plan.getElapsed(), limit)
+              .str();
+      progressLine(llvm::formatv("stark-search: [{0}/{1}] {2}: upstream: {3}",
+                                 turns + 1, planned, e.label, late));
+      e.report["budget_seconds"] = 0.0;
+      e.report["skipped"] = why;
+      ++turns;
+      finish(e, "upstream", late);
+      continue;
+    }
     cover(open[k], turns++, why, plan);
   }
   double coverageSeconds = secondsSince(coverageStart);

@@ -2,7 +2,8 @@
 model's plan, its outcome and whether that outcome follows the recorded
 first pick: kept (`first pick`, the problem's winner) exactly where it
 verified and ran faster than the upstream lowering in its evaluation, else
-`upstream` with the reason; a problem without a first pick stays upstream;
+`upstream` with the reason; a problem without a first pick (none applies,
+or no time was left for it) stays upstream;
 a searched problem is `searched` exactly where its search has a winner."""
 import json
 import sys
@@ -16,7 +17,9 @@ for name in report["plan"]["order"]:
     if p.get("budget_seconds", 0) > 0:
         ok = (p["outcome"] == "searched") == (p.get("winner") is not None)
     elif first is None:
-        ok = p["outcome"] == "upstream" and "no first pick" in p["why"]
+        ok = p["outcome"] == "upstream" and (
+            "no first pick" in p["why"] or
+            "no time left for its first pick" in p["why"])
     else:
         pick = nodes.get(1, {})
         faster = (first["status"] == "ok" and
