@@ -209,6 +209,14 @@ static void fillRange(HostBuffer &buffer, Distribution d, uint64_t seed,
   assert((begin % 2 == 0 || begin == end) &&
          "a range starts at a pair of normals");
   Rng rng(seed, uint64_t(begin) * getDrawsPerElement(d, isFloat));
+  if (kind == ElementKind::F32 && d != Distribution::Special) {
+    // The common case without the per-element dispatch: the same draws,
+    // rounded to float as setFromDouble does.
+    float *out = reinterpret_cast<float *>(buffer.bytes.data());
+    for (int64_t i = begin; i < end; ++i)
+      out[i] = float(drawFloat(rng, d, kind));
+    return;
+  }
   for (int64_t i = begin; i < end; ++i) {
     if (isFloat && d == Distribution::Special)
       buffer.setFromDouble(i, drawSpecial(rng, buffer.spec, i, primary));
