@@ -1,0 +1,173 @@
+//===- Evaluation.h - One evaluation of a candidate (private) ---*- C++ -*-===//
+//
+// The judge's side of one evaluation, shared by the files that make it up:
+// Evaluator.cpp (the protocol: compile, trials, the candidate's runs),
+// EvaluationReferences.cpp (the baseline's and the high-precision
+// reference's outputs, the reference store) and EvaluationChecks.cpp (the
+// comparison of outputs, their conditioning, the timed runs' checks).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_LIB_EVAL_EVALUATION_H
+#define STARK_LIB_EVAL_EVALUATION_H
+
+#include "stark/Eval/CandidateRunner.h"
+#include "stark/Eval/Compare.h"
+#include "stark/Eval/Evaluator.h"
+#include "stark/Eval/Inputs.h"
+#include "stark/Eval/ProblemAnalysis.h"
+#include "stark/Eval/References.h"
+#include "stark/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::stark::detail {
+
+/// `buffers` with every float element kind narrower than `wide` converted
+/// to `wide` (exactly: every narrower float is representable).
+std::vector<HostBuffer> widenFloats(ArrayRef<HostBuffer> buffers,
+                                    ElementKind wide);
+
+/// A kernel together with the argument storage it runs on.
+struct Runner {
+  std::unique_ptr<CompiledKernel> kernel;
+  std::unique_ptr<ArgBuffers> args;
+
+  /// Uploads `in`, runs once, downloads every argument into `out`.
+  LogicalResult run(ArrayRef<HostBuffer> in, std::vector<HostBuffer> &out,
+                    std::string &error) {
+    if (failed(args->upload(in, error)) || failed(kernel->run(*args, error)))
+      return failure();
+    out.clear();
+    for (const HostBuffer &b : in)
+      out.emplace_back(b.spec);
+    return args->download(out, error);
+  }
+};
+
+class Evaluation {
+public:
+  Evaluation(Target &target, ModuleOp problem, ModuleOp candidate,
+             const EvalOptions &options, const RunnerFactory &startRunner,
+             EvalResult &result)
+      : target(target), problem(problem), candidate(candidate),
+        options(options), startRunner(startRunner), result(result) {}
+
+  void run();
+  /// Adds the time since the current phase began to its kind's total.
+  void notePhaseEnd();
+
+private:
+  void phase(const std::string &text) {
+    notePhaseEnd();
+    result.phase = text;
+    StringRef kind = StringRef(text).split(':').first.rtrim();
+    auto it = llvm::find_if(result.phaseSeconds,
+                            [&](const auto &p) { return p.first == kind; });
+    currentPhase = it - result.phaseSeconds.begin();
+    if (it == result.phaseSeconds.end())
+      result.phaseSeconds.emplace_back(kind.str(), 0.0);
+    if (options.onPhase)
+      options.onPhase(text);
+  }
+
+  void finish(EvalStatus status, std::string message) {
+    result.status = status;
+    result.message = std::move(message);
+  }
+  void addFlag(StringRef flag) {
+    if (!result.hasFlag(flag))
+      result.flags.push_back(flag.str());
+  }
+
+  bool prepare();
+  bool ensureBaseline();
+  bool prepareCandidate();
+  bool getReferences(ArrayRef<HostBuffer> host, Distribution dist,
+                     uint64_t seed, StringRef where,
+                     std::vector<HostBuffer> &expected,
+                     std::vector<HostBuffer> &highOut);
+  bool computeReferences(ArrayRef<HostBuffer> host, Distribution dist,
+                         uint64_t seed, StringRef where,
+                         std::vector<HostBuffer> &expected,
+                         std::vector<HostBuffer> &highOut);
+  bool runCandidate(ArrayRef<HostBuffer> host, ArrayRef<HostBuffer> expected,
+                    const std::vector<HostBuffer> *highOut, Distribution dist,
+                    uint64_t seed, bool garbagePrefill, StringRef where);
+  /// Compares the checksums of the inputs the candidate was given with
+  /// those after its run.
+  bool checkInputsKept(ArrayRef<uint64_t> sent, ArrayRef<uint64_t> got,
+                       StringRef where);
+  bool isTf32Bound(ElementKind kind, int64_t reductionLength) const {
+    return options.allowTf32 && kind == ElementKind::F32 && reductionLength > 1;
+  }
+  Tolerance getOutputTolerance(ElementKind kind, unsigned argIndex) const;
+  /// f16/bf16 candidates are held to the high-precision reference alone;
+  /// the problem itself, evaluated as its own candidate, to itself.
+  bool isJudgedByHighPrecision() const {
+    return analysis.isLowPrecision && !isProblemItself;
+  }
+  void prepareHigh();
+  bool compileHigh(std::string &error);
+  bool ensureHigh();
+  void openStore();
+  bool isReading() const { return store && !store->isWritable(); }
+  bool isWriting() const { return store && store->isWritable(); }
+  void saveReferences(uint64_t seed, Distribution dist,
+                      const std::vector<HostBuffer> *expected,
+                      const std::vector<HostBuffer> *highOut);
+  bool runHigh(ArrayRef<HostBuffer> host, std::vector<HostBuffer> &highOut,
+               StringRef where);
+  bool runTrial(unsigned trial);
+  bool runTrial(Distribution dist, uint64_t seed, std::string where);
+  bool storeExtraReferences(unsigned first);
+  bool timeAndCheck();
+  bool checkOutputs(ArrayRef<HostBuffer> host, ArrayRef<HostBuffer> expected,
+                    ArrayRef<HostBuffer> got,
+                    const std::vector<HostBuffer> *highOut, Distribution dist,
+                    uint64_t seed, StringRef where);
+  bool measureConditioning(ArrayRef<HostBuffer> host,
+                           ArrayRef<HostBuffer> highOut, uint64_t seed,
+                           StringRef where,
+                           std::vector<HostBuffer> &conditioning);
+
+  Target &target;
+  ModuleOp problem, candidate;
+  const EvalOptions &options;
+  const RunnerFactory &startRunner;
+  EvalResult &result;
+  size_t currentPhase = ~size_t(0);
+  std::chrono::steady_clock::time_point phaseStart =
+      std::chrono::steady_clock::now();
+
+  ProblemAnalysis analysis;
+  SmallVector<OwningOpRef<ModuleOp>> modules; // lowered clones, kept alive
+  Runner baseline, high;
+  /// The candidate, compiled here only without a runner factory.
+  Runner local;
+  /// Where the candidate runs: never decides anything.
+  std::unique_ptr<CandidateRunner> runner;
+  /// The candidate is the problem (the baseline's own evaluation, which
+  /// writes the reference store and times the baseline).
+  bool isProblemItself = false;
+  /// The candidate's second run of a trial is being checked: its notes
+  /// would repeat the first run's.
+  bool isSecondRun = false;
+  std::unique_ptr<Target> hostTarget; // for the high-precision reference
+  /// There is a high-precision reference: compiled here, or stored.
+  bool haveHigh = false;
+  /// The element kind the high-precision reference computes in.
+  ElementKind highKind = ElementKind::F32;
+  /// Where reference outputs are read from or written to; null: nowhere.
+  std::unique_ptr<ReferenceStore> store;
+};
+
+} // namespace mlir::stark::detail
+
+#endif // STARK_LIB_EVAL_EVALUATION_H

@@ -1,0 +1,310 @@
+//===- EvaluationChecks.cpp - An evaluation's output and timing checks ----===//
+
+#include "Evaluation.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::detail;
+
+/// The bound of output `argIndex`, of `kind`, from the reduction length of
+/// what computes that output: the tf32 one for the f32 outputs of a
+/// reduction when the user allows tf32, else the element type's own.
+Tolerance Evaluation::getOutputTolerance(ElementKind kind,
+                                         unsigned argIndex) const {
+  int64_t k = analysis.getReductionLength(argIndex);
+  if (isTf32Bound(kind, k))
+    return getTf32Tolerance(k);
+  return getTolerance(kind, k);
+}
+
+/// The relative move of every float input, in units of f32's epsilon
+/// times sqrt(reduction length): the statistical rounding error of a
+/// correct f32 implementation, with room for a different summation order.
+static constexpr double kConditioningUlps = 4;
+
+/// Twice, per element, how far the high-precision result moves when every
+/// float input (and every output the problem reads) moves by the rounding
+/// error a correct implementation may make; the largest of two draws.
+bool Evaluation::measureConditioning(ArrayRef<HostBuffer> host,
+                                     ArrayRef<HostBuffer> highOut,
+                                     uint64_t seed, StringRef where,
+                                     std::vector<HostBuffer> &conditioning) {
+  if (!ensureHigh())
+    return false;
+  const KernelSignature &sig = analysis.signature;
+  double relative =
+      kConditioningUlps * getMachineEpsilon(ElementKind::F32) *
+      std::sqrt(double(std::max<int64_t>(analysis.reductionLength, 1)));
+  conditioning.clear();
+  for (const HostBuffer &out : highOut)
+    conditioning.emplace_back(out.spec);
+  for (uint64_t draw = 0; draw < 2; ++draw) {
+    std::vector<HostBuffer> moved = widenFloats(host, highKind);
+    for (auto [i, spec] : llvm::enumerate(sig.args))
+      if (!spec.isOutput || analysis.outputIsRead[i])
+        perturbRelative(moved[i], relative,
+                        mixSeed(seed, 0xc0d + 31 * draw + i));
+    phase(("measuring the conditioning of the result: " + where).str());
+    std::vector<HostBuffer> movedOut;
+    std::string error;
+    if (failed(high.run(moved, movedOut, error))) {
+      finish(EvalStatus::Error,
+             "the high-precision reference failed to run: " + error);
+      return false;
+    }
+    ++result.referenceRuns;
+    for (auto [i, spec] : llvm::enumerate(sig.args))
+      if (spec.isOutput && isFloatKind(spec.kind))
+        raiseToTwiceTheMove(conditioning[i], movedOut[i], highOut[i]);
+  }
+  return true;
+}
+
+bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
+                              ArrayRef<HostBuffer> expected,
+                              ArrayRef<HostBuffer> got,
+                              const std::vector<HostBuffer> *highOut,
+                              Distribution dist, uint64_t seed,
+                              StringRef where) {
+  std::vector<HostBuffer> conditioning;
+  for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
+    if (!spec.isOutput)
+      continue;
+    // An f16/bf16 problem is judged by its high-precision reference alone,
+    // rounded to the output's type (an exact value beyond the type's range
+    // is that infinity): a baseline that accumulates in low precision is
+    // no measure of a candidate's accuracy. Only the baseline itself is
+    // held to the baseline.
+    bool highOnly = isJudgedByHighPrecision() && highOut;
+    std::optional<HostBuffer> rounded;
+    if (highOnly) {
+      rounded.emplace(spec);
+      const HostBuffer &h = (*highOut)[i];
+      forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
+        for (int64_t e = begin; e < end; ++e)
+          rounded->setFromDouble(e, h.getAsDouble(e));
+      });
+      if (!result.hasFlag("bound_from_high_precision")) {
+        addFlag("bound_from_high_precision");
+        result.notes.push_back(
+            "low precision: every output is compared with the high-precision "
+            "reference rounded to its type, never with the baseline's own "
+            "result");
+      }
+    }
+    const HostBuffer &reference = highOnly ? *rounded : expected[i];
+
+    CompareOptions compare;
+    compare.tolerance = getOutputTolerance(spec.kind, i);
+    // The absolute bound is counted in units of the output's own size: at
+    // a 1e3 input scale a unit-scale bound only measures rounding, and on
+    // an output of size 1e-3 (a softmax over a thousand columns) it would
+    // hide any error.
+    double rms = getRootMeanSquare(reference);
+    if (getDistributionScale(dist, spec.kind) > 1)
+      compare.atolScale = std::max(1.0, rms);
+    else if (isFloatKind(spec.kind))
+      compare.atolScale =
+          std::clamp(rms, double(std::numeric_limits<float>::min()), 1.0);
+    // Where an f32 baseline itself is further from the high-precision
+    // result than the bound (long reductions with cancellation), a
+    // candidate may be as far as twice the baseline's worst error: no more
+    // accuracy is asked of it than the reference implementation has.
+    if (highOut && !highOnly && !analysis.isLowPrecision) {
+      double baselineError = getMaxAbsDifference(expected[i], (*highOut)[i]);
+      compare.atolFloor = 2 * baselineError;
+      if (compare.atolFloor > compare.tolerance.atol * compare.atolScale &&
+          !result.hasFlag("bound_from_baseline_error")) {
+        addFlag("bound_from_baseline_error");
+        result.notes.push_back(
+            llvm::formatv("the baseline is up to {0} away from the "
+                          "high-precision reference in argument #{1} ({2}); "
+                          "the absolute bound is raised to twice that",
+                          baselineError, i, where)
+                .str());
+      }
+    }
+    CompareResult cmp = compareOutput(
+        i, got[i], reference, highOut ? &(*highOut)[i] : nullptr, compare);
+    // Elements that failed may be ones whose exact value no f32
+    // computation determines: judge them again with the room their
+    // conditioning gives. A failure is reported with the plain bound.
+    // Non-finite values and failures in more than one element in a thousand
+    // are not a question of conditioning: those are judged as they are.
+    if (!cmp.passed && highOut && isFloatKind(spec.kind) &&
+        std::isfinite(cmp.worst->ratio) &&
+        cmp.numMismatches * 1000 <= std::max<int64_t>(cmp.numElements, 1000)) {
+      if (conditioning.empty() &&
+          !measureConditioning(host, *highOut, seed, where, conditioning))
+        return false;
+      compare.conditioning = &conditioning[i];
+      CompareResult again =
+          compareOutput(i, got[i], reference, &(*highOut)[i], compare);
+      if (again.passed) {
+        addFlag("bound_from_conditioning");
+        result.notes.push_back(
+            llvm::formatv("argument #{1} has {0} ill-conditioned "
+                          "element(s) ({2}): their exact value moves by more "
+                          "than the bound when the inputs move by their "
+                          "rounding error; the bound there is raised to "
+                          "twice that move",
+                          cmp.numMismatches, i, where)
+                .str());
+        cmp = std::move(again);
+      }
+    }
+    // The special-values trial has non-finite references by design.
+    if (cmp.numReferenceNonFinite > 0 && !isSecondRun &&
+        dist != Distribution::Special) {
+      addFlag("reference_non_finite");
+      result.notes.push_back(
+          llvm::formatv("the reference has {0} non-finite elements in "
+                        "argument #{1} ({2}); the candidate must match them",
+                        cmp.numReferenceNonFinite, i, where)
+              .str());
+    }
+    bool worse = cmp.worst && (!result.worst || !cmp.passed ||
+                               cmp.worst->ratio > result.worst->ratio);
+    if (worse) {
+      result.worst = cmp.worst;
+      result.worstDistribution = stringifyDistribution(dist).str();
+      result.worstSeed = seed;
+    }
+    if (!cmp.passed) {
+      result.mismatches = cmp.numMismatches;
+      finish(EvalStatus::Wrong,
+             llvm::formatv("argument #{0} differs from the reference in {1} "
+                           "of {2} elements ({3}); worst: {4}",
+                           i, cmp.numMismatches, cmp.numElements, where,
+                           describeWorstElement(*cmp.worst))
+                 .str());
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Timed runs read back for the judge beyond the first on each set and the
+/// last: chosen at random in every evaluation, so that no candidate can
+/// know which of its runs are looked at.
+static constexpr unsigned kRandomlySampledRuns = 3;
+
+bool Evaluation::timeAndCheck() {
+  const KernelSignature &sig = analysis.signature;
+  std::vector<TimingSet> sets =
+      makeTimingSets(sig, analysis.outputIsRead, options.seed);
+  size_t numSets = sets.size();
+  std::vector<std::vector<HostBuffer>> expected(numSets), highOut(numSets);
+  for (auto [k, set] : llvm::enumerate(sets))
+    if (!getReferences(set.args, set.dist, set.seed,
+                       "timing input " + std::to_string(k), expected[k],
+                       highOut[k]))
+      return false;
+
+  TimedRunsRequest request;
+  request.timing = options.timing;
+  unsigned first = unsigned(numSets);
+  unsigned span = std::max(options.timing.minTrials, first + 1) - first;
+  std::random_device entropy;
+  for (unsigned i = 0; i < kRandomlySampledRuns; ++i)
+    request.sampledRuns.push_back(first + entropy() % span);
+
+  phase("timing baseline and candidate");
+  TimedRunsOutcome timing;
+  std::string error;
+  if (failed(runner->time(options.seed, request, timing, error))) {
+    finish(EvalStatus::Crash, "the candidate failed while timing: " + error);
+    return false;
+  }
+  if (timing.failedKernel == 0) {
+    finish(EvalStatus::Error,
+           "the baseline failed while timing: " + timing.error);
+    return false;
+  }
+  if (timing.failedKernel == 1) {
+    finish(EvalStatus::Crash,
+           "the candidate failed while timing: " + timing.error);
+    return false;
+  }
+  size_t runs = timing.candidateSamples.size();
+  if (timing.runInputSet.size() != runs ||
+      timing.inputChecksums.size() != runs ||
+      timing.baselineSamples.size() != runs) {
+    finish(EvalStatus::Crash,
+           "the candidate's runner gave an inconsistent account of its "
+           "timed runs");
+    return false;
+  }
+  // The statistics are the judge's, from the raw samples.
+  result.baselineTime = computeTimingStats(timing.baselineSamples);
+  result.candidateTime = computeTimingStats(timing.candidateSamples);
+  if (result.candidateTime->median > 0)
+    result.speedup = result.baselineTime->median / result.candidateTime->median;
+  if (timing.budgetExhausted)
+    addFlag("timing_budget_exhausted");
+
+  auto runName = [&](unsigned run) {
+    unsigned set = timing.runInputSet[run] % numSets;
+    return llvm::formatv("timed run {0} ({1})", run, sets[set].name).str();
+  };
+  if (!timing.guardDamage.empty()) {
+    finish(EvalStatus::Wrong,
+           "the candidate wrote outside its arguments (" +
+               (timing.guardDamageRun < runs ? runName(timing.guardDamageRun)
+                                             : std::string("timing")) +
+               "): " + timing.guardDamage);
+    return false;
+  }
+  std::vector<std::vector<uint64_t>> sums;
+  for (const TimingSet &set : sets)
+    sums.push_back(getInputChecksums(set.args));
+  for (size_t run = 0; run < runs; ++run) {
+    unsigned set = timing.runInputSet[run];
+    if (set >= numSets) {
+      finish(EvalStatus::Crash, "the candidate's runner named an input set "
+                                "that does not exist");
+      return false;
+    }
+    if (timing.inputChecksums[run] == sums[set])
+      continue;
+    unsigned input = 0;
+    for (auto [i, spec] : llvm::enumerate(sig.args)) {
+      if (spec.isOutput)
+        continue;
+      if (input >= timing.inputChecksums[run].size() ||
+          timing.inputChecksums[run][input] != sums[set][input]) {
+        finish(EvalStatus::Wrong,
+               llvm::formatv("the candidate wrote to input argument #{0} ({1})",
+                             i, runName(run))
+                   .str());
+        return false;
+      }
+      ++input;
+    }
+  }
+
+  // The timed runs must compute the answer too, not only the verified ones.
+  phase("checking the outputs of the timed runs");
+  for (const SampledRun &sample : timing.sampled) {
+    unsigned set = sample.inputSet;
+    if (set >= numSets || sample.run >= runs ||
+        timing.runInputSet[sample.run] != set ||
+        sample.args.size() != sig.args.size()) {
+      finish(EvalStatus::Crash, "the candidate's runner returned a timed run "
+                                "that did not happen");
+      return false;
+    }
+    std::string where = runName(sample.run);
+    if (!checkOutputs(sets[set].args, expected[set], sample.args,
+                      haveHigh ? &highOut[set] : nullptr, sets[set].dist,
+                      sets[set].seed, where))
+      return false;
+  }
+  return true;
+}
