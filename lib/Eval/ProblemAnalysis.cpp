@@ -249,6 +249,23 @@ static Attribute promoteConstant(Attribute value, FloatType wide) {
     if (promoteType(dense.getElementType(), wide) == dense.getElementType())
       return nullptr;
     auto type = cast<ShapedType>(promoteType(dense.getType(), wide));
+    auto convert = [&](APFloat v) {
+      bool lost = false;
+      v.convert(wide.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      return v;
+    };
+    // A model's weights: a splat stays one value, and f32 into f64 goes
+    // through plain doubles rather than an APFloat per element.
+    if (dense.isSplat())
+      return DenseElementsAttr::get(type,
+                                    convert(dense.getSplatValue<APFloat>()));
+    if (dense.getElementType().isF32() && wide.isF64()) {
+      std::vector<double> values;
+      values.reserve(dense.getNumElements());
+      for (float v : dense.getValues<float>())
+        values.push_back(v);
+      return DenseElementsAttr::get(type, ArrayRef<double>(values));
+    }
     SmallVector<APFloat> values;
     for (APFloat v : dense.getValues<APFloat>()) {
       bool lost = false;
@@ -287,11 +304,26 @@ mlir::stark::promoteFloats(ModuleOp problem, FloatType wide,
 
   std::string unsupported;
   module->walk([&](Operation *op) {
-    if (isa<memref::GlobalOp>(op) &&
-        promoteType(cast<memref::GlobalOp>(op).getType(), wide) !=
-            cast<memref::GlobalOp>(op).getType()) {
-      unsupported = "memref.global of a narrower float type";
-      return WalkResult::interrupt();
+    // A global of narrower floats (a model's weights) is widened with its
+    // initial value; one whose value cannot be read here (a resource) is
+    // not.
+    if (auto global = dyn_cast<memref::GlobalOp>(op)) {
+      MemRefType type = global.getType();
+      auto widened = cast<MemRefType>(promoteType(type, wide));
+      if (widened == type)
+        return WalkResult::advance();
+      std::optional<Attribute> init = global.getInitialValue();
+      bool hasValue = init && !isa<UnitAttr>(*init);
+      Attribute value = hasValue ? promoteConstant(*init, wide) : Attribute();
+      if (hasValue && !value) {
+        unsupported = "memref.global of a narrower float type whose initial "
+                      "value is not a dense constant";
+        return WalkResult::interrupt();
+      }
+      global.setType(widened);
+      if (value)
+        global.setInitialValueAttr(value);
+      return WalkResult::advance();
     }
     for (Region &region : op->getRegions())
       for (Block &block : region)

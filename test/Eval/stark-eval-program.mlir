@@ -21,3 +21,11 @@
 
 // RUN: not %{eval} --problem %S/Inputs/program-dynamic.mlir --candidate %S/Inputs/program-dynamic.mlir | FileCheck %s --check-prefix=DYN
 // DYN: message: problem: the entry 'forward' of the program must take and return statically shaped tensors; it has tensor<?x4xf32>
+
+// A model's weights as globals (splat, as full-size exports without their
+// blobs write them) are widened with the rest of the program: the f32
+// model gets its f64 reference, which judges what an f32 baseline that
+// rounds badly cannot (a layer norm of constant rows, say).
+// RUN: %{eval} --no-timing --problem %S/Inputs/program-splat-weights.mlir --candidate %S/Inputs/program-splat-weights.mlir | FileCheck %s --check-prefix=HIGH
+// HIGH: status: ok
+// HIGH: correctness: {{[0-9]+}} trials ({{.*}}), high-precision reference: yes
