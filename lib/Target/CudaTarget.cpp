@@ -257,30 +257,32 @@ LogicalResult CudaArgBuffers::stage(ArrayRef<std::vector<HostBuffer>> sets,
   if (failed(device->makeCurrent(error)))
     return failure();
   freeStaged();
+  // Nothing half staged stays behind a failure.
+  auto fail = [&] {
+    freeStaged();
+    return failure();
+  };
   for (const std::vector<HostBuffer> &set : sets) {
     if (failed(checkHost(set, error)))
-      return failure();
-    staged.emplace_back();
-    for (const HostBuffer &buffer : set) {
-      CUdeviceptr ptr = 0;
-      if (!buffer.bytes.empty()) {
-        CUresult result = device->api.cuMemAllocFn(&ptr, buffer.bytes.size());
-        if (result == CUDA_SUCCESS)
-          staged.back().push_back(ptr);
-        if (result == CUDA_SUCCESS)
-          result = device->api.cuMemcpyHtoDAsyncFn(
-              ptr, buffer.bytes.data(), buffer.bytes.size(), device->stream);
-        if (result != CUDA_SUCCESS) {
-          error = device->api.describe(result, "staging an input set");
-          return failure();
-        }
-      } else {
-        staged.back().push_back(0);
+      return fail();
+    SmallVector<CUdeviceptr> &copies = staged.emplace_back(set.size(), 0);
+    for (auto [i, buffer] : llvm::enumerate(set)) {
+      if (buffer.bytes.empty())
+        continue;
+      CUresult result =
+          device->api.cuMemAllocFn(&copies[i], buffer.bytes.size());
+      if (result == CUDA_SUCCESS)
+        result = device->api.cuMemcpyHtoDAsyncFn(copies[i], buffer.bytes.data(),
+                                                 buffer.bytes.size(),
+                                                 device->stream);
+      if (result != CUDA_SUCCESS) {
+        error = device->api.describe(result, "staging an input set");
+        return fail();
       }
     }
     // The host bytes may go once the copies are done.
     if (failed(device->synchronize("staging an input set", error)))
-      return failure();
+      return fail();
   }
   return success();
 }
