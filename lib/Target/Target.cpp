@@ -236,6 +236,7 @@ ArgBuffers::findChangedInputs(unsigned index, std::string &error) {
   }
   return changed;
 }
+
 CompiledKernel::~CompiledKernel() = default;
 Target::~Target() = default;
 

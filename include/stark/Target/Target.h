@@ -156,9 +156,6 @@ public:
   compile(ModuleOp module, const KernelSignature &signature,
           std::string &error) = 0;
 
-  /// Runs `kernel` once and returns the seconds it took, measured with the
-  /// target's own clock around the kernel only (device events on GPUs, a
-  /// steady clock on the CPU).
   /// Runs `kernel` once, like CompiledKernel::run, under another schedule
   /// than a plain run gives it, so that its work is placed and ordered
   /// differently (a race that one schedule hides may show in another):
@@ -171,6 +168,9 @@ public:
     return kernel.run(args, error);
   }
 
+  /// Runs `kernel` once and returns the seconds it took, measured with the
+  /// target's own clock around the kernel only (device events on GPUs, a
+  /// steady clock on the CPU).
   virtual FailureOr<double> timeRun(CompiledKernel &kernel, ArgBuffers &args,
                                     const TimingRunOptions &options,
                                     std::string &error) = 0;
