@@ -1,6 +1,7 @@
 //===- Worker.cpp - Evaluate a candidate in a separate process ------------===//
 
 #include "stark/Eval/Worker.h"
+#include "stark/Eval/ChildProcess.h"
 #include "stark/Eval/DeviceLock.h"
 #include "stark/Eval/RunnerProcess.h"
 
@@ -186,15 +187,9 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
     env = ArrayRef<StringRef>(envRefs);
   }
   unsigned seconds = unsigned(std::ceil(std::max(1.0, worker.timeoutSeconds)));
-  std::string waitMessage;
-  bool executionFailed = false;
-  auto start = std::chrono::steady_clock::now();
-  int rc = llvm::sys::ExecuteAndWait(*program, args, env, redirects, seconds,
-                                     /*MemoryLimit=*/0, &waitMessage,
-                                     &executionFailed);
-  double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  // Workers run from several threads at once: the wait must not use
+  // process-wide signals (ChildProcess.h).
+  ChildOutcome ended = runChildProcess(*program, args, env, redirects, seconds);
 
   // Only the end of the log matters, and a candidate may print a lot.
   std::string log;
@@ -215,36 +210,30 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
     return r;
   };
 
-  if (executionFailed)
+  switch (ended.kind) {
+  case ChildOutcome::Kind::NotStarted:
     return withLog(
         makeFailure(EvalStatus::Error,
                     llvm::formatv("cannot start the worker '{0}': {1}",
-                                  *program, waitMessage)
+                                  *program, ended.message)
                         .str(),
                     worker));
-  if (rc == -2) {
-    // ExecuteAndWait reports a timeout and a signal alike; a timeout is a
-    // wait that lasted the whole limit and a message that says so.
-    bool timedOut = StringRef(waitMessage).contains_insensitive("timed out") ||
-                    elapsed >= double(seconds) - 0.05;
-    if (timedOut)
-      return withLog(
-          makeFailure(EvalStatus::Timeout,
-                      llvm::formatv("the worker did not finish within "
-                                    "{0} s and was killed{1}",
-                                    seconds, where)
-                          .str(),
-                      worker));
-    return withLog(
-        makeFailure(EvalStatus::Crash,
-                    llvm::formatv("the worker died: {0}{1}",
-                                  waitMessage.empty() ? "killed by a "
-                                                        "signal"
-                                                      : waitMessage,
-                                  where)
-                        .str(),
-                    worker));
+  case ChildOutcome::Kind::TimedOut:
+    return withLog(makeFailure(EvalStatus::Timeout,
+                               llvm::formatv("the worker did not finish within "
+                                             "{0} s and was killed{1}",
+                                             seconds, where)
+                                   .str(),
+                               worker));
+  case ChildOutcome::Kind::Signalled:
+    return withLog(makeFailure(
+        EvalStatus::Crash,
+        llvm::formatv("the worker died: {0}{1}", ended.message, where).str(),
+        worker));
+  case ChildOutcome::Kind::Exited:
+    break;
   }
+  int rc = ended.exitCode;
 
   std::string resultPath = joinPath(dirPath, kResultFile);
   FailureOr<std::string> text = readFile(resultPath, error);
@@ -276,7 +265,7 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
   // not, but anything else the worker printed (a backend's complaint) may.
   if (!result.isOk() && result.logTail.empty())
     result.logTail = tail(withoutPhaseLines(log), worker.logTailBytes);
-  result.wallSeconds = elapsed;
+  result.wallSeconds = ended.seconds;
   return result;
 }
 

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -188,6 +189,7 @@ void ModelSearch::searchSideBySide(const ModelPlan &plan,
   struct Job {
     size_t index;
     ProblemSearchOptions options;
+    std::string problemText;
     ProblemSearchResult result;
   };
   std::vector<Job> jobs;
@@ -196,13 +198,21 @@ void ModelSearch::searchSideBySide(const ModelPlan &plan,
     ProblemSearchOptions jobOptions = options.problem;
     if (options.records)
       jobOptions.seeds = options.records->getSeeds(entries[index].info);
-    jobs.push_back({index, std::move(jobOptions), {}});
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    entries[index].problem->print(os);
+    jobs.push_back({index, std::move(jobOptions), std::move(text), {}});
   }
   if (jobs.size() < 2)
     return;
-  // Threads create IR (candidate modules, parsed winners) in the shared
-  // context: every dialect they may need is loaded before they start.
-  module.getContext()->loadAllAvailableDialects();
+  // Each thread searches in a context of its own. Building and lowering a
+  // candidate loads dialects and appends registries and pass dependencies,
+  // which a context shared by threads does not allow (side-by-side searches
+  // on cuda crashed so). Problems go to the threads as text; the winners
+  // come back as their payloads, parsed into the module's context below.
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  ctx->getDialectRegistry().appendTo(registry);
   std::mutex mutex;
   std::atomic<size_t> next{0};
   auto work = [&] {
@@ -218,7 +228,18 @@ void ModelSearch::searchSideBySide(const ModelPlan &plan,
             i + 1, jobs.size(), e.label, p.candidatesTried, job.options.budget,
             p.bestSpeedup);
       };
-      job.result = searchProblem(e.problem, hw, job.options, onProgress);
+      MLIRContext local(MLIRContext::Threading::DISABLED);
+      local.appendDialectRegistry(registry);
+      OwningOpRef<ModuleOp> problem =
+          parseSourceString<ModuleOp>(job.problemText, &local);
+      if (!problem) {
+        job.result.status = ProblemSearchStatus::Error;
+        job.result.message = "the problem does not parse back in its "
+                             "search's own context";
+        continue;
+      }
+      job.result = searchProblem(*problem, hw, job.options, onProgress);
+      job.result.winner = nullptr; // parsed again in the module's context
     }
   };
   std::vector<std::thread> threads;
@@ -227,8 +248,13 @@ void ModelSearch::searchSideBySide(const ModelPlan &plan,
     threads.emplace_back(work);
   for (std::thread &t : threads)
     t.join();
-  for (Job &job : jobs)
-    presearched[job.index] = std::move(job.result);
+  for (Job &job : jobs) {
+    ProblemSearchResult &r = job.result;
+    if (r.search && r.search->winner)
+      r.winner = parseSourceString<ModuleOp>(
+          r.search->payloads[*r.search->winner], ctx);
+    presearched[job.index] = std::move(r);
+  }
 }
 
 LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,

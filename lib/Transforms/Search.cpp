@@ -95,16 +95,6 @@ struct StarkSearchPass
       return fail("devices=" + Twine(unsigned(devices)) +
                   " needs the cuda target; the cpu target has one device (use "
                   "workers-per-device for parallel cpu workers)");
-    // Several local workers on the cuda target crashed stark-opt on the
-    // H200 (a segfault in test/Integration/CUDA/search-workers-cuda.mlir);
-    // until that is found, such a run is refused rather than risked.
-    if (resolvedTarget == "cuda" && devices * workersPerDevice > 1)
-      return fail("more than one evaluation worker on the cuda target "
-                  "(devices=" +
-                  Twine(unsigned(devices)) +
-                  " workers-per-device=" + Twine(unsigned(workersPerDevice)) +
-                  ") is disabled: it crashes in this version; use one worker "
-                  "per process, or mpi=1 with one evaluation rank per GPU");
     if (devices > 1 && cuda && cuda->getDeviceCount() < devices)
       return fail("devices=" + Twine(unsigned(devices)) + " but only " +
                   Twine(cuda->getDeviceCount()) +

@@ -8,9 +8,11 @@
 // RUN: stark-opt %s --stark-hot-ops="profile=h200 top-k=1" --stark-outline --stark-search="target=cpu agent=replay transcript=%S/Inputs/search-references.json progress=0 trials=2 timing-trials=2 workers-per-device=3 report=%t.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 //
-// Two problems of one module are searched side by side, by the expert.
-// RUN: stark-opt %s --stark-hot-ops="profile=h200 top-k=2" --stark-outline --stark-search="target=cpu budget=2 progress=0 trials=1 timing-trials=2 workers-per-device=2 report=%t.two.json" -o /dev/null
+// Two problems of one module are searched side by side, by the expert, each
+// in a context of its own; both winners come back into the module.
+// RUN: stark-opt %S/Inputs/side-by-side.mlir --stark-hot-ops="profile=h200 top-k=2" --stark-outline --stark-search="target=cpu budget=2 progress=0 trials=1 timing-trials=2 workers-per-device=2 report=%t.two.json" -o %t.two.mlir
 // RUN: FileCheck %s --check-prefix=TWO < %t.two.json
+// RUN: FileCheck %s --check-prefix=WINNERS < %t.two.mlir
 
 // REPORT: "evaluation": {
 // REPORT-NEXT: "devices": 1,
@@ -41,6 +43,11 @@
 // TWO: "candidates": 2,
 // TWO: "problem": "stark_problem_1",
 // TWO: "stop_reason": "candidates",
+
+// WINNERS: module @stark_problem_0 attributes {{.*}}stark.winner = #stark.winner<
+// WINNERS: module @winner
+// WINNERS: module @stark_problem_1 attributes {{.*}}stark.winner = #stark.winner<
+// WINNERS: module @winner
 
 func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %c: tensor<16x4xf32>, %d: tensor<8x2xf32>, %e: tensor<16x2xf32>) -> (tensor<16x4xf32>, tensor<16x2xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x4xf32>)

@@ -1,35 +1,43 @@
-// One GPU, three evaluation workers. On the H200 this run crashed
-// stark-opt (a segfault while the two hot ops were searched side by side),
-// so several local workers on the cuda target are refused with a
-// diagnostic until the crash is found; the CPU target's workers are tested
-// in test/Transforms. The checks of the parallel run are kept below for
-// when it is enabled again.
+// One GPU, three evaluation workers: both hot ops are searched side by
+// side, candidates are compiled and verified in parallel, timing takes the
+// device alone (its lock), the fastest are timed again on device 0, and
+// the substituted program still computes what the input did. (This run
+// once crashed stark-opt: the side-by-side searches shared one MLIRContext
+// and loaded dialects into it from their threads; each now has its own.)
 //
-// RUN: not stark-opt %s --stark-pipeline="target=cuda top-k=2 budget=6 seed=1 progress=0 workers-per-device=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: stark-search: more than one evaluation worker on the cuda target (devices=1 workers-per-device=3) is disabled
+// RUN: stark-opt %s --stark-pipeline="target=cuda top-k=2 budget=6 seed=1 progress=0 workers-per-device=3 report=%t.json" -o %t.out.mlir 2> %t.remarks
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// RUN: sed 's/^module {/module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 2>} {/' %s > %t.problem.mlir
+// RUN: stark-eval --target cuda --no-timing --problem %t.problem.mlir --candidate %t.out.mlir | FileCheck %s
 //
-// More devices than the machine has are refused up front (while several
-// cuda workers are disabled, by that refusal).
+// The same under a model budget: the plan's turns run one after another,
+// each judging its candidates three at a time.
+// RUN: stark-opt %s --stark-pipeline="target=cuda top-k=2 budget=6 total-seconds=120 seed=1 progress=0 workers-per-device=3 report=%t.budget.json" -o %t.budget.mlir 2> %t.budget.remarks
+// RUN: FileCheck %s --check-prefix=REMARK < %t.budget.remarks
+// RUN: stark-eval --target cuda --no-timing --problem %t.problem.mlir --candidate %t.budget.mlir | FileCheck %s
+//
+// More devices than the machine has are refused up front.
 // RUN: not stark-opt %s --stark-search="target=cuda devices=64" 2>&1 | FileCheck %s --check-prefix=TOOMANY
 
-// (disabled) REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} ({{.+}}, verified)
-// (disabled) REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} ({{.+}}, verified)
+// REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} ({{.+}}, verified)
+// REMARK: remark: stark-substitute: replaced by @stark_kernel_{{[0-9a-f]+}} ({{.+}}, verified)
 
-// (disabled) REPORT: "evaluation": {
-// (disabled) REPORT-NEXT: "devices": 1,
-// (disabled) REPORT-NEXT: "executors": 3,
-// (disabled) REPORT-NEXT: "lost": [],
-// (disabled) REPORT-NEXT: "mpi": false,
-// (disabled) REPORT-NEXT: "workers_per_device": 3
-// (disabled) REPORT: "candidates": 6,
-// (disabled) REPORT: "retimed": [
-// (disabled) REPORT: "candidates": 6,
-// (disabled) REPORT: "retimed": [
-// (disabled) REPORT: "target": "cuda"
+// REPORT: "evaluation": {
+// REPORT-NEXT: "devices": 1,
+// REPORT-NEXT: "executors": 3,
+// REPORT-NEXT: "lost": [],
+// REPORT-NEXT: "mpi": false,
+// REPORT-NEXT: "workers_per_device": 3
+// REPORT: "candidates": 6,
+// REPORT: "retimed": [
+// REPORT: "candidates": 6,
+// REPORT: "retimed": [
+// REPORT: "target": "cuda"
 
-// (disabled) CHECK: status: ok
+// CHECK: status: ok
 
-// TOOMANY: error: stark-search: more than one evaluation worker on the cuda target (devices=64 workers-per-device=1) is disabled
+// TOOMANY: error: stark-search: devices=64 but only {{[0-9]+}} CUDA device(s) are visible here
 
 module {
   func.func @kernel(%x: memref<1024x512xf32>, %b: memref<512xf32>,
