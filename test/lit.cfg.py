@@ -29,6 +29,11 @@ llvm_config.use_default_substitutions()
 # `not` and `count` at the start of a RUN line come from PATH.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# Compiled candidates are cached in the test tree, not in the user's
+# ~/.cache (CompileCache.h).
+config.environment["STARK_COMPILE_CACHE"] = os.path.join(
+    config.test_exec_root, "compile-cache")
+
 # Stable, strict FileCheck everywhere.
 config.environment["FILECHECK_OPTS"] = (
     "-enable-var-scope --allow-unused-prefixes=false")

@@ -2,6 +2,7 @@
 
 #include "stark/Target/CudaCompile.h"
 #include "stark/Analysis/CostModel.h"
+#include "stark/Target/CompileCache.h"
 #include "stark/Target/BufferLowering.h"
 #include "stark/Target/CudaDriver.h"
 #include "stark/Target/CudaRuntime.h"
@@ -63,7 +64,9 @@
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <memory>
@@ -756,9 +759,84 @@ bool mlir::stark::isNvrtcAvailable(std::string &reason) {
   return NvrtcApi::get(reason) != nullptr;
 }
 
+/// What identifies the NVRTC that compiles: the library the toolkit's
+/// libnvrtc.so resolves to (its versioned name) and its size.
+static const std::string &getNvrtcIdentity() {
+  static const std::string identity = [] {
+    std::string toolkit = getCudaToolkitPath();
+    SmallString<256> link(toolkit);
+    llvm::sys::path::append(link, "lib64", "libnvrtc.so");
+    SmallString<256> real;
+    uint64_t size = 0;
+    if (llvm::sys::fs::real_path(link, real))
+      real = link;
+    llvm::sys::fs::file_size(real, size);
+    return (toolkit + "|" + real + "|" + Twine(size)).str();
+  }();
+  return identity;
+}
+
+static std::vector<std::string> toBlobs(const NvrtcOutput &output) {
+  std::vector<std::string> blobs = {output.ptx, output.cubin, output.log};
+  for (const auto &entry : output.loweredNames) {
+    blobs.push_back(entry.getKey().str());
+    blobs.push_back(entry.getValue());
+  }
+  return blobs;
+}
+
+static std::optional<NvrtcOutput> fromBlobs(ArrayRef<std::string> blobs,
+                                            ArrayRef<std::string> names) {
+  if (blobs.size() < 3 || blobs.size() % 2 != 1)
+    return std::nullopt;
+  NvrtcOutput output;
+  output.ptx = blobs[0];
+  output.cubin = blobs[1];
+  output.log = blobs[2];
+  for (size_t i = 3; i + 1 < blobs.size(); i += 2)
+    output.loweredNames[blobs[i]] = blobs[i + 1];
+  if (output.ptx.empty() && output.cubin.empty())
+    return std::nullopt;
+  for (const std::string &name : names)
+    if (!output.loweredNames.contains(name))
+      return std::nullopt;
+  return output;
+}
+
+static FailureOr<NvrtcOutput>
+compileUncached(StringRef source, ArrayRef<std::string> kernelNames,
+                StringRef chip, ArrayRef<std::string> extraOptions,
+                std::string &error);
+
 FailureOr<NvrtcOutput> mlir::stark::compileCudaSourceWithNvrtc(
     StringRef source, ArrayRef<std::string> kernelNames, StringRef chip,
-    ArrayRef<std::string> extraOptions, std::string &error) {
+    ArrayRef<std::string> extraOptions, std::string &error,
+    CompileCache *given) {
+  CompileCache &cache = given ? *given : CompileCache::getDefault();
+  std::string key;
+  if (cache.isEnabled()) {
+    SmallVector<StringRef> parts = {"nvrtc", getNvrtcIdentity(), chip,
+                                    source};
+    parts.push_back("names");
+    parts.append(kernelNames.begin(), kernelNames.end());
+    parts.push_back("options");
+    parts.append(extraOptions.begin(), extraOptions.end());
+    key = CompileCache::makeKey(parts);
+    if (auto blobs = cache.lookup("nvrtc", key))
+      if (std::optional<NvrtcOutput> cached = fromBlobs(*blobs, kernelNames))
+        return std::move(*cached);
+  }
+  FailureOr<NvrtcOutput> built =
+      compileUncached(source, kernelNames, chip, extraOptions, error);
+  if (succeeded(built) && !key.empty())
+    cache.store("nvrtc", key, toBlobs(*built));
+  return built;
+}
+
+static FailureOr<NvrtcOutput>
+compileUncached(StringRef source, ArrayRef<std::string> kernelNames,
+                StringRef chip, ArrayRef<std::string> extraOptions,
+                std::string &error) {
   std::string reason;
   const NvrtcApi *api = NvrtcApi::get(reason);
   if (!api) {

@@ -1,6 +1,7 @@
 //===- CudaCompileTest.cpp - The cuda target's compile half, no GPU -------===//
 
 #include "stark/Target/CudaCompile.h"
+#include "stark/Target/CompileCache.h"
 #include "stark/Target/CudaTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,7 +14,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 
 #include "gtest/gtest.h"
 
@@ -509,6 +512,44 @@ TEST_F(CudaCompileTest, NvrtcCompilesCudaSourceToPtxAndCubin) {
   std::string fill = out->loweredNames.lookup("fill<1000>");
   EXPECT_NE(fill.find("_Z"), std::string::npos) << fill;
   EXPECT_NE(out->ptx.find(fill), std::string::npos);
+}
+
+TEST_F(CudaCompileTest, NvrtcOutputComesBackFromTheCompileCache) {
+  std::string reason;
+  if (!isNvrtcAvailable(reason))
+    GTEST_SKIP() << reason;
+  SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("stark-cache-test", dir));
+  auto cleanup =
+      llvm::scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
+  CompileCache cache(std::string(dir.str()));
+  std::string error;
+  FailureOr<NvrtcOutput> first = compileCudaSourceWithNvrtc(
+      kScaleSource, {"scale", "fill<1000>"}, "sm_90a", {}, error, &cache);
+  ASSERT_TRUE(succeeded(first)) << error;
+  EXPECT_EQ(cache.getHits(), 0u);
+  FailureOr<NvrtcOutput> second = compileCudaSourceWithNvrtc(
+      kScaleSource, {"scale", "fill<1000>"}, "sm_90a", {}, error, &cache);
+  ASSERT_TRUE(succeeded(second)) << error;
+  EXPECT_EQ(cache.getHits(), 1u);
+  EXPECT_EQ(second->ptx, first->ptx);
+  EXPECT_EQ(second->cubin, first->cubin);
+  EXPECT_EQ(second->loweredNames.lookup("fill<1000>"),
+            first->loweredNames.lookup("fill<1000>"));
+  // Another option is another compile.
+  FailureOr<NvrtcOutput> fast = compileCudaSourceWithNvrtc(
+      kScaleSource, {"scale", "fill<1000>"}, "sm_90a", {"--use_fast_math"},
+      error, &cache);
+  ASSERT_TRUE(succeeded(fast)) << error;
+  EXPECT_EQ(cache.getHits(), 1u);
+  // A failed compile is not kept: it fails again, with its log.
+  StringRef broken = "extern \"C\" __global__ void broken() { nope; }";
+  EXPECT_TRUE(failed(compileCudaSourceWithNvrtc(broken, {"broken"}, "sm_90a",
+                                                {}, error, &cache)));
+  EXPECT_TRUE(failed(compileCudaSourceWithNvrtc(broken, {"broken"}, "sm_90a",
+                                                {}, error, &cache)));
+  EXPECT_NE(error.find("nope"), std::string::npos) << error;
+  EXPECT_EQ(cache.getHits(), 1u);
 }
 
 TEST_F(CudaCompileTest, NvrtcReportsCompileErrorsWithTheLog) {

@@ -30,6 +30,8 @@ class FuncOp;
 
 namespace mlir::stark {
 
+class CompileCache;
+
 /// What code is generated for: the chip (`sm_90a`) and the PTX features the
 /// NVPTX backend needs for it (`+ptx80`; empty means the backend's minimum).
 struct CudaArch {
@@ -135,11 +137,14 @@ bool isNvrtcAvailable(std::string &reason);
 /// Compiles CUDA C++ with NVRTC for `chip` (-std=c++17, the toolkit's include
 /// directory). Each of `kernelNames` is registered as a name expression, so
 /// that extern "C" kernels, C++ kernels and template instances alike resolve
-/// to their symbol. On a compile error, `error` holds NVRTC's log.
+/// to their symbol. On a compile error, `error` holds NVRTC's log. What
+/// compiled is kept in `cache` (null: CompileCache::getDefault()) and read
+/// back from there by the next compile of the same source, names, options
+/// and chip with the same NVRTC.
 FailureOr<NvrtcOutput>
 compileCudaSourceWithNvrtc(StringRef source, ArrayRef<std::string> kernelNames,
                            StringRef chip, ArrayRef<std::string> extraOptions,
-                           std::string &error);
+                           std::string &error, CompileCache *cache = nullptr);
 
 /// The guards on what NVRTC made of a model-written candidate (family
 /// kModelWrittenCudaFamily; others pass): fails with the rule and the PTX
