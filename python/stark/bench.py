@@ -202,6 +202,7 @@ def search_command(args, meta, work):
               f"seconds={args.seconds} seed={args.seed} "
               f"timeout={args.timeout} trials={args.trials} "
               f"timing-trials={args.timing_trials} progress=0 "
+              f"workers-per-device={args.workers_per_device} "
               f"report={os.path.join(work, 'report.json')}")
     return [os.path.join(args.stark_bin, "stark-opt"), meta["path"],
             f"--stark-hot-ops=profile={args.profile} top-k=0",
@@ -699,6 +700,10 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int,
                     default=max(1, min(12, (os.cpu_count() or 2) - 2)),
                     help="searches in parallel")
+    ap.add_argument("--workers-per-device", type=int, default=1,
+                    help="evaluation workers of each search (stark-search "
+                    "workers-per-device): candidates compile on the host "
+                    "while another is timed")
     ap.add_argument("--search-limit", type=float, default=240,
                     help="kill one problem's stark-opt after this many s")
     ap.add_argument("--deadline", type=float, default=540,

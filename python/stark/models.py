@@ -107,6 +107,7 @@ def commands(args, model, work):
     pipeline = (f"target={args.target} top-k={args.top_k} "
                 f"budget={args.budget} seconds={args.seconds:g} "
                 f"total-seconds={args.total_seconds:g} seed={args.seed} "
+                f"workers-per-device={args.workers_per_device} "
                 f"report={report}")
     bin_ = args.stark_bin or ""
     stark_opt = [os.path.join(bin_, "stark-opt"), model["file"],
@@ -391,6 +392,10 @@ def parse_args(argv):
     ap.add_argument("--total-seconds", type=float, default=150,
                     help="search budget of one model, split by share")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers-per-device", type=int, default=1,
+                    help="evaluation workers of the search (stark-search "
+                    "workers-per-device): candidates compile on the host "
+                    "while another is timed")
     ap.add_argument("--correctness-trials", type=int, default=2)
     ap.add_argument("--time-budget", type=float, default=2.0,
                     help="stark-eval's timing budget per model")
