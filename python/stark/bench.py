@@ -926,7 +926,7 @@ def main(argv=None):
                "set", "target", "profile", "budget", "seconds", "timeout",
                "trials", "timing_trials", "retime_correctness_trials", "seed",
                "jobs", "no_retime", "no_compile", "compare_unfused",
-               "fuse_conv_epilogues")},
+               "fuse_conv_epilogues", "workers_per_device")},
            "copy_bandwidth": copy_bw, "phases": phases, "summary": summary,
            "contractions": contraction_summary(results),
            "goals": goals, "problems": results, "chart_note": chart_note,

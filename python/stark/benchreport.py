@@ -124,6 +124,22 @@ def median_evaluation(rows):
     return statistics.median(walls) if walls else None
 
 
+def throughput_line(doc):
+    """Candidates evaluated per second of the search phase, over every
+    search at once: the median above is each evaluation's own wall time,
+    which searches that share one GPU stretch while they wait for it."""
+    count = sum(len(r.get("evaluation_seconds") or [])
+                for r in doc.get("problems", []))
+    search = doc.get("phases", {}).get("search")
+    if not count or not search:
+        return None
+    opts = doc.get("settings", {})
+    return (f"Throughput: {count} candidates evaluated in {search:.0f} s of "
+            f"search ({opts.get('jobs', '?')} searches at once, "
+            f"{opts.get('workers_per_device', 1)} worker(s) each): "
+            f"{search / count:.2f} s of wall time per evaluated candidate.")
+
+
 def summarize(results, copy_bw):
     summary, goals = {}, []
     for cat in ("level1", "fused"):
@@ -289,6 +305,9 @@ def write_markdown(path, doc):
             f"{s['total_search_seconds']:.0f} | "
             f"{fmt_seconds(s.get('median_evaluation_seconds'))} |")
     L.append("")
+    line = throughput_line(doc)
+    if line:
+        L.append(line + "\n")
     checks = [r.get("compile_check") for r in doc["problems"]
               if r.get("compile_check")]
     if checks:
