@@ -34,10 +34,11 @@ void describeStatus(int status, ChildOutcome &outcome) {
 }
 } // namespace
 
-ChildOutcome mlir::stark::runChildProcess(
-    StringRef program, ArrayRef<StringRef> args,
-    std::optional<ArrayRef<StringRef>> env,
-    ArrayRef<std::optional<StringRef>> redirects, double timeoutSeconds) {
+ChildOutcome
+mlir::stark::runChildProcess(StringRef program, ArrayRef<StringRef> args,
+                             std::optional<ArrayRef<StringRef>> env,
+                             ArrayRef<std::optional<StringRef>> redirects,
+                             double timeoutSeconds) {
   ChildOutcome outcome;
   auto start = Clock::now();
   std::string message;

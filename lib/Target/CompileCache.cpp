@@ -67,8 +67,8 @@ std::string CompileCache::pathOf(StringRef kind, StringRef key) const {
   return std::string(path);
 }
 
-std::optional<std::vector<std::string>>
-CompileCache::lookup(StringRef kind, StringRef key) {
+std::optional<std::vector<std::string>> CompileCache::lookup(StringRef kind,
+                                                             StringRef key) {
   if (!isEnabled())
     return std::nullopt;
   auto miss = [&]() -> std::optional<std::vector<std::string>> {

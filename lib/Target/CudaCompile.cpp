@@ -2,8 +2,8 @@
 
 #include "stark/Target/CudaCompile.h"
 #include "stark/Analysis/CostModel.h"
-#include "stark/Target/CompileCache.h"
 #include "stark/Target/BufferLowering.h"
+#include "stark/Target/CompileCache.h"
 #include "stark/Target/CudaDriver.h"
 #include "stark/Target/CudaRuntime.h"
 #include "stark/Target/LoweredGuards.h"
@@ -815,8 +815,7 @@ FailureOr<NvrtcOutput> mlir::stark::compileCudaSourceWithNvrtc(
   CompileCache &cache = given ? *given : CompileCache::getDefault();
   std::string key;
   if (cache.isEnabled()) {
-    SmallVector<StringRef> parts = {"nvrtc", getNvrtcIdentity(), chip,
-                                    source};
+    SmallVector<StringRef> parts = {"nvrtc", getNvrtcIdentity(), chip, source};
     parts.push_back("names");
     parts.append(kernelNames.begin(), kernelNames.end());
     parts.push_back("options");

@@ -13,8 +13,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/IR/LLVMContext.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 
@@ -537,9 +537,9 @@ TEST_F(CudaCompileTest, NvrtcOutputComesBackFromTheCompileCache) {
   EXPECT_EQ(second->loweredNames.lookup("fill<1000>"),
             first->loweredNames.lookup("fill<1000>"));
   // Another option is another compile.
-  FailureOr<NvrtcOutput> fast = compileCudaSourceWithNvrtc(
-      kScaleSource, {"scale", "fill<1000>"}, "sm_90a", {"--use_fast_math"},
-      error, &cache);
+  FailureOr<NvrtcOutput> fast =
+      compileCudaSourceWithNvrtc(kScaleSource, {"scale", "fill<1000>"},
+                                 "sm_90a", {"--use_fast_math"}, error, &cache);
   ASSERT_TRUE(succeeded(fast)) << error;
   EXPECT_EQ(cache.getHits(), 1u);
   // A failed compile is not kept: it fails again, with its log.

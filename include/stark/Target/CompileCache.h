@@ -49,8 +49,7 @@ public:
 
   /// The blobs stored under `kind`/`key`; nullopt when the cache is off,
   /// there is no such entry or it is malformed.
-  std::optional<std::vector<std::string>> lookup(StringRef kind,
-                                                 StringRef key);
+  std::optional<std::vector<std::string>> lookup(StringRef kind, StringRef key);
   /// Stores `blobs` under `kind`/`key` (written aside and renamed, so a
   /// concurrent reader sees the whole entry or none). Failures are silent:
   /// a cache that cannot be written is a cache that misses.
