@@ -84,15 +84,73 @@ void ModelPlan::recordEvaluations(int64_t count, double seconds) {
   evaluationSeconds += seconds;
 }
 
+void ModelPlan::recordEvaluations(size_t problem, int64_t count,
+                                  double seconds) {
+  recordEvaluations(count, seconds);
+  if (count <= 0 || !(seconds >= 0) || problem >= problems.size() ||
+      !(problems[problem].bytes > 0))
+    return;
+  samples.push_back({double(count), seconds, problems[problem].bytes});
+}
+
+/// Weighted least squares of seconds per evaluation against bytes over the
+/// samples. While their sizes are all about the same, the fixed part is
+/// the prior (or the measured mean, if smaller) and the rest is put down
+/// to the bytes; neither part is negative.
+ModelPlan::CostFit ModelPlan::fitCost() const {
+  CostFit fit;
+  double n = 0, sy = 0, sb = 0, sbb = 0, syb = 0;
+  for (const Sample &s : samples) {
+    n += s.count;
+    sy += s.seconds;
+    sb += s.count * s.bytes;
+    sbb += s.count * s.bytes * s.bytes;
+    syb += s.seconds * s.bytes;
+  }
+  if (n <= 0 || sb <= 0)
+    return fit;
+  double meanY = sy / n, meanB = sb / n;
+  double variance = sbb / n - meanB * meanB;
+  if (variance > 0.01 * meanB * meanB) {
+    fit.perByte = (syb / n - meanB * meanY) / variance;
+    fit.fixed = meanY - fit.perByte * meanB;
+  } else {
+    fit.fixed = std::min(options.evaluationSecondsPrior, meanY);
+    fit.perByte = (meanY - fit.fixed) / meanB;
+  }
+  if (fit.perByte < 0) {
+    fit.perByte = 0;
+    fit.fixed = meanY;
+  }
+  if (fit.fixed < 0) {
+    fit.fixed = 0;
+    fit.perByte = syb / sbb;
+  }
+  return fit;
+}
+
+double ModelPlan::getEvaluationEstimate(size_t problem) const {
+  if (problem >= problems.size() || !(problems[problem].bytes > 0) ||
+      samples.empty())
+    return getEvaluationEstimate();
+  CostFit fit = fitCost();
+  return fit.fixed + fit.perByte * problems[problem].bytes;
+}
+
+double ModelPlan::reserveFrom(size_t position) const {
+  double reserve = 0;
+  for (size_t i = position; i < order.size(); ++i)
+    reserve += getEvaluationEstimate(order[i]);
+  return reserve;
+}
+
 double ModelPlan::getLeft() const {
   if (options.totalSeconds <= 0)
     return std::numeric_limits<double>::infinity();
   return options.totalSeconds - getElapsed();
 }
 
-double ModelPlan::getCoverageReserve() const {
-  return double(order.size() - cursor) * getEvaluationEstimate();
-}
+double ModelPlan::getCoverageReserve() const { return reserveFrom(cursor); }
 
 std::vector<size_t> ModelPlan::getUncovered() const {
   return std::vector<size_t>(order.begin() + cursor, order.end());
@@ -107,17 +165,19 @@ std::optional<PlanTurn> ModelPlan::next() {
     return PlanTurn{head, options.maxSeconds, options.maxSeconds,
                     options.maxCandidates};
   }
-  // Every problem still waiting costs one evaluation if it only gets the
-  // coverage pass; a search costs its allotment instead. What is left
-  // beyond the coverage of all of them is split by share over the
-  // problems to search: the longest run of the order, from its head, in
-  // which every allotment pays for a search.
-  double e = getEvaluationEstimate();
+  // Every problem still waiting costs one evaluation (of its size) if it
+  // only gets the coverage pass; a search costs its allotment instead.
+  // What is left beyond the coverage of all of them is split by share over
+  // the problems to search: the longest run of the order, from its head,
+  // in which every allotment pays for a search.
   size_t waiting = order.size() - cursor;
-  double pool = getLeft() - double(waiting) * e;
-  double minAllotment = double(2 + options.minCandidates) * e;
+  double pool = getLeft() - reserveFrom(cursor);
+  auto minAllotment = [&](size_t problem) {
+    return double(2 + options.minCandidates) * getEvaluationEstimate(problem);
+  };
   auto allotment = [&](size_t problem, double totalWeight) {
-    return e + pool * weight[problem] / totalWeight;
+    return getEvaluationEstimate(problem) +
+           pool * weight[problem] / totalWeight;
   };
   for (size_t k = waiting; k >= 1 && pool > 0; --k) {
     double totalWeight = 0;
@@ -127,7 +187,7 @@ std::optional<PlanTurn> ModelPlan::next() {
       continue;
     bool fits = true;
     for (size_t i = cursor; i < cursor + k && fits; ++i)
-      fits = allotment(order[i], totalWeight) >= minAllotment;
+      fits = allotment(order[i], totalWeight) >= minAllotment(order[i]);
     if (!fits)
       continue;
     PlanTurn turn;
@@ -135,7 +195,9 @@ std::optional<PlanTurn> ModelPlan::next() {
     turn.begun = getElapsed();
     turn.waiting = waiting;
     turn.part = weight[head] / totalWeight;
+    turn.position = cursor;
     turn.allotment = std::min(options.maxSeconds, allotment(head, totalWeight));
+    double e = getEvaluationEstimate(head);
     // The last candidate started within the search's seconds may run one
     // evaluation past them.
     turn.searchSeconds = std::max(0.0, turn.allotment - e);
@@ -154,10 +216,20 @@ bool ModelPlan::mayContinue(const PlanTurn &turn, int64_t count,
                             double seconds) const {
   if (options.totalSeconds <= 0)
     return true;
-  double e = getEvaluationEstimate();
-  if (count > 0)
-    e = (evaluationSeconds + seconds) / double(evaluations + count);
-  double pool = options.totalSeconds - turn.begun - double(turn.waiting) * e;
+  double e, reserve;
+  if (turn.problem < problems.size() && problems[turn.problem].bytes > 0) {
+    // The turn's own evaluations say best what one of its problem costs;
+    // the problems after it keep their estimates.
+    e = count > 0 ? seconds / double(count)
+                  : getEvaluationEstimate(turn.problem);
+    reserve = e + reserveFrom(turn.position + 1);
+  } else {
+    e = getEvaluationEstimate();
+    if (count > 0)
+      e = (evaluationSeconds + seconds) / double(evaluations + count);
+    reserve = double(turn.waiting) * e;
+  }
+  double pool = options.totalSeconds - turn.begun - reserve;
   double allotment = std::min(options.maxSeconds, e + pool * turn.part);
   return seconds < allotment - e;
 }

@@ -6,6 +6,7 @@
 #include "stark/Search/ModelPlan.h"
 #include "stark/Search/Report.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -15,6 +16,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -41,6 +43,24 @@ std::string joinParams(const std::map<std::string, std::string> &params) {
       " ");
 }
 
+/// Bytes of the arguments of the problem's entry function (0 when a type
+/// has no static size).
+double getArgumentBytes(ModuleOp problem, StringRef entry) {
+  auto fn = problem.lookupSymbol<func::FuncOp>(entry);
+  if (!fn)
+    return 0;
+  double bytes = 0;
+  for (Type type : fn.getArgumentTypes()) {
+    auto shaped = dyn_cast<MemRefType>(type);
+    if (!shaped || !shaped.hasStaticShape() ||
+        !shaped.getElementType().isIntOrFloat())
+      return 0;
+    bytes += double(shaped.getNumElements()) *
+             double(shaped.getElementTypeBitWidth()) / 8;
+  }
+  return bytes;
+}
+
 /// One problem of the model and what became of it.
 struct Entry {
   ModuleOp problem;
@@ -52,6 +72,8 @@ struct Entry {
   bool alone = false;
   std::string label;
   PlanProblem plan;
+  /// Its index in the model's plan, once it has one.
+  size_t planIndex = SIZE_MAX;
   llvm::json::Object report;
   /// "searched", "first pick" or "upstream".
   std::string outcome;
@@ -117,6 +139,7 @@ void ModelSearch::collect() {
       e.ops = getOpsOfProblem(module, e.symbol, kUnfusedProblemAttrName);
     e.label = llvm::formatv("{0} {1}", e.info.getOp(), e.info.getShapes());
     e.plan.name = e.symbol.getValue().str();
+    e.plan.bytes = getArgumentBytes(nested, e.info.getEntry());
     double costliest = -1;
     for (Operation *op : e.ops)
       if (auto cost = op->getAttrOfType<CostAttr>(kCostAttrName)) {
@@ -293,7 +316,8 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
     result = std::move(it->second);
   } else {
     result = searchProblem(e.problem, hw, searchOptions, onProgress);
-    plan.recordEvaluations(result.evaluations, secondsSince(start));
+    plan.recordEvaluations(turn.problem, result.evaluations,
+                           secondsSince(start));
   }
   ++out.searched;
   e.report = problemToJSON(e.symbol.getValue(), e.info, result);
@@ -390,7 +414,7 @@ void ModelSearch::cover(size_t index, size_t rank, StringRef why,
   FirstPickResult pick = evaluateFirstPick(e.problem, hw, options.problem);
   double spent = secondsSince(start);
   if (pick.verdict.available)
-    plan.recordEvaluations(1, spent);
+    plan.recordEvaluations(e.planIndex, 1, spent);
   CoverageDecision decision = decideFirstPick(pick.verdict);
   const FirstPickVerdict &v = pick.verdict;
   progressLine(llvm::formatv(
@@ -540,8 +564,10 @@ ModelSearchResult ModelSearch::run() {
   }
 
   std::vector<PlanProblem> toPlan;
-  for (size_t index : open)
+  for (size_t index : open) {
+    entries[index].planIndex = toPlan.size();
     toPlan.push_back(entries[index].plan);
+  }
   ModelPlanOptions planOptions;
   planOptions.target = target;
   planOptions.totalSeconds = options.totalSeconds;
@@ -589,7 +615,7 @@ ModelSearchResult ModelSearch::run() {
     // that is not evaluated.
     double limit = kTotalSecondsSlack * options.totalSeconds;
     if (options.totalSeconds > 0 &&
-        plan.getElapsed() + plan.getEvaluationEstimate() > limit) {
+        plan.getElapsed() + plan.getEvaluationEstimate(k) > limit) {
       Entry &e = entries[open[k]];
       std::string late =
           llvm::formatv("{0}; no time left for its first pick ({1:f1} s "

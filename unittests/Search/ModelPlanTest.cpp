@@ -234,6 +234,102 @@ TEST(ModelPlanTest, NoSearchWhenTheBudgetPaysOnlyForCoverage) {
   EXPECT_FALSE(plan.next());
 }
 
+TEST(ModelPlanTest, EvaluationCostGrowsWithTheProblemsBytes) {
+  constexpr double MB = 1e6;
+  std::vector<PlanProblem> problems = {problem("big", 0.5, "contraction"),
+                                       problem("mid", 0.3, "contraction"),
+                                       problem("small", 0.2, "contraction")};
+  problems[0].bytes = 60 * MB;
+  problems[1].bytes = 30 * MB;
+  problems[2].bytes = 10 * MB;
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 100;
+  options.evaluationSecondsPrior = 1;
+  ModelPlan plan(problems, options, clock.get());
+  // Nothing measured: the prior for every problem.
+  EXPECT_DOUBLE_EQ(plan.getEvaluationEstimate(2), 1.0);
+  // One size measured (7 s an evaluation at 60 MB): the prior is the fixed
+  // part, the rest grows with the bytes, 0.1 s per MB.
+  plan.recordEvaluations(0, 10, 70);
+  EXPECT_NEAR(plan.getEvaluationEstimate(0), 7.0, 1e-9);
+  EXPECT_NEAR(plan.getEvaluationEstimate(1), 1 + 3.0, 1e-9);
+  EXPECT_NEAR(plan.getEvaluationEstimate(2), 1 + 1.0, 1e-9);
+  // The mean over problems stays what it was measured to be.
+  EXPECT_NEAR(plan.getEvaluationEstimate(), 7.0, 1e-9);
+  // Two sizes: the fit finds both parts (0.5 s + 0.05 s per MB).
+  ModelPlan fitted(problems, options, clock.get());
+  fitted.recordEvaluations(0, 4, 4 * 3.5);
+  fitted.recordEvaluations(2, 4, 4 * 1.0);
+  EXPECT_NEAR(fitted.getEvaluationEstimate(1), 0.5 + 30 * 0.05, 1e-9);
+  // A problem of unknown size costs the mean.
+  std::vector<PlanProblem> unsized = problems;
+  unsized[1].bytes = 0;
+  ModelPlan mixed(unsized, options, clock.get());
+  mixed.recordEvaluations(0, 10, 70);
+  EXPECT_NEAR(mixed.getEvaluationEstimate(1), 7.0, 1e-9);
+}
+
+TEST(ModelPlanTest, SmallProblemsLeftAfterALargeOneStillGetSearched) {
+  // The largest problem comes first and its evaluations cost 12 s; the 14
+  // after it are a tenth of its size and cost 1.3 s. Planned with the mean
+  // cost, their coverage looks like 14 x 12 s and no second search starts;
+  // with costs by size the budget pays for more searches, and the total
+  // still holds.
+  constexpr double MB = 1e6;
+  auto build = [&](bool sized) {
+    std::vector<PlanProblem> problems = {problem("big", 0.5, "contraction")};
+    problems[0].bytes = sized ? 60 * MB : 0;
+    for (int i = 0; i < 14; ++i) {
+      problems.push_back(
+          problem("p" + std::to_string(i), 0.5 / 14, "contraction"));
+      problems.back().bytes = sized ? 6 * MB : 0;
+    }
+    return problems;
+  };
+  auto cost = [&](size_t problem) { return problem == 0 ? 12.0 : 1.3; };
+  auto run = [&](bool sized, double &elapsed) {
+    FakeClock clock;
+    ModelPlanOptions options;
+    options.totalSeconds = 150;
+    options.maxSeconds = 60;
+    options.maxCandidates = 4;
+    options.evaluationSecondsPrior = 1;
+    std::vector<PlanProblem> problems = build(sized);
+    ModelPlan plan(problems, options, clock.get());
+    size_t searched = 0;
+    while (std::optional<PlanTurn> turn = plan.next()) {
+      ++searched;
+      double e = cost(turn->problem), start = clock.now;
+      int64_t evaluations = 1;
+      clock.now += e;
+      for (int64_t c = 0;
+           c < turn->candidates && clock.now - start < turn->searchSeconds &&
+           plan.mayContinue(*turn, evaluations, clock.now - start);
+           ++c) {
+        clock.now += e;
+        ++evaluations;
+      }
+      plan.recordEvaluations(turn->problem, evaluations, clock.now - start);
+    }
+    for (size_t k : plan.getUncovered()) {
+      clock.now += cost(k);
+      plan.recordEvaluations(k, 1, cost(k));
+    }
+    elapsed = clock.now;
+    return searched;
+  };
+  double blindElapsed = 0, sizedElapsed = 0;
+  size_t blind = run(false, blindElapsed);
+  size_t sized = run(true, sizedElapsed);
+  EXPECT_EQ(blind, 1u);
+  EXPECT_GE(sized, 5u);
+  EXPECT_LE(sizedElapsed, 1.1 * 150);
+  EXPECT_GE(sizedElapsed, 0.8 * 150);
+  // The size-blind plan leaves much of the budget unused.
+  EXPECT_GT(sizedElapsed, blindElapsed);
+}
+
 TEST(ModelPlanTest, FirstPickKeptOnlyWhenVerifiedAndFaster) {
   FirstPickVerdict faster;
   faster.available = faster.passed = true;

@@ -39,6 +39,11 @@ struct PlanProblem {
   /// The upstream lowering's measured time, where a run already timed it
   /// (`stark.baseline_us`); 0 unknown.
   double baselineSeconds = 0;
+  /// Bytes of its arguments (inputs and outputs); 0 unknown. An
+  /// evaluation's cost grows with them (inputs made and copied, outputs
+  /// compared, references run), so the plan scales what one evaluation of
+  /// a problem is expected to cost by them.
+  double bytes = 0;
 };
 
 /// How close to the roofline the upstream lowering and the best kernels
@@ -66,7 +71,10 @@ struct ModelPlanOptions {
   /// The most one problem's search may take, and its most candidates.
   double maxSeconds = 120;
   int64_t maxCandidates = 12;
-  /// Seconds one evaluation is taken to cost before any was measured.
+  /// Seconds one evaluation is taken to cost before any was measured; with
+  /// sizes, also the most its fixed part (process starts, compiles) is
+  /// taken to be while the measurements cannot tell it from the part that
+  /// grows with the bytes.
   double evaluationSecondsPrior = 1;
   /// A search is started only when its budget pays for the problem's own
   /// evaluation and this many candidates, besides the last evaluation's
@@ -88,6 +96,9 @@ struct PlanTurn {
   double begun = 0;
   size_t waiting = 0;
   double part = 0;
+  /// The problem's position in the plan's order (the problems after it
+  /// were waiting when the turn began).
+  size_t position = 0;
 };
 
 class ModelPlan {
@@ -122,8 +133,16 @@ public:
   /// compiles around them): the estimate of one evaluation's cost
   /// follows the measurements.
   void recordEvaluations(int64_t count, double seconds);
-  /// Seconds one evaluation is expected to cost.
+  /// The same, for evaluations of `problem`: with its bytes, they also
+  /// tell how the cost grows with a problem's size.
+  void recordEvaluations(size_t problem, int64_t count, double seconds);
+  /// Seconds one evaluation is expected to cost, over every problem.
   double getEvaluationEstimate() const;
+  /// Seconds one evaluation of `problem` is expected to cost: a fixed part
+  /// and a part per byte, fitted to the evaluations measured so far and
+  /// their problems' bytes (the mean over every problem while sizes are
+  /// unknown).
+  double getEvaluationEstimate(size_t problem) const;
   /// Seconds kept back for the coverage of the problems still waiting.
   double getCoverageReserve() const;
   double getElapsed() const { return clock() - start; }
@@ -142,8 +161,23 @@ private:
   size_t cursor = 0;
   /// Set once next() handed the rest to the coverage pass.
   bool stopped = false;
+  /// The fixed part and the part per byte of an evaluation's cost.
+  struct CostFit {
+    double fixed = 0;
+    double perByte = 0;
+  };
+  CostFit fitCost() const;
+  /// Seconds kept back for the problems of `order` from `position` on,
+  /// one evaluation each.
+  double reserveFrom(size_t position) const;
+
   int64_t evaluations = 0;
   double evaluationSeconds = 0;
+  /// Evaluations of problems of known size: count, seconds, bytes.
+  struct Sample {
+    double count = 0, seconds = 0, bytes = 0;
+  };
+  std::vector<Sample> samples;
 };
 
 /// What the one evaluation of a problem's first pick gave.
