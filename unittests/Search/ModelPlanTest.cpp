@@ -31,16 +31,17 @@ struct FakeClock {
 /// Runs a whole model on the fake clock as the driver does: work before the
 /// plan's turns (`before` seconds), each turn's search (its own evaluation,
 /// then candidates while its seconds and candidate budget last and the plan
-/// lets it go on, each evaluation taking `evaluation` seconds), then one
-/// evaluation per problem
-/// whose turn did not come. Returns the problems searched, in turn order.
+/// lets it go on, each evaluation of problem p taking `cost(p)` seconds),
+/// then one evaluation per problem whose turn did not come. Returns the
+/// problems searched, in turn order.
 std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
-                             double evaluation, double before = 0) {
+                             const std::function<double(size_t)> &cost,
+                             double before = 0) {
   clock.now += before;
   std::vector<size_t> searched;
   while (std::optional<PlanTurn> turn = plan.next()) {
     searched.push_back(turn->problem);
-    double start = clock.now;
+    double start = clock.now, evaluation = cost(turn->problem);
     int64_t evaluations = 1;
     clock.now += evaluation; // the problem's own evaluation
     for (int64_t c = 0;
@@ -50,13 +51,19 @@ std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
       clock.now += evaluation;
       ++evaluations;
     }
-    plan.recordEvaluations(evaluations, clock.now - start);
+    plan.recordEvaluations(turn->problem, evaluations, clock.now - start);
   }
-  for (size_t i = 0; i < plan.getUncovered().size(); ++i) {
-    clock.now += evaluation;
-    plan.recordEvaluations(1, evaluation);
+  for (size_t k : plan.getUncovered()) {
+    clock.now += cost(k);
+    plan.recordEvaluations(k, 1, cost(k));
   }
   return searched;
+}
+
+std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
+                             double evaluation, double before = 0) {
+  return simulate(
+      plan, clock, [=](size_t) { return evaluation; }, before);
 }
 
 TEST(ModelPlanTest, LargestExpectedGainFirstNotProgramOrder) {
@@ -295,27 +302,8 @@ TEST(ModelPlanTest, SmallProblemsLeftAfterALargeOneStillGetSearched) {
     options.maxSeconds = 60;
     options.maxCandidates = 4;
     options.evaluationSecondsPrior = 1;
-    std::vector<PlanProblem> problems = build(sized);
-    ModelPlan plan(problems, options, clock.get());
-    size_t searched = 0;
-    while (std::optional<PlanTurn> turn = plan.next()) {
-      ++searched;
-      double e = cost(turn->problem), start = clock.now;
-      int64_t evaluations = 1;
-      clock.now += e;
-      for (int64_t c = 0;
-           c < turn->candidates && clock.now - start < turn->searchSeconds &&
-           plan.mayContinue(*turn, evaluations, clock.now - start);
-           ++c) {
-        clock.now += e;
-        ++evaluations;
-      }
-      plan.recordEvaluations(turn->problem, evaluations, clock.now - start);
-    }
-    for (size_t k : plan.getUncovered()) {
-      clock.now += cost(k);
-      plan.recordEvaluations(k, 1, cost(k));
-    }
+    ModelPlan plan(build(sized), options, clock.get());
+    size_t searched = simulate(plan, clock, cost).size();
     elapsed = clock.now;
     return searched;
   };
