@@ -114,7 +114,27 @@ private:
   void searchSideBySide(const ModelPlan &plan, ArrayRef<size_t> open);
   LogicalResult searchTurn(size_t index, const PlanTurn &turn, size_t rank,
                            ModelPlan &plan);
-  void cover(size_t index, size_t rank, StringRef why, ModelPlan &plan);
+  /// A problem the coverage pass gives its first pick: its entry, its rank
+  /// in the run's progress, why it was not searched, and its first pick,
+  /// built, with the job that evaluates it (none without a first pick).
+  struct CoverItem {
+    size_t index;
+    size_t rank;
+    std::string why;
+    FirstPickResult pick;
+    std::optional<EvalJob> job;
+  };
+  CoverItem buildCoverItem(size_t index, size_t rank, std::string why);
+  void cover(size_t index, size_t rank, StringRef why, ModelPlan &plan) {
+    std::vector<CoverItem> items;
+    items.push_back(buildCoverItem(index, rank, why.str()));
+    cover(items, plan);
+  }
+  /// Evaluates the first picks of `items` at once (as many as the pool has
+  /// executors) and keeps each or not.
+  void cover(MutableArrayRef<CoverItem> items, ModelPlan &plan);
+  void recordFirstPick(const CoverItem &item, FirstPickResult pick,
+                       double spent);
   void summarize(const ModelPlan &plan, double coverageSeconds);
 };
 
@@ -407,14 +427,54 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
 /// planner promises).
 static constexpr double kTotalSecondsSlack = 1.1;
 
-void ModelSearch::cover(size_t index, size_t rank, StringRef why,
-                        ModelPlan &plan) {
-  Entry &e = entries[index];
+ModelSearch::CoverItem ModelSearch::buildCoverItem(size_t index, size_t rank,
+                                                   std::string why) {
+  CoverItem item{index, rank, std::move(why), {}, std::nullopt};
+  EvalJob job;
+  item.pick = buildFirstPick(entries[index].problem, hw, options.problem, job);
+  if (item.pick.verdict.available)
+    item.job = std::move(job);
+  return item;
+}
+
+void ModelSearch::cover(MutableArrayRef<CoverItem> items, ModelPlan &plan) {
   auto start = Clock::now();
-  FirstPickResult pick = evaluateFirstPick(e.problem, hw, options.problem);
-  double spent = secondsSince(start);
-  if (pick.verdict.available)
-    plan.recordEvaluations(e.planIndex, 1, spent);
+  std::vector<EvalJob> jobs;
+  for (const CoverItem &item : items)
+    if (item.job)
+      jobs.push_back(*item.job);
+  EvalPool *pool = options.problem.pool;
+  std::vector<EvalResult> results;
+  if (jobs.size() > 1 && pool) {
+    progressLine(llvm::formatv("stark-search: {0} first picks judged at once",
+                               jobs.size()));
+    results = pool->evaluateAll(jobs);
+  } else if (jobs.size() == 1 && pool) {
+    results.push_back(pool->evaluateHere(jobs.front()));
+  } else {
+    for (const EvalJob &job : jobs)
+      results.push_back(evaluateInWorker(job.problemSource, job.problemName,
+                                         job.candidateSource, job.candidateName,
+                                         job.options, job.worker));
+  }
+  // The evaluations ran side by side: each costs the run its part of
+  // their wall time.
+  double spent = secondsSince(start) / double(std::max<size_t>(1, jobs.size()));
+  size_t next = 0;
+  for (CoverItem &item : items) {
+    if (item.job) {
+      judgeFirstPick(entries[item.index].problem, results[next++], item.pick);
+      plan.recordEvaluations(entries[item.index].planIndex, 1, spent);
+    }
+    recordFirstPick(item, std::move(item.pick), spent);
+  }
+}
+
+void ModelSearch::recordFirstPick(const CoverItem &item, FirstPickResult pick,
+                                  double spent) {
+  Entry &e = entries[item.index];
+  size_t rank = item.rank;
+  StringRef why = item.why;
   CoverageDecision decision = decideFirstPick(pick.verdict);
   const FirstPickVerdict &v = pick.verdict;
   progressLine(llvm::formatv(
@@ -603,35 +663,63 @@ ModelSearchResult ModelSearch::run() {
           .str();
   bool shares = llvm::any_of(
       open, [&](size_t index) { return entries[index].plan.share > 0; });
-  for (size_t k : uncovered) {
-    std::string why;
+  auto reasonFor = [&](size_t k) {
     if (shares && !(entries[open[k]].plan.share > 0))
-      why = "no share of the model's estimated time (no stark.cost)";
-    else if (spent)
-      why = "budget spent (" + state + ")";
-    else
-      why = "its share of the budget left pays for no search (" + state + ")";
-    // total-seconds is kept to within 10%: a first pick that would end past
-    // that is not evaluated.
-    double limit = kTotalSecondsSlack * options.totalSeconds;
-    if (options.totalSeconds > 0 &&
-        plan.getElapsed() + plan.getEvaluationEstimate(k) > limit) {
-      Entry &e = entries[open[k]];
-      std::string late =
-          llvm::formatv("{0}; no time left for its first pick ({1:f1} s "
-                        "spent of the {2:f1} s that total-seconds allows "
-                        "with its 10%)",
-                        why, plan.getElapsed(), limit)
-              .str();
-      progressLine(llvm::formatv("stark-search: [{0}/{1}] {2}: upstream: {3}",
-                                 turns + 1, planned, e.label, late));
-      e.report["budget_seconds"] = 0.0;
-      e.report["skipped"] = why;
-      ++turns;
-      finish(e, "upstream", late);
-      continue;
+      return std::string(
+          "no share of the model's estimated time (no stark.cost)");
+    if (spent)
+      return "budget spent (" + state + ")";
+    return "its share of the budget left pays for no search (" + state + ")";
+  };
+  // With several evaluators the first picks are judged side by side, as
+  // many at once as the pool has executors; such a batch is taken to cost
+  // its dearest evaluation and half of the others.
+  EvalPool *pool = options.problem.pool;
+  size_t width = pool && pool->size() > 1 ? pool->size() : 1;
+  double limit = kTotalSecondsSlack * options.totalSeconds;
+  for (size_t next = 0; next < uncovered.size();) {
+    std::vector<CoverItem> batch;
+    size_t jobs = 0;
+    double dearest = 0, others = 0;
+    while (next < uncovered.size() && jobs < width) {
+      size_t k = uncovered[next++];
+      std::string why = reasonFor(k);
+      double estimate = plan.getEvaluationEstimate(k);
+      double cost = std::max(dearest, estimate) +
+                    0.5 * (others + std::min(dearest, estimate));
+      // total-seconds is kept to within 10%: a first pick that would end
+      // past that is not evaluated.
+      if (options.totalSeconds > 0 && plan.getElapsed() + cost > limit) {
+        if (!batch.empty()) {
+          // Judged after the batch before it, so that the decisions come
+          // in the plan's order.
+          --next;
+          break;
+        }
+        Entry &e = entries[open[k]];
+        std::string late =
+            llvm::formatv("{0}; no time left for its first pick ({1:f1} s "
+                          "spent of the {2:f1} s that total-seconds allows "
+                          "with its 10%)",
+                          why, plan.getElapsed(), limit)
+                .str();
+        progressLine(llvm::formatv("stark-search: [{0}/{1}] {2}: upstream: {3}",
+                                   turns + 1, planned, e.label, late));
+        e.report["budget_seconds"] = 0.0;
+        e.report["skipped"] = why;
+        ++turns;
+        finish(e, "upstream", late);
+        continue;
+      }
+      batch.push_back(buildCoverItem(open[k], turns++, std::move(why)));
+      if (batch.back().job) {
+        ++jobs;
+        others += std::min(dearest, estimate);
+        dearest = std::max(dearest, estimate);
+      }
     }
-    cover(open[k], turns++, why, plan);
+    if (!batch.empty())
+      cover(batch, plan);
   }
   double coverageSeconds = secondsSince(coverageStart);
   summarize(plan, coverageSeconds);

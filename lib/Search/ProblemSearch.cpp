@@ -236,9 +236,10 @@ ProblemSearchResult mlir::stark::searchProblem(
   return result;
 }
 
-FirstPickResult
-mlir::stark::evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
-                               const ProblemSearchOptions &options) {
+FirstPickResult mlir::stark::buildFirstPick(ModuleOp problem,
+                                            const HardwareProfile &hw,
+                                            const ProblemSearchOptions &options,
+                                            EvalJob &job) {
   FirstPickResult result;
   FirstPickVerdict &verdict = result.verdict;
   OwningOpRef<ModuleOp> standalone = cast<ModuleOp>(problem->clone());
@@ -278,32 +279,49 @@ mlir::stark::evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
   result.node.author = "first pick";
   result.payload = pick->payload;
 
-  EvalOptions evalOptions = getEvalOptions(options);
-  WorkerOptions worker;
-  worker.targetName = options.target;
+  job.problemSource = std::move(problemText);
+  job.problemName = problem.getSymName()->str();
+  job.candidateSource = result.payload;
+  job.candidateName = "candidate-" + result.node.strategy;
+  job.options = getEvalOptions(options);
+  job.worker = WorkerOptions();
+  job.worker.targetName = options.target;
   // One evaluation computes the references and times the baseline too.
-  worker.timeoutSeconds = options.timeout + options.referenceTimeout;
-  std::string name = "candidate-" + result.node.strategy;
-  StringRef problemName = *problem.getSymName();
-  EvalResult r =
-      options.pool ? options.pool->evaluateHere({problemText, problemName.str(),
-                                                 result.payload, name,
-                                                 evalOptions, worker})
-                   : evaluateInWorker(problemText, problemName, result.payload,
-                                      name, evalOptions, worker);
+  job.worker.timeoutSeconds = options.timeout + options.referenceTimeout;
+  return result;
+}
+
+void mlir::stark::judgeFirstPick(ModuleOp problem, const EvalResult &r,
+                                 FirstPickResult &result) {
+  FirstPickVerdict &verdict = result.verdict;
   verdict.status = stringifyEvalStatus(r.status).str();
   if (!r.isOk()) {
     verdict.failure = describeFailure(r);
-    return result;
+    return;
   }
   if (!r.candidateTime || !r.baselineTime) {
     verdict.failure = "verified but not timed";
-    return result;
+    return;
   }
   verdict.passed = true;
   verdict.candidateSeconds = r.candidateTime->median;
   verdict.baselineSeconds = r.baselineTime->median;
   result.module =
       parseSourceString<ModuleOp>(result.payload, problem->getContext());
+}
+
+FirstPickResult
+mlir::stark::evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
+                               const ProblemSearchOptions &options) {
+  EvalJob job;
+  FirstPickResult result = buildFirstPick(problem, hw, options, job);
+  if (!result.verdict.available)
+    return result;
+  EvalResult r = options.pool
+                     ? options.pool->evaluateHere(job)
+                     : evaluateInWorker(job.problemSource, job.problemName,
+                                        job.candidateSource, job.candidateName,
+                                        job.options, job.worker);
+  judgeFirstPick(problem, r, result);
   return result;
 }

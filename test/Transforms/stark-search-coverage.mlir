@@ -14,14 +14,27 @@
 // RUN: FileCheck %s --check-prefix=ORDER < %t.log
 // RUN: %python %S/Inputs/check-coverage-report.py %t.json | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
+//
+// With two evaluators the first picks are judged two at a time; the
+// decisions still come in the plan's order.
+// RUN: stark-opt %s --stark-hot-ops="profile=host top-k=0" --stark-outline --stark-search="target=cpu budget=1 trials=1 timing-trials=1 total-seconds=4 workers-per-device=2 summary=1 report=%t.par.json" --mlir-print-op-on-diagnostic=false -o %t.par.mlir 2> %t.par.log
+// RUN: FileCheck %s --check-prefix=PAR < %t.par.log
+// RUN: %python %S/Inputs/check-coverage-report.py %t.par.json | FileCheck %s --check-prefix=REPORT
+// RUN: FileCheck %s --check-prefix=IR < %t.par.mlir
 
 // ORDER: stark-search: [1/3] linalg.matmul 128x128xf32,128x128xf32->128x128xf32: {{first pick: [0-9.]+x faster than upstream|upstream: first pick slower than upstream: .* vs }}
 // ORDER-NEXT: stark-search: [2/3] linalg.softmax 2x16384xf32->2x16384xf32: upstream: no first pick: no strategy applies (softmax rows of 16384 elements are longer than the 8192 the host schedule keeps in vectors)
 // ORDER-NEXT: stark-search: [3/3] linalg.matmul 16x16xf32,16x16xf32->16x16xf32: {{first pick: [0-9.]+x faster than upstream|upstream: first pick slower than upstream: .* vs |upstream: .*; no time left for its first pick}}
-// ORDER: 48:8: remark: stark-search: {{first pick|upstream}}: its share of the budget left pays for no search (4.0 s of 4.0 left for 3 problem(s), about 1.00 s per evaluation); {{[0-9.]+x faster than upstream .*: cpu-tile-vectorize|first pick slower than upstream: }}
-// ORDER: 45:8: remark: stark-search: upstream: its share of the budget left pays for no search (4.0 s of 4.0 left for 3 problem(s), about 1.00 s per evaluation); no first pick: no strategy applies (softmax rows of 16384 elements
-// ORDER: 42:8: remark: stark-search: {{first pick|upstream}}: its share of the budget left pays for no search (4.0 s of 4.0 left for 3 problem(s), about {{[0-9.]+}} s per evaluation); {{[0-9.]+x faster than upstream .*: cpu-|first pick slower than upstream: |no time left for its first pick}}
+// ORDER: 61:8: remark: stark-search: {{first pick|upstream}}: its share of the budget left pays for no search (4.0 s of 4.0 left for 3 problem(s), about 1.00 s per evaluation); {{[0-9.]+x faster than upstream .*: cpu-tile-vectorize|first pick slower than upstream: }}
+// ORDER: 58:8: remark: stark-search: upstream: its share of the budget left pays for no search (4.0 s of 4.0 left for 3 problem(s), about 1.00 s per evaluation); no first pick: no strategy applies (softmax rows of 16384 elements
+// ORDER: 55:8: remark: stark-search: {{first pick|upstream}}: its share of the budget left pays for no search (4.0 s of 4.0 left for 3 problem(s), about {{[0-9.]+}} s per evaluation); {{[0-9.]+x faster than upstream .*: cpu-|first pick slower than upstream: |no time left for its first pick}}
 // ORDER: stark-search: model summary: 3 problem(s) in {{[0-9.]+}} s: 0 searched, {{[0-2]}} first pick, {{[1-3]}} upstream; {{[0-2]}} with a verified winner
+
+// PAR: stark-search: 2 first picks judged at once
+// PAR-NEXT: stark-search: [1/3] linalg.matmul 128x128xf32,128x128xf32->128x128xf32: {{first pick: [0-9.]+x faster than upstream|upstream: first pick slower than upstream: .* vs }}
+// PAR-NEXT: stark-search: [2/3] linalg.softmax 2x16384xf32->2x16384xf32: upstream: no first pick: no strategy applies
+// PAR-NEXT: stark-search: [3/3] linalg.matmul 16x16xf32,16x16xf32->16x16xf32: {{first pick: [0-9.]+x faster than upstream|upstream: first pick slower than upstream: .* vs |upstream: .*; no time left for its first pick}}
+// PAR: stark-search: model summary: 3 problem(s) in {{[0-9.]+}} s: 0 searched, {{[0-2]}} first pick, {{[1-3]}} upstream
 
 // Each decision follows the first pick's own evaluation, in the plan's
 // order (the report's `plan`).

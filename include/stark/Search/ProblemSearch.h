@@ -158,6 +158,18 @@ struct FirstPickResult {
 FirstPickResult evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
                                   const ProblemSearchOptions &options);
 
+/// evaluateFirstPick in its parts, so that the evaluations of several
+/// problems' first picks can run at once: the candidate built (in the
+/// problem's context) and its evaluation as a job, when there is a first
+/// pick (`verdict.available`)...
+FirstPickResult buildFirstPick(ModuleOp problem, const HardwareProfile &hw,
+                               const ProblemSearchOptions &options,
+                               EvalJob &job);
+/// ...and the verdict from that job's result, the candidate parsed into
+/// the problem's context when it passed.
+void judgeFirstPick(ModuleOp problem, const EvalResult &r,
+                    FirstPickResult &result);
+
 } // namespace mlir::stark
 
 #endif // STARK_SEARCH_PROBLEMSEARCH_H
