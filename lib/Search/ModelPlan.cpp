@@ -141,7 +141,8 @@ double ModelPlan::reserveFrom(size_t position) const {
   double reserve = 0;
   for (size_t i = position; i < order.size(); ++i)
     reserve += getEvaluationEstimate(order[i]);
-  return reserve;
+  double width = std::max(1u, options.coverageWidth);
+  return reserve * (width + 1) / (2 * width);
 }
 
 double ModelPlan::getLeft() const {

@@ -634,6 +634,8 @@ ModelSearchResult ModelSearch::run() {
   planOptions.maxSeconds = options.problem.seconds;
   planOptions.maxCandidates = options.problem.budget;
   planOptions.evaluationSecondsPrior = options.evaluationSecondsPrior;
+  if (EvalPool *pool = options.problem.pool; pool && pool->size() > 1)
+    planOptions.coverageWidth = pool->size();
   ModelPlan plan(std::move(toPlan), planOptions,
                  [runStart] { return secondsSince(runStart); });
   LLVM_DEBUG({

@@ -318,6 +318,34 @@ TEST(ModelPlanTest, SmallProblemsLeftAfterALargeOneStillGetSearched) {
   EXPECT_GT(sizedElapsed, blindElapsed);
 }
 
+TEST(ModelPlanTest, FirstPicksJudgedSideBySideKeepLessBack) {
+  std::vector<PlanProblem> problems = {problem("a", 0.4, "contraction"),
+                                       problem("b", 0.3, "contraction"),
+                                       problem("c", 0.3, "contraction")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 3;
+  ModelPlan alone(problems, options, clock.get());
+  EXPECT_DOUBLE_EQ(alone.getCoverageReserve(), 3.0);
+  // Three evaluators: a batch of three costs its dearest evaluation and
+  // half of the other two, 2 s of the 3.
+  options.coverageWidth = 3;
+  ModelPlan sideBySide(problems, options, clock.get());
+  EXPECT_DOUBLE_EQ(sideBySide.getCoverageReserve(), 2.0);
+  // With 4.5 s, one search (its own evaluation, a candidate and the last
+  // one's overrun: 3 s) fits beside the coverage of all three only when
+  // that is judged side by side (2 s kept back, not 3).
+  options.totalSeconds = 4.5;
+  options.coverageWidth = 1;
+  ModelPlan narrow(problems, options, clock.get());
+  EXPECT_FALSE(narrow.next());
+  options.coverageWidth = 3;
+  ModelPlan wide(problems, options, clock.get());
+  std::optional<PlanTurn> turn = wide.next();
+  ASSERT_TRUE(turn);
+  EXPECT_EQ(turn->problem, 0u);
+}
+
 TEST(ModelPlanTest, FirstPickKeptOnlyWhenVerifiedAndFaster) {
   FirstPickVerdict faster;
   faster.available = faster.passed = true;

@@ -76,6 +76,11 @@ struct ModelPlanOptions {
   /// taken to be while the measurements cannot tell it from the part that
   /// grows with the bytes.
   double evaluationSecondsPrior = 1;
+  /// Evaluators that judge the coverage pass's first picks side by side:
+  /// a batch of them is taken to cost its dearest evaluation and half of
+  /// the others, so one first pick is kept back at (w + 1) / 2w of its
+  /// evaluation.
+  unsigned coverageWidth = 1;
   /// A search is started only when its budget pays for the problem's own
   /// evaluation and this many candidates, besides the last evaluation's
   /// overrun; otherwise the problem gets the coverage pass.
@@ -167,8 +172,8 @@ private:
     double perByte = 0;
   };
   CostFit fitCost() const;
-  /// Seconds kept back for the problems of `order` from `position` on,
-  /// one evaluation each.
+  /// Seconds kept back for the coverage of the problems of `order` from
+  /// `position` on: one evaluation each, judged `coverageWidth` at once.
   double reserveFrom(size_t position) const;
 
   int64_t evaluations = 0;
