@@ -392,10 +392,10 @@ def parse_args(argv):
     ap.add_argument("--total-seconds", type=float, default=150,
                     help="search budget of one model, split by share")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers-per-device", type=int, default=1,
+    ap.add_argument("--workers-per-device", type=int, default=None,
                     help="evaluation workers of the search (stark-search "
                     "workers-per-device): candidates compile on the host "
-                    "while another is timed")
+                    "while another is timed (default: 3 on cuda, 1 on cpu)")
     ap.add_argument("--correctness-trials", type=int, default=2)
     ap.add_argument("--time-budget", type=float, default=2.0,
                     help="stark-eval's timing budget per model")
@@ -424,7 +424,12 @@ def parse_args(argv):
                     help="list the models and exit")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the commands each model would run and exit")
-    return ap.parse_args(argv)
+    args = ap.parse_args(argv)
+    if args.workers_per_device is None:
+        # Three workers overlap the host's compiles with the GPU's timing;
+        # the cpu target's workers share the cores the candidates time on.
+        args.workers_per_device = 3 if args.target == "cuda" else 1
+    return args
 
 
 def main(argv=None):
