@@ -21,6 +21,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Debug.h"
 
 #include <chrono>
 #include <memory>
@@ -66,6 +67,7 @@ public:
 private:
   void phase(const std::string &text) {
     notePhaseEnd();
+    DEBUG_WITH_TYPE("stark-eval", llvm::dbgs() << "phase: " << text << "\n");
     result.phase = text;
     StringRef kind = StringRef(text).split(':').first.rtrim();
     auto it = llvm::find_if(result.phaseSeconds,

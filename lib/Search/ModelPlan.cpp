@@ -4,6 +4,7 @@
 #include "stark/Eval/Timing.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <numeric>
 
 using namespace mlir::stark;
+
+#define DEBUG_TYPE "stark-plan"
 
 ClassEfficiency mlir::stark::getClassEfficiency(llvm::StringRef target,
                                                 llvm::StringRef opClass) {
@@ -206,6 +209,15 @@ std::optional<PlanTurn> ModelPlan::next() {
     turn.candidates =
         std::clamp(affordable, options.minCandidates,
                    std::max(options.minCandidates, options.maxCandidates));
+    LLVM_DEBUG({
+      CostFit fit = fitCost();
+      llvm::dbgs() << llvm::formatv(
+          "turn of {0}: {1:f1} s ({2} candidates) of {3:f1} s left, {4:f1} s "
+          "kept for the coverage of {5}; an evaluation costs {6:f2} s + "
+          "{7:e2} s/byte\n",
+          problems[head].name, turn.allotment, turn.candidates, getLeft(),
+          reserveFrom(cursor), waiting, fit.fixed, fit.perByte);
+    });
     ++cursor;
     return turn;
   }

@@ -3,12 +3,16 @@
 #include "stark/Search/Search.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <deque>
 #include <thread>
 
 using namespace mlir::stark;
+
+#define DEBUG_TYPE "stark-search"
 
 AgentTeam::~AgentTeam() = default;
 AgentTask::~AgentTask() = default;
@@ -253,8 +257,15 @@ SearchResult mlir::stark::runSearch(
         if (proposal.rejection.empty())
           verdicts[i] = std::move(judged[next++]);
     }
-    for (auto [id, verdict] : llvm::zip(ids, verdicts))
+    for (auto [id, proposal, verdict] : llvm::zip(ids, proposals, verdicts)) {
+      LLVM_DEBUG(llvm::dbgs() << llvm::formatv(
+                     "node {0} ({1}): {2}, {3} s{4}\n", id,
+                     proposal.node.strategy, verdict.status, verdict.seconds,
+                     verdict.failure.empty()
+                         ? std::string()
+                         : ": " + verdict.failure.substr(0, 200)));
       record(id, verdict);
+    }
     // The budget ran out, or the agents stopped, while filling the batch;
     // if nothing was left to expand, the verdicts may open new nodes.
     if (result.stopReason == "candidates" || result.stopReason == "seconds" ||

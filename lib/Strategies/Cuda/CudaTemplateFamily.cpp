@@ -14,11 +14,14 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
+
+#define DEBUG_TYPE "stark-families"
 
 //===----------------------------------------------------------------------===//
 // The families
@@ -159,7 +162,12 @@ mlir::stark::getApplicableFamilies(const ProblemView &view, bool allowTf32) {
     const CudaTemplateFamily *family = lookupTemplateFamily(name);
     if (family && succeeded(family->checkView(view, allowTf32, ignored)))
       order.push_back(name.str());
+    else
+      LLVM_DEBUG(llvm::dbgs() << "family " << name << " declines: "
+                              << (family ? ignored : "not registered") << "\n");
   }
+  LLVM_DEBUG(llvm::dbgs() << "families in rank order: "
+                          << llvm::join(order, ", ") << "\n");
   return order;
 }
 
