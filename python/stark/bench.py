@@ -225,7 +225,13 @@ def run_search(args, meta, deadline):
     os.makedirs(os.path.join(work, "problems"))
     cmd = search_command(args, meta, work)
     entry = {"command": " ".join(shlex.quote(c) for c in cmd), "work": work}
-    limit = max(10.0, min(args.search_limit, deadline - time.monotonic()))
+    if deadline - time.monotonic() < 10.0:
+        # A search started now would be killed before it could finish.
+        entry.update({"rc": None, "seconds": 0.0, "ops": [], "problems": {},
+                      "report": None, "remarks": [],
+                      "error": "not started: the deadline came first"})
+        return entry
+    limit = min(args.search_limit, deadline - time.monotonic())
     t0 = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -745,6 +751,17 @@ def evaluation_seconds(report):
     return seconds
 
 
+def torch_reserve(deadline_seconds, problems, torch_on):
+    """Seconds of the deadline kept back for the torch peers' phase, so that
+    a suite cut short by its deadline still times the peers of what it
+    searched: a copy-bandwidth sweep, then each twin (about half a second
+    each on the H200, torch.compile warmed up beside the searches); at most
+    a third of the deadline."""
+    if not torch_on:
+        return 0.0
+    return min(deadline_seconds / 3, 10.0 + 0.5 * problems)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
@@ -785,8 +802,10 @@ def main(argv=None):
                                 stderr=subprocess.STDOUT, text=True, env=env)
     searches = {}
     t0 = time.monotonic()
+    search_deadline = deadline - torch_reserve(args.deadline, len(problems),
+                                               use_cuda_torch)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futs = {pool.submit(run_search, args, m, deadline): m
+        futs = {pool.submit(run_search, args, m, search_deadline): m
                 for m in problems}
         checks = {}
         for m in problems:
