@@ -2,10 +2,12 @@
 
 #include "stark/Eval/DeviceLock.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -61,4 +63,21 @@ bool DeviceLock::hold(DeviceUse use) {
       return false;
   held = use;
   return true;
+}
+
+void mlir::stark::separateDeviceWaits(
+    std::vector<std::pair<std::string, double>> &phaseSeconds,
+    llvm::ArrayRef<std::pair<std::string, double>> waits) {
+  double moved = 0;
+  for (const auto &[kind, seconds] : waits) {
+    auto it = llvm::find_if(phaseSeconds,
+                            [&](const auto &p) { return p.first == kind; });
+    if (it == phaseSeconds.end() || !(seconds > 0))
+      continue;
+    double take = std::min(seconds, it->second);
+    it->second -= take;
+    moved += take;
+  }
+  if (moved > 0)
+    phaseSeconds.emplace_back(kDeviceWaitPhase.str(), moved);
 }

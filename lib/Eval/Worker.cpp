@@ -326,11 +326,20 @@ int mlir::stark::runEvalWorker(StringRef dir) {
   std::optional<DeviceLock> lock;
   if (std::optional<StringRef> path = obj->getString("device_lock"))
     lock.emplace(*path);
+  // What the lock cost, by the kind of phase that waited for it.
+  std::vector<std::pair<std::string, double>> waits;
   options.onPhase = [&](StringRef phase) {
     llvm::errs() << kWorkerPhasePrefix << phase << "\n";
     llvm::errs().flush();
-    if (lock)
-      lock->hold(getDeviceUse(phase, targetName));
+    if (!lock)
+      return;
+    auto start = std::chrono::steady_clock::now();
+    lock->hold(getDeviceUse(phase, targetName));
+    double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    if (waited > 1e-3)
+      waits.emplace_back(phase.split(':').first.rtrim().str(), waited);
   };
   // This process is the judge; the candidate runs in a child of its own.
   std::string self = llvm::sys::fs::getMainExecutable(
@@ -356,5 +365,6 @@ int mlir::stark::runEvalWorker(StringRef dir) {
   EvalResult result =
       evaluateSources(*problem, problemName, *candidate, candidateName,
                       targetName, options, startRunner);
+  separateDeviceWaits(result.phaseSeconds, waits);
   return writeResult(result);
 }

@@ -196,3 +196,26 @@ TEST(DeviceLockTest, ExclusiveWaitsForSharedHolders) {
 }
 
 } // namespace
+
+TEST(DeviceLockTest, WaitsForTheLockMoveToTheirOwnPhase) {
+  std::vector<std::pair<std::string, double>> phases = {
+      {"compiling the candidate", 0.5},
+      {"timing baseline and candidate", 40.0},
+      {"running the candidate", 2.0}};
+  // Two waits before timing, one before a run; a wait in a phase the
+  // report does not have is not counted.
+  separateDeviceWaits(phases, {{"timing baseline and candidate", 30.0},
+                               {"timing baseline and candidate", 8.0},
+                               {"running the candidate", 0.5},
+                               {"no such phase", 9.0}});
+  ASSERT_EQ(phases.size(), 4u);
+  EXPECT_DOUBLE_EQ(phases[0].second, 0.5);
+  EXPECT_DOUBLE_EQ(phases[1].second, 2.0);
+  EXPECT_DOUBLE_EQ(phases[2].second, 1.5);
+  EXPECT_EQ(phases[3].first, kDeviceWaitPhase.str());
+  EXPECT_DOUBLE_EQ(phases[3].second, 38.5);
+  // No wait, no extra phase.
+  std::vector<std::pair<std::string, double>> alone = {{"timing", 1.0}};
+  separateDeviceWaits(alone, {});
+  EXPECT_EQ(alone.size(), 1u);
+}

@@ -13,9 +13,12 @@
 #ifndef STARK_EVAL_DEVICELOCK_H
 #define STARK_EVAL_DEVICELOCK_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::stark {
 
@@ -32,6 +35,19 @@ DeviceUse getDeviceUse(llvm::StringRef phase, llvm::StringRef target);
 /// in the system's temporary directory: the same path in every process of
 /// the host.
 std::string getDeviceLockPath(llvm::StringRef device);
+
+/// The phase of an evaluation's report that holds the time its worker
+/// waited for the device lock.
+inline constexpr llvm::StringLiteral kDeviceWaitPhase =
+    "waiting for the device";
+
+/// Moves the seconds an evaluation waited for the device lock (`waits`:
+/// phase kind, seconds) out of the phases it waited in and into
+/// kDeviceWaitPhase, so that a timing phase says how long the device was
+/// timed and contention shows as what it is.
+void separateDeviceWaits(
+    std::vector<std::pair<std::string, double>> &phaseSeconds,
+    llvm::ArrayRef<std::pair<std::string, double>> waits);
 
 /// A flock(2) lock on one file, held in one mode at a time.
 class DeviceLock {
