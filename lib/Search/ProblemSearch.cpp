@@ -309,19 +309,3 @@ void mlir::stark::judgeFirstPick(ModuleOp problem, const EvalResult &r,
   result.module =
       parseSourceString<ModuleOp>(result.payload, problem->getContext());
 }
-
-FirstPickResult
-mlir::stark::evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
-                               const ProblemSearchOptions &options) {
-  EvalJob job;
-  FirstPickResult result = buildFirstPick(problem, hw, options, job);
-  if (!result.verdict.available)
-    return result;
-  EvalResult r = options.pool
-                     ? options.pool->evaluateHere(job)
-                     : evaluateInWorker(job.problemSource, job.problemName,
-                                        job.candidateSource, job.candidateName,
-                                        job.options, job.worker);
-  judgeFirstPick(problem, r, result);
-  return result;
-}

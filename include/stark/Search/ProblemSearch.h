@@ -152,21 +152,16 @@ struct FirstPickResult {
   OwningOpRef<ModuleOp> module;
 };
 
-/// Builds the expert's first-ranked candidate of `problem` on
-/// `options.target` and evaluates it once (its own references, the
-/// baseline timed interleaved with it).
-FirstPickResult evaluateFirstPick(ModuleOp problem, const HardwareProfile &hw,
-                                  const ProblemSearchOptions &options);
-
-/// evaluateFirstPick in its parts, so that the evaluations of several
-/// problems' first picks can run at once: the candidate built (in the
-/// problem's context) and its evaluation as a job, when there is a first
-/// pick (`verdict.available`)...
+/// The expert's first-ranked candidate of `problem` on `options.target`,
+/// built (in the problem's context), and the job that evaluates it once
+/// (its own references, the baseline timed interleaved with it), when there
+/// is a first pick (`verdict.available`). Several problems' jobs may run at
+/// once...
 FirstPickResult buildFirstPick(ModuleOp problem, const HardwareProfile &hw,
                                const ProblemSearchOptions &options,
                                EvalJob &job);
-/// ...and the verdict from that job's result, the candidate parsed into
-/// the problem's context when it passed.
+/// ...and the verdict comes from the job's result, the candidate parsed
+/// into the problem's context when it passed.
 void judgeFirstPick(ModuleOp problem, const EvalResult &r,
                     FirstPickResult &result);
 
