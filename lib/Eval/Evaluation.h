@@ -69,7 +69,7 @@ private:
     notePhaseEnd();
     DEBUG_WITH_TYPE("stark-eval", llvm::dbgs() << "phase: " << text << "\n");
     result.phase = text;
-    StringRef kind = StringRef(text).split(':').first.rtrim();
+    StringRef kind = getPhaseKind(text);
     auto it = llvm::find_if(result.phaseSeconds,
                             [&](const auto &p) { return p.first == kind; });
     currentPhase = it - result.phaseSeconds.begin();

@@ -339,7 +339,7 @@ int mlir::stark::runEvalWorker(StringRef dir) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     if (waited > 1e-3)
-      waits.emplace_back(phase.split(':').first.rtrim().str(), waited);
+      waits.emplace_back(getPhaseKind(phase).str(), waited);
   };
   // This process is the judge; the candidate runs in a child of its own.
   std::string self = llvm::sys::fs::getMainExecutable(

@@ -99,6 +99,13 @@ struct EvalOptions {
   std::function<void(StringRef)> onPhase;
 };
 
+/// The kind of an evaluation phase, as `phase_seconds` sums it: its text
+/// before any ':' ("running the candidate: trial 2 (...)" is "running the
+/// candidate").
+inline StringRef getPhaseKind(StringRef phase) {
+  return phase.split(':').first.rtrim();
+}
+
 llvm::json::Value toJSON(const EvalOptions &options);
 bool fromJSON(const llvm::json::Value &value, EvalOptions &options,
               llvm::json::Path path);
