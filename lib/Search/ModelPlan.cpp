@@ -140,12 +140,26 @@ double ModelPlan::getEvaluationEstimate(size_t problem) const {
   return fit.fixed + fit.perByte * problems[problem].bytes;
 }
 
+double mlir::stark::getBatchCost(llvm::ArrayRef<double> estimates) {
+  if (estimates.empty())
+    return 0;
+  double sum = std::accumulate(estimates.begin(), estimates.end(), 0.0);
+  double dearest = *std::max_element(estimates.begin(), estimates.end());
+  return dearest + 0.5 * (sum - dearest);
+}
+
 double ModelPlan::reserveFrom(size_t position) const {
+  size_t width = std::max(1u, options.coverageWidth);
   double reserve = 0;
-  for (size_t i = position; i < order.size(); ++i)
-    reserve += getEvaluationEstimate(order[i]);
-  double width = std::max(1u, options.coverageWidth);
-  return reserve * (width + 1) / (2 * width);
+  std::vector<double> batch;
+  for (size_t i = position; i < order.size(); ++i) {
+    batch.push_back(getEvaluationEstimate(order[i]));
+    if (batch.size() == width || i + 1 == order.size()) {
+      reserve += getBatchCost(batch);
+      batch.clear();
+    }
+  }
+  return reserve;
 }
 
 double ModelPlan::getLeft() const {

@@ -674,21 +674,19 @@ ModelSearchResult ModelSearch::run() {
     return "its share of the budget left pays for no search (" + state + ")";
   };
   // With several evaluators the first picks are judged side by side, as
-  // many at once as the pool has executors; such a batch is taken to cost
-  // its dearest evaluation and half of the others.
+  // many at once as the pool has executors (a batch costs getBatchCost).
   EvalPool *pool = options.problem.pool;
   size_t width = pool && pool->size() > 1 ? pool->size() : 1;
   double limit = kTotalSecondsSlack * options.totalSeconds;
   for (size_t next = 0; next < uncovered.size();) {
     std::vector<CoverItem> batch;
-    size_t jobs = 0;
-    double dearest = 0, others = 0;
-    while (next < uncovered.size() && jobs < width) {
+    std::vector<double> estimates; // of the batch's first picks
+    while (next < uncovered.size() && estimates.size() < width) {
       size_t k = uncovered[next++];
       std::string why = reasonFor(k);
-      double estimate = plan.getEvaluationEstimate(k);
-      double cost = std::max(dearest, estimate) +
-                    0.5 * (others + std::min(dearest, estimate));
+      estimates.push_back(plan.getEvaluationEstimate(k));
+      double cost = getBatchCost(estimates);
+      estimates.pop_back();
       // total-seconds is kept to within 10%: a first pick that would end
       // past that is not evaluated.
       if (options.totalSeconds > 0 && plan.getElapsed() + cost > limit) {
@@ -714,11 +712,8 @@ ModelSearchResult ModelSearch::run() {
         continue;
       }
       batch.push_back(buildCoverItem(open[k], turns++, std::move(why)));
-      if (batch.back().job) {
-        ++jobs;
-        others += std::min(dearest, estimate);
-        dearest = std::max(dearest, estimate);
-      }
+      if (batch.back().job)
+        estimates.push_back(plan.getEvaluationEstimate(k));
     }
     if (!batch.empty())
       cover(batch, plan);

@@ -327,6 +327,9 @@ TEST(ModelPlanTest, FirstPicksJudgedSideBySideKeepLessBack) {
   options.totalSeconds = 3;
   ModelPlan alone(problems, options, clock.get());
   EXPECT_DOUBLE_EQ(alone.getCoverageReserve(), 3.0);
+  // A batch costs its dearest evaluation and half of the others.
+  EXPECT_DOUBLE_EQ(getBatchCost({1.0, 3.0, 2.0}), 3.0 + 1.5);
+  EXPECT_DOUBLE_EQ(getBatchCost({}), 0.0);
   // Three evaluators: a batch of three costs its dearest evaluation and
   // half of the other two, 2 s of the 3.
   options.coverageWidth = 3;

@@ -76,16 +76,19 @@ struct ModelPlanOptions {
   /// taken to be while the measurements cannot tell it from the part that
   /// grows with the bytes.
   double evaluationSecondsPrior = 1;
-  /// Evaluators that judge the coverage pass's first picks side by side:
-  /// a batch of them is taken to cost its dearest evaluation and half of
-  /// the others, so one first pick is kept back at (w + 1) / 2w of its
-  /// evaluation.
+  /// Evaluators that judge the coverage pass's first picks side by side,
+  /// in batches of this many (each costed by getBatchCost).
   unsigned coverageWidth = 1;
   /// A search is started only when its budget pays for the problem's own
   /// evaluation and this many candidates, besides the last evaluation's
   /// overrun; otherwise the problem gets the coverage pass.
   int64_t minCandidates = 1;
 };
+
+/// The wall time of evaluations judged side by side, from their estimates:
+/// the dearest one and half of the others (they overlap in compiling and
+/// verifying, not in timing).
+double getBatchCost(llvm::ArrayRef<double> estimates);
 
 /// One problem's turn: its whole allotment and what its search may use
 /// (the allotment less one evaluation, the most the last candidate started
@@ -173,7 +176,8 @@ private:
   };
   CostFit fitCost() const;
   /// Seconds kept back for the coverage of the problems of `order` from
-  /// `position` on: one evaluation each, judged `coverageWidth` at once.
+  /// `position` on: one evaluation each, judged in batches of
+  /// `coverageWidth`.
   double reserveFrom(size_t position) const;
 
   int64_t evaluations = 0;
