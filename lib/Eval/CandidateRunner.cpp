@@ -74,6 +74,38 @@ LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
   return success();
 }
 
+/// For each staged set, a run on the set before it and at once a run on it,
+/// the second read back with its inputs' checksums; a write around the
+/// arguments is reported as in the timed runs.
+static LogicalResult runBackToBack(CompiledKernel &candidate, ArgBuffers &args,
+                                   ArrayRef<std::vector<HostBuffer>> sets,
+                                   TimedRunsOutcome &outcome,
+                                   std::string &error) {
+  unsigned numSets = unsigned(sets.size());
+  for (unsigned set = 0; set < numSets; ++set) {
+    BackToBackRun pair;
+    pair.inputSet = set;
+    pair.previousSet = (set + numSets - 1) % numSets;
+    if (failed(args.restore(pair.previousSet, error)) ||
+        failed(candidate.run(args, error)) ||
+        failed(args.restore(set, error)) || failed(candidate.run(args, error)))
+      return failure();
+    pair.args = makeLike(sets[set]);
+    if (failed(args.download(pair.args, error)))
+      return failure();
+    pair.inputChecksums = getInputChecksums(pair.args);
+    FailureOr<std::string> damage = args.checkGuards(error);
+    if (failed(damage))
+      return failure();
+    if (!damage->empty() && outcome.guardDamage.empty()) {
+      outcome.guardDamage = "during a back-to-back run: " + *damage;
+      outcome.guardDamageRun = ~0u; // no timed run
+    }
+    outcome.backToBack.push_back(std::move(pair));
+  }
+  return success();
+}
+
 TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
     Target &target, CompiledKernel &baseline, ArgBuffers &baselineArgs,
     CompiledKernel &candidate, ArgBuffers &candidateArgs,
@@ -205,6 +237,10 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
                                (candidateRuns - 1) % unsigned(sets.size()),
                                readBack});
   }
+  if (candidateRuns > 0 && outcome.failedKernel < 0 &&
+      failed(runBackToBack(candidate, candidateArgs, sets, outcome,
+                           outcome.error)))
+    outcome.failedKernel = 1;
   return outcome;
 }
 

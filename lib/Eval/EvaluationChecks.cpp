@@ -264,6 +264,28 @@ bool Evaluation::timeAndCheck() {
   std::vector<std::vector<uint64_t>> sums;
   for (const TimingSet &set : sets)
     sums.push_back(getInputChecksums(set.args));
+  // Whether a run left the inputs of `set` as they were; a changed one
+  // ends the evaluation.
+  auto checkInputs = [&](ArrayRef<uint64_t> got, unsigned set,
+                         StringRef where) {
+    if (got == ArrayRef<uint64_t>(sums[set]))
+      return true;
+    unsigned input = 0, changed = 0;
+    for (auto [i, spec] : llvm::enumerate(sig.args)) {
+      if (spec.isOutput)
+        continue;
+      if (input >= got.size() || got[input] != sums[set][input]) {
+        changed = unsigned(i);
+        break;
+      }
+      ++input;
+    }
+    finish(EvalStatus::Wrong,
+           llvm::formatv("the candidate wrote to input argument #{0} ({1})",
+                         changed, where)
+               .str());
+    return false;
+  };
   for (size_t run = 0; run < runs; ++run) {
     unsigned set = timing.runInputSet[run];
     if (set >= numSets) {
@@ -271,22 +293,8 @@ bool Evaluation::timeAndCheck() {
                                 "that does not exist");
       return false;
     }
-    if (timing.inputChecksums[run] == sums[set])
-      continue;
-    unsigned input = 0;
-    for (auto [i, spec] : llvm::enumerate(sig.args)) {
-      if (spec.isOutput)
-        continue;
-      if (input >= timing.inputChecksums[run].size() ||
-          timing.inputChecksums[run][input] != sums[set][input]) {
-        finish(EvalStatus::Wrong,
-               llvm::formatv("the candidate wrote to input argument #{0} ({1})",
-                             i, runName(run))
-                   .str());
-        return false;
-      }
-      ++input;
-    }
+    if (!checkInputs(timing.inputChecksums[run], set, runName(run)))
+      return false;
   }
 
   // The timed runs must compute the answer too, not only the verified ones.
@@ -302,6 +310,32 @@ bool Evaluation::timeAndCheck() {
     }
     std::string where = runName(sample.run);
     if (!checkOutputs(sets[set].args, expected[set], sample.args,
+                      haveHigh ? &highOut[set] : nullptr, sets[set].dist,
+                      sets[set].seed, where))
+      return false;
+  }
+
+  // Launched soon after itself, the candidate must compute as it does when
+  // spaced out by the timing's flushes and checks.
+  if (timing.backToBack.size() != numSets) {
+    finish(EvalStatus::Crash, "the candidate's runner did not make the "
+                              "back-to-back runs");
+    return false;
+  }
+  for (const BackToBackRun &pair : timing.backToBack) {
+    unsigned set = pair.inputSet;
+    if (set >= numSets || pair.previousSet >= numSets ||
+        pair.args.size() != sig.args.size()) {
+      finish(EvalStatus::Crash, "the candidate's runner returned a "
+                                "back-to-back run that did not happen");
+      return false;
+    }
+    std::string where =
+        llvm::formatv("a run on {0} right after one on {1}", sets[set].name,
+                      sets[pair.previousSet].name)
+            .str();
+    if (!checkInputs(pair.inputChecksums, set, where) ||
+        !checkOutputs(sets[set].args, expected[set], pair.args,
                       haveHigh ? &highOut[set] : nullptr, sets[set].dist,
                       sets[set].seed, where))
       return false;

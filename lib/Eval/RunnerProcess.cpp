@@ -335,7 +335,8 @@ public:
     }
     json::Path::Root root("timing reply");
     json::ObjectMapper o(reply.header, root);
-    std::vector<unsigned> sampledRuns, sampledSets;
+    std::vector<unsigned> sampledRuns, sampledSets, pairSets, pairPrevious;
+    std::vector<std::vector<uint64_t>> pairChecksums;
     if (!o || !o.map("baseline_samples", outcome.baselineSamples) ||
         !o.map("candidate_samples", outcome.candidateSamples) ||
         !o.map("rounds", outcome.rounds) ||
@@ -348,7 +349,12 @@ public:
         !o.map("guard_damage_run", outcome.guardDamageRun) ||
         !o.map("sampled_runs", sampledRuns) ||
         !o.map("sampled_sets", sampledSets) ||
-        sampledRuns.size() != sampledSets.size()) {
+        !o.map("back_to_back_sets", pairSets) ||
+        !o.map("back_to_back_previous", pairPrevious) ||
+        !o.map("back_to_back_checksums", pairChecksums) ||
+        sampledRuns.size() != sampledSets.size() ||
+        pairSets.size() != pairPrevious.size() ||
+        pairSets.size() != pairChecksums.size()) {
       error = "malformed reply to a timing request: " +
               llvm::toString(root.getError());
       return failure();
@@ -361,6 +367,16 @@ public:
       if (failed(takeOutputs(specs, reply.blobs, next, s.args, error)))
         return failure();
       outcome.sampled.push_back(std::move(s));
+    }
+    for (auto [set, previous, sums] :
+         llvm::zip(pairSets, pairPrevious, pairChecksums)) {
+      BackToBackRun pair;
+      pair.inputSet = set;
+      pair.previousSet = previous;
+      pair.inputChecksums = std::move(sums);
+      if (failed(takeOutputs(specs, reply.blobs, next, pair.args, error)))
+        return failure();
+      outcome.backToBack.push_back(std::move(pair));
     }
     return success();
   }
@@ -688,6 +704,13 @@ int mlir::stark::serveCandidateRunner() {
         setsOf.push_back(s.inputSet);
         appendOutputBlobs(s.args, blobs);
       }
+      json::Array pairSets, pairPrevious, pairChecksums;
+      for (const BackToBackRun &pair : timed.backToBack) {
+        pairSets.push_back(pair.inputSet);
+        pairPrevious.push_back(pair.previousSet);
+        pairChecksums.push_back(json::Array(pair.inputChecksums));
+        appendOutputBlobs(pair.args, blobs);
+      }
       json::Array checksums;
       for (const std::vector<uint64_t> &c : timed.inputChecksums)
         checksums.push_back(json::Array(c));
@@ -704,6 +727,9 @@ int mlir::stark::serveCandidateRunner() {
           {"guard_damage_run", timed.guardDamageRun},
           {"sampled_runs", std::move(runs)},
           {"sampled_sets", std::move(setsOf)},
+          {"back_to_back_sets", std::move(pairSets)},
+          {"back_to_back_previous", std::move(pairPrevious)},
+          {"back_to_back_checksums", std::move(pairChecksums)},
       };
     } else {
       reply = json::Object{{"ok", false}, {"error", "unknown request"}};

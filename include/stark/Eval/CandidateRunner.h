@@ -55,6 +55,17 @@ struct SampledRun {
   std::vector<HostBuffer> args;
 };
 
+/// What a run made right after another one left: the candidate ran on
+/// `previousSet`, then at once on `inputSet` (nothing between the two
+/// launches but restoring the set where the kernel runs). Inputs as in
+/// RunOutcome.
+struct BackToBackRun {
+  unsigned inputSet = 0;
+  unsigned previousSet = 0;
+  std::vector<HostBuffer> args;
+  std::vector<uint64_t> inputChecksums;
+};
+
 /// What the timed runs give back: raw samples, never statistics.
 struct TimedRunsOutcome {
   std::vector<double> baselineSamples, candidateSamples;
@@ -72,6 +83,12 @@ struct TimedRunsOutcome {
   std::string guardDamage;
   unsigned guardDamageRun = 0;
   std::vector<SampledRun> sampled;
+  /// After the timed runs, one pair of back-to-back runs ending on each
+  /// input set (runBackToBack). Timed runs are spaced by cache flushes,
+  /// restores and checks; a kernel that behaves otherwise when launched
+  /// soon after itself (a replay of its previous answer, keyed by a
+  /// clock) shows it here.
+  std::vector<BackToBackRun> backToBack;
 };
 
 llvm::json::Value toJSON(const TimedRunsRequest &request);
@@ -106,7 +123,7 @@ public:
 /// `target`: both kernels run on every set in turn, each run uploading its
 /// set first (outside the timed region); after every timed run of the
 /// candidate its inputs are checksummed and its guards checked, and the
-/// requested runs are read back.
+/// requested runs are read back. Then the back-to-back pairs are run.
 TimedRunsOutcome timeBaselineAndCandidate(
     Target &target, CompiledKernel &baseline, ArgBuffers &baselineArgs,
     CompiledKernel &candidate, ArgBuffers &candidateArgs,

@@ -15,13 +15,15 @@
 // RUN: %{gen} %S/Inputs/matmul-device-cache-keyed-on-b.cu %{sizes} > %t.cache.mlir
 // RUN: not %{eval} %{mm} --candidate %t.cache.mlir | FileCheck %s --check-prefix=REFUSED
 
-// Not judged here: Inputs/matmul-clock-replay.cu replays the previous
-// result only when the previous launch was less than 2 ms ago
-// (%globaltimer). The judge's timed runs are spaced by uploads, cache
-// flushes and checks, so on the H200 it was caught in one run and verified
-// (having computed every result it was checked on) in the next. Model-
-// written code cannot read %globaltimer (the PTX guards, faults-llm-cuda-
-// guards.mlir); a back-to-back burst of runs would catch it at run time.
+// Expected: wrong (or compile_error). Inputs/matmul-clock-replay.cu
+// replays the previous result when the previous launch was less than 2 ms
+// ago (%globaltimer) and B starts as it did. The timed runs are spaced by
+// uploads, cache flushes and checks, so it computes in all of them; the
+// back-to-back pairs after the timing (timing set 1 right after set 0,
+// which shares B) catch it. Model-written code cannot read %globaltimer
+// at all (the PTX guards, faults-llm-cuda-guards.mlir).
+// RUN: %{gen} %S/Inputs/matmul-clock-replay.cu %{sizes} > %t.clock.mlir
+// RUN: not %{eval} %{mm} --candidate %t.clock.mlir | FileCheck %s --check-prefix=REFUSED
 
 // Expected: wrong (or compile_error). A persistent kernel taking tiles from
 // a __device__ counter with atomicAdd, never reset: only the first launch
