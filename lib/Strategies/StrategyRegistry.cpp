@@ -5,36 +5,10 @@
 using namespace mlir;
 using namespace mlir::stark;
 
-/// The families, one line each. Within a target, registration order is the
-/// order of families that do not rank themselves (StrategyFamily::getRank).
+/// The families of Families.def, in its order.
 static void registerAllFamilies(StrategyRegistry &registry) {
-  // CUDA C++ templates (docs/cuda-templates.md).
-  registry.add(createGemmF32Family());
-  registry.add(createGemm3xTf32Family());
-  registry.add(createGemmFamily());
-  registry.add(createGemmTcFamily());
-  registry.add(createGemmWgmmaFamily());
-  registry.add(createElementwiseFamily());
-  registry.add(createReduceRowFamily());
-  registry.add(createReduceColFamily());
-  registry.add(createSoftmaxFamily());
-  registry.add(createLayerNormFamily());
-  registry.add(createRmsNormFamily());
-  registry.add(createFusedRowsFamily());
-  registry.add(createScanFamily());
-  registry.add(createConvFamily());
-  registry.add(createDirectFamily());
-  // CUDA transform-dialect schedules (docs/cuda-schedules.md), after the
-  // templates.
-  registry.add(createTdMatmulFamily());
-  registry.add(createTdElementwiseFamily());
-  registry.add(createTdReduceFamily());
-  // Host schedules (docs/cpu-target.md).
-  registry.add(createCpuTileVectorizeFamily());
-  registry.add(createCpuWindowVectorizeFamily());
-  registry.add(createCpuSoftmaxRowsFamily());
-  registry.add(createCpuFusedRowsFamily());
-  registry.add(createCpuTileLoopsFamily());
+#define STARK_FAMILY(Name) registry.add(create##Name##Family());
+#include "stark/Strategies/Families.def"
 }
 
 const StrategyRegistry &StrategyRegistry::get() {

@@ -154,7 +154,7 @@ FailureOr<CudaKernelPlan> generateDirectKernel(const ProblemView &view,
                                                std::string &whyNot);
 
 // The template families are StrategyFamily classes (lib/Strategies/Cuda/),
-// registered in StrategyRegistry.cpp; these look them up by name.
+// registered by Families.def; these look them up by name.
 
 /// All template family names, in registration order: gemm_f32,
 /// gemm_3xtf32, gemm, gemm_tc, gemm_wgmma, elementwise, reduce_row,

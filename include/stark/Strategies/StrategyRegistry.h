@@ -1,8 +1,8 @@
 //===- StrategyRegistry.h - Every strategy family, by target ----*- C++ -*-===//
 //
 // The registry lists the strategy families of every target in one place
-// (StrategyRegistry.cpp). Adding a family is one file defining it and one
-// line registering it there.
+// (Families.def). Adding a family is one file defining it and one line
+// registering it there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,31 +33,10 @@ private:
   std::vector<std::unique_ptr<StrategyFamily>> families;
 };
 
-// The families of each kind, one create function each (defined in the
-// family's own file).
-std::unique_ptr<StrategyFamily> createGemmF32Family();
-std::unique_ptr<StrategyFamily> createGemm3xTf32Family();
-std::unique_ptr<StrategyFamily> createGemmFamily();
-std::unique_ptr<StrategyFamily> createGemmTcFamily();
-std::unique_ptr<StrategyFamily> createGemmWgmmaFamily();
-std::unique_ptr<StrategyFamily> createElementwiseFamily();
-std::unique_ptr<StrategyFamily> createReduceRowFamily();
-std::unique_ptr<StrategyFamily> createReduceColFamily();
-std::unique_ptr<StrategyFamily> createSoftmaxFamily();
-std::unique_ptr<StrategyFamily> createLayerNormFamily();
-std::unique_ptr<StrategyFamily> createRmsNormFamily();
-std::unique_ptr<StrategyFamily> createFusedRowsFamily();
-std::unique_ptr<StrategyFamily> createScanFamily();
-std::unique_ptr<StrategyFamily> createConvFamily();
-std::unique_ptr<StrategyFamily> createDirectFamily();
-std::unique_ptr<StrategyFamily> createTdMatmulFamily();
-std::unique_ptr<StrategyFamily> createTdElementwiseFamily();
-std::unique_ptr<StrategyFamily> createTdReduceFamily();
-std::unique_ptr<StrategyFamily> createCpuTileVectorizeFamily();
-std::unique_ptr<StrategyFamily> createCpuWindowVectorizeFamily();
-std::unique_ptr<StrategyFamily> createCpuSoftmaxRowsFamily();
-std::unique_ptr<StrategyFamily> createCpuTileLoopsFamily();
-std::unique_ptr<StrategyFamily> createCpuFusedRowsFamily();
+// One create function per family, defined in the family's own file.
+#define STARK_FAMILY(Name)                                                     \
+  std::unique_ptr<StrategyFamily> create##Name##Family();
+#include "stark/Strategies/Families.def"
 
 } // namespace mlir::stark
 

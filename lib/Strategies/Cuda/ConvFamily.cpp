@@ -387,6 +387,17 @@ class ConvFamily : public StructParamFamily<ConvParams> {
 public:
   ConvFamily() : StructParamFamily("conv", getConvFields()) {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    if (hasWideConvRows(view))
+      return kWideConvRows;
+    if (isSlidingWindowContraction(view))
+      return kNarrowConvRows;
+    return std::nullopt;
+  }
+
   bool handlesInitValue() const override { return true; }
   bool handlesEpilogue() const override { return true; }
 

@@ -49,98 +49,73 @@ static std::string unknownFamily(StringRef family) {
                        llvm::join(getCudaTemplateFamilies(), ", "));
 }
 
+//===----------------------------------------------------------------------===//
+// Ranking
+//===----------------------------------------------------------------------===//
+
+RankingKind cudatpl::getRankingKind(const ProblemView &view) {
+  if (view.isSoftmax)
+    return RankingKind::Softmax;
+  if (view.norm)
+    return RankingKind::Norm;
+  if (view.fused && !view.fused->reductions.empty())
+    return RankingKind::FusedRows;
+  // A window per output and no reuse across outputs: depthwise is a
+  // contraction batched over channels with n = 1, where a GEMM tile would
+  // be mostly waste.
+  if (view.opClass == OpClass::Pooling ||
+      (view.convolution && view.convolution->depthwise))
+    return RankingKind::Window;
+  return RankingKind::Other;
+}
+
+bool cudatpl::isSkinnyContraction(const ProblemView &view) {
+  return view.contraction &&
+         std::min(view.contraction->m, view.contraction->n) < 16;
+}
+
+bool cudatpl::ranksAsContraction(const ProblemView &view) {
+  return view.contraction && getRankingKind(view) == RankingKind::Other;
+}
+
+bool cudatpl::hasShallowK(const ProblemView &view) {
+  return view.contraction && view.contraction->k < kGemmKernelMinPipelinedK;
+}
+
+bool cudatpl::hasLongSoftmaxRows(const ProblemView &view) {
+  return view.softmax && view.softmax->inner == 1 &&
+         view.softmax->length > 8192;
+}
+
+std::optional<unsigned> cudatpl::rankReductionFamily(const ProblemView &view,
+                                                     bool rows) {
+  if (getRankingKind(view) != RankingKind::Other)
+    return std::nullopt;
+  bool contiguous = view.reduction && view.reduction->innerContiguous;
+  std::optional<unsigned> band;
+  auto offer = [&](unsigned b) { band = std::min(band.value_or(b), b); };
+  if (view.contraction) {
+    if (!isSkinnyContraction(view))
+      offer(rows ? kRowReductionOfContraction : kColReductionOfContraction);
+    else if (rows == contiguous)
+      offer(kSkinnyContraction);
+  }
+  if (view.reduction)
+    offer(rows == contiguous ? kMatchingReduction : kOtherReduction);
+  return band;
+}
+
 SmallVector<StringRef> cudatpl::rankTemplateFamilies(const ProblemView &view,
                                                      bool allowTf32) {
-  SmallVector<StringRef> order;
-  auto consider = [&](StringRef family) {
-    if (!llvm::is_contained(order, family))
-      order.push_back(family);
-  };
-  if (view.isSoftmax) {
-    // Online (max and sum in one pass) or one walk per pass over the row:
-    // the search measures both. Long contiguous rows start with the walks
-    // (on the H200, rows of 24576 kept in shared memory: 22.8 us against
-    // the online kernel's 25.0 us).
-    bool longRows = view.softmax->inner == 1 && view.softmax->length > 8192;
-    consider(longRows ? "fused_rows" : "softmax");
-    consider(longRows ? "softmax" : "fused_rows");
-    return order;
-  }
-  if (view.norm) {
-    consider(view.norm->rms ? "rmsnorm" : "layernorm");
-    return order;
-  }
-  if (view.fused && !view.fused->reductions.empty()) {
-    consider("fused_rows");
-    return order;
-  }
-  if (view.opClass == OpClass::Pooling ||
-      (view.convolution && view.convolution->depthwise)) {
-    // A window per output and no reuse across outputs: depthwise is a
-    // contraction batched over channels with n = 1, where a GEMM tile would
-    // be mostly waste.
-    consider("direct");
-    consider("reduce_col");
-    return order;
-  }
-  if (view.contraction) {
-    const ContractionView &c = *view.contraction;
-    // Matrix-vector shapes are bandwidth-bound: a reduction per output
-    // reads each matrix element once without wasting a tile.
-    bool skinny = std::min(c.m, c.n) < 16;
-    if (skinny) {
-      consider(view.reduction && view.reduction->innerContiguous
-                   ? "reduce_row"
-                   : "reduce_col");
-    }
-    // The embedded kernels first for f32 (they decline other types), but
-    // not where k is shallower than two of their smallest slices (bk = 8):
-    // their cp.async pipeline then has nothing to overlap and the problem
-    // is bound by C's traffic, where gemm's small tiles win
-    // (matmul_small_k, k = 4, on the H200: 24.8 us for gemm, 70.4 us with
-    // gemm_f32 ranked first).
-    bool shallowK = c.k < kGemmKernelMinPipelinedK;
-    // A convolution computed directly: no implicit-GEMM address decoding,
-    // and short k (few channels, small filters) costs nothing to pipeline;
-    // with output rows narrower than a warp, after the GEMM kernels.
-    if (hasWideConvRows(view))
-      consider("conv");
-    // Plain tf32 tensor cores, where the user allows them, do a third of
-    // 3xTF32's MMAs.
-    if (allowTf32 && c.aKind == ElementKind::F32 && !shallowK)
-      consider("gemm_tc");
-    if (!shallowK) {
-      consider("gemm_3xtf32");
-      consider("gemm_f32");
-    }
-    if (isSlidingWindowContraction(view))
-      consider("conv");
-    // wgmma before WMMA: on chips other than sm_90a it offers nothing.
-    consider("gemm_wgmma");
-    consider("gemm_tc");
-    consider("gemm");
-    if (!skinny) {
-      consider("reduce_row");
-      consider("reduce_col");
-    }
-    consider("gemm_3xtf32");
-    consider("gemm_f32");
-  }
-  if (view.reduction) {
-    // A masked reduction that is a prefix scan (cumsum): O(L) instead of
-    // O(L^2) per row; the scan family declines every other reduction.
-    consider("scan");
-    if (view.reduction->innerContiguous) {
-      consider("reduce_row");
-      consider("reduce_col");
-    } else {
-      consider("reduce_col");
-      consider("reduce_row");
-    }
-  }
-  consider("elementwise");
-  consider("direct");
-  return order;
+  SmallVector<std::pair<unsigned, StringRef>> ranked;
+  for (const StrategyFamily *family :
+       StrategyRegistry::get().getFamilies("cuda"))
+    if (const auto *f = dyn_cast<CudaTemplateFamily>(family))
+      if (std::optional<unsigned> band = f->rank(view, allowTf32))
+        ranked.push_back({*band, f->getName()});
+  llvm::stable_sort(
+      ranked, [](const auto &a, const auto &b) { return a.first < b.first; });
+  return llvm::to_vector(llvm::make_second_range(ranked));
 }
 
 LogicalResult mlir::stark::checkFamilyApplies(StringRef family,
@@ -271,12 +246,7 @@ CudaTemplateFamily::getRank(const StrategyProblem &problem) const {
   const ProblemView *view = problem.getView(ignored);
   if (!view)
     return std::nullopt;
-  SmallVector<StringRef> order =
-      rankTemplateFamilies(*view, problem.getOptions().allowTf32);
-  const auto *it = llvm::find(order, name);
-  if (it == order.end())
-    return std::nullopt;
-  return unsigned(it - order.begin());
+  return rank(*view, problem.getOptions().allowTf32);
 }
 
 std::vector<StrategyPoint>

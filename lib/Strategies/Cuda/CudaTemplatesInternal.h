@@ -17,9 +17,83 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::stark::cudatpl {
+
+/// The problems whose template families are ranked among themselves only:
+/// a softmax, a fused norm, another fused chain with reductions, a window
+/// per output (pooling, depthwise convolution); every other problem is
+/// `Other`, where contractions and reductions are told apart by the view.
+enum class RankingKind { Softmax, Norm, FusedRows, Window, Other };
+RankingKind getRankingKind(const ProblemView &view);
+
+/// Where a template family stands on a problem (CudaTemplateFamily::rank),
+/// lower first. Within a kind of its own (softmax, norms, fused rows,
+/// windows) a family is first or second; on other problems the bands
+/// below order contractions, then reductions, then anything.
+enum RankBand : unsigned {
+  kFirst = 0,
+  kSecond = 1,
+  /// Matrix-vector shapes (min(m, n) < 16) are bandwidth-bound: a
+  /// reduction per output reads each matrix element once without wasting
+  /// a tile.
+  kSkinnyContraction = 10,
+  /// A convolution computed directly, with output rows at least a warp
+  /// wide: no implicit-GEMM address decoding, and short k (few channels,
+  /// small filters) costs nothing to pipeline.
+  kWideConvRows = 20,
+  /// Plain tf32 tensor cores, where the user allows them, do a third of
+  /// 3xTF32's MMAs.
+  kAllowedTf32 = 30,
+  /// The embedded f32 kernels, where k is deep enough for their cp.async
+  /// pipeline (kGemmKernelMinPipelinedK).
+  kPipelined3xTf32 = 40,
+  kPipelinedF32 = 50,
+  /// A convolution whose output rows are narrower than a warp: after the
+  /// GEMM kernels that decline nothing.
+  kNarrowConvRows = 60,
+  /// wgmma before WMMA: on chips other than sm_90a it offers nothing.
+  kWgmma = 70,
+  kTensorCores = 80,
+  kSimtGemm = 90,
+  /// Reductions over a contraction's k, after every GEMM.
+  kRowReductionOfContraction = 100,
+  kColReductionOfContraction = 110,
+  /// The embedded f32 kernels where k is shallower than two of their
+  /// smallest slices: the pipeline has nothing to overlap and C's traffic
+  /// bounds the problem, where gemm's small tiles win (matmul_small_k,
+  /// k = 4, on the H200: 24.8 us for gemm, 70.4 us with gemm_f32 first).
+  kShallow3xTf32 = 120,
+  kShallowF32 = 130,
+  /// A masked reduction that is a prefix scan (cumsum): O(L) instead of
+  /// O(L^2) per row; the scan family declines every other reduction.
+  kScan = 200,
+  /// The reduction family that reads along the reduced dimension's
+  /// layout (reduce_row for contiguous rows, reduce_col otherwise), then
+  /// the other.
+  kMatchingReduction = 210,
+  kOtherReduction = 220,
+  kElementwise = 300,
+  kDirect = 310,
+};
+
+/// A contraction with min(m, n) < 16 (a matrix-vector product, a dot).
+bool isSkinnyContraction(const ProblemView &view);
+/// A contraction whose k is too shallow for the embedded f32 kernels'
+/// pipeline (kShallow3xTf32).
+bool hasShallowK(const ProblemView &view);
+/// A softmax over long contiguous rows: the walks of fused_rows go before
+/// the online kernel there (on the H200, rows of 24576 kept in shared
+/// memory: 22.8 us against the online kernel's 25.0 us).
+bool hasLongSoftmaxRows(const ProblemView &view);
+/// A contraction (or convolution) among the `Other` problems: where the
+/// GEMM families and conv rank themselves.
+bool ranksAsContraction(const ProblemView &view);
+/// The band of reduce_row (`rows`) or reduce_col on `view`, or none: a
+/// skinny contraction's reduction, one after the GEMMs, or a reduction's.
+std::optional<unsigned> rankReductionFamily(const ProblemView &view, bool rows);
 
 /// A CUDA C++ template family: a check, an enumeration and a generator on
 /// the ProblemView of a problem. Its points are its parameter sets; a point
@@ -48,6 +122,11 @@ public:
   /// Whether the family's kernels compute a contraction's operand prologues
   /// (EpilogueView::aPrologue, bPrologue) as they load the operands.
   virtual bool handlesOperandPrologues() const { return false; }
+  /// Where the family stands on `view` among the template families (a
+  /// RankBand), or none when it is not worth offering there; whether it
+  /// applies is `check`'s answer.
+  virtual std::optional<unsigned> rank(const ProblemView &view,
+                                       bool allowTf32) const = 0;
   /// `check`, after refusing a problem whose output starts from a constant
   /// when the family's kernels would read it instead, and a contraction
   /// with an epilogue when they would leave the epilogue out.
@@ -85,8 +164,9 @@ private:
 /// The template family called `name`, or null.
 const CudaTemplateFamily *lookupTemplateFamily(StringRef name);
 
-/// The template families worth offering for `view`, the most promising
-/// first, each once (whether one applies is its own check).
+/// The template families that rank themselves on `view`, the most
+/// promising first (ties in registration order; whether one applies is its
+/// own check).
 SmallVector<StringRef> rankTemplateFamilies(const ProblemView &view,
                                             bool allowTf32 = false);
 

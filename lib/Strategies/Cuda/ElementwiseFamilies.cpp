@@ -439,6 +439,13 @@ class ElementwiseFamily : public CudaTemplateFamily {
 public:
   ElementwiseFamily() : CudaTemplateFamily("elementwise") {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (getRankingKind(view) != RankingKind::Other)
+      return std::nullopt;
+    return kElementwise;
+  }
+
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkElementwiseApplies(view, whyNot);
@@ -471,6 +478,18 @@ public:
 class DirectFamily : public CudaTemplateFamily {
 public:
   DirectFamily() : CudaTemplateFamily("direct") {}
+
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    switch (getRankingKind(view)) {
+    case RankingKind::Window:
+      return kFirst;
+    case RankingKind::Other:
+      return kDirect;
+    default:
+      return std::nullopt;
+    }
+  }
 
   /// Each thread starts its accumulator from the fill value.
   bool handlesInitValue() const override { return true; }

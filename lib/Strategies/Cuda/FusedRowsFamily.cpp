@@ -594,6 +594,18 @@ class FusedRowsFamily : public CudaTemplateFamily {
 public:
   FusedRowsFamily() : CudaTemplateFamily("fused_rows") {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    switch (getRankingKind(view)) {
+    case RankingKind::Softmax:
+      return hasLongSoftmaxRows(view) ? kFirst : kSecond;
+    case RankingKind::FusedRows:
+      return kFirst;
+    default:
+      return std::nullopt;
+    }
+  }
+
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkFusedRowsApplies(view, whyNot);

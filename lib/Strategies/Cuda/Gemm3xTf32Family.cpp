@@ -26,6 +26,13 @@ public:
                          "stark_gemm_3xtf32", "gemm3xTf32Block",
                          getGemm3xTf32KernelText()) {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    return hasShallowK(view) ? kShallow3xTf32 : kPipelined3xTf32;
+  }
+
 private:
   static ArrayRef<ParamField<GemmKernelParams>> getFields() {
     using P = GemmKernelParams;

@@ -34,6 +34,13 @@ public:
                          "stark_gemm_f32", "gemmF32SimtBlock",
                          getGemmF32KernelText()) {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    return hasShallowK(view) ? kShallowF32 : kPipelinedF32;
+  }
+
 private:
   static ArrayRef<ParamField<GemmKernelParams>> getFields() {
     using P = GemmKernelParams;

@@ -258,6 +258,13 @@ class GemmFamily : public StructParamFamily<GemmParams> {
 public:
   GemmFamily() : StructParamFamily("gemm", getGemmFields()) {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    return kSimtGemm;
+  }
+
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkGemmApplies(view, whyNot);

@@ -353,6 +353,16 @@ class GemmTcFamily : public StructParamFamily<GemmTcParams> {
 public:
   GemmTcFamily() : StructParamFamily("gemm_tc", getGemmTcFields()) {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    if (allowTf32 && view.contraction->aKind == ElementKind::F32 &&
+        !hasShallowK(view))
+      return kAllowedTf32;
+    return kTensorCores;
+  }
+
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkGemmTcApplies(view, allowTf32, whyNot);

@@ -175,6 +175,13 @@ class GemmWgmmaFamily : public StructParamFamily<WgmmaParams> {
 public:
   GemmWgmmaFamily() : StructParamFamily("gemm_wgmma", getWgmmaFields()) {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    return kWgmma;
+  }
+
   /// The store stage writes C_INIT + sum (a fill + matmul problem) or the
   /// epilogue's output.
   bool handlesInitValue() const override { return true; }

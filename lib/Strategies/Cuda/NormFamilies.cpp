@@ -204,6 +204,13 @@ class NormFamily : public CudaTemplateFamily {
 public:
   NormFamily(StringRef name, bool rms) : CudaTemplateFamily(name), rms(rms) {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (getRankingKind(view) != RankingKind::Norm || view.norm->rms != rms)
+      return std::nullopt;
+    return kFirst;
+  }
+
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkNormApplies(view, rms, whyNot);

@@ -513,6 +513,11 @@ namespace {
 class ReduceRowFamily : public CudaTemplateFamily {
 public:
   ReduceRowFamily() : CudaTemplateFamily("reduce_row") {}
+
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    return rankReductionFamily(view, /*rows=*/true);
+  }
   bool handlesInitValue() const override { return true; }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
@@ -550,6 +555,13 @@ public:
 class ReduceColFamily : public CudaTemplateFamily {
 public:
   ReduceColFamily() : CudaTemplateFamily("reduce_col") {}
+
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (getRankingKind(view) == RankingKind::Window)
+      return kSecond;
+    return rankReductionFamily(view, /*rows=*/false);
+  }
   bool handlesInitValue() const override { return true; }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,

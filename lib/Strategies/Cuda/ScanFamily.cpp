@@ -161,6 +161,13 @@ class ScanFamily : public CudaTemplateFamily {
 public:
   ScanFamily() : CudaTemplateFamily("scan") {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (!view.reduction || getRankingKind(view) != RankingKind::Other)
+      return std::nullopt;
+    return kScan;
+  }
+
   bool handlesInitValue() const override { return true; }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,

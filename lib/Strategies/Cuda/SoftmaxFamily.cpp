@@ -199,6 +199,13 @@ class SoftmaxFamily : public CudaTemplateFamily {
 public:
   SoftmaxFamily() : CudaTemplateFamily("softmax") {}
 
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    if (getRankingKind(view) != RankingKind::Softmax)
+      return std::nullopt;
+    return hasLongSoftmaxRows(view) ? kSecond : kFirst;
+  }
+
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const override {
     return checkSoftmaxApplies(view, whyNot);
