@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
@@ -435,9 +436,9 @@ cudatpl::enumerateDirect(const ProblemView &view,
 //===----------------------------------------------------------------------===//
 
 namespace {
-class ElementwiseFamily : public CudaTemplateFamily {
+class ElementwiseFamily : public StructParamFamily<ElementwiseParams> {
 public:
-  ElementwiseFamily() : CudaTemplateFamily("elementwise") {}
+  ElementwiseFamily() : StructParamFamily("elementwise", getFields()) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -451,33 +452,31 @@ public:
     return checkElementwiseApplies(view, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const ElementwiseParams &p : enumerateElementwise(view, profile))
-      out.push_back(
-          {{"block", p.block}, {"vec", p.vec}, {"per_thread", p.perThread}});
-    return out;
+protected:
+  std::vector<ElementwiseParams>
+  enumerateStructs(const ProblemView &view, const HardwareProfile &profile,
+                   bool allowTf32) const override {
+    return enumerateElementwise(view, profile);
+  }
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const ElementwiseParams &p,
+                                           std::string &whyNot) const override {
+    return generateElementwiseKernel(view, p, whyNot);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    ElementwiseParams p;
-    if (failed(takeParams(params,
-                          {{"block", &p.block},
-                           {"vec", &p.vec},
-                           {"per_thread", &p.perThread}},
-                          whyNot)))
-      return failure();
-    return generateElementwiseKernel(view, p, whyNot);
+private:
+  static ArrayRef<ParamField<ElementwiseParams>> getFields() {
+    static const ParamField<ElementwiseParams> fields[] = {
+        {"block", &ElementwiseParams::block},
+        {"vec", &ElementwiseParams::vec},
+        {"per_thread", &ElementwiseParams::perThread}};
+    return fields;
   }
 };
 
-class DirectFamily : public CudaTemplateFamily {
+class DirectFamily : public StructParamFamily<DirectParams> {
 public:
-  DirectFamily() : CudaTemplateFamily("direct") {}
+  DirectFamily() : StructParamFamily("direct", getFields()) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -499,22 +498,23 @@ public:
     return checkDirectApplies(view, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const DirectParams &p : enumerateDirect(view, profile))
-      out.push_back({{"block", p.block}});
-    return out;
+protected:
+  std::vector<DirectParams> enumerateStructs(const ProblemView &view,
+                                             const HardwareProfile &profile,
+                                             bool allowTf32) const override {
+    return enumerateDirect(view, profile);
+  }
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const DirectParams &p,
+                                           std::string &whyNot) const override {
+    return generateDirectKernel(view, p, whyNot);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    DirectParams p;
-    if (failed(takeParams(params, {{"block", &p.block}}, whyNot)))
-      return failure();
-    return generateDirectKernel(view, p, whyNot);
+private:
+  static ArrayRef<ParamField<DirectParams>> getFields() {
+    static const ParamField<DirectParams> fields[] = {
+        {"block", &DirectParams::block}};
+    return fields;
   }
 };
 } // namespace

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
@@ -590,9 +591,9 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
 }
 
 namespace {
-class FusedRowsFamily : public CudaTemplateFamily {
+class FusedRowsFamily : public StructParamFamily<FusedRowsParams> {
 public:
-  FusedRowsFamily() : CudaTemplateFamily("fused_rows") {}
+  FusedRowsFamily() : StructParamFamily("fused_rows", getFields()) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -611,30 +612,26 @@ public:
     return checkFusedRowsApplies(view, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const FusedRowsParams &p : enumerateFusedRows(view, profile)) {
-      out.push_back({{"lanes", p.lanes}, {"rows", p.rows}, {"cache", p.cache}});
-      if (p.split > 1)
-        out.back()["split"] = p.split;
-    }
-    return out;
+protected:
+  std::vector<FusedRowsParams> enumerateStructs(const ProblemView &view,
+                                                const HardwareProfile &profile,
+                                                bool allowTf32) const override {
+    return enumerateFusedRows(view, profile);
+  }
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const FusedRowsParams &p,
+                                           std::string &whyNot) const override {
+    return generateFusedRowsKernel(view, p, whyNot);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    FusedRowsParams p;
-    if (failed(takeParams(params,
-                          {{"lanes", &p.lanes},
-                           {"rows", &p.rows},
-                           {"cache", &p.cache},
-                           {"split", &p.split}},
-                          whyNot)))
-      return failure();
-    return generateFusedRowsKernel(view, p, whyNot);
+private:
+  static ArrayRef<ParamField<FusedRowsParams>> getFields() {
+    static const ParamField<FusedRowsParams> fields[] = {
+        {"lanes", &FusedRowsParams::lanes},
+        {"rows", &FusedRowsParams::rows},
+        {"cache", &FusedRowsParams::cache},
+        {"split", &FusedRowsParams::split, 1}};
+    return fields;
   }
 };
 } // namespace

@@ -1,9 +1,8 @@
 //===- GemmCommon.h - The frame the four GEMM families share --------------===//
 //
 // The GEMM families (gemm, gemm_tc, gemm_f32, gemm_3xtf32) each keep their
-// parameters in a struct; the family class around it converts to and from
-// TemplateParams through a table of named fields, filters its candidate
-// blocks against the profile the same way and sorts them by their score.
+// parameters in a struct (ParamTable.h), filter their candidate blocks
+// against the profile the same way and sort them by their score.
 // The two families over the embedded kernels differ only in the kernel, its
 // configurations and the shape of its block: one class, GemmKernelFamily.
 //
@@ -13,88 +12,12 @@
 #define STARK_LIB_STRATEGIES_CUDA_GEMMCOMMON_H
 
 #include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
 
 #include <algorithm>
 #include <utility>
 
 namespace mlir::stark::cudatpl {
-
-/// A parameter of a family: a named integer or flag field of its struct P.
-template <class P> struct ParamField {
-  ParamField(StringRef name, int64_t P::*value) : name(name), value(value) {}
-  ParamField(StringRef name, bool P::*flag) : name(name), flag(flag) {}
-
-  int64_t get(const P &p) const { return value ? p.*value : int64_t(p.*flag); }
-  void set(P &p, int64_t v) const {
-    if (value)
-      p.*value = v;
-    else
-      p.*flag = v != 0;
-  }
-
-  StringRef name;
-  int64_t P::*value = nullptr;
-  bool P::*flag = nullptr;
-};
-
-/// Records every field of `p` in the plan's parameters.
-template <class P>
-void setParams(CudaKernelPlan &plan, const P &p,
-               ArrayRef<ParamField<P>> fields) {
-  for (const ParamField<P> &field : fields)
-    setParam(plan, field.name, field.get(p));
-}
-
-/// A family whose parameter sets are the structs P: it enumerates and
-/// generates structs, the conversions are the fields'.
-template <class P> class StructParamFamily : public CudaTemplateFamily {
-public:
-  StructParamFamily(StringRef name, ArrayRef<ParamField<P>> fields,
-                    P defaults = P())
-      : CudaTemplateFamily(name), fields(fields), defaults(defaults) {}
-
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const final {
-    std::vector<TemplateParams> out;
-    for (const P &p : enumerateStructs(view, profile, allowTf32)) {
-      TemplateParams params;
-      for (const ParamField<P> &field : fields)
-        params[field.name.str()] = field.get(p);
-      out.push_back(std::move(params));
-    }
-    return out;
-  }
-
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const final {
-    P p = defaults;
-    SmallVector<int64_t> values;
-    for (const ParamField<P> &field : fields)
-      values.push_back(field.get(p));
-    SmallVector<std::pair<StringRef, int64_t *>> slots;
-    for (auto [field, value] : llvm::zip_equal(fields, values))
-      slots.push_back({field.name, &value});
-    if (failed(takeParams(params, slots, whyNot)))
-      return failure();
-    for (auto [field, value] : llvm::zip_equal(fields, values))
-      field.set(p, value);
-    return generateStruct(view, p, whyNot);
-  }
-
-protected:
-  /// The parameter sets worth trying, best guess first.
-  virtual std::vector<P> enumerateStructs(const ProblemView &view,
-                                          const HardwareProfile &profile,
-                                          bool allowTf32) const = 0;
-  virtual FailureOr<CudaKernelPlan>
-  generateStruct(const ProblemView &view, const P &p,
-                 std::string &whyNot) const = 0;
-
-  ArrayRef<ParamField<P>> fields;
-  P defaults;
-};
 
 /// A plan of one launch of `kernel`: a block of `threads` per BM x BN tile
 /// of the output and per slice of k, the batch times the `splitK` slices in

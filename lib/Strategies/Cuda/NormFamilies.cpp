@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -200,9 +201,10 @@ std::vector<NormParams> cudatpl::enumerateNorm(const ProblemView &view,
 
 namespace {
 /// layernorm and rmsnorm: one generator, the view says which norm it is.
-class NormFamily : public CudaTemplateFamily {
+class NormFamily : public StructParamFamily<NormParams> {
 public:
-  NormFamily(StringRef name, bool rms) : CudaTemplateFamily(name), rms(rms) {}
+  NormFamily(StringRef name, bool rms)
+      : StructParamFamily(name, getFields()), rms(rms) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -216,38 +218,31 @@ public:
     return checkNormApplies(view, rms, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const NormParams &p : enumerateNorm(view, profile))
-      out.push_back({{"threads", p.threads},
-                     {"rows", p.rows},
-                     {"vec", p.vec},
-                     {"cache", p.cache}});
-    return out;
+protected:
+  std::vector<NormParams> enumerateStructs(const ProblemView &view,
+                                           const HardwareProfile &profile,
+                                           bool allowTf32) const override {
+    return enumerateNorm(view, profile);
   }
-
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const NormParams &p,
+                                           std::string &whyNot) const override {
     // The generator follows the view; the family's name must agree with it.
     if (failed(checkNormApplies(view, rms, whyNot)))
       return failure();
-    NormParams p;
-    int64_t cache = p.cache;
-    if (failed(takeParams(params,
-                          {{"threads", &p.threads},
-                           {"rows", &p.rows},
-                           {"vec", &p.vec},
-                           {"cache", &cache}},
-                          whyNot)))
-      return failure();
-    p.cache = cache != 0;
     return generateNormKernel(view, p, whyNot);
   }
 
 private:
+  static ArrayRef<ParamField<NormParams>> getFields() {
+    static const ParamField<NormParams> fields[] = {
+        {"threads", &NormParams::threads},
+        {"rows", &NormParams::rows},
+        {"vec", &NormParams::vec},
+        {"cache", &NormParams::cache}};
+    return fields;
+  }
+
   bool rms;
 };
 } // namespace

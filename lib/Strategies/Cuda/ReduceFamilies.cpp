@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -510,9 +511,9 @@ cudatpl::enumerateReduceCol(const ProblemView &view,
 //===----------------------------------------------------------------------===//
 
 namespace {
-class ReduceRowFamily : public CudaTemplateFamily {
+class ReduceRowFamily : public StructParamFamily<ReduceRowParams> {
 public:
-  ReduceRowFamily() : CudaTemplateFamily("reduce_row") {}
+  ReduceRowFamily() : StructParamFamily("reduce_row", getFields()) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -525,36 +526,32 @@ public:
     return checkReduceApplies(view, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const ReduceRowParams &p : enumerateReduceRow(view, profile))
-      out.push_back({{"threads", p.threads},
-                     {"rows", p.rows},
-                     {"vec", p.vec},
-                     {"split", p.split}});
-    return out;
+protected:
+  std::vector<ReduceRowParams> enumerateStructs(const ProblemView &view,
+                                                const HardwareProfile &profile,
+                                                bool allowTf32) const override {
+    return enumerateReduceRow(view, profile);
+  }
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const ReduceRowParams &p,
+                                           std::string &whyNot) const override {
+    return generateReduceRowKernel(view, p, whyNot);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    ReduceRowParams p;
-    if (failed(takeParams(params,
-                          {{"threads", &p.threads},
-                           {"rows", &p.rows},
-                           {"vec", &p.vec},
-                           {"split", &p.split}},
-                          whyNot)))
-      return failure();
-    return generateReduceRowKernel(view, p, whyNot);
+private:
+  static ArrayRef<ParamField<ReduceRowParams>> getFields() {
+    static const ParamField<ReduceRowParams> fields[] = {
+        {"threads", &ReduceRowParams::threads},
+        {"rows", &ReduceRowParams::rows},
+        {"vec", &ReduceRowParams::vec},
+        {"split", &ReduceRowParams::split}};
+    return fields;
   }
 };
 
-class ReduceColFamily : public CudaTemplateFamily {
+class ReduceColFamily : public StructParamFamily<ReduceColParams> {
 public:
-  ReduceColFamily() : CudaTemplateFamily("reduce_col") {}
+  ReduceColFamily() : StructParamFamily("reduce_col", getFields()) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -569,23 +566,24 @@ public:
     return checkReduceApplies(view, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const ReduceColParams &p : enumerateReduceCol(view, profile))
-      out.push_back({{"block_x", p.blockX}, {"split_y", p.splitY}});
-    return out;
+protected:
+  std::vector<ReduceColParams> enumerateStructs(const ProblemView &view,
+                                                const HardwareProfile &profile,
+                                                bool allowTf32) const override {
+    return enumerateReduceCol(view, profile);
+  }
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const ReduceColParams &p,
+                                           std::string &whyNot) const override {
+    return generateReduceColKernel(view, p, whyNot);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    ReduceColParams p;
-    if (failed(takeParams(
-            params, {{"block_x", &p.blockX}, {"split_y", &p.splitY}}, whyNot)))
-      return failure();
-    return generateReduceColKernel(view, p, whyNot);
+private:
+  static ArrayRef<ParamField<ReduceColParams>> getFields() {
+    static const ParamField<ReduceColParams> fields[] = {
+        {"block_x", &ReduceColParams::blockX},
+        {"split_y", &ReduceColParams::splitY}};
+    return fields;
   }
 };
 } // namespace

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -157,9 +158,9 @@ struct ScanParams {
   int64_t items = 4; // elements per thread per chunk
 };
 
-class ScanFamily : public CudaTemplateFamily {
+class ScanFamily : public StructParamFamily<ScanParams> {
 public:
-  ScanFamily() : CudaTemplateFamily("scan") {}
+  ScanFamily() : StructParamFamily("scan", getFields()) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -176,16 +177,17 @@ public:
     return matchScan(view, m, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
+protected:
+  std::vector<ScanParams> enumerateStructs(const ProblemView &view,
+                                           const HardwareProfile &profile,
+                                           bool allowTf32) const override {
     ScanMatch m;
     std::string ignored;
     if (failed(matchScan(view, m, ignored)))
       return {};
     int64_t maxThreads =
         profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
-    std::vector<TemplateParams> out;
+    std::vector<ScanParams> out;
     // Enough elements per block that a chunk covers a short row once.
     for (auto [threads, items] : {std::pair<int64_t, int64_t>{256, 4},
                                   {512, 4},
@@ -198,26 +200,29 @@ public:
         continue;
       if (threads > 32 && threads * items / 2 >= m.length)
         continue; // half the block would idle
-      out.push_back({{"threads", threads}, {"items", items}});
+      out.push_back({threads, items});
     }
     if (out.empty())
-      out.push_back({{"threads", 32}, {"items", 1}});
+      out.push_back({32, 1});
     return out;
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override;
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const ScanParams &p,
+                                           std::string &whyNot) const override;
+
+private:
+  static ArrayRef<ParamField<ScanParams>> getFields() {
+    static const ParamField<ScanParams> fields[] = {
+        {"threads", &ScanParams::threads}, {"items", &ScanParams::items}};
+    return fields;
+  }
 };
 } // namespace
 
-FailureOr<CudaKernelPlan> ScanFamily::generate(const ProblemView &view,
-                                               const TemplateParams &params,
-                                               std::string &whyNot) const {
-  ScanParams p;
-  if (failed(takeParams(params, {{"threads", &p.threads}, {"items", &p.items}},
-                        whyNot)))
-    return failure();
+FailureOr<CudaKernelPlan>
+ScanFamily::generateStruct(const ProblemView &view, const ScanParams &p,
+                           std::string &whyNot) const {
   ScanMatch m;
   if (failed(matchScan(view, m, whyNot)))
     return failure();

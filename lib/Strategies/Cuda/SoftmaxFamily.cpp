@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -195,9 +196,9 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
 }
 
 namespace {
-class SoftmaxFamily : public CudaTemplateFamily {
+class SoftmaxFamily : public StructParamFamily<SoftmaxParams> {
 public:
-  SoftmaxFamily() : CudaTemplateFamily("softmax") {}
+  SoftmaxFamily() : StructParamFamily("softmax", getFields()) {}
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const override {
@@ -211,30 +212,26 @@ public:
     return checkSoftmaxApplies(view, whyNot);
   }
 
-  std::vector<TemplateParams> enumerate(const ProblemView &view,
-                                        const HardwareProfile &profile,
-                                        bool allowTf32) const override {
-    std::vector<TemplateParams> out;
-    for (const SoftmaxParams &p : enumerateSoftmax(view, profile))
-      out.push_back({{"threads", p.threads},
-                     {"rows", p.rows},
-                     {"vec", p.vec},
-                     {"cache", p.cache}});
-    return out;
+protected:
+  std::vector<SoftmaxParams> enumerateStructs(const ProblemView &view,
+                                              const HardwareProfile &profile,
+                                              bool allowTf32) const override {
+    return enumerateSoftmax(view, profile);
+  }
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
+                                           const SoftmaxParams &p,
+                                           std::string &whyNot) const override {
+    return generateSoftmaxKernel(view, p, whyNot);
   }
 
-  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
-                                     const TemplateParams &params,
-                                     std::string &whyNot) const override {
-    SoftmaxParams p;
-    if (failed(takeParams(params,
-                          {{"threads", &p.threads},
-                           {"rows", &p.rows},
-                           {"vec", &p.vec},
-                           {"cache", &p.cache}},
-                          whyNot)))
-      return failure();
-    return generateSoftmaxKernel(view, p, whyNot);
+private:
+  static ArrayRef<ParamField<SoftmaxParams>> getFields() {
+    static const ParamField<SoftmaxParams> fields[] = {
+        {"threads", &SoftmaxParams::threads},
+        {"rows", &SoftmaxParams::rows},
+        {"vec", &SoftmaxParams::vec},
+        {"cache", &SoftmaxParams::cache}};
+    return fields;
   }
 };
 } // namespace

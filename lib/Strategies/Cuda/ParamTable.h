@@ -1,0 +1,107 @@
+//===- ParamTable.h - A template family's parameters as a struct ----------===//
+//
+// Every CUDA template family keeps its parameters in a struct of its own
+// and names its fields once, in a table of ParamField: the family's points
+// (TemplateParams, the strings of #stark.winner) are written from the
+// structs its enumeration returns, and the parameters of a point are read
+// back into a struct, unknown names refused, before it generates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STARK_LIB_STRATEGIES_CUDA_PARAMTABLE_H
+#define STARK_LIB_STRATEGIES_CUDA_PARAMTABLE_H
+
+#include "CudaTemplatesInternal.h"
+
+#include <optional>
+
+namespace mlir::stark::cudatpl {
+
+/// A parameter of a family: a named integer or flag field of its struct P.
+/// A field with `omittedAt` is left out of the parameter sets where it has
+/// that value (a split of 1: no split), so that the points of a problem
+/// that does not need it read as they always did.
+template <class P> struct ParamField {
+  ParamField(StringRef name, int64_t P::*value,
+             std::optional<int64_t> omittedAt = std::nullopt)
+      : name(name), value(value), omittedAt(omittedAt) {}
+  ParamField(StringRef name, bool P::*flag) : name(name), flag(flag) {}
+
+  int64_t get(const P &p) const { return value ? p.*value : int64_t(p.*flag); }
+  void set(P &p, int64_t v) const {
+    if (value)
+      p.*value = v;
+    else
+      p.*flag = v != 0;
+  }
+
+  StringRef name;
+  int64_t P::*value = nullptr;
+  bool P::*flag = nullptr;
+  std::optional<int64_t> omittedAt;
+};
+
+/// Records every field of `p` in the plan's parameters.
+template <class P>
+void setParams(CudaKernelPlan &plan, const P &p,
+               ArrayRef<ParamField<P>> fields) {
+  for (const ParamField<P> &field : fields)
+    setParam(plan, field.name, field.get(p));
+}
+
+/// A family whose parameter sets are the structs P: it enumerates and
+/// generates structs, the conversions are the fields' (every template
+/// family's parameters go through this one table type).
+template <class P> class StructParamFamily : public CudaTemplateFamily {
+public:
+  StructParamFamily(StringRef name, ArrayRef<ParamField<P>> fields,
+                    P defaults = P())
+      : CudaTemplateFamily(name), fields(fields), defaults(defaults) {}
+
+  std::vector<TemplateParams> enumerate(const ProblemView &view,
+                                        const HardwareProfile &profile,
+                                        bool allowTf32) const final {
+    std::vector<TemplateParams> out;
+    for (const P &p : enumerateStructs(view, profile, allowTf32)) {
+      TemplateParams params;
+      for (const ParamField<P> &field : fields)
+        if (field.get(p) != field.omittedAt)
+          params[field.name.str()] = field.get(p);
+      out.push_back(std::move(params));
+    }
+    return out;
+  }
+
+  FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                     const TemplateParams &params,
+                                     std::string &whyNot) const final {
+    P p = defaults;
+    SmallVector<int64_t> values;
+    for (const ParamField<P> &field : fields)
+      values.push_back(field.get(p));
+    SmallVector<std::pair<StringRef, int64_t *>> slots;
+    for (auto [field, value] : llvm::zip_equal(fields, values))
+      slots.push_back({field.name, &value});
+    if (failed(takeParams(params, slots, whyNot)))
+      return failure();
+    for (auto [field, value] : llvm::zip_equal(fields, values))
+      field.set(p, value);
+    return generateStruct(view, p, whyNot);
+  }
+
+protected:
+  /// The parameter sets worth trying, best guess first.
+  virtual std::vector<P> enumerateStructs(const ProblemView &view,
+                                          const HardwareProfile &profile,
+                                          bool allowTf32) const = 0;
+  virtual FailureOr<CudaKernelPlan>
+  generateStruct(const ProblemView &view, const P &p,
+                 std::string &whyNot) const = 0;
+
+  ArrayRef<ParamField<P>> fields;
+  P defaults;
+};
+
+} // namespace mlir::stark::cudatpl
+
+#endif // STARK_LIB_STRATEGIES_CUDA_PARAMTABLE_H
