@@ -106,6 +106,52 @@ static LogicalResult runBackToBack(CompiledKernel &candidate, ArgBuffers &args,
   return success();
 }
 
+/// After timed run `run` of the candidate, on staged set `setIndex`, with
+/// the clock stopped: what the run did to its inputs (their checksums;
+/// `setSums` are the staged set's, `inputPosition` maps an argument to its
+/// place among them) and around its arguments, and, for a `sample`,
+/// everything it left, read into `readBack`.
+static LogicalResult
+recordTimedRun(ArgBuffers &args, unsigned run, unsigned setIndex, bool sample,
+               ArrayRef<uint64_t> setSums, ArrayRef<unsigned> inputPosition,
+               std::vector<HostBuffer> &readBack, TimedRunsOutcome &outcome,
+               std::string &error) {
+  if (sample) {
+    if (failed(args.download(readBack, error)))
+      return failure();
+    outcome.inputChecksums.push_back(getInputChecksums(readBack));
+  } else {
+    // Inputs equal to the staged set have its checksums; a changed one
+    // is read back, so that the judge sees what it became.
+    FailureOr<SmallVector<unsigned>> changed =
+        args.findChangedInputs(setIndex, error);
+    if (failed(changed))
+      return failure();
+    std::vector<uint64_t> sums(setSums.begin(), setSums.end());
+    for (unsigned i : *changed) {
+      if (i >= readBack.size() || inputPosition[i] >= sums.size()) {
+        error = "a changed input that is not an input argument";
+        return failure();
+      }
+      if (failed(args.downloadArg(i, readBack[i], error)))
+        return failure();
+      sums[inputPosition[i]] = llvm::xxh3_64bits(readBack[i].bytes);
+    }
+    outcome.inputChecksums.push_back(std::move(sums));
+  }
+  outcome.runInputSet.push_back(setIndex);
+  FailureOr<std::string> damage = args.checkGuards(error);
+  if (failed(damage))
+    return failure();
+  if (!damage->empty() && outcome.guardDamage.empty()) {
+    outcome.guardDamage = *damage;
+    outcome.guardDamageRun = run;
+  }
+  if (sample)
+    outcome.sampled.push_back({run, setIndex, readBack});
+  return success();
+}
+
 TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
     Target &target, CompiledKernel &baseline, ArgBuffers &baselineArgs,
     CompiledKernel &candidate, ArgBuffers &candidateArgs,
@@ -176,42 +222,10 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
         target.timeRun(candidate, candidateArgs, runOptions, error);
     if (failed(seconds))
       return failure();
-    // After the clock stopped: what the run did to its inputs and around
-    // its arguments, and, when asked, everything it left.
-    bool sample = sampled.count(run);
-    if (sample) {
-      if (failed(candidateArgs.download(readBack, error)))
-        return failure();
-      outcome.inputChecksums.push_back(getInputChecksums(readBack));
-    } else {
-      // Inputs equal to the staged set have its checksums; a changed one
-      // is read back, so that the judge sees what it became.
-      FailureOr<SmallVector<unsigned>> changed =
-          candidateArgs.findChangedInputs(setIndex, error);
-      if (failed(changed))
-        return failure();
-      std::vector<uint64_t> sums = setSums[setIndex];
-      for (unsigned i : *changed) {
-        if (i >= readBack.size() || inputPosition[i] >= sums.size()) {
-          error = "a changed input that is not an input argument";
-          return failure();
-        }
-        if (failed(candidateArgs.downloadArg(i, readBack[i], error)))
-          return failure();
-        sums[inputPosition[i]] = llvm::xxh3_64bits(readBack[i].bytes);
-      }
-      outcome.inputChecksums.push_back(std::move(sums));
-    }
-    outcome.runInputSet.push_back(setIndex);
-    FailureOr<std::string> damage = candidateArgs.checkGuards(error);
-    if (failed(damage))
+    if (failed(recordTimedRun(candidateArgs, run, setIndex,
+                              sampled.count(run) != 0, setSums[setIndex],
+                              inputPosition, readBack, outcome, error)))
       return failure();
-    if (!damage->empty() && outcome.guardDamage.empty()) {
-      outcome.guardDamage = *damage;
-      outcome.guardDamageRun = run;
-    }
-    if (sample)
-      outcome.sampled.push_back({run, setIndex, readBack});
     return seconds;
   };
 

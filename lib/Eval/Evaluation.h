@@ -129,7 +129,31 @@ private:
   bool runTrial(unsigned trial);
   bool runTrial(Distribution dist, uint64_t seed, std::string where);
   bool storeExtraReferences(unsigned first);
+  /// The timing sets of an evaluation, the references of each and the
+  /// checksums of its inputs.
+  struct TimedRunReferences {
+    std::vector<TimingSet> sets;
+    std::vector<std::vector<HostBuffer>> expected, highOut;
+    std::vector<std::vector<uint64_t>> inputSums;
+  };
   bool timeAndCheck();
+  /// "timed run 7 (normal, seed ...)".
+  std::string describeTimedRun(const TimedRunReferences &refs,
+                               const TimedRunsOutcome &timing,
+                               unsigned run) const;
+  /// Whether a run left the inputs as they were made (checksums in
+  /// argument order); a changed one ends the evaluation as wrong.
+  bool checkInputChecksums(ArrayRef<uint64_t> got, ArrayRef<uint64_t> made,
+                           StringRef where);
+  /// The guards and the inputs after every timed run.
+  bool checkTimedInputs(const TimedRunReferences &refs,
+                        const TimedRunsOutcome &timing);
+  /// The outputs of the timed runs read back.
+  bool checkTimedOutputs(const TimedRunReferences &refs,
+                         const TimedRunsOutcome &timing);
+  /// The runs made back to back after the timing.
+  bool checkBackToBackRuns(const TimedRunReferences &refs,
+                           const TimedRunsOutcome &timing);
   bool checkOutputs(ArrayRef<HostBuffer> host, ArrayRef<HostBuffer> expected,
                     ArrayRef<HostBuffer> got,
                     const std::vector<HostBuffer> *highOut, Distribution dist,

@@ -196,16 +196,19 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
 static constexpr unsigned kRandomlySampledRuns = 3;
 
 bool Evaluation::timeAndCheck() {
-  const KernelSignature &sig = analysis.signature;
-  std::vector<TimingSet> sets =
-      makeTimingSets(sig, analysis.outputIsRead, options.seed);
-  size_t numSets = sets.size();
-  std::vector<std::vector<HostBuffer>> expected(numSets), highOut(numSets);
-  for (auto [k, set] : llvm::enumerate(sets))
+  TimedRunReferences refs;
+  refs.sets =
+      makeTimingSets(analysis.signature, analysis.outputIsRead, options.seed);
+  size_t numSets = refs.sets.size();
+  refs.expected.resize(numSets);
+  refs.highOut.resize(numSets);
+  for (auto [k, set] : llvm::enumerate(refs.sets)) {
     if (!getReferences(set.args, set.dist, set.seed,
-                       "timing input " + std::to_string(k), expected[k],
-                       highOut[k]))
+                       "timing input " + std::to_string(k), refs.expected[k],
+                       refs.highOut[k]))
       return false;
+    refs.inputSums.push_back(getInputChecksums(set.args));
+  }
 
   TimedRunsRequest request;
   request.timing = options.timing;
@@ -249,74 +252,94 @@ bool Evaluation::timeAndCheck() {
   if (timing.budgetExhausted)
     addFlag("timing_budget_exhausted");
 
-  auto runName = [&](unsigned run) {
-    unsigned set = timing.runInputSet[run] % numSets;
-    return llvm::formatv("timed run {0} ({1})", run, sets[set].name).str();
-  };
+  // The timed runs must compute the answer too, not only the verified ones.
+  return checkTimedInputs(refs, timing) && checkTimedOutputs(refs, timing) &&
+         checkBackToBackRuns(refs, timing);
+}
+
+std::string Evaluation::describeTimedRun(const TimedRunReferences &refs,
+                                         const TimedRunsOutcome &timing,
+                                         unsigned run) const {
+  unsigned set = timing.runInputSet[run] % refs.sets.size();
+  return llvm::formatv("timed run {0} ({1})", run, refs.sets[set].name).str();
+}
+
+bool Evaluation::checkInputChecksums(ArrayRef<uint64_t> got,
+                                     ArrayRef<uint64_t> made, StringRef where) {
+  if (got == made)
+    return true;
+  unsigned input = 0, changed = 0;
+  for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
+    if (spec.isOutput)
+      continue;
+    if (input >= got.size() || input >= made.size() ||
+        got[input] != made[input]) {
+      changed = unsigned(i);
+      break;
+    }
+    ++input;
+  }
+  finish(EvalStatus::Wrong,
+         llvm::formatv("the candidate wrote to input argument #{0} ({1})",
+                       changed, where)
+             .str());
+  return false;
+}
+
+bool Evaluation::checkTimedInputs(const TimedRunReferences &refs,
+                                  const TimedRunsOutcome &timing) {
+  size_t runs = timing.candidateSamples.size();
   if (!timing.guardDamage.empty()) {
     finish(EvalStatus::Wrong,
            "the candidate wrote outside its arguments (" +
-               (timing.guardDamageRun < runs ? runName(timing.guardDamageRun)
-                                             : std::string("timing")) +
+               (timing.guardDamageRun < runs
+                    ? describeTimedRun(refs, timing, timing.guardDamageRun)
+                    : std::string("timing")) +
                "): " + timing.guardDamage);
     return false;
   }
-  std::vector<std::vector<uint64_t>> sums;
-  for (const TimingSet &set : sets)
-    sums.push_back(getInputChecksums(set.args));
-  // Whether a run left the inputs of `set` as they were; a changed one
-  // ends the evaluation.
-  auto checkInputs = [&](ArrayRef<uint64_t> got, unsigned set,
-                         StringRef where) {
-    if (got == ArrayRef<uint64_t>(sums[set]))
-      return true;
-    unsigned input = 0, changed = 0;
-    for (auto [i, spec] : llvm::enumerate(sig.args)) {
-      if (spec.isOutput)
-        continue;
-      if (input >= got.size() || got[input] != sums[set][input]) {
-        changed = unsigned(i);
-        break;
-      }
-      ++input;
-    }
-    finish(EvalStatus::Wrong,
-           llvm::formatv("the candidate wrote to input argument #{0} ({1})",
-                         changed, where)
-               .str());
-    return false;
-  };
   for (size_t run = 0; run < runs; ++run) {
     unsigned set = timing.runInputSet[run];
-    if (set >= numSets) {
+    if (set >= refs.sets.size()) {
       finish(EvalStatus::Crash, "the candidate's runner named an input set "
                                 "that does not exist");
       return false;
     }
-    if (!checkInputs(timing.inputChecksums[run], set, runName(run)))
+    if (timing.inputChecksums[run] != refs.inputSums[set] &&
+        !checkInputChecksums(timing.inputChecksums[run], refs.inputSums[set],
+                             describeTimedRun(refs, timing, run)))
       return false;
   }
+  return true;
+}
 
-  // The timed runs must compute the answer too, not only the verified ones.
+bool Evaluation::checkTimedOutputs(const TimedRunReferences &refs,
+                                   const TimedRunsOutcome &timing) {
   phase("checking the outputs of the timed runs");
   for (const SampledRun &sample : timing.sampled) {
     unsigned set = sample.inputSet;
-    if (set >= numSets || sample.run >= runs ||
+    if (set >= refs.sets.size() ||
+        sample.run >= timing.candidateSamples.size() ||
         timing.runInputSet[sample.run] != set ||
-        sample.args.size() != sig.args.size()) {
+        sample.args.size() != analysis.signature.args.size()) {
       finish(EvalStatus::Crash, "the candidate's runner returned a timed run "
                                 "that did not happen");
       return false;
     }
-    std::string where = runName(sample.run);
-    if (!checkOutputs(sets[set].args, expected[set], sample.args,
-                      haveHigh ? &highOut[set] : nullptr, sets[set].dist,
-                      sets[set].seed, where))
+    if (!checkOutputs(refs.sets[set].args, refs.expected[set], sample.args,
+                      haveHigh ? &refs.highOut[set] : nullptr,
+                      refs.sets[set].dist, refs.sets[set].seed,
+                      describeTimedRun(refs, timing, sample.run)))
       return false;
   }
+  return true;
+}
 
+bool Evaluation::checkBackToBackRuns(const TimedRunReferences &refs,
+                                     const TimedRunsOutcome &timing) {
   // Launched soon after itself, the candidate must compute as it does when
   // spaced out by the timing's flushes and checks.
+  size_t numSets = refs.sets.size();
   if (timing.backToBack.size() != numSets) {
     finish(EvalStatus::Crash, "the candidate's runner did not make the "
                               "back-to-back runs");
@@ -325,19 +348,20 @@ bool Evaluation::timeAndCheck() {
   for (const BackToBackRun &pair : timing.backToBack) {
     unsigned set = pair.inputSet;
     if (set >= numSets || pair.previousSet >= numSets ||
-        pair.args.size() != sig.args.size()) {
+        pair.args.size() != analysis.signature.args.size()) {
       finish(EvalStatus::Crash, "the candidate's runner returned a "
                                 "back-to-back run that did not happen");
       return false;
     }
+    const TimingSet &made = refs.sets[set];
     std::string where =
-        llvm::formatv("a run on {0} right after one on {1}", sets[set].name,
-                      sets[pair.previousSet].name)
+        llvm::formatv("a run on {0} right after one on {1}", made.name,
+                      refs.sets[pair.previousSet].name)
             .str();
-    if (!checkInputs(pair.inputChecksums, set, where) ||
-        !checkOutputs(sets[set].args, expected[set], pair.args,
-                      haveHigh ? &highOut[set] : nullptr, sets[set].dist,
-                      sets[set].seed, where))
+    if (!checkInputChecksums(pair.inputChecksums, refs.inputSums[set], where) ||
+        !checkOutputs(made.args, refs.expected[set], pair.args,
+                      haveHigh ? &refs.highOut[set] : nullptr, made.dist,
+                      made.seed, where))
       return false;
   }
   return true;
