@@ -435,51 +435,25 @@ cudatpl::enumerateDirect(const ProblemView &view,
 // The families
 //===----------------------------------------------------------------------===//
 
-namespace {
-class ElementwiseFamily : public StructParamFamily<ElementwiseParams> {
-public:
-  ElementwiseFamily() : StructParamFamily("elementwise", getFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
+std::unique_ptr<StrategyFamily> mlir::stark::createElementwiseFamily() {
+  using P = ElementwiseParams;
+  static const ParamField<P> fields[] = {
+      {"block", &P::block}, {"vec", &P::vec}, {"per_thread", &P::perThread}};
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
     if (getRankingKind(view) != RankingKind::Other)
       return std::nullopt;
     return kElementwise;
-  }
+  };
+  return makeFunctionFamily<P>("elementwise", fields, {}, rank,
+                               checkElementwiseApplies, enumerateElementwise,
+                               generateElementwiseKernel);
+}
 
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkElementwiseApplies(view, whyNot);
-  }
-
-protected:
-  std::vector<ElementwiseParams>
-  enumerateStructs(const ProblemView &view, const HardwareProfile &profile,
-                   bool allowTf32) const override {
-    return enumerateElementwise(view, profile);
-  }
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const ElementwiseParams &p,
-                                           std::string &whyNot) const override {
-    return generateElementwiseKernel(view, p, whyNot);
-  }
-
-private:
-  static ArrayRef<ParamField<ElementwiseParams>> getFields() {
-    static const ParamField<ElementwiseParams> fields[] = {
-        {"block", &ElementwiseParams::block},
-        {"vec", &ElementwiseParams::vec},
-        {"per_thread", &ElementwiseParams::perThread}};
-    return fields;
-  }
-};
-
-class DirectFamily : public StructParamFamily<DirectParams> {
-public:
-  DirectFamily() : StructParamFamily("direct", getFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
+std::unique_ptr<StrategyFamily> mlir::stark::createDirectFamily() {
+  using P = DirectParams;
+  static const ParamField<P> fields[] = {{"block", &P::block}};
+  // First for a window per output, last for anything else.
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
     switch (getRankingKind(view)) {
     case RankingKind::Window:
       return kFirst;
@@ -488,41 +462,9 @@ public:
     default:
       return std::nullopt;
     }
-  }
-
-  /// Each thread starts its accumulator from the fill value.
-  bool handlesInitValue() const override { return true; }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkDirectApplies(view, whyNot);
-  }
-
-protected:
-  std::vector<DirectParams> enumerateStructs(const ProblemView &view,
-                                             const HardwareProfile &profile,
-                                             bool allowTf32) const override {
-    return enumerateDirect(view, profile);
-  }
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const DirectParams &p,
-                                           std::string &whyNot) const override {
-    return generateDirectKernel(view, p, whyNot);
-  }
-
-private:
-  static ArrayRef<ParamField<DirectParams>> getFields() {
-    static const ParamField<DirectParams> fields[] = {
-        {"block", &DirectParams::block}};
-    return fields;
-  }
-};
-} // namespace
-
-std::unique_ptr<StrategyFamily> mlir::stark::createElementwiseFamily() {
-  return std::make_unique<ElementwiseFamily>();
-}
-
-std::unique_ptr<StrategyFamily> mlir::stark::createDirectFamily() {
-  return std::make_unique<DirectFamily>();
+  };
+  // Each thread starts its accumulator from the fill value.
+  return makeFunctionFamily<P>("direct", fields, {/*initValue=*/true}, rank,
+                               checkDirectApplies, enumerateDirect,
+                               generateDirectKernel);
 }

@@ -590,13 +590,15 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
   return out;
 }
 
-namespace {
-class FusedRowsFamily : public StructParamFamily<FusedRowsParams> {
-public:
-  FusedRowsFamily() : StructParamFamily("fused_rows", getFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
+std::unique_ptr<StrategyFamily> mlir::stark::createFusedRowsFamily() {
+  using P = FusedRowsParams;
+  static const ParamField<P> fields[] = {{"lanes", &P::lanes},
+                                         {"rows", &P::rows},
+                                         {"cache", &P::cache},
+                                         {"split", &P::split, /*omittedAt=*/1}};
+  // A softmax's second choice (first for long rows), and every other
+  // fused chain with reductions.
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
     switch (getRankingKind(view)) {
     case RankingKind::Softmax:
       return hasLongSoftmaxRows(view) ? kFirst : kSecond;
@@ -605,37 +607,8 @@ public:
     default:
       return std::nullopt;
     }
-  }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkFusedRowsApplies(view, whyNot);
-  }
-
-protected:
-  std::vector<FusedRowsParams> enumerateStructs(const ProblemView &view,
-                                                const HardwareProfile &profile,
-                                                bool allowTf32) const override {
-    return enumerateFusedRows(view, profile);
-  }
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const FusedRowsParams &p,
-                                           std::string &whyNot) const override {
-    return generateFusedRowsKernel(view, p, whyNot);
-  }
-
-private:
-  static ArrayRef<ParamField<FusedRowsParams>> getFields() {
-    static const ParamField<FusedRowsParams> fields[] = {
-        {"lanes", &FusedRowsParams::lanes},
-        {"rows", &FusedRowsParams::rows},
-        {"cache", &FusedRowsParams::cache},
-        {"split", &FusedRowsParams::split, 1}};
-    return fields;
-  }
-};
-} // namespace
-
-std::unique_ptr<StrategyFamily> mlir::stark::createFusedRowsFamily() {
-  return std::make_unique<FusedRowsFamily>();
+  };
+  return makeFunctionFamily<P>("fused_rows", fields, {}, rank,
+                               checkFusedRowsApplies, enumerateFusedRows,
+                               generateFusedRowsKernel);
 }

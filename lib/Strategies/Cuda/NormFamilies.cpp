@@ -199,58 +199,37 @@ std::vector<NormParams> cudatpl::enumerateNorm(const ProblemView &view,
 // The families
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// layernorm and rmsnorm: one generator, the view says which norm it is.
-class NormFamily : public StructParamFamily<NormParams> {
-public:
-  NormFamily(StringRef name, bool rms)
-      : StructParamFamily(name, getFields()), rms(rms) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
+/// layernorm and rmsnorm: one generator, the view says which norm it is,
+/// and the family's name must agree with it.
+static std::unique_ptr<StrategyFamily> createNormFamily(StringRef name,
+                                                        bool rms) {
+  using P = NormParams;
+  static const ParamField<P> fields[] = {{"threads", &P::threads},
+                                         {"rows", &P::rows},
+                                         {"vec", &P::vec},
+                                         {"cache", &P::cache}};
+  auto rank = [rms](const ProblemView &view, bool) -> std::optional<unsigned> {
     if (getRankingKind(view) != RankingKind::Norm || view.norm->rms != rms)
       return std::nullopt;
     return kFirst;
-  }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
+  };
+  auto check = [rms](const ProblemView &view, std::string &whyNot) {
     return checkNormApplies(view, rms, whyNot);
-  }
-
-protected:
-  std::vector<NormParams> enumerateStructs(const ProblemView &view,
-                                           const HardwareProfile &profile,
-                                           bool allowTf32) const override {
-    return enumerateNorm(view, profile);
-  }
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const NormParams &p,
-                                           std::string &whyNot) const override {
-    // The generator follows the view; the family's name must agree with it.
+  };
+  auto generate = [rms](const ProblemView &view, const P &p,
+                        std::string &whyNot) -> FailureOr<CudaKernelPlan> {
     if (failed(checkNormApplies(view, rms, whyNot)))
       return failure();
     return generateNormKernel(view, p, whyNot);
-  }
-
-private:
-  static ArrayRef<ParamField<NormParams>> getFields() {
-    static const ParamField<NormParams> fields[] = {
-        {"threads", &NormParams::threads},
-        {"rows", &NormParams::rows},
-        {"vec", &NormParams::vec},
-        {"cache", &NormParams::cache}};
-    return fields;
-  }
-
-  bool rms;
-};
-} // namespace
+  };
+  return makeFunctionFamily<P>(name, fields, {}, rank, check, enumerateNorm,
+                               generate);
+}
 
 std::unique_ptr<StrategyFamily> mlir::stark::createLayerNormFamily() {
-  return std::make_unique<NormFamily>("layernorm", /*rms=*/false);
+  return createNormFamily("layernorm", /*rms=*/false);
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createRmsNormFamily() {
-  return std::make_unique<NormFamily>("rmsnorm", /*rms=*/true);
+  return createNormFamily("rmsnorm", /*rms=*/true);
 }

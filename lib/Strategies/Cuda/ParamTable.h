@@ -13,7 +13,9 @@
 
 #include "CudaTemplatesInternal.h"
 
+#include <memory>
 #include <optional>
+#include <type_traits>
 
 namespace mlir::stark::cudatpl {
 
@@ -101,6 +103,80 @@ protected:
   ArrayRef<ParamField<P>> fields;
   P defaults;
 };
+
+/// What parts of a problem a family's kernels compute besides the op
+/// itself (CudaTemplateFamily::handlesInitValue and the like).
+struct FamilyTraits {
+  bool initValue = false;
+  bool epilogue = false;
+  bool operandPrologues = false;
+};
+
+/// A family that is its functions: rank(view, allowTf32), check(view,
+/// [allowTf32,] whyNot), enumerate(view, profile[, allowTf32]) returning
+/// structs P, and generate(view, p, whyNot).
+template <class P, class Rank, class Check, class Enumerate, class Generate>
+class FunctionFamily final : public StructParamFamily<P> {
+public:
+  FunctionFamily(StringRef name, ArrayRef<ParamField<P>> fields,
+                 FamilyTraits traits, Rank rank, Check check,
+                 Enumerate enumerate, Generate generate)
+      : StructParamFamily<P>(name, fields), traits(traits),
+        rankFn(std::move(rank)), checkFn(std::move(check)),
+        enumerateFn(std::move(enumerate)), generateFn(std::move(generate)) {}
+
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const override {
+    return rankFn(view, allowTf32);
+  }
+  LogicalResult check(const ProblemView &view, bool allowTf32,
+                      std::string &whyNot) const override {
+    if constexpr (std::is_invocable_v<const Check &, const ProblemView &,
+                                      std::string &>)
+      return checkFn(view, whyNot);
+    else
+      return checkFn(view, allowTf32, whyNot);
+  }
+  bool handlesInitValue() const override { return traits.initValue; }
+  bool handlesEpilogue() const override { return traits.epilogue; }
+  bool handlesOperandPrologues() const override {
+    return traits.operandPrologues;
+  }
+
+protected:
+  std::vector<P> enumerateStructs(const ProblemView &view,
+                                  const HardwareProfile &profile,
+                                  bool allowTf32) const override {
+    if constexpr (std::is_invocable_v<const Enumerate &, const ProblemView &,
+                                      const HardwareProfile &>)
+      return enumerateFn(view, profile);
+    else
+      return enumerateFn(view, profile, allowTf32);
+  }
+  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view, const P &p,
+                                           std::string &whyNot) const override {
+    return generateFn(view, p, whyNot);
+  }
+
+private:
+  FamilyTraits traits;
+  Rank rankFn;
+  Check checkFn;
+  Enumerate enumerateFn;
+  Generate generateFn;
+};
+
+/// The family called `name` with the parameter table `fields`, made of its
+/// functions (FunctionFamily).
+template <class P, class Rank, class Check, class Enumerate, class Generate>
+std::unique_ptr<StrategyFamily>
+makeFunctionFamily(StringRef name, ArrayRef<ParamField<P>> fields,
+                   FamilyTraits traits, Rank rank, Check check,
+                   Enumerate enumerate, Generate generate) {
+  return std::make_unique<FunctionFamily<P, Rank, Check, Enumerate, Generate>>(
+      name, fields, traits, std::move(rank), std::move(check),
+      std::move(enumerate), std::move(generate));
+}
 
 } // namespace mlir::stark::cudatpl
 

@@ -510,88 +510,31 @@ cudatpl::enumerateReduceCol(const ProblemView &view,
 // The families
 //===----------------------------------------------------------------------===//
 
-namespace {
-class ReduceRowFamily : public StructParamFamily<ReduceRowParams> {
-public:
-  ReduceRowFamily() : StructParamFamily("reduce_row", getFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
-    return rankReductionFamily(view, /*rows=*/true);
-  }
-  bool handlesInitValue() const override { return true; }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkReduceApplies(view, whyNot);
-  }
-
-protected:
-  std::vector<ReduceRowParams> enumerateStructs(const ProblemView &view,
-                                                const HardwareProfile &profile,
-                                                bool allowTf32) const override {
-    return enumerateReduceRow(view, profile);
-  }
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const ReduceRowParams &p,
-                                           std::string &whyNot) const override {
-    return generateReduceRowKernel(view, p, whyNot);
-  }
-
-private:
-  static ArrayRef<ParamField<ReduceRowParams>> getFields() {
-    static const ParamField<ReduceRowParams> fields[] = {
-        {"threads", &ReduceRowParams::threads},
-        {"rows", &ReduceRowParams::rows},
-        {"vec", &ReduceRowParams::vec},
-        {"split", &ReduceRowParams::split}};
-    return fields;
-  }
-};
-
-class ReduceColFamily : public StructParamFamily<ReduceColParams> {
-public:
-  ReduceColFamily() : StructParamFamily("reduce_col", getFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
-    if (getRankingKind(view) == RankingKind::Window)
-      return kSecond;
-    return rankReductionFamily(view, /*rows=*/false);
-  }
-  bool handlesInitValue() const override { return true; }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkReduceApplies(view, whyNot);
-  }
-
-protected:
-  std::vector<ReduceColParams> enumerateStructs(const ProblemView &view,
-                                                const HardwareProfile &profile,
-                                                bool allowTf32) const override {
-    return enumerateReduceCol(view, profile);
-  }
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const ReduceColParams &p,
-                                           std::string &whyNot) const override {
-    return generateReduceColKernel(view, p, whyNot);
-  }
-
-private:
-  static ArrayRef<ParamField<ReduceColParams>> getFields() {
-    static const ParamField<ReduceColParams> fields[] = {
-        {"block_x", &ReduceColParams::blockX},
-        {"split_y", &ReduceColParams::splitY}};
-    return fields;
-  }
-};
-} // namespace
-
 std::unique_ptr<StrategyFamily> mlir::stark::createReduceRowFamily() {
-  return std::make_unique<ReduceRowFamily>();
+  using P = ReduceRowParams;
+  static const ParamField<P> fields[] = {{"threads", &P::threads},
+                                         {"rows", &P::rows},
+                                         {"vec", &P::vec},
+                                         {"split", &P::split}};
+  auto rank = [](const ProblemView &view, bool) {
+    return rankReductionFamily(view, /*rows=*/true);
+  };
+  return makeFunctionFamily<P>("reduce_row", fields, {/*initValue=*/true}, rank,
+                               checkReduceApplies, enumerateReduceRow,
+                               generateReduceRowKernel);
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createReduceColFamily() {
-  return std::make_unique<ReduceColFamily>();
+  using P = ReduceColParams;
+  static const ParamField<P> fields[] = {{"block_x", &P::blockX},
+                                         {"split_y", &P::splitY}};
+  // A window per output: after direct (RankingKind::Window).
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
+    if (getRankingKind(view) == RankingKind::Window)
+      return kSecond;
+    return rankReductionFamily(view, /*rows=*/false);
+  };
+  return makeFunctionFamily<P>("reduce_col", fields, {/*initValue=*/true}, rank,
+                               checkReduceApplies, enumerateReduceCol,
+                               generateReduceColKernel);
 }

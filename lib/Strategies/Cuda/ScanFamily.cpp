@@ -157,72 +157,40 @@ struct ScanParams {
   int64_t threads = 256;
   int64_t items = 4; // elements per thread per chunk
 };
-
-class ScanFamily : public StructParamFamily<ScanParams> {
-public:
-  ScanFamily() : StructParamFamily("scan", getFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
-    if (!view.reduction || getRankingKind(view) != RankingKind::Other)
-      return std::nullopt;
-    return kScan;
-  }
-
-  bool handlesInitValue() const override { return true; }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    ScanMatch m;
-    return matchScan(view, m, whyNot);
-  }
-
-protected:
-  std::vector<ScanParams> enumerateStructs(const ProblemView &view,
-                                           const HardwareProfile &profile,
-                                           bool allowTf32) const override {
-    ScanMatch m;
-    std::string ignored;
-    if (failed(matchScan(view, m, ignored)))
-      return {};
-    int64_t maxThreads =
-        profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
-    std::vector<ScanParams> out;
-    // Enough elements per block that a chunk covers a short row once.
-    for (auto [threads, items] : {std::pair<int64_t, int64_t>{256, 4},
-                                  {512, 4},
-                                  {128, 8},
-                                  {1024, 2},
-                                  {256, 8},
-                                  {64, 4},
-                                  {32, 4}}) {
-      if (threads > maxThreads)
-        continue;
-      if (threads > 32 && threads * items / 2 >= m.length)
-        continue; // half the block would idle
-      out.push_back({threads, items});
-    }
-    if (out.empty())
-      out.push_back({32, 1});
-    return out;
-  }
-
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const ScanParams &p,
-                                           std::string &whyNot) const override;
-
-private:
-  static ArrayRef<ParamField<ScanParams>> getFields() {
-    static const ParamField<ScanParams> fields[] = {
-        {"threads", &ScanParams::threads}, {"items", &ScanParams::items}};
-    return fields;
-  }
-};
 } // namespace
 
-FailureOr<CudaKernelPlan>
-ScanFamily::generateStruct(const ProblemView &view, const ScanParams &p,
-                           std::string &whyNot) const {
+/// Thread counts and items per thread worth trying for a row's length.
+static std::vector<ScanParams> enumerateScan(const ProblemView &view,
+                                             const HardwareProfile &profile) {
+  ScanMatch m;
+  std::string ignored;
+  if (failed(matchScan(view, m, ignored)))
+    return {};
+  int64_t maxThreads =
+      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  std::vector<ScanParams> out;
+  // Enough elements per block that a chunk covers a short row once.
+  for (auto [threads, items] : {std::pair<int64_t, int64_t>{256, 4},
+                                {512, 4},
+                                {128, 8},
+                                {1024, 2},
+                                {256, 8},
+                                {64, 4},
+                                {32, 4}}) {
+    if (threads > maxThreads)
+      continue;
+    if (threads > 32 && threads * items / 2 >= m.length)
+      continue; // half the block would idle
+    out.push_back({threads, items});
+  }
+  if (out.empty())
+    out.push_back({32, 1});
+  return out;
+}
+
+static FailureOr<CudaKernelPlan> generateScanKernel(const ProblemView &view,
+                                                    const ScanParams &p,
+                                                    std::string &whyNot) {
   ScanMatch m;
   if (failed(matchScan(view, m, whyNot)))
     return failure();
@@ -362,5 +330,18 @@ ScanFamily::generateStruct(const ProblemView &view, const ScanParams &p,
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createScanFamily() {
-  return std::make_unique<ScanFamily>();
+  using P = ScanParams;
+  static const ParamField<P> fields[] = {{"threads", &P::threads},
+                                         {"items", &P::items}};
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
+    if (!view.reduction || getRankingKind(view) != RankingKind::Other)
+      return std::nullopt;
+    return kScan;
+  };
+  auto check = [](const ProblemView &view, std::string &whyNot) {
+    ScanMatch m;
+    return matchScan(view, m, whyNot);
+  };
+  return makeFunctionFamily<P>("scan", fields, {/*initValue=*/true}, rank,
+                               check, enumerateScan, generateScanKernel);
 }

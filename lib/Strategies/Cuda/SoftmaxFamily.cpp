@@ -195,47 +195,17 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
   return out;
 }
 
-namespace {
-class SoftmaxFamily : public StructParamFamily<SoftmaxParams> {
-public:
-  SoftmaxFamily() : StructParamFamily("softmax", getFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
+std::unique_ptr<StrategyFamily> mlir::stark::createSoftmaxFamily() {
+  using P = SoftmaxParams;
+  static const ParamField<P> fields[] = {{"threads", &P::threads},
+                                         {"rows", &P::rows},
+                                         {"vec", &P::vec},
+                                         {"cache", &P::cache}};
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
     if (getRankingKind(view) != RankingKind::Softmax)
       return std::nullopt;
     return hasLongSoftmaxRows(view) ? kSecond : kFirst;
-  }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkSoftmaxApplies(view, whyNot);
-  }
-
-protected:
-  std::vector<SoftmaxParams> enumerateStructs(const ProblemView &view,
-                                              const HardwareProfile &profile,
-                                              bool allowTf32) const override {
-    return enumerateSoftmax(view, profile);
-  }
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const SoftmaxParams &p,
-                                           std::string &whyNot) const override {
-    return generateSoftmaxKernel(view, p, whyNot);
-  }
-
-private:
-  static ArrayRef<ParamField<SoftmaxParams>> getFields() {
-    static const ParamField<SoftmaxParams> fields[] = {
-        {"threads", &SoftmaxParams::threads},
-        {"rows", &SoftmaxParams::rows},
-        {"vec", &SoftmaxParams::vec},
-        {"cache", &SoftmaxParams::cache}};
-    return fields;
-  }
-};
-} // namespace
-
-std::unique_ptr<StrategyFamily> mlir::stark::createSoftmaxFamily() {
-  return std::make_unique<SoftmaxFamily>();
+  };
+  return makeFunctionFamily<P>("softmax", fields, {}, rank, checkSoftmaxApplies,
+                               enumerateSoftmax, generateSoftmaxKernel);
 }
