@@ -382,50 +382,6 @@ static std::vector<ConvParams> enumerateConv(const ConvShape &s,
   return out;
 }
 
-namespace {
-class ConvFamily : public StructParamFamily<ConvParams> {
-public:
-  ConvFamily() : StructParamFamily("conv", getConvFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
-    if (!ranksAsContraction(view))
-      return std::nullopt;
-    if (hasWideConvRows(view))
-      return kWideConvRows;
-    if (isSlidingWindowContraction(view))
-      return kNarrowConvRows;
-    return std::nullopt;
-  }
-
-  bool handlesInitValue() const override { return true; }
-  bool handlesEpilogue() const override { return true; }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    ConvShape s;
-    return matchConv(view, s, whyNot);
-  }
-
-private:
-  std::vector<ConvParams> enumerateStructs(const ProblemView &view,
-                                           const HardwareProfile &profile,
-                                           bool allowTf32) const override {
-    ConvShape s;
-    std::string ignored;
-    if (failed(matchConv(view, s, ignored)))
-      return {};
-    return enumerateConv(s, profile);
-  }
-
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const ConvParams &p,
-                                           std::string &whyNot) const override {
-    return generateConvKernel(view, p, whyNot);
-  }
-};
-} // namespace
-
 /// More loops index the first input than it has dimensions: oh and kh both
 /// move along the image's rows.
 bool cudatpl::isSlidingWindowContraction(const ProblemView &view) {
@@ -445,5 +401,27 @@ bool cudatpl::hasWideConvRows(const ProblemView &view) {
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createConvFamily() {
-  return std::make_unique<ConvFamily>();
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    if (hasWideConvRows(view))
+      return kWideConvRows;
+    if (isSlidingWindowContraction(view))
+      return kNarrowConvRows;
+    return std::nullopt;
+  };
+  auto check = [](const ProblemView &view, std::string &whyNot) {
+    ConvShape s;
+    return matchConv(view, s, whyNot);
+  };
+  auto enumerate = [](const ProblemView &view, const HardwareProfile &profile) {
+    ConvShape s;
+    std::string ignored;
+    if (failed(matchConv(view, s, ignored)))
+      return std::vector<ConvParams>();
+    return enumerateConv(s, profile);
+  };
+  return makeFunctionFamily<ConvParams>(
+      "conv", getConvFields(), {/*initValue=*/true, /*epilogue=*/true}, rank,
+      check, enumerate, generateConvKernel);
 }

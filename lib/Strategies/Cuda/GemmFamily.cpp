@@ -253,43 +253,16 @@ std::vector<GemmParams> cudatpl::enumerateGemm(const ProblemView &view,
 
 //===----------------------------------------------------------------------===//
 
-namespace {
-class GemmFamily : public StructParamFamily<GemmParams> {
-public:
-  GemmFamily() : StructParamFamily("gemm", getGemmFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
+std::unique_ptr<StrategyFamily> mlir::stark::createGemmFamily() {
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
     if (!ranksAsContraction(view))
       return std::nullopt;
     return kSimtGemm;
-  }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkGemmApplies(view, whyNot);
-  }
-  bool handlesInitValue() const override { return true; }
-  /// The epilogue goes through StarkStore in the store stage.
-  bool handlesEpilogue() const override { return true; }
-  /// Operands are loaded through registers: prologues apply there.
-  bool handlesOperandPrologues() const override { return true; }
-
-private:
-  std::vector<GemmParams> enumerateStructs(const ProblemView &view,
-                                           const HardwareProfile &profile,
-                                           bool allowTf32) const override {
-    return enumerateGemm(view, profile);
-  }
-
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const GemmParams &p,
-                                           std::string &whyNot) const override {
-    return generateGemmKernel(view, p, whyNot);
-  }
-};
-} // namespace
-
-std::unique_ptr<StrategyFamily> mlir::stark::createGemmFamily() {
-  return std::make_unique<GemmFamily>();
+  };
+  // The epilogue goes through StarkStore in the store stage; operands are
+  // loaded through registers, where their prologues apply.
+  return makeFunctionFamily<GemmParams>(
+      "gemm", getGemmFields(),
+      {/*initValue=*/true, /*epilogue=*/true, /*operandPrologues=*/true}, rank,
+      checkGemmApplies, enumerateGemm, generateGemmKernel);
 }

@@ -348,43 +348,17 @@ cudatpl::enumerateGemmTc(const ProblemView &view,
   return sortByScore(std::move(scored));
 }
 
-namespace {
-class GemmTcFamily : public StructParamFamily<GemmTcParams> {
-public:
-  GemmTcFamily() : StructParamFamily("gemm_tc", getGemmTcFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
+std::unique_ptr<StrategyFamily> mlir::stark::createGemmTcFamily() {
+  auto rank = [](const ProblemView &view,
+                 bool allowTf32) -> std::optional<unsigned> {
     if (!ranksAsContraction(view))
       return std::nullopt;
     if (allowTf32 && view.contraction->aKind == ElementKind::F32 &&
         !hasShallowK(view))
       return kAllowedTf32;
     return kTensorCores;
-  }
-
-  LogicalResult check(const ProblemView &view, bool allowTf32,
-                      std::string &whyNot) const override {
-    return checkGemmTcApplies(view, allowTf32, whyNot);
-  }
-  bool handlesInitValue() const override { return true; }
-  bool handlesEpilogue() const override { return true; }
-
-private:
-  std::vector<GemmTcParams> enumerateStructs(const ProblemView &view,
-                                             const HardwareProfile &profile,
-                                             bool allowTf32) const override {
-    return enumerateGemmTc(view, profile, allowTf32);
-  }
-
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const GemmTcParams &p,
-                                           std::string &whyNot) const override {
-    return generateGemmTcKernel(view, p, whyNot);
-  }
-};
-} // namespace
-
-std::unique_ptr<StrategyFamily> mlir::stark::createGemmTcFamily() {
-  return std::make_unique<GemmTcFamily>();
+  };
+  return makeFunctionFamily<GemmTcParams>(
+      "gemm_tc", getGemmTcFields(), {/*initValue=*/true, /*epilogue=*/true},
+      rank, checkGemmTcApplies, enumerateGemmTc, generateGemmTcKernel);
 }

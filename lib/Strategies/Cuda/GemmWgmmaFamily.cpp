@@ -171,76 +171,60 @@ std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
   return s;
 }
 
-class GemmWgmmaFamily : public StructParamFamily<WgmmaParams> {
-public:
-  GemmWgmmaFamily() : StructParamFamily("gemm_wgmma", getWgmmaFields()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
-    if (!ranksAsContraction(view))
-      return std::nullopt;
-    return kWgmma;
+/// wgmma and setmaxnreg exist only on sm_90a; elsewhere gemm_tc serves
+/// these problems.
+std::vector<WgmmaParams> enumerateWgmma(const ProblemView &view,
+                                        const HardwareProfile &profile) {
+  if (profile.chip != "sm_90a")
+    return {};
+  // Measured on the H200 at 4096^3 (bench/results/wgmma-2026-12-01-h200.md):
+  // 128x256 in 4 or 3 stages, then 128x128, which fills more SMs on
+  // smaller problems.
+  static const int64_t configs[][2] = {{256, 4}, {256, 3}, {128, 5}, {128, 4}};
+  const ContractionView &c = *view.contraction;
+  BlockLimits limits(profile);
+  std::vector<std::pair<WgmmaParams, double>> scored;
+  for (auto &cfg : configs) {
+    WgmmaParams p;
+    p.bn = cfg[0], p.stages = cfg[1];
+    std::string ignored;
+    if (failed(validateWgmma(p, ignored)) ||
+        !limits.fits(wgmmaSharedBytes(p) + kWgmmaStaticShared, kWgmmaThreads,
+                     kWgmmaRegisters))
+      continue;
+    // A consumer warpgroup's 64 x BN accumulator reuses each A element BN
+    // times and each B element 64 times.
+    double reuse = double(64 * p.bn) / double(64 + p.bn) / 16.0;
+    scored.push_back(
+        {p, gemmKernelTileScore(c, kWgmmaBM, p.bn, kWgmmaBK, reuse, profile)});
   }
+  return sortByScore(std::move(scored));
+}
 
-  /// The store stage writes C_INIT + sum (a fill + matmul problem) or the
-  /// epilogue's output.
-  bool handlesInitValue() const override { return true; }
-  bool handlesEpilogue() const override { return true; }
-
-  LogicalResult check(const ProblemView &view, bool /*allowTf32*/,
-                      std::string &whyNot) const override {
-    return checkWgmmaApplies(view, whyNot);
-  }
-
-private:
-  /// wgmma and setmaxnreg exist only on sm_90a; elsewhere gemm_tc serves
-  /// these problems.
-  std::vector<WgmmaParams> enumerateStructs(const ProblemView &view,
-                                            const HardwareProfile &profile,
-                                            bool /*allowTf32*/) const override {
-    if (profile.chip != "sm_90a")
-      return {};
-    // Measured on the H200 at 4096^3 (bench/results/wgmma-2026-12-01-h200.md):
-    // 128x256 in 4 or 3 stages, then 128x128, which fills more SMs on
-    // smaller problems.
-    static const int64_t configs[][2] = {
-        {256, 4}, {256, 3}, {128, 5}, {128, 4}};
-    const ContractionView &c = *view.contraction;
-    BlockLimits limits(profile);
-    std::vector<std::pair<WgmmaParams, double>> scored;
-    for (auto &cfg : configs) {
-      WgmmaParams p;
-      p.bn = cfg[0], p.stages = cfg[1];
-      std::string ignored;
-      if (failed(validateWgmma(p, ignored)) ||
-          !limits.fits(wgmmaSharedBytes(p) + kWgmmaStaticShared, kWgmmaThreads,
-                       kWgmmaRegisters))
-        continue;
-      // A consumer warpgroup's 64 x BN accumulator reuses each A element BN
-      // times and each B element 64 times.
-      double reuse = double(64 * p.bn) / double(64 + p.bn) / 16.0;
-      scored.push_back({p, gemmKernelTileScore(c, kWgmmaBM, p.bn, kWgmmaBK,
-                                               reuse, profile)});
-    }
-    return sortByScore(std::move(scored));
-  }
-
-  FailureOr<CudaKernelPlan> generateStruct(const ProblemView &view,
-                                           const WgmmaParams &p,
-                                           std::string &whyNot) const override {
-    if (failed(checkWgmmaApplies(view, whyNot)) ||
-        failed(validateWgmma(p, whyNot)))
-      return failure();
-    CudaKernelPlan plan =
-        makeGemmPlan(*view.contraction, getName(), "stark_gemm_wgmma",
-                     emitWgmmaSource(view, p), kWgmmaBM, p.bn, kWgmmaThreads,
-                     wgmmaSharedBytes(p), /*dynamicShared=*/true);
-    setParams(plan, p, getWgmmaFields());
-    return plan;
-  }
-};
+FailureOr<CudaKernelPlan> generateWgmmaKernel(const ProblemView &view,
+                                              const WgmmaParams &p,
+                                              std::string &whyNot) {
+  if (failed(checkWgmmaApplies(view, whyNot)) ||
+      failed(validateWgmma(p, whyNot)))
+    return failure();
+  CudaKernelPlan plan =
+      makeGemmPlan(*view.contraction, "gemm_wgmma", "stark_gemm_wgmma",
+                   emitWgmmaSource(view, p), kWgmmaBM, p.bn, kWgmmaThreads,
+                   wgmmaSharedBytes(p), /*dynamicShared=*/true);
+  setParams(plan, p, getWgmmaFields());
+  return plan;
+}
 } // namespace
 
 std::unique_ptr<StrategyFamily> mlir::stark::createGemmWgmmaFamily() {
-  return std::make_unique<GemmWgmmaFamily>();
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    return kWgmma;
+  };
+  // The store stage writes C_INIT + sum (a fill + matmul problem) or the
+  // epilogue's output.
+  return makeFunctionFamily<WgmmaParams>(
+      "gemm_wgmma", getWgmmaFields(), {/*initValue=*/true, /*epilogue=*/true},
+      rank, checkWgmmaApplies, enumerateWgmma, generateWgmmaKernel);
 }
