@@ -15,24 +15,31 @@
 // LIST: scan: {{[0-9]+}} parameter sets
 // LIST: reduce_row:
 
+// The candidate carries Scan.cuh (the block scan); the part generated for
+// the problem is its config and the row's load and store.
+// INCL: namespace stark_kernels {
+// INCL: __device__ __forceinline__ void scanRow(Load load, Store store) {
 // INCL: // Inclusive forward scan (add) of linalg.generic: 64 rows of 1000.
-// INCL: constexpr int THREADS = 256, ITEMS = 4
+// INCL: static constexpr Idx kLen = 1000;
+// INCL: static constexpr int kThreads = 256, kItems = 4;
+// INCL: static constexpr bool kExclusive = false;
+// INCL: auto load = [&](idx_t q) -> acc_t {
 // INCL: const idx_t i2 = q;
-// INCL: const acc_t prefix = stark_op(start, v[t]);
-// INCL: arg1[(1000) * i0 + i1] = stark_cast<float>(stark_op((acc_t)stark_widen(arg1[(1000) * i0 + i1]), prefix));
-// INCL: carry = stark_op(carry, chunk_total);
+// INCL: auto store = [&](idx_t q, acc_t prefix) {
+// INCL: arg1[(1000) * i0 + i1] = stark_cast<float>(StarkScan::op((acc_t)stark_widen(arg1[(1000) * i0 + i1]), prefix));
+// INCL: stark_kernels::scanRow<StarkScan>(load, store);
 
 // EXCL: // Exclusive forward scan (add) of linalg.generic: 3 rows of 5000.
-// EXCL: constexpr int THREADS = 64, ITEMS = 2
-// EXCL: const acc_t prefix = t == 0 ? start : stark_op(start, v[t - 1]);
+// EXCL: static constexpr int kThreads = 64, kItems = 2;
+// EXCL: static constexpr bool kExclusive = true;
 
 // REV: // Inclusive reverse scan (add) of linalg.generic: 17 rows of 300.
-// REV: const idx_t i2 = LEN - 1 - q;
-// REV: const idx_t i1 = LEN - 1 - q;
+// REV: const idx_t i2 = StarkScan::kLen - 1 - q;
+// REV: const idx_t i1 = StarkScan::kLen - 1 - q;
 
 // PROD: // Inclusive forward scan (mul) of linalg.generic: 32 rows of 200.
-// PROD: stark_op(acc_t a, acc_t b) { return (a * b); }
-// PROD: stark_identity() { return 1.0f; }
+// PROD: op(Acc a, Acc b) { return (a * b); }
+// PROD: identity() { return 1.0f; }
 
 // NOT-SCAN: the reduced value is not select(k <cmp> j, x, identity)
 // BAD-PARAMS: threads must be a multiple of 32 up to 1024, items 1 to 16

@@ -205,7 +205,9 @@ static FailureOr<CudaKernelPlan> generateScanKernel(const ProblemView &view,
   SmallVector<std::string> names = loopNames(view);
   std::string acc = getCudaComputeType(rv.accumulatorKind).str();
 
-  std::string s = getCudaPrelude(view);
+  // The kernel is Scan.cuh; the part written here is the problem as its
+  // config and the row's loads and stores.
+  std::string s = getCudaPrelude(view, {"Scan.cuh"});
   llvm::raw_string_ostream os(s);
   os << llvm::formatv("// {0} {1} scan ({2}) of {3}: {4} rows of {5}.\n",
                       m.exclusive ? "Exclusive" : "Inclusive",
@@ -213,43 +215,30 @@ static FailureOr<CudaKernelPlan> generateScanKernel(const ProblemView &view,
                       view.opName, m.rows, m.length);
   os << "typedef " << idx << " idx_t;\n";
   os << "typedef " << acc << " acc_t;\n";
-  os << "constexpr idx_t ROWS = " << m.rows << ", LEN = " << m.length << ";\n";
-  os << "constexpr int THREADS = " << p.threads << ", ITEMS = " << p.items
-     << ", WARPS = THREADS / 32;\n";
-  os << "__device__ __forceinline__ acc_t stark_op(acc_t a, acc_t b) { return "
+  os << "constexpr idx_t ROWS = " << m.rows << ";\n";
+  os << "struct StarkScan {\n";
+  os << "  typedef idx_t Idx;\n  typedef acc_t Acc;\n";
+  os << "  static constexpr Idx kLen = " << m.length << ";\n";
+  os << "  static constexpr int kThreads = " << p.threads
+     << ", kItems = " << p.items << ";\n";
+  os << "  static constexpr bool kExclusive = "
+     << (m.exclusive ? "true" : "false") << ";\n";
+  os << "  static __device__ __forceinline__ Acc op(Acc a, Acc b) { return "
      << emitCombine(rv.combiner, rv.accumulatorKind, "a", "b") << "; }\n";
-  os << "__device__ __forceinline__ acc_t stark_identity() { return "
+  os << "  static __device__ __forceinline__ Acc identity() { return "
      << emitCombineIdentity(rv.combiner, rv.accumulatorKind) << "; }\n";
-  os << R"cuda(__device__ __forceinline__ acc_t stark_warp_scan(acc_t x) {
-  const int lane = threadIdx.x & 31;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const acc_t y = __shfl_up_sync(0xffffffffu, x, o);
-    if (lane >= o) x = stark_op(y, x);
-  }
-  return x;
-}
-)cuda";
-  os << "\nextern \"C\" __global__ void __launch_bounds__(THREADS) "
-        "stark_scan("
-     << getKernelParameters(view) << ") {\n";
-  os << "  __shared__ acc_t warp_total[WARPS];\n";
+  os << "};\n";
+  os << "\nextern \"C\" __global__ void __launch_bounds__(" << p.threads
+     << ") stark_scan(" << getKernelParameters(view) << ") {\n";
   os << "  const idx_t row = blockIdx.x;\n";
   os << "  if (row >= ROWS) return;\n";
-  os << "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n";
   os << emitDecode("  ", "idx_t", "row", m.rowLoops, view.loopRanges, names);
-  os << "  acc_t carry = stark_identity();\n";
-  os << "  for (idx_t chunk = 0; chunk < LEN; chunk += (idx_t)THREADS * "
-        "ITEMS) {\n";
-  os << "    acc_t v[ITEMS];\n";
-  os << "#pragma unroll\n";
-  os << "    for (int t = 0; t < ITEMS; ++t) {\n";
-  // q: the position in scan order; k: the element it stands for.
-  os << "      const idx_t q = chunk + (idx_t)threadIdx.x * ITEMS + t;\n";
-  os << "      v[t] = stark_identity();\n";
-  os << "      if (q < LEN) {\n";
-  os << "        const idx_t " << names[m.reducedLoop] << " = "
-     << (m.reverse ? "LEN - 1 - q" : "q") << ";\n";
+  // q: the position in scan order; the loop index it stands for runs
+  // backwards in a reverse scan.
+  std::string position = m.reverse ? "StarkScan::kLen - 1 - q" : "q";
+  os << "  auto load = [&](idx_t q) -> acc_t {\n";
+  os << "    const idx_t " << names[m.reducedLoop] << " = " << position
+     << ";\n";
   SmallVector<std::string> argExprs;
   for (auto [k, in] : llvm::enumerate(view.inputs)) {
     if (in.argNumber < 0) {
@@ -261,57 +250,28 @@ static FailureOr<CudaKernelPlan> generateScanKernel(const ProblemView &view,
     argExprs.push_back("stark_widen(" + argName(in.argNumber) + "[" +
                        emitLinearOffset(in.access, loops, names, true) + "])");
   }
-  argExprs.push_back("stark_identity()"); // the output: never read
+  argExprs.push_back("StarkScan::identity()"); // the output: never read
   SmallVector<std::string> results;
   std::string value = emitScalarProgram(*view.body, argExprs, names, "n",
                                         results, {m.valueNode});
-  emitLines(os, "        ", value);
-  os << "        v[t] = (acc_t)(" << results[0] << ");\n";
-  os << "      }\n    }\n";
-  // Inclusive scan of the thread's own items, then of the threads' totals.
-  os << R"cuda(#pragma unroll
-    for (int t = 1; t < ITEMS; ++t) v[t] = stark_op(v[t - 1], v[t]);
-    const acc_t incl = stark_warp_scan(v[ITEMS - 1]);
-    if (lane == 31) warp_total[warp] = incl;
-    __syncthreads();
-    if (warp == 0) {
-      acc_t w = lane < WARPS ? warp_total[lane] : stark_identity();
-      w = stark_warp_scan(w);
-      if (lane < WARPS) warp_total[lane] = w;
-    }
-    __syncthreads();
-    acc_t before = __shfl_up_sync(0xffffffffu, incl, 1);
-    if (lane == 0) before = stark_identity();
-    if (warp > 0) before = stark_op(warp_total[warp - 1], before);
-    const acc_t start = stark_op(carry, before);
-    const acc_t chunk_total = warp_total[WARPS - 1];
-    __syncthreads();
-#pragma unroll
-    for (int t = 0; t < ITEMS; ++t) {
-      const idx_t q = chunk + (idx_t)threadIdx.x * ITEMS + t;
-      if (q >= LEN) break;
-)cuda";
-  os << "      const idx_t " << names[m.scanLoop] << " = "
-     << (m.reverse ? "LEN - 1 - q" : "q") << ";\n";
+  emitLines(os, "    ", value);
+  os << "    return (acc_t)(" << results[0] << ");\n";
+  os << "  };\n";
   SmallVector<unsigned> outLoops = m.rowLoops;
   outLoops.push_back(m.scanLoop);
   std::string outIndex = emitLinearOffset(out.access, outLoops, names, true);
   std::string outPtr = argName(out.argNumber);
-  if (m.exclusive)
-    os << "      const acc_t prefix = t == 0 ? start : stark_op(start, "
-          "v[t - 1]);\n";
-  else
-    os << "      const acc_t prefix = stark_op(start, v[t]);\n";
   std::string init =
       view.initValue ? emitScalarLiteral(rv.accumulatorKind, *view.initValue,
                                          int64_t(*view.initValue))
                      : "(acc_t)stark_widen(" + outPtr + "[" + outIndex + "])";
-  os << "      " << outPtr << "[" << outIndex << "] = stark_cast<"
-     << getCudaStorageType(out.kind) << ">(stark_op(" << init
+  os << "  auto store = [&](idx_t q, acc_t prefix) {\n";
+  os << "    const idx_t " << names[m.scanLoop] << " = " << position << ";\n";
+  os << "    " << outPtr << "[" << outIndex << "] = stark_cast<"
+     << getCudaStorageType(out.kind) << ">(StarkScan::op(" << init
      << ", prefix));\n";
-  os << "    }\n";
-  os << "    carry = stark_op(carry, chunk_total);\n";
-  os << "  }\n}\n";
+  os << "  };\n";
+  os << "  stark_kernels::scanRow<StarkScan>(load, store);\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(s);
