@@ -46,8 +46,12 @@
 // mixed radix (c, kh, kw): the image offset c * 289 + kh * 17 + kw, the
 // filter offset c * 9 + kh * 3 + kw; the image base of (n, oh, ow) is
 // n * 867 + oh * 34 + ow * 2 (stride 2).
+// The candidate carries Conv.cuh; the part generated for the problem is
+// its config, the offset tables and the operands' accesses.
+// ACC: namespace stark_kernels {
+// ACC: void convBlock(ABase aBaseOf, AOffset aOffset,
 // ACC: // Direct convolution: C[m, n] += sum_k A[m, k] * B[k, n] (linalg.conv_2d_nchw_fchw), m = 8 rows x 8 points.
-// ACC: constexpr idx_t X = 8, ROWS = 8, NF = 8;
+// ACC: static constexpr Idx kX = 8, kRows = 8, kChannels = 8, kK = K;
 // ACC: __constant__ idx_t kOffA[27] = {0, 1, 2, 17, 18, 19, 34, 35, 36, 289, 290, 291, 306, 307, 308, 323,
 // ACC-NEXT: 324, 325, 578, 579, 580, 595, 596, 597, 612, 613, 614};
 // ACC-NEXT: __constant__ idx_t kOffB[27] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -59,10 +63,11 @@
 // ACC: __device__ __forceinline__ idx_t stark_b_base(idx_t n) {
 // ACC-NEXT: const idx_t i1 = n;
 // ACC-NEXT: return (27) * i1;
-// ACC: xv[j] = stark_widen(__ldg(&arg0[aBase[j] + oa]));
-// ACC: acc[f][j] = fmaf(w[f], xv[j], acc[f][j]);
+// ACC: auto loadA = [&](idx_t o) -> float { return stark_widen(__ldg(&arg0[o])); };
+// ACC: return stark_widen(__ldg(&arg1[stark_b_base(f) + kOffB[k]]));
 // ACC: const idx_t o = stark_addr::c_off(0, m, n);
-// ACC-NEXT: arg2[o] = arg2[o] + acc[f][j];
+// ACC-NEXT: arg2[o] = arg2[o] + sum;
+// ACC: stark_kernels::convBlock<StarkConv>(aBase, aOffset, loadA, loadB, store);
 
 // From a fill of 0.5 with dilations (2, 3) and strides (1, 2): k = 20 x 3 x
 // 2, the image offset c * 520 + kh * 80 + kw * 3; 8 channels per block, so
@@ -74,7 +79,7 @@
 // FILL-SAME: float *C = nullptr;
 // FILL-SAME: void store(int b, int m, int n, float x) const { C[c_off(b, m, n)] = stark_cast<float>(C_INIT + x); }
 // FILL-SAME: st.C = arg2;
-// FILL-SAME: st.store(0, (int)m, (int)n, acc[f][j]);
+// FILL-SAME: st.store(0, (int)m, (int)n, sum);
 
 // With bias + relu after the convolution: the store stage evaluates them
 // per output element and writes the chain's output, never the sum.
@@ -86,7 +91,7 @@
 // EPI: StarkStore st;
 // EPI-NEXT: st.arg2 = arg2;
 // EPI-NEXT: st.arg3 = arg3;
-// EPI: st.store(0, (int)m, (int)n, acc[f][j]);
+// EPI: st.store(0, (int)m, (int)n, sum);
 // EPI-NOT: arg3[o]
 
 // NHWC: family 'conv' does not apply to linalg.conv_2d_nhwc_hwcf: conv needs the output contiguous along its last output point loop

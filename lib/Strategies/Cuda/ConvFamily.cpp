@@ -182,7 +182,9 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   std::string aName = argName(a.argNumber), bName = argName(b.argNumber),
               cName = argName(out.argNumber);
 
-  std::string src = getCudaPrelude(view);
+  // The kernel is Conv.cuh; the part written here is the problem as its
+  // config, the offset tables and the operands' accesses.
+  std::string src = getCudaPrelude(view, {"Conv.cuh"});
   llvm::raw_string_ostream os(src);
   os << "// Direct convolution: C[m, n] "
      << (view.epilogue ? "feeds the epilogue,"
@@ -192,10 +194,14 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   os << emitProblemConstants(c);
   os << "typedef " << idx << " idx_t;\n";
   os << llvm::formatv(
-      "constexpr int FT = {0}, PW = {1}, WF = {2}, WR = {3}, KCH = {4};\n"
-      "constexpr int TF = WF * FT, XB = 32 * PW, THREADS = 32 * WF * WR;\n"
-      "constexpr idx_t X = {5}, ROWS = {6}, NF = {7};\n"
-      "constexpr int TILES_X = {8}, TILES_F = {9};\n",
+      "struct StarkConv {{\n"
+      "  typedef idx_t Idx;\n"
+      "  static constexpr int kFt = {0}, kPw = {1}, kWf = {2}, kWr = {3}, "
+      "kKch = {4};\n"
+      "  static constexpr Idx kX = {5}, kRows = {6}, kChannels = {7}, kK = "
+      "K;\n"
+      "  static constexpr int kTilesX = {8}, kTilesF = {9};\n"
+      "};\n",
       p.ft, p.pw, p.wf, p.wr, p.kch, s.x, s.rows, s.channels, tilesX, tilesF);
   os << "// The offsets of each reduction point k in A and in B.\n";
   os << "__constant__ idx_t kOffA[" << c.k
@@ -221,105 +227,27 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   if (store)
     os << emitStoreStruct(view, "(long long)stark_addr::c_off(b, m, n)");
 
-  os << "\nextern \"C\" __global__ void __launch_bounds__(THREADS) "
-        "stark_conv("
-     << getKernelParameters(view) << ") {\n";
-  os << R"cuda(  __shared__ __align__(16) float wS[KCH * TF];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int fg = warp % WF, rw = warp / WF;
-  // Channel tiles fastest: the blocks of one image tile run together and
-  // share its lines in L2.
-  int t = blockIdx.x;
-  const int ftile = t % TILES_F;
-  t /= TILES_F;
-  const int xtile = t % TILES_X;
-  const int rtile = t / TILES_X;
-  const idx_t row = (idx_t)rtile * WR + rw;
-  const bool rowOk = row < ROWS;
-  // Threads past the edges compute the last valid point (their loads stay
-  // in bounds) and store nothing.
-  const idx_t rowc = rowOk ? row : ROWS - 1;
-  const idx_t f0 = (idx_t)ftile * TF;
-  idx_t aBase[PW];
-#pragma unroll
-  for (int j = 0; j < PW; ++j) {
-    const idx_t x = (idx_t)xtile * XB + lane + 32 * j;
-    aBase[j] = stark_a_base(rowc, x < X ? x : X - 1);
-  }
-  float acc[FT][PW];
-#pragma unroll
-  for (int f = 0; f < FT; ++f)
-#pragma unroll
-    for (int j = 0; j < PW; ++j)
-      acc[f][j] = 0.f;
-  for (idx_t k0 = 0; k0 < (idx_t)K; k0 += KCH) {
-    const int kn = (idx_t)K - k0 < KCH ? (int)((idx_t)K - k0) : KCH;
-    __syncthreads();
-    // The block's filter values for k0 .. k0 + kn, as [k][channel]; zero
-    // past the last channel.
-    for (int i = tid; i < kn * TF; i += THREADS) {
-      const int kk = i / TF, f = i % TF;
-      float w = 0.f;
-      if (f0 + f < NF)
-)cuda";
-  os << "        w = stark_widen(__ldg(&" << bName
-     << "[stark_b_base(f0 + f) + kOffB[k0 + kk]]));\n";
-  os << R"cuda(      wS[i] = w;
-    }
-    __syncthreads();
-#pragma unroll 4
-    for (int kk = 0; kk < kn; ++kk) {
-      const idx_t oa = kOffA[k0 + kk];
-      float w[FT];
-      if constexpr (FT % 4 == 0) {
-        const float4 *w4 = reinterpret_cast<const float4 *>(&wS[kk * TF + fg * FT]);
-#pragma unroll
-        for (int q = 0; q < FT / 4; ++q) {
-          const float4 v = w4[q];
-          w[4 * q] = v.x, w[4 * q + 1] = v.y, w[4 * q + 2] = v.z, w[4 * q + 3] = v.w;
-        }
-      } else {
-#pragma unroll
-        for (int f = 0; f < FT; ++f)
-          w[f] = wS[kk * TF + fg * FT + f];
-      }
-      float xv[PW];
-#pragma unroll
-      for (int j = 0; j < PW; ++j)
-)cuda";
-  os << "        xv[j] = stark_widen(__ldg(&" << aName
-     << "[aBase[j] + oa]));\n";
-  os << R"cuda(#pragma unroll
-      for (int f = 0; f < FT; ++f)
-#pragma unroll
-        for (int j = 0; j < PW; ++j)
-          acc[f][j] = fmaf(w[f], xv[j], acc[f][j]);
-    }
-  }
-  if (!rowOk)
-    return;
-)cuda";
-  if (store)
-    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
-  os << R"cuda(#pragma unroll
-  for (int j = 0; j < PW; ++j) {
-    const idx_t x = (idx_t)xtile * XB + lane + 32 * j;
-    if (x >= X)
-      continue;
-    const idx_t m = rowc * X + x;
-#pragma unroll
-    for (int f = 0; f < FT; ++f) {
-      const idx_t n = f0 + fg * FT + f;
-      if (n >= NF)
-        continue;
-)cuda";
+  os << "\nextern \"C\" __global__ void __launch_bounds__(" << threads
+     << ") stark_conv(" << getKernelParameters(view) << ") {\n";
+  os << "  auto aBase = [](idx_t row, idx_t x) { return stark_a_base(row, x); "
+        "};\n";
+  os << "  auto aOffset = [](idx_t k) { return kOffA[k]; };\n";
+  os << "  auto loadA = [&](idx_t o) -> float { return stark_widen(__ldg(&"
+     << aName << "[o])); };\n";
+  os << "  auto loadB = [&](idx_t f, idx_t k) -> float {\n"
+     << "    return stark_widen(__ldg(&" << bName
+     << "[stark_b_base(f) + kOffB[k]]));\n  };\n";
   if (store) {
-    os << "      st.store(0, (int)m, (int)n, acc[f][j]);\n";
+    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
+    os << "  auto store = [&](idx_t m, idx_t n, float sum) {\n"
+       << "    st.store(0, (int)m, (int)n, sum);\n  };\n";
   } else {
-    os << "      const idx_t o = stark_addr::c_off(0, m, n);\n";
-    os << "      " << cName << "[o] = " << cName << "[o] + acc[f][j];\n";
+    os << "  auto store = [&](idx_t m, idx_t n, float sum) {\n"
+       << "    const idx_t o = stark_addr::c_off(0, m, n);\n"
+       << "    " << cName << "[o] = " << cName << "[o] + sum;\n  };\n";
   }
-  os << "    }\n  }\n}\n";
+  os << "  stark_kernels::convBlock<StarkConv>(aBase, aOffset, loadA, loadB, "
+        "store);\n}\n";
 
   CudaKernelPlan plan;
   plan.source = std::move(src);

@@ -42,11 +42,11 @@ __global__ void scanRows(const typename C::Acc *__restrict__ in,
   scanRow<C>(load, store);
 }
 
-template __global__ void scanRows<Config<float, 256, 4, false, 0>, false>(
-    const float *, float *);
-template __global__ void scanRows<Config<float, 32, 16, false, 0>, true>(
-    const float *, float *);
-template __global__ void scanRows<Config<double, 1024, 1, true, 1>, false>(
-    const double *, double *);
-template __global__ void scanRows<Config<int, 64, 8, true, 2>, true>(
-    const int *, int *);
+template __global__ void
+scanRows<Config<float, 256, 4, false, 0>, false>(const float *, float *);
+template __global__ void
+scanRows<Config<float, 32, 16, false, 0>, true>(const float *, float *);
+template __global__ void
+scanRows<Config<double, 1024, 1, true, 1>, false>(const double *, double *);
+template __global__ void
+scanRows<Config<int, 64, 8, true, 2>, true>(const int *, int *);
