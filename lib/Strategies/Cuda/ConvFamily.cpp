@@ -249,18 +249,9 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
   os << "  stark_kernels::convBlock<StarkConv>(aBase, aOffset, loadA, loadB, "
         "store);\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(src);
-  plan.family = "conv";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_conv";
-  launch.grid = {tilesX * tilesR * tilesF, 1, 1};
-  launch.block = {threads, 1, 1};
-  plan.launches.push_back(launch);
-  plan.threadsPerBlock = threads;
-  plan.sharedBytesPerBlock = p.kch * tf * 4;
-  setParams(plan, p, getConvFields());
-  return plan;
+  return makeOneLaunchPlan("conv", std::move(src), "stark_conv",
+                           {tilesX * tilesR * tilesF, 1, 1}, {threads, 1, 1},
+                           /*staticShared=*/p.kch * tf * 4);
 }
 
 /// The parameter sets worth measuring, best guess first: little waste at

@@ -501,6 +501,26 @@ bool cudatpl::rowCachesFitTwoBlocks(const HardwareProfile &profile,
   return 2 * bytes <= std::min(perUnit, kMaxRowCacheBytes);
 }
 
+CudaKernelPlan cudatpl::makeOneLaunchPlan(StringRef family, std::string source,
+                                          StringRef kernel,
+                                          std::array<int64_t, 3> grid,
+                                          std::array<int64_t, 3> block,
+                                          int64_t staticShared,
+                                          int64_t dynamicShared) {
+  CudaKernelPlan plan;
+  plan.source = std::move(source);
+  plan.family = family.str();
+  CudaKernelPlan::Launch launch;
+  launch.kernel = kernel.str();
+  launch.grid = grid;
+  launch.block = block;
+  launch.sharedBytes = dynamicShared;
+  plan.launches.push_back(launch);
+  plan.threadsPerBlock = block[0] * block[1] * block[2];
+  plan.sharedBytesPerBlock = staticShared + dynamicShared;
+  return plan;
+}
+
 void cudatpl::setParam(CudaKernelPlan &plan, StringRef key, int64_t value) {
   plan.params[key.str()] = std::to_string(value);
 }

@@ -236,6 +236,16 @@ bool rowCachesFitTwoBlocks(const HardwareProfile &profile, int64_t bytes);
 /// Records `value` under `key` in the plan's parameters.
 void setParam(CudaKernelPlan &plan, StringRef key, int64_t value);
 
+/// The plan of one launch of `kernel` in `source`, for `family`: `grid`
+/// blocks of `block` threads; `staticShared` bytes of shared memory the
+/// kernel declares and `dynamicShared` more given at launch. The family's
+/// parameters are recorded by the family (StructParamFamily).
+CudaKernelPlan makeOneLaunchPlan(StringRef family, std::string source,
+                                 StringRef kernel, std::array<int64_t, 3> grid,
+                                 std::array<int64_t, 3> block,
+                                 int64_t staticShared = 0,
+                                 int64_t dynamicShared = 0);
+
 /// The combiner of a reduction as an expression of two compute values.
 std::string emitCombine(StringRef combiner, ElementKind kind, StringRef a,
                         StringRef b);

@@ -229,23 +229,14 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
   }
   os << "  });\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "elementwise";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_elementwise";
   // Enough blocks for every chunk; the grid-stride loop covers the rest
   // when the grid is capped.
-  launch.grid = {std::min<int64_t>(ceilDiv(chunks, p.block * p.perThread),
-                                   int64_t(1) << 24),
-                 1, 1};
-  launch.block = {p.block, 1, 1};
-  plan.launches.push_back(launch);
-  plan.threadsPerBlock = p.block;
-  setParam(plan, "block", p.block);
-  setParam(plan, "vec", p.vec);
-  setParam(plan, "per_thread", p.perThread);
-  return plan;
+  return makeOneLaunchPlan(
+      "elementwise", std::move(s), "stark_elementwise",
+      {std::min<int64_t>(ceilDiv(chunks, p.block * p.perThread), int64_t(1)
+                                                                     << 24),
+       1, 1},
+      {p.block, 1, 1});
 }
 
 std::vector<ElementwiseParams>
@@ -399,18 +390,10 @@ mlir::stark::generateDirectKernel(const ProblemView &view,
        << getCudaStorageType(out.kind) << ">(acc" << k << ");\n";
   os << "  });\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "direct";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_direct";
-  launch.grid = {std::min<int64_t>(ceilDiv(points, p.block), int64_t(1) << 24),
-                 1, 1};
-  launch.block = {p.block, 1, 1};
-  plan.launches.push_back(launch);
-  plan.threadsPerBlock = p.block;
-  setParam(plan, "block", p.block);
-  return plan;
+  return makeOneLaunchPlan(
+      "direct", std::move(s), "stark_direct",
+      {std::min<int64_t>(ceilDiv(points, p.block), int64_t(1) << 24), 1, 1},
+      {p.block, 1, 1});
 }
 
 std::vector<DirectParams>

@@ -495,25 +495,14 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
     os << "    __syncthreads();\n";
   os << "  }\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "fused_rows";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_fused_rows";
-  launch.grid = {
-      std::min<int64_t>(ceilDiv(fused.rows, p.rows), int64_t(1) << 24), 1, 1};
-  launch.block = split ? std::array<int64_t, 3>{p.rows, p.split, 1}
-                       : std::array<int64_t, 3>{p.lanes, p.rows, 1};
-  if (p.cache == 2)
-    launch.sharedBytes = getCacheSharedBytes(view, p.rows);
-  plan.launches.push_back(launch);
+  CudaKernelPlan plan = makeOneLaunchPlan(
+      "fused_rows", std::move(s), "stark_fused_rows",
+      {std::min<int64_t>(ceilDiv(fused.rows, p.rows), int64_t(1) << 24), 1, 1},
+      split ? std::array<int64_t, 3>{p.rows, p.split, 1}
+            : std::array<int64_t, 3>{p.lanes, p.rows, 1},
+      /*staticShared=*/0,
+      /*dynamicShared=*/p.cache == 2 ? getCacheSharedBytes(view, p.rows) : 0);
   plan.threadsPerBlock = threads;
-  plan.sharedBytesPerBlock = launch.sharedBytes;
-  setParam(plan, "lanes", p.lanes);
-  setParam(plan, "rows", p.rows);
-  setParam(plan, "cache", p.cache);
-  if (split)
-    setParam(plan, "split", p.split);
   return plan;
 }
 

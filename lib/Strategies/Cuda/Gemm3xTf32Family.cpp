@@ -24,14 +24,8 @@ public:
   Gemm3xTf32Family()
       : GemmKernelFamily("gemm_3xtf32", getFields(), getDefaults(),
                          "stark_gemm_3xtf32", "gemm3xTf32Block",
-                         getGemm3xTf32KernelText()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
-    if (!ranksAsContraction(view))
-      return std::nullopt;
-    return hasShallowK(view) ? kShallow3xTf32 : kPipelined3xTf32;
-  }
+                         getGemm3xTf32KernelText(), kPipelined3xTf32,
+                         kShallow3xTf32) {}
 
 private:
   static ArrayRef<ParamField<GemmKernelParams>> getFields() {

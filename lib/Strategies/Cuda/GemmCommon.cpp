@@ -689,6 +689,5 @@ GemmKernelFamily::generateStruct(const ProblemView &view,
                            p.splitK, *kPerSplit, kSplitKReduceKernel),
       p.bm, p.bn, shape->threads, shape->sharedBytes, /*dynamicShared=*/true,
       p.splitK);
-  setParams(plan, p, fields);
   return plan;
 }

@@ -95,13 +95,22 @@ struct GemmKernelShape {
 class GemmKernelFamily : public StructParamFamily<GemmKernelParams> {
 public:
   /// `kernel`: the entry of a candidate; `block`: the kernel's device
-  /// function it runs; `text`: the kernel's source.
+  /// function it runs; `text`: the kernel's source; `pipelined` and
+  /// `shallow`: the family's bands where k is deep enough for the kernel's
+  /// pipeline and where it is not (hasShallowK).
   GemmKernelFamily(StringRef name,
                    ArrayRef<ParamField<GemmKernelParams>> fields,
                    GemmKernelParams defaults, StringRef kernel, StringRef block,
-                   StringRef text)
+                   StringRef text, RankBand pipelined, RankBand shallow)
       : StructParamFamily(name, fields, defaults), kernel(kernel), block(block),
-        text(text) {}
+        text(text), pipelined(pipelined), shallow(shallow) {}
+
+  std::optional<unsigned> rank(const ProblemView &view,
+                               bool allowTf32) const final {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    return hasShallowK(view) ? shallow : pipelined;
+  }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
                       std::string &whyNot) const final;
@@ -138,6 +147,7 @@ private:
                                            std::string &whyNot) const final;
 
   StringRef kernel, block, text;
+  RankBand pipelined, shallow;
 };
 
 } // namespace mlir::stark::cudatpl

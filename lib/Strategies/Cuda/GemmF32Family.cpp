@@ -32,14 +32,7 @@ public:
   GemmF32Family()
       : GemmKernelFamily("gemm_f32", getFields(), getDefaults(),
                          "stark_gemm_f32", "gemmF32SimtBlock",
-                         getGemmF32KernelText()) {}
-
-  std::optional<unsigned> rank(const ProblemView &view,
-                               bool allowTf32) const override {
-    if (!ranksAsContraction(view))
-      return std::nullopt;
-    return hasShallowK(view) ? kShallowF32 : kPipelinedF32;
-  }
+                         getGemmF32KernelText(), kPipelinedF32, kShallowF32) {}
 
 private:
   static ArrayRef<ParamField<GemmKernelParams>> getFields() {

@@ -199,7 +199,6 @@ mlir::stark::generateGemmKernel(const ProblemView &view, const GemmParams &p,
   CudaKernelPlan plan = makeGemmPlan(
       c, "gemm", "stark_gemm", std::move(s), p.bm, p.bn, layout->threads,
       layout->sharedBytes, /*dynamicShared=*/false);
-  setParams(plan, p, getGemmFields());
   return plan;
 }
 

@@ -306,7 +306,6 @@ template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm vol
   CudaKernelPlan plan = makeGemmPlan(
       c, "gemm_tc", "stark_gemm_tc", std::move(s), p.bm, p.bn, layout->threads,
       layout->sharedBytes, /*dynamicShared=*/true);
-  setParams(plan, p, getGemmTcFields());
   return plan;
 }
 

@@ -211,7 +211,6 @@ FailureOr<CudaKernelPlan> generateWgmmaKernel(const ProblemView &view,
       makeGemmPlan(*view.contraction, "gemm_wgmma", "stark_gemm_wgmma",
                    emitWgmmaSource(view, p), kWgmmaBM, p.bn, kWgmmaThreads,
                    wgmmaSharedBytes(p), /*dynamicShared=*/true);
-  setParams(plan, p, getWgmmaFields());
   return plan;
 }
 } // namespace

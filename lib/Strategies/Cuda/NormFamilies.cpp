@@ -133,22 +133,11 @@ mlir::stark::generateNormKernel(const ProblemView &view, const NormParams &p,
      << argName(nv.outputArg) << ", " << pointer(nv.gammaArg) << ", "
      << pointer(nv.betaArg) << ");\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = family;
-  CudaKernelPlan::Launch launch;
-  launch.kernel = kernel;
-  launch.grid = {ceilDiv(nv.rows, p.rows), 1, 1};
-  launch.block = {p.threads, p.rows, 1};
-  plan.launches.push_back(launch);
-  plan.threadsPerBlock = p.threads * p.rows;
-  plan.sharedBytesPerBlock =
-      3 * p.rows * std::max<int64_t>(1, p.threads / 32) * (dbl ? 8 : 4);
-  setParam(plan, "threads", p.threads);
-  setParam(plan, "rows", p.rows);
-  setParam(plan, "vec", p.vec);
-  setParam(plan, "cache", p.cache);
-  return plan;
+  return makeOneLaunchPlan(
+      family, std::move(s), kernel, {ceilDiv(nv.rows, p.rows), 1, 1},
+      {p.threads, p.rows, 1},
+      /*staticShared=*/3 * p.rows * std::max<int64_t>(1, p.threads / 32) *
+          (dbl ? 8 : 4));
 }
 
 std::vector<NormParams> cudatpl::enumerateNorm(const ProblemView &view,

@@ -43,12 +43,14 @@ template <class P> struct ParamField {
   std::optional<int64_t> omittedAt;
 };
 
-/// Records every field of `p` in the plan's parameters.
+/// Records every field of `p` in the plan's parameters (but those at their
+/// `omittedAt`).
 template <class P>
 void setParams(CudaKernelPlan &plan, const P &p,
                ArrayRef<ParamField<P>> fields) {
   for (const ParamField<P> &field : fields)
-    setParam(plan, field.name, field.get(p));
+    if (field.get(p) != field.omittedAt)
+      setParam(plan, field.name, field.get(p));
 }
 
 /// A family whose parameter sets are the structs P: it enumerates and
@@ -88,7 +90,12 @@ public:
       return failure();
     for (auto [field, value] : llvm::zip_equal(fields, values))
       field.set(p, value);
-    return generateStruct(view, p, whyNot);
+    // The plan records the parameters it was made of, as the points name
+    // them.
+    FailureOr<CudaKernelPlan> plan = generateStruct(view, p, whyNot);
+    if (succeeded(plan))
+      setParams(*plan, p, fields);
+    return plan;
   }
 
 protected:

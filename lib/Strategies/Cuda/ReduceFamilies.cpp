@@ -253,14 +253,9 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
        << emitOutputUpdate(view, rv, outPtr + " + row", "acc") << ";\n}\n";
   }
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "reduce_row";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_reduce_row";
-  launch.grid = {ceilDiv(rv.rows, p.rows), p.split, 1};
-  launch.block = {p.threads, p.rows, 1};
-  plan.launches.push_back(launch);
+  CudaKernelPlan plan = makeOneLaunchPlan(
+      "reduce_row", std::move(s), "stark_reduce_row",
+      {ceilDiv(rv.rows, p.rows), p.split, 1}, {p.threads, p.rows, 1});
   if (p.split > 1) {
     CudaKernelPlan::Launch finish;
     finish.kernel = "stark_reduce_row_finish";
@@ -274,10 +269,6 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
       p.threads > 32
           ? p.rows * (p.threads / 32) * getElementKindBytes(rv.accumulatorKind)
           : 0;
-  setParam(plan, "threads", p.threads);
-  setParam(plan, "rows", p.rows);
-  setParam(plan, "vec", p.vec);
-  setParam(plan, "split", p.split);
   return plan;
 }
 
@@ -451,22 +442,12 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
   os << "  if (threadIdx.y == 0 && p < OUTPUTS) "
      << emitOutputUpdate(view, rv, outPtr + " + o", "acc") << ";\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "reduce_col";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_reduce_col";
-  launch.grid = {ceilDiv(rv.rows, p.blockX), 1, 1};
-  launch.block = {p.blockX, p.splitY, 1};
-  plan.launches.push_back(launch);
-  plan.threadsPerBlock = p.blockX * p.splitY;
-  plan.sharedBytesPerBlock =
-      p.splitY > 1
+  return makeOneLaunchPlan(
+      "reduce_col", std::move(s), "stark_reduce_col",
+      {ceilDiv(rv.rows, p.blockX), 1, 1}, {p.blockX, p.splitY, 1},
+      /*staticShared=*/p.splitY > 1
           ? p.splitY * p.blockX * getElementKindBytes(rv.accumulatorKind)
-          : 0;
-  setParam(plan, "block_x", p.blockX);
-  setParam(plan, "split_y", p.splitY);
-  return plan;
+          : 0);
 }
 
 std::vector<ReduceColParams>

@@ -273,20 +273,10 @@ static FailureOr<CudaKernelPlan> generateScanKernel(const ProblemView &view,
   os << "  };\n";
   os << "  stark_kernels::scanRow<StarkScan>(load, store);\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "scan";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_scan";
-  launch.grid = {m.rows, 1, 1};
-  launch.block = {p.threads, 1, 1};
-  plan.launches.push_back(launch);
-  plan.threadsPerBlock = p.threads;
-  plan.sharedBytesPerBlock =
-      (p.threads / 32) * getElementKindBytes(rv.accumulatorKind);
-  setParam(plan, "threads", p.threads);
-  setParam(plan, "items", p.items);
-  return plan;
+  return makeOneLaunchPlan("scan", std::move(s), "stark_scan", {m.rows, 1, 1},
+                           {p.threads, 1, 1},
+                           /*staticShared=*/(p.threads / 32) *
+                               getElementKindBytes(rv.accumulatorKind));
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createScanFamily() {

@@ -115,25 +115,13 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
   os << "  stark_kernels::softmaxRows<StarkSoftmax>(" << argName(0) << ", "
      << argName(1) << ");\n}\n";
 
-  CudaKernelPlan plan;
-  plan.source = std::move(s);
-  plan.family = "softmax";
-  CudaKernelPlan::Launch launch;
-  launch.kernel = "stark_softmax";
-  launch.grid = {ceilDiv(sv.rows, p.rows), 1, 1};
-  launch.block = {p.threads, p.rows, 1};
-  if (p.cache == 2)
-    launch.sharedBytes = p.rows * rowBytes;
-  plan.launches.push_back(launch);
-  plan.threadsPerBlock = p.threads * p.rows;
-  plan.sharedBytesPerBlock =
-      (p.threads > 32 ? 2 * p.rows * (p.threads / 32) * (dbl ? 8 : 4) : 0) +
-      launch.sharedBytes;
-  setParam(plan, "threads", p.threads);
-  setParam(plan, "rows", p.rows);
-  setParam(plan, "vec", p.vec);
-  setParam(plan, "cache", p.cache);
-  return plan;
+  return makeOneLaunchPlan(
+      "softmax", std::move(s), "stark_softmax",
+      {ceilDiv(sv.rows, p.rows), 1, 1}, {p.threads, p.rows, 1},
+      /*staticShared=*/p.threads > 32
+          ? 2 * p.rows * (p.threads / 32) * (dbl ? 8 : 4)
+          : 0,
+      /*dynamicShared=*/p.cache == 2 ? p.rows * rowBytes : 0);
 }
 
 std::vector<SoftmaxParams>
