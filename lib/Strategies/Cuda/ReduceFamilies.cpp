@@ -126,11 +126,12 @@ static std::string emitOutputUpdate(const ProblemView &view,
       .str();
 }
 
-FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
-    const ProblemView &view, const ReduceRowParams &p, std::string &whyNot) {
-  if (failed(checkReduceApplies(view, whyNot)))
-    return failure();
-  const ReductionView &rv = *view.reduction;
+/// Whether `p` makes a valid reduce_row kernel for `rv`: block shape,
+/// vector width the rows' alignment allows, grid and partials' size.
+static LogicalResult checkReduceRowParams(const ProblemView &view,
+                                          const ReductionView &rv,
+                                          const ReduceRowParams &p,
+                                          std::string &whyNot) {
   auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
   if (!pow2(p.threads) || p.threads > 1024 || p.rows < 1 ||
       p.threads * p.rows > 1024 || p.split < 1 || !pow2(p.vec)) {
@@ -149,6 +150,16 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
     whyNot = "grid or partial buffer too large";
     return failure();
   }
+  return success();
+}
+
+FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
+    const ProblemView &view, const ReduceRowParams &p, std::string &whyNot) {
+  if (failed(checkReduceApplies(view, whyNot)))
+    return failure();
+  const ReductionView &rv = *view.reduction;
+  if (failed(checkReduceRowParams(view, rv, p, whyNot)))
+    return failure();
   int64_t vec = p.vec;
   int64_t chunk = ceilDiv(ceilDiv(rv.length, p.split), vec) * vec;
   std::string idx = getIndexType(view);
