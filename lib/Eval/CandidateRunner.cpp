@@ -54,6 +54,21 @@ static std::vector<HostBuffer> makeLike(ArrayRef<HostBuffer> like) {
   return out;
 }
 
+/// What a run left in `args` (shaped like `like`): every argument, the
+/// inputs' checksums and the guards' damage.
+static LogicalResult readBackRun(ArgBuffers &args, ArrayRef<HostBuffer> like,
+                                 RunOutcome &outcome, std::string &error) {
+  outcome.args = makeLike(like);
+  if (failed(args.download(outcome.args, error)))
+    return failure();
+  outcome.inputChecksums = getInputChecksums(outcome.args);
+  FailureOr<std::string> damage = args.checkGuards(error);
+  if (failed(damage))
+    return failure();
+  outcome.guardDamage = std::move(*damage);
+  return success();
+}
+
 LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
                                    ArgBuffers &args, ArrayRef<HostBuffer> in,
                                    unsigned schedule, RunOutcome &outcome,
@@ -63,15 +78,7 @@ LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
   if (failed(schedule ? target.runRescheduled(kernel, args, schedule, error)
                       : kernel.run(args, error)))
     return failure();
-  outcome.args = makeLike(in);
-  if (failed(args.download(outcome.args, error)))
-    return failure();
-  outcome.inputChecksums = getInputChecksums(outcome.args);
-  FailureOr<std::string> damage = args.checkGuards(error);
-  if (failed(damage))
-    return failure();
-  outcome.guardDamage = std::move(*damage);
-  return success();
+  return readBackRun(args, in, outcome, error);
 }
 
 /// For each staged set, a run on the set before it and at once a run on it,
@@ -90,15 +97,13 @@ static LogicalResult runBackToBack(CompiledKernel &candidate, ArgBuffers &args,
         failed(candidate.run(args, error)) ||
         failed(args.restore(set, error)) || failed(candidate.run(args, error)))
       return failure();
-    pair.args = makeLike(sets[set]);
-    if (failed(args.download(pair.args, error)))
+    RunOutcome second;
+    if (failed(readBackRun(args, sets[set], second, error)))
       return failure();
-    pair.inputChecksums = getInputChecksums(pair.args);
-    FailureOr<std::string> damage = args.checkGuards(error);
-    if (failed(damage))
-      return failure();
-    if (!damage->empty() && outcome.guardDamage.empty()) {
-      outcome.guardDamage = "during a back-to-back run: " + *damage;
+    pair.args = std::move(second.args);
+    pair.inputChecksums = std::move(second.inputChecksums);
+    if (!second.guardDamage.empty() && outcome.guardDamage.empty()) {
+      outcome.guardDamage = "during a back-to-back run: " + second.guardDamage;
       outcome.guardDamageRun = ~0u; // no timed run
     }
     outcome.backToBack.push_back(std::move(pair));

@@ -326,18 +326,11 @@ CudaKernelPlan cudatpl::makeGemmPlan(const ContractionView &c, StringRef family,
                                      int64_t bm, int64_t bn, int64_t threads,
                                      int64_t sharedBytes, bool dynamicShared,
                                      int64_t splitK) {
-  CudaKernelPlan plan;
-  plan.source = std::move(source);
-  plan.family = family.str();
-  CudaKernelPlan::Launch launch;
-  launch.kernel = kernel.str();
-  launch.grid = {ceilDiv(c.m, bm) * ceilDiv(c.n, bn), c.batch * splitK, 1};
-  launch.block = {threads, 1, 1};
-  if (dynamicShared)
-    launch.sharedBytes = sharedBytes;
-  plan.launches.push_back(launch);
-  plan.sharedBytesPerBlock = sharedBytes;
-  plan.threadsPerBlock = threads;
+  CudaKernelPlan plan = makeOneLaunchPlan(
+      family, std::move(source), kernel,
+      {ceilDiv(c.m, bm) * ceilDiv(c.n, bn), c.batch * splitK, 1},
+      {threads, 1, 1}, /*staticShared=*/dynamicShared ? 0 : sharedBytes,
+      /*dynamicShared=*/dynamicShared ? sharedBytes : 0);
   if (splitK > 1) {
     // A grid-stride loop: a few thousand blocks cover any output.
     constexpr int64_t reduceThreads = 256;
