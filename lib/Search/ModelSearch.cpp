@@ -112,6 +112,10 @@ private:
   void installWinner(Entry &e, OwningOpRef<ModuleOp> winner,
                      const SearchNode &node, double baselineSeconds);
   void searchSideBySide(const ModelPlan &plan, ArrayRef<size_t> open);
+  /// Installs the winners the tuning records have for this device; the
+  /// entries left to search, or failure (diagnosed) on a bad record.
+  FailureOr<std::vector<size_t>> applyRecordedWinners();
+  void coverRemaining(ModelPlan &plan, ArrayRef<size_t> open, size_t &turns);
   LogicalResult searchTurn(size_t index, const PlanTurn &turn, size_t rank,
                            ModelPlan &plan);
   /// A problem the coverage pass gives its first pick: its entry, its rank
@@ -589,14 +593,7 @@ void ModelSearch::summarize(const ModelPlan &plan, double coverageSeconds) {
                          {"elapsed_seconds", elapsed}};
 }
 
-ModelSearchResult ModelSearch::run() {
-  auto stop = [&] {
-    out.failed = true;
-    return std::move(out);
-  };
-  Clock::time_point runStart = options.start;
-  collect();
-  // Recorded winners first: they cost nothing and take no turn.
+FailureOr<std::vector<size_t>> ModelSearch::applyRecordedWinners() {
   std::vector<size_t> open;
   for (auto [index, e] : llvm::enumerate(entries)) {
     std::string error;
@@ -606,7 +603,7 @@ ModelSearchResult ModelSearch::run() {
             : FailureOr<std::optional<RecordedWinners::Applied>>(std::nullopt);
     if (failed(applied)) {
       e.problem.emitError() << "stark-search: " << error;
-      return stop();
+      return failure();
     }
     if (!*applied) {
       open.push_back(index);
@@ -622,38 +619,14 @@ ModelSearchResult ModelSearch::run() {
     ++out.fromRecords;
     finish(e, "searched", (*applied)->remark);
   }
+  return open;
+}
 
-  std::vector<PlanProblem> toPlan;
-  for (size_t index : open) {
-    entries[index].planIndex = toPlan.size();
-    toPlan.push_back(entries[index].plan);
-  }
-  ModelPlanOptions planOptions;
-  planOptions.target = target;
-  planOptions.totalSeconds = options.totalSeconds;
-  planOptions.maxSeconds = options.problem.seconds;
-  planOptions.maxCandidates = options.problem.budget;
-  planOptions.evaluationSecondsPrior = options.evaluationSecondsPrior;
-  if (EvalPool *pool = options.problem.pool; pool && pool->size() > 1)
-    planOptions.coverageWidth = pool->size();
-  ModelPlan plan(std::move(toPlan), planOptions,
-                 [runStart] { return secondsSince(runStart); });
-  LLVM_DEBUG({
-    for (size_t k : plan.getOrder())
-      llvm::dbgs() << "plan #" << plan.getRank(k) + 1 << " @"
-                   << entries[open[k]].plan.name << ": share "
-                   << entries[open[k]].plan.share << " x headroom "
-                   << plan.getHeadroom(k) << "\n";
-  });
-
-  planned = open.size();
-  searchSideBySide(plan, open);
-  size_t turns = 0;
-  while (std::optional<PlanTurn> turn = plan.next())
-    if (failed(searchTurn(open[turn->problem], *turn, turns++, plan)))
-      return stop();
-  // Coverage: the problems whose turn did not come.
-  auto coverageStart = Clock::now();
+/// The problems whose turn did not come: their first picks judged (side by
+/// side with several evaluators) while total-seconds allows, in the plan's
+/// order; `turns` counts on from the searched ones.
+void ModelSearch::coverRemaining(ModelPlan &plan, ArrayRef<size_t> open,
+                                 size_t &turns) {
   std::vector<size_t> uncovered = plan.getUncovered();
   double left = std::max(0.0, plan.getLeft());
   bool spent = left <= plan.getCoverageReserve();
@@ -718,6 +691,53 @@ ModelSearchResult ModelSearch::run() {
     if (!batch.empty())
       cover(batch, plan);
   }
+}
+
+ModelSearchResult ModelSearch::run() {
+  auto stop = [&] {
+    out.failed = true;
+    return std::move(out);
+  };
+  Clock::time_point runStart = options.start;
+  collect();
+  // Recorded winners first: they cost nothing and take no turn.
+  FailureOr<std::vector<size_t>> unrecorded = applyRecordedWinners();
+  if (failed(unrecorded))
+    return stop();
+  std::vector<size_t> &open = *unrecorded;
+
+  std::vector<PlanProblem> toPlan;
+  for (size_t index : open) {
+    entries[index].planIndex = toPlan.size();
+    toPlan.push_back(entries[index].plan);
+  }
+  ModelPlanOptions planOptions;
+  planOptions.target = target;
+  planOptions.totalSeconds = options.totalSeconds;
+  planOptions.maxSeconds = options.problem.seconds;
+  planOptions.maxCandidates = options.problem.budget;
+  planOptions.evaluationSecondsPrior = options.evaluationSecondsPrior;
+  if (EvalPool *pool = options.problem.pool; pool && pool->size() > 1)
+    planOptions.coverageWidth = pool->size();
+  ModelPlan plan(std::move(toPlan), planOptions,
+                 [runStart] { return secondsSince(runStart); });
+  LLVM_DEBUG({
+    for (size_t k : plan.getOrder())
+      llvm::dbgs() << "plan #" << plan.getRank(k) + 1 << " @"
+                   << entries[open[k]].plan.name << ": share "
+                   << entries[open[k]].plan.share << " x headroom "
+                   << plan.getHeadroom(k) << "\n";
+  });
+
+  planned = open.size();
+  searchSideBySide(plan, open);
+  size_t turns = 0;
+  while (std::optional<PlanTurn> turn = plan.next())
+    if (failed(searchTurn(open[turn->problem], *turn, turns++, plan)))
+      return stop();
+  // Coverage: the problems whose turn did not come.
+  auto coverageStart = Clock::now();
+  coverRemaining(plan, open, turns);
   double coverageSeconds = secondsSince(coverageStart);
   summarize(plan, coverageSeconds);
   for (size_t k = 0; k < open.size(); ++k) {
