@@ -129,6 +129,29 @@ static EvalResult makeFailure(EvalStatus status, std::string message,
   return result;
 }
 
+/// This process's environment with CUDA_VISIBLE_DEVICES set to `device`.
+static std::vector<std::string> getPinnedEnvironment(StringRef device) {
+  std::vector<std::string> out;
+  for (char **e = environ; e && *e; ++e)
+    if (!StringRef(*e).starts_with("CUDA_VISIBLE_DEVICES="))
+      out.push_back(*e);
+  out.push_back(("CUDA_VISIBLE_DEVICES=" + device).str());
+  return out;
+}
+
+/// The end of the worker's log (at least 64 KiB of it, more when
+/// `tailBytes` asks): only the end matters, and a candidate may print a
+/// lot.
+static std::string readLogEnd(StringRef logPath, uint64_t tailBytes) {
+  uint64_t logSize = 0;
+  if (llvm::sys::fs::file_size(logPath, logSize) || logSize == 0)
+    return "";
+  uint64_t keep =
+      std::min<uint64_t>(logSize, std::max<uint64_t>(64 * 1024, tailBytes));
+  auto buffer = llvm::MemoryBuffer::getFileSlice(logPath, keep, logSize - keep);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
 EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
                                          StringRef problemName,
                                          StringRef candidateSource,
@@ -178,12 +201,8 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
   std::vector<std::string> envStrings;
   SmallVector<StringRef> envRefs;
   if (!worker.cudaDevice.empty()) {
-    for (char **e = environ; e && *e; ++e)
-      if (!StringRef(*e).starts_with("CUDA_VISIBLE_DEVICES="))
-        envStrings.push_back(*e);
-    envStrings.push_back("CUDA_VISIBLE_DEVICES=" + worker.cudaDevice);
-    for (const std::string &e : envStrings)
-      envRefs.push_back(e);
+    envStrings = getPinnedEnvironment(worker.cudaDevice);
+    envRefs.assign(envStrings.begin(), envStrings.end());
     env = ArrayRef<StringRef>(envRefs);
   }
   unsigned seconds = unsigned(std::ceil(std::max(1.0, worker.timeoutSeconds)));
@@ -191,16 +210,7 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
   // process-wide signals (ChildProcess.h).
   ChildOutcome ended = runChildProcess(*program, args, env, redirects, seconds);
 
-  // Only the end of the log matters, and a candidate may print a lot.
-  std::string log;
-  uint64_t logSize = 0;
-  if (!llvm::sys::fs::file_size(logPath, logSize) && logSize > 0) {
-    uint64_t keep = std::min<uint64_t>(
-        logSize, std::max<uint64_t>(64 * 1024, worker.logTailBytes));
-    if (auto buffer =
-            llvm::MemoryBuffer::getFileSlice(logPath, keep, logSize - keep))
-      log = (*buffer)->getBuffer().str();
-  }
+  std::string log = readLogEnd(logPath, worker.logTailBytes);
   std::string phase = lastPhase(log);
   std::string where = phase.empty() ? "" : " while " + phase;
 
