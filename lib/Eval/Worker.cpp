@@ -152,6 +152,42 @@ static std::string readLogEnd(StringRef logPath, uint64_t tailBytes) {
   return buffer ? (*buffer)->getBuffer().str() : "";
 }
 
+/// The result the worker left in `dir`; failure, with `error` saying why,
+/// when there is none or it does not read as a result (the worker's exit
+/// code `rc` and `where` it was go into the message). A failed evaluation
+/// without a log tail of its own gets the end of the worker's `log`.
+static FailureOr<EvalResult> readWorkerResult(StringRef dir, int rc,
+                                              StringRef where, StringRef log,
+                                              const WorkerOptions &worker,
+                                              std::string &error) {
+  FailureOr<std::string> text = readFile(joinPath(dir, kResultFile), error);
+  if (failed(text)) {
+    error = llvm::formatv("the worker exited with code {0} without a "
+                          "result{1}",
+                          rc, where)
+                .str();
+    return failure();
+  }
+  llvm::Expected<json::Value> value = json::parse(*text);
+  if (!value) {
+    error =
+        "the worker's result is not JSON: " + llvm::toString(value.takeError());
+    return failure();
+  }
+  EvalResult result;
+  json::Path::Root root("result");
+  if (!fromJSON(*value, result, root)) {
+    error =
+        "the worker's result is malformed: " + llvm::toString(root.getError());
+    return failure();
+  }
+  // The evaluation finished: its phase lines say nothing the result does
+  // not, but anything else the worker printed (a backend's complaint) may.
+  if (!result.isOk() && result.logTail.empty())
+    result.logTail = tail(withoutPhaseLines(log), worker.logTailBytes);
+  return result;
+}
+
 EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
                                          StringRef problemName,
                                          StringRef candidateSource,
@@ -243,40 +279,12 @@ EvalResult mlir::stark::evaluateInWorker(StringRef problemSource,
   case ChildOutcome::Kind::Exited:
     break;
   }
-  int rc = ended.exitCode;
-
-  std::string resultPath = joinPath(dirPath, kResultFile);
-  FailureOr<std::string> text = readFile(resultPath, error);
-  if (failed(text))
-    return withLog(makeFailure(EvalStatus::Crash,
-                               llvm::formatv("the worker exited with code {0} "
-                                             "without a result{1}",
-                                             rc, where)
-                                   .str(),
-                               worker));
-  llvm::Expected<json::Value> value = json::parse(*text);
-  if (!value)
-    return withLog(makeFailure(EvalStatus::Crash,
-                               "the worker's result is not JSON: " +
-                                   llvm::toString(value.takeError()),
-                               worker));
-  EvalResult result;
-  json::Path::Root root("result");
-  if (!fromJSON(*value, result, root)) {
-    std::string why;
-    llvm::raw_string_ostream os(why);
-    root.printErrorContext(*value, os);
-    return withLog(makeFailure(EvalStatus::Crash,
-                               "the worker's result is malformed: " +
-                                   llvm::toString(root.getError()),
-                               worker));
-  }
-  // The evaluation finished: its phase lines say nothing the result does
-  // not, but anything else the worker printed (a backend's complaint) may.
-  if (!result.isOk() && result.logTail.empty())
-    result.logTail = tail(withoutPhaseLines(log), worker.logTailBytes);
-  result.wallSeconds = ended.seconds;
-  return result;
+  FailureOr<EvalResult> result =
+      readWorkerResult(dirPath, ended.exitCode, where, log, worker, error);
+  if (failed(result))
+    return withLog(makeFailure(EvalStatus::Crash, error, worker));
+  result->wallSeconds = ended.seconds;
+  return *result;
 }
 
 int mlir::stark::runEvalWorker(StringRef dir) {
