@@ -82,6 +82,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"f64_reference", o.f64Reference},
       {"allow_tf32", o.allowTf32},
       {"measure_time", o.measureTime},
+      {"screen_below_speedup", o.screenBelowSpeedup},
       {"special_values", o.specialValues},
       {"sanitizer", o.sanitizer},
       {"entry", o.entry},
@@ -127,6 +128,7 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
     o.allowTf32 = *b;
   if (std::optional<bool> b = obj->getBoolean("measure_time"))
     o.measureTime = *b;
+  readNumber(*obj, "screen_below_speedup", o.screenBelowSpeedup);
   if (std::optional<bool> b = obj->getBoolean("special_values"))
     o.specialValues = *b;
   if (std::optional<StringRef> t = obj->getString("sanitizer"))

@@ -128,6 +128,15 @@ private:
                StringRef where);
   bool runTrial(unsigned trial);
   bool runTrial(Distribution dist, uint64_t seed, std::string where);
+  /// Trials [begin, end) of getAllDistributions' cycle.
+  bool runTrials(unsigned begin, unsigned end);
+  /// The trial of NaN, +-inf, -0 and denormals, when the options ask.
+  bool runSpecialTrial();
+  /// Above EvalOptions::suspiciousSpeedup, the extra trials after the
+  /// first `trials`; otherwise their references are stored for others.
+  bool checkSuspiciousSpeedup(unsigned trials);
+  /// Ends the candidate's runner; under a sanitizer, with its report.
+  bool endRunner();
   bool storeExtraReferences(unsigned first);
   /// The timing sets of an evaluation, the references of each and the
   /// checksums of its inputs.

@@ -295,49 +295,87 @@ void Evaluation::notePhaseEnd() {
   phaseStart = now;
 }
 
+bool Evaluation::runTrials(unsigned begin, unsigned end) {
+  for (unsigned t = begin; t < end; ++t)
+    if (!runTrial(t))
+      return false;
+  return true;
+}
+
+bool Evaluation::runSpecialTrial() {
+  if (!options.specialValues)
+    return true;
+  uint64_t seed = mixSeed(options.seed, kSpecialSeedSalt);
+  return runTrial(Distribution::Special, seed,
+                  llvm::formatv("the special-values trial (seed {0})", seed));
+}
+
+bool Evaluation::checkSuspiciousSpeedup(unsigned trials) {
+  if (result.speedup <= options.suspiciousSpeedup)
+    return storeExtraReferences(trials);
+  addFlag("speedup_above_threshold");
+  for (unsigned e = 0; e < options.extraTrials; ++e) {
+    if (!runTrial(trials + e)) {
+      result.message =
+          llvm::formatv("a speedup of {0:f1}x triggered {1} "
+                        "extra trials, and one failed: {2}",
+                        result.speedup, options.extraTrials, result.message)
+              .str();
+      return false;
+    }
+  }
+  addFlag("extra_trials_passed");
+  return true;
+}
+
+bool Evaluation::endRunner() {
+  // The runner's own end: under compute-sanitizer, its report.
+  phase("ending the candidate's runner");
+  std::string error;
+  if (succeeded(runner->finish(error)))
+    return true;
+  finish(options.sanitizer.empty() ? EvalStatus::Crash : EvalStatus::Wrong,
+         error);
+  return false;
+}
+
 void Evaluation::run() {
   if (!prepare())
     return;
   unsigned trials = std::max(1u, options.correctnessTrials);
-  for (unsigned t = 0; t < trials; ++t)
-    if (!runTrial(t))
-      return;
-  if (options.specialValues) {
-    uint64_t seed = mixSeed(options.seed, kSpecialSeedSalt);
-    if (!runTrial(Distribution::Special, seed,
-                  llvm::formatv("the special-values trial (seed {0})", seed)))
-      return;
-  }
-
-  if (options.measureTime) {
+  // Screening times the candidate after its first trial: one that cannot
+  // win is not worth the other trials, and one that can gets all of them.
+  bool screening = options.measureTime && options.screenBelowSpeedup > 0;
+  unsigned beforeTiming = screening ? 1 : trials;
+  if (!runTrials(0, beforeTiming))
+    return;
+  if (screening) {
     if (!timeAndCheck())
       return;
-    if (result.speedup > options.suspiciousSpeedup) {
-      addFlag("speedup_above_threshold");
-      for (unsigned e = 0; e < options.extraTrials; ++e) {
-        if (!runTrial(trials + e)) {
-          result.message =
-              llvm::formatv("a speedup of {0:f1}x triggered {1} "
-                            "extra trials, and one failed: {2}",
-                            result.speedup, options.extraTrials, result.message)
-                  .str();
-          return;
-        }
-      }
-      addFlag("extra_trials_passed");
-    } else if (!storeExtraReferences(trials)) {
+    if (result.speedup < options.screenBelowSpeedup) {
+      if (!endRunner())
+        return;
+      finish(EvalStatus::Slower,
+             llvm::formatv("{0:f2}x the baseline after {1} trial and the "
+                           "timed runs, below the {2:f2}x it had to reach; "
+                           "not verified further",
+                           result.speedup, result.correctnessTrials,
+                           options.screenBelowSpeedup)
+                 .str());
+      result.phase.clear();
       return;
     }
   }
-
-  // The runner's own end: under compute-sanitizer, its report.
-  phase("ending the candidate's runner");
-  std::string error;
-  if (failed(runner->finish(error))) {
-    finish(options.sanitizer.empty() ? EvalStatus::Crash : EvalStatus::Wrong,
-           error);
+  if (!runTrials(beforeTiming, trials) || !runSpecialTrial())
     return;
+  if (options.measureTime) {
+    if (!screening && !timeAndCheck())
+      return;
+    if (!checkSuspiciousSpeedup(trials))
+      return;
   }
+  if (!endRunner())
+    return;
   if (!options.sanitizer.empty())
     addFlag("sanitizer_" + options.sanitizer + "_clean");
 

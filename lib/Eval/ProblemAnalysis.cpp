@@ -119,20 +119,10 @@ static SmallVector<int64_t> getOutputReductionLengths(func::FuncOp func) {
 
 FailureOr<ProblemAnalysis> mlir::stark::analyzeProblem(ModuleOp problem,
                                                        std::string &error) {
-  Attribute raw = problem->getAttr(kProblemAttrName);
-  if (!raw) {
-    error = "the problem module has no 'stark.problem' attribute "
-            "(expected #stark.problem<entry = \"...\", num_outputs = N, ...>)";
+  FailureOr<ProblemAttr> problemAttr = getProblemAttr(problem, error);
+  if (failed(problemAttr))
     return failure();
-  }
-  auto attr = dyn_cast<ProblemAttr>(raw);
-  if (!attr) {
-    // Only reached when the stark dialect was not loaded while parsing.
-    error = "'stark.problem' must be a #stark.problem attribute";
-    if (isa<DictionaryAttr>(raw))
-      error += " (string-keyed dictionaries are no longer accepted)";
-    return failure();
-  }
+  ProblemAttr attr = *problemAttr;
   ProblemAnalysis analysis;
   analysis.entry = attr.getEntry().str();
   analysis.numOutputs = unsigned(attr.getNumOutputs());

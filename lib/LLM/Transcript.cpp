@@ -1,10 +1,10 @@
 //===- Transcript.cpp - Recording and replaying chat exchanges ------------===//
 
 #include "stark/LLM/Transcript.h"
+#include "stark/Support/Time.h"
 
 #include <nlohmann/json.hpp>
 
-#include <ctime>
 #include <type_traits>
 
 using namespace mlir::stark::llm;
@@ -33,16 +33,6 @@ static bool read(const json &line, const char *key, T &out) {
   return true;
 }
 
-/// The current UTC time, ISO 8601 to the second.
-static std::string nowUtc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 std::unique_ptr<RecordingChatModel>
 RecordingChatModel::create(ChatModel &inner, const ChatConfig &config,
                            const std::string &path, std::string &error) {
@@ -56,7 +46,7 @@ RecordingChatModel::create(ChatModel &inner, const ChatConfig &config,
   json header = {{kHeaderKey, 1},
                  {"provider", getProviderName(config.provider)},
                  {"model", config.model},
-                 {"started", nowUtc()}};
+                 {"started", mlir::stark::formatUtcNow()}};
   if (config.concurrency > 1)
     header["concurrency"] = config.concurrency;
   model->out << header.dump() << "\n";
@@ -71,7 +61,7 @@ ChatResult RecordingChatModel::complete(const ChatRequest &request) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   json line = {{"seq", seq++},
-               {"time", nowUtc()},
+               {"time", mlir::stark::formatUtcNow()},
                {"elapsed_s", elapsed},
                {"role", request.role},
                {"problem", request.problem},

@@ -2,6 +2,7 @@
 
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Analysis/InitFill.h"
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Problem/KernelProblem.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -894,4 +895,13 @@ mlir::stark::chooseFusedOrUnfused(ModuleOp program, double minSpeedup) {
     comparisons.push_back(std::move(c));
   }
   return comparisons;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::stark::outlineOneOpFusionGroup(const FusionGroup &group,
+                                     std::string &whyNot) {
+  FailureOr<OwningOpRef<ModuleOp>> problem = outlineFusionGroup(group, whyNot);
+  if (failed(problem) || failed(getProblemView(**problem, whyNot)))
+    return failure();
+  return problem;
 }

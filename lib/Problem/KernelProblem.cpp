@@ -170,23 +170,3 @@ std::string mlir::stark::computeProblemSignature(ModuleOp problem) {
   return llvm::toHex(ArrayRef<uint8_t>(digest).take_front(16),
                      /*LowerCase=*/true);
 }
-
-FailureOr<ProblemAttr> mlir::stark::getProblemAttr(ModuleOp module,
-                                                   std::string &error) {
-  Attribute attr = module->getAttr(kProblemAttrName);
-  if (!attr) {
-    error = "module has no 'stark.problem' attribute; is it a kernel problem "
-            "(see --stark-outline)?";
-    return failure();
-  }
-  auto problem = dyn_cast<ProblemAttr>(attr);
-  if (!problem) {
-    // Only reached when the stark dialect was not loaded while parsing
-    // (its verifier rejects this otherwise).
-    error = "'stark.problem' must be a #stark.problem attribute";
-    if (isa<DictionaryAttr>(attr))
-      error += " (string-keyed dictionaries are no longer accepted)";
-    return failure();
-  }
-  return problem;
-}

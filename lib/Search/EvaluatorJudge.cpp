@@ -71,16 +71,25 @@ FailureOr<double> EvaluatorJudge::measureBaseline(std::string &error) {
   return baselineSeconds;
 }
 
-EvalJob EvaluatorJudge::makeJob(const Proposal &proposal) const {
+double EvaluatorJudge::getScreenBelowSpeedup() const {
+  if (!screening.enabled)
+    return 0;
+  return std::max(screening.minSpeedup, bestVerifiedSpeedup) /
+         (1 + screening.margin);
+}
+
+EvalJob EvaluatorJudge::makeJob(const Proposal &proposal, bool screen) const {
   EvalJob job{problemSource,    problemName,
               proposal.payload, "candidate-" + proposal.node.strategy,
               options,          worker};
   job.worker.timeoutSeconds += referenceAllowance;
+  if (screen)
+    job.options.screenBelowSpeedup = getScreenBelowSpeedup();
   return job;
 }
 
 Verdict EvaluatorJudge::judge(const Proposal &proposal) {
-  EvalJob job = makeJob(proposal);
+  EvalJob job = makeJob(proposal, /*screen=*/true);
   EvalResult r = pool ? pool->evaluateAll({job}).front()
                       : evaluateInWorker(job.problemSource, job.problemName,
                                          job.candidateSource, job.candidateName,
@@ -95,7 +104,7 @@ EvaluatorJudge::judgeAll(llvm::ArrayRef<Proposal> proposals) {
     return Judge::judgeAll(proposals);
   std::vector<EvalJob> jobs;
   for (const Proposal &proposal : proposals)
-    jobs.push_back(makeJob(proposal));
+    jobs.push_back(makeJob(proposal, /*screen=*/true));
   std::vector<Verdict> verdicts;
   for (EvalResult &r : pool->evaluateAll(std::move(jobs))) {
     verdicts.push_back(toVerdict(r));
@@ -135,10 +144,11 @@ Verdict EvaluatorJudge::sanitize(const Proposal &proposal, StringRef tool) {
   return v;
 }
 
-Verdict EvaluatorJudge::toVerdict(const EvalResult &r) const {
+Verdict EvaluatorJudge::toVerdict(const EvalResult &r) {
   Verdict v;
   v.status = stringifyEvalStatus(r.status).str();
-  if (!r.isOk()) {
+  v.screened = r.status == EvalStatus::Slower;
+  if (!r.isOk() && !v.screened) {
     v.failure = describeFailure(r);
     return v;
   }
@@ -151,5 +161,8 @@ Verdict EvaluatorJudge::toVerdict(const EvalResult &r) const {
   // Interleaved speedup of this evaluation, applied to the root's time.
   v.seconds =
       baselineSeconds * r.candidateTime->median / r.baselineTime->median;
+  if (!v.screened)
+    bestVerifiedSpeedup = std::max(
+        bestVerifiedSpeedup, r.baselineTime->median / r.candidateTime->median);
   return v;
 }

@@ -204,7 +204,9 @@ std::string LLMAgents::describeNode(const SearchNode &node) const {
     text += " }";
   }
   if (node.state == NodeState::Passed)
-    text += llvm::formatv(", passed, {0:f3} ms, {1:f2}x the baseline",
+    text += llvm::formatv(", {0}, {1:f3} ms, {2:f2}x the baseline",
+                          node.screened ? "slower (passed its first trial)"
+                                        : "passed",
                           node.seconds * 1e3, node.id == 0 ? 1.0 : node.speedup)
                 .str();
   else if (node.state == NodeState::Failed)

@@ -28,12 +28,9 @@ static void retimeContenders(SearchResult &search, EvaluatorJudge &judge,
       break;
     const SearchNode &node = tree.node(id);
     Verdict v = judge.retime({node, search.payloads[id]});
-    if (v.passed)
-      tree.recordPassed(id, v.seconds);
-    else
-      tree.recordFailed(id, v.status.empty() ? "failed" : v.status,
-                        "failed when timed again on the home device: " +
-                            v.failure);
+    if (!v.passed)
+      v.failure = "failed when timed again on the home device: " + v.failure;
+    tree.record(id, v);
     retimed.push_back(id);
   }
   search.winner = tree.best();
@@ -156,6 +153,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   references.timeoutSeconds = options.referenceTimeout;
   EvaluatorJudge judge(problemText, problem.getSymName()->str(), evalOptions,
                        worker, references, options.pool);
+  judge.setScreening({options.screen, options.minSpeedup});
   std::string error;
   FailureOr<double> baseline = judge.measureBaseline(error);
   result.evaluations = judge.getResults().size();
@@ -284,6 +282,9 @@ FirstPickResult mlir::stark::buildFirstPick(ModuleOp problem,
   job.candidateSource = result.payload;
   job.candidateName = "candidate-" + result.node.strategy;
   job.options = getEvalOptions(options);
+  // Kept only when faster than upstream: a slower one needs no more trials.
+  if (options.screen)
+    job.options.screenBelowSpeedup = 1.0;
   job.worker = WorkerOptions();
   job.worker.targetName = options.target;
   // One evaluation computes the references and times the baseline too.
@@ -295,7 +296,8 @@ void mlir::stark::judgeFirstPick(ModuleOp problem, const EvalResult &r,
                                  FirstPickResult &result) {
   FirstPickVerdict &verdict = result.verdict;
   verdict.status = stringifyEvalStatus(r.status).str();
-  if (!r.isOk()) {
+  bool screened = r.status == EvalStatus::Slower;
+  if (!r.isOk() && !screened) {
     verdict.failure = describeFailure(r);
     return;
   }
@@ -306,6 +308,9 @@ void mlir::stark::judgeFirstPick(ModuleOp problem, const EvalResult &r,
   verdict.passed = true;
   verdict.candidateSeconds = r.candidateTime->median;
   verdict.baselineSeconds = r.baselineTime->median;
+  // Screened: slower than upstream, so never kept, and not verified in full.
+  if (screened)
+    return;
   result.module =
       parseSourceString<ModuleOp>(result.payload, problem->getContext());
 }

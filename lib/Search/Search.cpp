@@ -84,11 +84,7 @@ SearchResult mlir::stark::runSearch(
   // A node whose agent declined to produce anything is not asked again.
   llvm::SmallVector<bool> declined(1, false);
   auto record = [&](int64_t id, const Verdict &verdict) {
-    if (verdict.passed)
-      tree.recordPassed(id, verdict.seconds);
-    else
-      tree.recordFailed(id, verdict.status.empty() ? "failed" : verdict.status,
-                        verdict.failure);
+    tree.record(id, verdict);
     if (progress) {
       SearchProgress p;
       p.candidatesTried = result.candidatesTried;

@@ -41,9 +41,26 @@ void SearchTree::recordPassed(int64_t id, double seconds) {
   SearchNode &n = nodes[id];
   n.state = NodeState::Passed;
   n.status = "ok";
+  n.screened = false;
   n.seconds = seconds;
   double base = nodes[0].seconds;
   n.speedup = seconds > 0 ? base / seconds : 0;
+}
+
+void SearchTree::recordScreened(int64_t id, double seconds) {
+  recordPassed(id, seconds);
+  nodes[id].status = "slower";
+  nodes[id].screened = true;
+}
+
+void SearchTree::record(int64_t id, const Verdict &verdict) {
+  if (verdict.passed && verdict.screened)
+    recordScreened(id, verdict.seconds);
+  else if (verdict.passed)
+    recordPassed(id, verdict.seconds);
+  else
+    recordFailed(id, verdict.status.empty() ? "failed" : verdict.status,
+                 verdict.failure);
 }
 
 void SearchTree::recordFailed(int64_t id, llvm::StringRef status,
@@ -96,10 +113,14 @@ llvm::SmallVector<int64_t> SearchTree::leaderboard() const {
 }
 
 std::optional<int64_t> SearchTree::best() const {
-  llvm::SmallVector<int64_t> board = leaderboard();
-  if (board.empty() || nodes[board.front()].speedup < options.minSpeedup)
-    return std::nullopt;
-  return board.front();
+  for (int64_t id : leaderboard()) {
+    if (nodes[id].screened)
+      continue;
+    if (nodes[id].speedup < options.minSpeedup)
+      return std::nullopt;
+    return id;
+  }
+  return std::nullopt;
 }
 
 std::optional<int64_t> SearchTree::select() {

@@ -149,18 +149,6 @@ static unsigned getNumLoops(Operation *op) {
   return cast<linalg::SoftmaxOp>(op).getInputOperandType().getRank();
 }
 
-/// The largest tile <= `want` that divides `extent` (tails would need
-/// masking, which these schedules do not do), or the whole extent when it
-/// is small.
-static int64_t pickTile(int64_t extent, int64_t want) {
-  if (extent <= want)
-    return extent;
-  for (int64_t t = want; t >= 1; --t)
-    if (extent % t == 0)
-      return t;
-  return 1;
-}
-
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
                                      std::string &error) {
@@ -439,7 +427,7 @@ enumerateFusedRowsSchedules(ArrayRef<Operation *> left, int64_t hostThreads,
   for (Operation *op : left)
     longest = std::max(longest, (getNumPoints(op) + rows - 1) / rows);
   for (int64_t block : {1, 2, 4, 8}) {
-    int64_t tile = pickTile(ranges[last], block);
+    int64_t tile = getDividingTile(ranges[last], block);
     if (tile != block && block > 1)
       continue;
     if (tile * longest > kMaxRowVector) {
@@ -568,7 +556,7 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
       s.registerTiles.assign(numLoops, 1);
       s.registerTiles[dim] = 0;
       if (lastOuter >= 0)
-        s.registerTiles[lastOuter] = pickTile(ranges[lastOuter], rows);
+        s.registerTiles[lastOuter] = getDividingTile(ranges[lastOuter], rows);
       s.reductionLowering = "innerreduction";
       addSchedule(s);
     }
@@ -599,11 +587,12 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
               s.cacheTiles[b] = 1;
               s.registerTiles[b] = 1;
             }
-            s.cacheTiles[m] = pickTile(ranges[m], mc);
-            s.cacheTiles[n] = pickTile(ranges[n], nc);
-            s.cacheTiles[k] = pickTile(ranges[k], kc);
-            s.registerTiles[m] = pickTile(s.cacheTiles[m], mr);
-            s.registerTiles[n] = pickTile(s.cacheTiles[n], lanes * nrVectors);
+            s.cacheTiles[m] = getDividingTile(ranges[m], mc);
+            s.cacheTiles[n] = getDividingTile(ranges[n], nc);
+            s.cacheTiles[k] = getDividingTile(ranges[k], kc);
+            s.registerTiles[m] = getDividingTile(s.cacheTiles[m], mr);
+            s.registerTiles[n] =
+                getDividingTile(s.cacheTiles[n], lanes * nrVectors);
             s.registerTiles[k] = 1;
             addSchedule(s);
           }
@@ -620,11 +609,11 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
           s.registerTiles.assign(numLoops, 1);
           unsigned innermost = numLoops - 1;
           s.registerTiles[innermost] =
-              pickTile(ranges[innermost], lanes * widthVectors);
+              getDividingTile(ranges[innermost], lanes * widthVectors);
           if (numLoops >= 2) {
             // The next loop out, parallel or not, takes the row blocking.
             s.registerTiles[innermost - 1] =
-                pickTile(ranges[innermost - 1], rows);
+                getDividingTile(ranges[innermost - 1], rows);
           }
           for (unsigned i = 0; i < numLoops; ++i)
             if (ranges[i] == 1)
@@ -656,14 +645,15 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
             s.registerTiles[d] = 1;
             break;
           case 'W':
-            s.registerTiles[d] = pickTile(ranges[d], columns);
+            s.registerTiles[d] = getDividingTile(ranges[d], columns);
             break;
           case 'F':
           case 'D':
-            s.registerTiles[d] = pickTile(ranges[d], lanes * channelVectors);
+            s.registerTiles[d] =
+                getDividingTile(ranges[d], lanes * channelVectors);
             break;
           case 'C':
-            s.registerTiles[d] = pickTile(ranges[d], inputBlock);
+            s.registerTiles[d] = getDividingTile(ranges[d], inputBlock);
             break;
           case 'S':
             s.registerTiles[d] = 0;
@@ -682,7 +672,7 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
       s.registerTiles.assign(numLoops, 0);
       for (unsigned d = 0; d < numLoops; ++d)
         if (iterators[d] == utils::IteratorType::parallel && ranges[d] > 1) {
-          s.cacheTiles[d] = pickTile(ranges[d], (ranges[d] + 7) / 8);
+          s.cacheTiles[d] = getDividingTile(ranges[d], (ranges[d] + 7) / 8);
           break;
         }
       addSchedule(s);

@@ -159,16 +159,6 @@ std::string cudaschedule::whyFamilyDoesNotApply(StringRef family,
 // Enumeration
 //===----------------------------------------------------------------------===//
 
-/// Largest divisor of `extent` that is <= `want`.
-static int64_t pickTile(int64_t extent, int64_t want) {
-  if (extent <= want)
-    return extent;
-  for (int64_t t = want; t >= 1; --t)
-    if (extent % t == 0)
-      return t;
-  return 1;
-}
-
 std::vector<CudaSchedule> mlir::stark::enumerateCudaSchedules(
     ModuleOp problem, const HardwareProfile &profile, std::string &whyNot) {
   std::vector<CudaSchedule> schedules;
@@ -212,14 +202,15 @@ std::vector<CudaSchedule> mlir::stark::enumerateCudaSchedules(
             for (int64_t wk : {16, 32, 8}) {
               CudaSchedule c;
               c.family = family.str();
-              int64_t bm = pickTile(M, wm), bn = pickTile(N, wn),
-                      bk = pickTile(K, wk);
-              int64_t tm = pickTile(bm, wtm), tn = pickTile(bn, wtn);
+              int64_t bm = getDividingTile(M, wm), bn = getDividingTile(N, wn),
+                      bk = getDividingTile(K, wk);
+              int64_t tm = getDividingTile(bm, wtm),
+                      tn = getDividingTile(bn, wtn);
               if (!goodThreads((bm / tm) * (bn / tn)))
                 continue;
               c.params = {{"bm", bm},          {"bn", bn},
                           {"bk", bk},          {"tm", tm},
-                          {"tn", tn},          {"ku", pickTile(bk, 4)},
+                          {"tn", tn},          {"ku", getDividingTile(bk, 4)},
                           {"promote", promote}};
               add(c);
             }
@@ -233,8 +224,9 @@ std::vector<CudaSchedule> mlir::stark::enumerateCudaSchedules(
           CudaSchedule c;
           c.family = family.str();
           int64_t v = pow2Divisor(s.ranges[inner], vec);
-          int64_t tx = pickTile(s.ranges[inner] / v, wx);
-          int64_t ty = inner == 0 ? 1 : pickTile(s.ranges[inner - 1], wy);
+          int64_t tx = getDividingTile(s.ranges[inner] / v, wx);
+          int64_t ty =
+              inner == 0 ? 1 : getDividingTile(s.ranges[inner - 1], wy);
           if (!goodThreads(tx * ty) && tx * ty < s.ranges[inner] / v)
             continue;
           c.params = {{"tx", tx}, {"ty", ty}, {"vec", v}};
@@ -252,7 +244,7 @@ std::vector<CudaSchedule> mlir::stark::enumerateCudaSchedules(
         for (int64_t vec : {4, 1}) {
           CudaSchedule c;
           c.family = family.str();
-          c.params = {{"threads", pickTile(rows, threads)},
+          c.params = {{"threads", getDividingTile(rows, threads)},
                       {"vec", pow2Divisor(reducedExtent, vec)}};
           add(c);
         }

@@ -125,23 +125,13 @@ public:
   }
 
   LogicalResult upload(ArrayRef<HostBuffer> host, std::string &error) override {
-    if (host.size() != specs.size()) {
-      error = llvm::formatv("upload: {0} host buffers for {1} arguments",
-                            host.size(), specs.size())
-                  .str();
+    if (failed(checkHostBuffers(specs, host, error))) {
+      error = "upload: " + error;
       return failure();
     }
-    for (auto [i, buffer] : llvm::enumerate(host)) {
-      if (int64_t(buffer.bytes.size()) != specs[i].sizeInBytes()) {
-        error = llvm::formatv("upload: argument #{0} has {1} bytes, expected "
-                              "{2}",
-                              i, buffer.bytes.size(), specs[i].sizeInBytes())
-                    .str();
-        return failure();
-      }
+    for (auto [i, buffer] : llvm::enumerate(host))
       if (!buffer.bytes.empty())
         std::memcpy(getData(i), buffer.bytes.data(), buffer.bytes.size());
-    }
     return success();
   }
 

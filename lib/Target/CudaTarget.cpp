@@ -56,6 +56,12 @@ public:
   /// Waits for the stream; `what` names the work waited for (a kernel
   /// fault surfaces at the first wait after it).
   LogicalResult synchronize(StringRef what, std::string &error);
+  /// Queue a copy of `bytes` on the stream (host to device, device to
+  /// host); a refused one is an error naming `what`.
+  LogicalResult copyToDevice(CUdeviceptr to, const void *from, size_t bytes,
+                             StringRef what, std::string &error);
+  LogicalResult copyToHost(void *to, CUdeviceptr from, size_t bytes,
+                           StringRef what, std::string &error);
 
   const CudaDriverApi &api;
   CUdevice device = 0;
@@ -192,6 +198,25 @@ LogicalResult CudaDevice::synchronize(StringRef what, std::string &error) {
   return failure();
 }
 
+LogicalResult CudaDevice::copyToDevice(CUdeviceptr to, const void *from,
+                                       size_t bytes, StringRef what,
+                                       std::string &error) {
+  CUresult result = api.cuMemcpyHtoDAsyncFn(to, from, bytes, stream);
+  if (result == CUDA_SUCCESS)
+    return success();
+  error = api.describe(result, what);
+  return failure();
+}
+
+LogicalResult CudaDevice::copyToHost(void *to, CUdeviceptr from, size_t bytes,
+                                     StringRef what, std::string &error) {
+  CUresult result = api.cuMemcpyDtoHAsyncFn(to, from, bytes, stream);
+  if (result == CUDA_SUCCESS)
+    return success();
+  error = api.describe(result, what);
+  return failure();
+}
+
 //===----------------------------------------------------------------------===//
 // Argument buffers
 //===----------------------------------------------------------------------===//
@@ -229,9 +254,6 @@ private:
 
   /// Writes the guard pattern of argument `i` on both sides.
   LogicalResult resetGuards(size_t i, std::string &error);
-
-  /// One host buffer per argument, each of the argument's size.
-  LogicalResult checkHost(ArrayRef<HostBuffer> host, std::string &error) const;
 };
 
 CudaArgBuffers::~CudaArgBuffers() {
@@ -263,7 +285,7 @@ LogicalResult CudaArgBuffers::stage(ArrayRef<std::vector<HostBuffer>> sets,
     return failure();
   };
   for (const std::vector<HostBuffer> &set : sets) {
-    if (failed(checkHost(set, error)))
+    if (failed(checkHostBuffers(specs, set, error)))
       return fail();
     SmallVector<CUdeviceptr> &copies = staged.emplace_back(set.size(), 0);
     for (auto [i, buffer] : llvm::enumerate(set)) {
@@ -271,14 +293,14 @@ LogicalResult CudaArgBuffers::stage(ArrayRef<std::vector<HostBuffer>> sets,
         continue;
       CUresult result =
           device->api.cuMemAllocFn(&copies[i], buffer.bytes.size());
-      if (result == CUDA_SUCCESS)
-        result = device->api.cuMemcpyHtoDAsyncFn(copies[i], buffer.bytes.data(),
-                                                 buffer.bytes.size(),
-                                                 device->stream);
       if (result != CUDA_SUCCESS) {
         error = device->api.describe(result, "staging an input set");
         return fail();
       }
+      if (failed(device->copyToDevice(copies[i], buffer.bytes.data(),
+                                      buffer.bytes.size(),
+                                      "staging an input set", error)))
+        return fail();
     }
     // The host bytes may go once the copies are done.
     if (failed(device->synchronize("staging an input set", error)))
@@ -361,14 +383,10 @@ LogicalResult CudaArgBuffers::resetGuards(size_t i, std::string &error) {
     fillGuardPattern(guard, unsigned(i), after);
     CUdeviceptr at = after ? pointers[i] + specs[i].sizeInBytes()
                            : pointers[i] - kGuardBytes;
-    CUresult result = device->api.cuMemcpyHtoDAsyncFn(
-        at, guard.data(), guard.size(), device->stream);
-    if (result != CUDA_SUCCESS) {
-      error = device->api.describe(result, "cuMemcpyHtoDAsync (guard)");
-      return failure();
-    }
     // The pattern lives on the stack: wait before it goes.
-    if (failed(device->synchronize("guard upload", error)))
+    if (failed(device->copyToDevice(at, guard.data(), guard.size(),
+                                    "cuMemcpyHtoDAsync (guard)", error)) ||
+        failed(device->synchronize("guard upload", error)))
       return failure();
   }
   return success();
@@ -385,12 +403,9 @@ LogicalResult CudaArgBuffers::downloadArg(unsigned index, HostBuffer &host,
   host.bytes.resize(specs[index].sizeInBytes());
   if (host.bytes.empty())
     return success();
-  CUresult result = device->api.cuMemcpyDtoHAsyncFn(
-      host.bytes.data(), pointers[index], host.bytes.size(), device->stream);
-  if (result != CUDA_SUCCESS) {
-    error = device->api.describe(result, "cuMemcpyDtoHAsync");
+  if (failed(device->copyToHost(host.bytes.data(), pointers[index],
+                                host.bytes.size(), "cuMemcpyDtoHAsync", error)))
     return failure();
-  }
   return device->synchronize("download", error);
 }
 
@@ -401,16 +416,12 @@ FailureOr<std::string> CudaArgBuffers::checkGuards(std::string &error) {
   SmallVector<uint8_t> before(kGuardBytes), after(kGuardBytes);
   for (size_t i = 0; i < pointers.size(); ++i) {
     CUdeviceptr end = pointers[i] + specs[i].sizeInBytes();
-    CUresult result = device->api.cuMemcpyDtoHAsyncFn(
-        before.data(), pointers[i] - kGuardBytes, kGuardBytes, device->stream);
-    if (result == CUDA_SUCCESS)
-      result = device->api.cuMemcpyDtoHAsyncFn(after.data(), end, kGuardBytes,
-                                               device->stream);
-    if (result != CUDA_SUCCESS) {
-      error = device->api.describe(result, "cuMemcpyDtoHAsync (guard)");
-      return failure();
-    }
-    if (failed(device->synchronize("guard download", error)))
+    StringRef what = "cuMemcpyDtoHAsync (guard)";
+    if (failed(device->copyToHost(before.data(), pointers[i] - kGuardBytes,
+                                  kGuardBytes, what, error)) ||
+        failed(
+            device->copyToHost(after.data(), end, kGuardBytes, what, error)) ||
+        failed(device->synchronize("guard download", error)))
       return failure();
     std::string d = describeGuardDamage(before, after, unsigned(i));
     if (d.empty())
@@ -422,57 +433,35 @@ FailureOr<std::string> CudaArgBuffers::checkGuards(std::string &error) {
   return damage;
 }
 
-LogicalResult CudaArgBuffers::checkHost(ArrayRef<HostBuffer> host,
-                                        std::string &error) const {
-  if (host.size() != specs.size()) {
-    error = llvm::formatv("{0} host buffers for {1} arguments", host.size(),
-                          specs.size())
-                .str();
-    return failure();
-  }
-  for (auto [i, buffer] : llvm::enumerate(host)) {
-    if (int64_t(buffer.bytes.size()) != specs[i].sizeInBytes()) {
-      error = llvm::formatv("host buffer #{0} has {1} bytes, the argument "
-                            "{2}",
-                            i, buffer.bytes.size(), specs[i].sizeInBytes())
-                  .str();
-      return failure();
-    }
-  }
-  return success();
-}
-
 LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
                                      std::string &error) {
-  if (failed(checkHost(host, error)) || failed(device->makeCurrent(error)))
+  if (failed(checkHostBuffers(specs, host, error)) ||
+      failed(device->makeCurrent(error)))
     return failure();
   for (auto [i, buffer] : llvm::enumerate(host)) {
     if (buffer.bytes.empty())
       continue;
-    CUresult result = device->api.cuMemcpyHtoDAsyncFn(
-        pointers[i], buffer.bytes.data(), buffer.bytes.size(), device->stream);
-    if (result != CUDA_SUCCESS) {
-      error = device->api.describe(result, "cuMemcpyHtoDAsync");
+    if (failed(device->copyToDevice(pointers[i], buffer.bytes.data(),
+                                    buffer.bytes.size(), "cuMemcpyHtoDAsync",
+                                    error)))
       return failure();
-    }
   }
   return device->synchronize("upload", error);
 }
 
 LogicalResult CudaArgBuffers::download(MutableArrayRef<HostBuffer> host,
                                        std::string &error) {
-  if (failed(checkHost(host, error)) || failed(device->makeCurrent(error)))
+  if (failed(checkHostBuffers(specs, host, error)) ||
+      failed(device->makeCurrent(error)))
     return failure();
   for (auto [i, buffer] : llvm::enumerate(host)) {
     if (buffer.bytes.empty())
       continue;
     // Queued on the kernels' stream, so it reads what they wrote.
-    CUresult result = device->api.cuMemcpyDtoHAsyncFn(
-        buffer.bytes.data(), pointers[i], buffer.bytes.size(), device->stream);
-    if (result != CUDA_SUCCESS) {
-      error = device->api.describe(result, "cuMemcpyDtoHAsync");
+    if (failed(device->copyToHost(buffer.bytes.data(), pointers[i],
+                                  buffer.bytes.size(), "cuMemcpyDtoHAsync",
+                                  error)))
       return failure();
-    }
   }
   return device->synchronize("download", error);
 }

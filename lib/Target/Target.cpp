@@ -27,6 +27,26 @@ int64_t ArgSpec::sizeInBytes() const {
   return numElements() * getElementKindBytes(kind);
 }
 
+LogicalResult mlir::stark::checkHostBuffers(ArrayRef<ArgSpec> specs,
+                                            ArrayRef<HostBuffer> host,
+                                            std::string &error) {
+  if (host.size() != specs.size()) {
+    error = llvm::formatv("{0} host buffers for {1} arguments", host.size(),
+                          specs.size())
+                .str();
+    return failure();
+  }
+  for (auto [i, buffer] : llvm::enumerate(host)) {
+    if (int64_t(buffer.bytes.size()) != specs[i].sizeInBytes()) {
+      error = llvm::formatv("argument #{0} has {1} bytes, expected {2}", i,
+                            buffer.bytes.size(), specs[i].sizeInBytes())
+                  .str();
+      return failure();
+    }
+  }
+  return success();
+}
+
 FailureOr<KernelSignature> mlir::stark::getKernelSignature(ModuleOp module,
                                                            StringRef entry,
                                                            unsigned numOutputs,

@@ -167,6 +167,7 @@ struct StarkSearchPass
     p.seed = seed;
     p.minSpeedup = minSpeedup;
     p.trials = trials;
+    p.screen = screen;
     p.timingTrials = timingTrials;
     p.timeout = timeout;
     p.referenceTimeout = referenceTimeout;

@@ -13,24 +13,28 @@
 using namespace mlir;
 using namespace mlir::stark;
 
+OwningOpRef<ModuleOp> mlir::stark::parseModuleText(StringRef text,
+                                                   MLIRContext *context,
+                                                   bool verifyModule,
+                                                   std::string &messages) {
+  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+    if (!messages.empty())
+      messages += "; ";
+    messages += diag.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, context);
+  if (module && verifyModule && failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::stark::parseRecordedWinner(const TuningRecord &record,
                                  MLIRContext *context, std::string &error) {
-  // The parser's own diagnostics point into the record's text, not into
-  // the program: collect them into the message.
   std::string messages;
-  OwningOpRef<ModuleOp> winner;
-  {
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-      if (!messages.empty())
-        messages += "; ";
-      messages += diag.str();
-      return success();
-    });
-    winner = parseSourceString<ModuleOp>(record.module, context);
-    if (winner && failed(verify(*winner)))
-      winner = nullptr;
-  }
+  OwningOpRef<ModuleOp> winner =
+      parseModuleText(record.module, context, /*verifyModule=*/true, messages);
   if (!winner) {
     error = "the recorded winner does not parse: " + messages;
     return failure();

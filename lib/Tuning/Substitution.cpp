@@ -162,15 +162,6 @@ DictionaryAttr buildCallProvenance(WinnerAttr winner, ProblemAttr problem) {
 
 } // namespace
 
-FailureOr<OwningOpRef<ModuleOp>>
-mlir::stark::outlineOneOpFusionGroup(const FusionGroup &group,
-                                     std::string &whyNot) {
-  FailureOr<OwningOpRef<ModuleOp>> problem = outlineFusionGroup(group, whyNot);
-  if (failed(problem) || failed(getProblemView(**problem, whyNot)))
-    return failure();
-  return problem;
-}
-
 SubstituteResult
 mlir::stark::substituteWinner(ModuleOp program, DestinationStyleOpInterface op,
                               ModuleOp problem,

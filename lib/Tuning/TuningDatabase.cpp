@@ -1,6 +1,7 @@
 //===- TuningDatabase.cpp - Verified winners by signature and device ------===//
 
 #include "stark/Tuning/TuningDatabase.h"
+#include "stark/Support/Time.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -11,7 +12,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
-#include <ctime>
 #include <sys/file.h>
 #include <tuple>
 
@@ -337,21 +337,12 @@ FailureOr<TuningDatabase> mlir::stark::readTuningDatabase(StringRef path,
   return parseDatabase(path, StringRef(buffer.data(), buffer.size()), error);
 }
 
-static std::string nowUtc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 static std::string recordLine(const TuningRecord &record) {
   TuningRecord r = record;
   if (r.starkVersion.empty())
     r.starkVersion = getStarkVersion().str();
   if (r.recordedAt.empty())
-    r.recordedAt = nowUtc();
+    r.recordedAt = formatUtcNow();
   return llvm::formatv("{0}", llvm::json::Value(tuningRecordToJSON(r))).str() +
          "\n";
 }

@@ -134,16 +134,9 @@ mlir::stark::buildTuningSpec(ArrayRef<const TuningRecord *> records,
      << "  transform.yield\n}\n}\n";
 
   std::string messages;
-  OwningOpRef<ModuleOp> spec;
-  {
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-      if (!messages.empty())
-        messages += "; ";
-      messages += diag.str();
-      return success();
-    });
-    spec = parseSourceString<ModuleOp>(text, context);
-  }
+  // Verified once the winners are in.
+  OwningOpRef<ModuleOp> spec =
+      parseModuleText(text, context, /*verifyModule=*/false, messages);
   if (!spec) {
     error = "the spec does not parse back: " + messages;
     return failure();

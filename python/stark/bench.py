@@ -203,6 +203,7 @@ def search_command(args, meta, work):
               f"timeout={args.timeout} trials={args.trials} "
               f"timing-trials={args.timing_trials} progress=0 "
               f"workers-per-device={args.workers_per_device} "
+              f"screen={'false' if args.no_screen else 'true'} "
               f"report={os.path.join(work, 'report.json')}")
     return [os.path.join(args.stark_bin, "stark-opt"), meta["path"],
             f"--stark-hot-ops=profile={args.profile} top-k=0",
@@ -715,6 +716,9 @@ def parse_args(argv):
     ap.add_argument("--deadline", type=float, default=540,
                     help="seconds from the start after which no new work "
                     "starts (results are still written)")
+    ap.add_argument("--no-screen", action="store_true",
+                    help="verify every candidate in full (stark-search "
+                         "screen=false), not only those fast enough to win")
     ap.add_argument("--no-retime", action="store_true",
                     help="report the searches' own timings")
     ap.add_argument("--no-torch", action="store_true")
@@ -945,7 +949,7 @@ def main(argv=None):
                "set", "target", "profile", "budget", "seconds", "timeout",
                "trials", "timing_trials", "retime_correctness_trials", "seed",
                "jobs", "no_retime", "no_compile", "compare_unfused",
-               "fuse_conv_epilogues", "workers_per_device")},
+               "fuse_conv_epilogues", "workers_per_device", "no_screen")},
            "copy_bandwidth": copy_bw, "phases": phases, "summary": summary,
            "contractions": contraction_summary(results),
            "goals": goals, "problems": results, "chart_note": chart_note,

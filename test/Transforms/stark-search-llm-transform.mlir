@@ -13,7 +13,7 @@
 // CHECK-NEXT: },
 // CHECK-NEXT: "parent": 0,
 // CHECK-NEXT: "plan": "tile 8x32x1 and vectorize, contraction as outer products",
-// CHECK: "status": "ok",
+// CHECK: "status": "{{ok|slower}}",
 // CHECK-NEXT: "strategy": "td-tile"
 func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   // expected-remark @+3 {{hot op #1}}

@@ -6,9 +6,10 @@
 // 32 runs for the whole search, however many candidates. The candidates
 // (replayed: a correct kernel, one that drops the last row, the correct one
 // again) read 6, 1 and 6 trial inputs, and the wrong one is still
-// rejected.
+// rejected. Every candidate goes through every trial (screen=false): a
+// screened one reads fewer.
 //
-// RUN: stark-opt %s --stark-hot-ops="profile=h200 top-k=1" --stark-outline --stark-search="target=cpu agent=replay transcript=%S/Inputs/search-references.json progress=0 trials=2 timing-trials=2 report=%t.json" -o /dev/null
+// RUN: stark-opt %s --stark-hot-ops="profile=h200 top-k=1" --stark-outline --stark-search="target=cpu agent=replay transcript=%S/Inputs/search-references.json progress=0 trials=2 timing-trials=2 screen=false report=%t.json" -o /dev/null
 // RUN: FileCheck %s < %t.json
 
 // CHECK: "candidates": 3,

@@ -24,13 +24,13 @@
 // REPORT: "id": 1,
 // REPORT-NEXT: "params": {
 // REPORT: "parent": 0,
-// REPORT: "status": "ok",
+// REPORT: "status": "{{ok|slower}}",
 // REPORT: "id": 2,
 // REPORT: "parent": 0,
 // REPORT: "status": "wrong",
 // REPORT: "id": 3,
 // REPORT: "parent": 0,
-// REPORT: "status": "ok",
+// REPORT: "status": "{{ok|slower}}",
 // REPORT: "retimed": [
 // REPORT-NEXT: {{[13]}},
 // REPORT-NEXT: {{[13]}}

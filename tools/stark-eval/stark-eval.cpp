@@ -73,6 +73,12 @@ static cl::opt<double> suspiciousSpeedup(
     "suspicious-speedup",
     cl::desc("Speedup above which the extra trials run and a flag is set"),
     cl::init(EvalOptions().suspiciousSpeedup), cl::cat(category));
+static cl::opt<double> screenBelowSpeedup(
+    "screen-below-speedup",
+    cl::desc("Time the candidate after its first correctness trial; below "
+             "this speedup over the baseline stop there with the status "
+             "'slower' (not verified further). 0: every trial"),
+    cl::init(EvalOptions().screenBelowSpeedup), cl::cat(category));
 static cl::opt<uint64_t> maxHighPrecisionIterations(
     "max-high-precision-iterations",
     cl::desc("Largest f16/bf16 problem (loop iterations) that also gets the "
@@ -229,6 +235,10 @@ int main(int argc, char **argv) {
                     "process: it needs --target cuda and no --in-process\n";
     return 2;
   }
+  if (!(screenBelowSpeedup >= 0)) {
+    llvm::errs() << "stark-eval: --screen-below-speedup must be at least 0\n";
+    return 2;
+  }
   if (writeReferences && referenceDir.empty()) {
     llvm::errs() << "stark-eval: --write-references needs --references\n";
     return 2;
@@ -247,6 +257,7 @@ int main(int argc, char **argv) {
   options.f64Reference = !noF64Reference;
   options.allowTf32 = allowTf32;
   options.measureTime = !noTiming;
+  options.screenBelowSpeedup = screenBelowSpeedup;
   options.specialValues = !noSpecialValues;
   options.sanitizer = sanitizer;
   options.entry = entryName;

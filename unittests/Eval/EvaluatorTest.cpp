@@ -56,6 +56,33 @@ TEST_F(EvaluatorTest, CorrectCandidateIsVerifiedAndTimed) {
   EXPECT_TRUE(r.phase.empty());
 }
 
+TEST_F(EvaluatorTest, ACandidateThatCannotWinIsScreenedAfterOneTrial) {
+  // No candidate is a million times faster than the baseline.
+  options.screenBelowSpeedup = 1e6;
+  EvalResult r = evaluate(matmulLoops(5, 4));
+  EXPECT_EQ(r.status, EvalStatus::Slower) << r.message;
+  EXPECT_FALSE(r.isOk());
+  EXPECT_EQ(r.correctnessTrials, 1u);
+  ASSERT_TRUE(r.baselineTime && r.candidateTime);
+  EXPECT_NE(r.message.find("not verified further"), std::string::npos)
+      << r.message;
+}
+
+TEST_F(EvaluatorTest, ACandidateThatCanWinGetsEveryTrialAfterScreening) {
+  options.screenBelowSpeedup = 1e-6;
+  EvalResult r = evaluate(matmulLoops(5, 4));
+  EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
+  EXPECT_EQ(r.correctnessTrials, 6u);
+  ASSERT_TRUE(r.candidateTime);
+}
+
+TEST_F(EvaluatorTest, AWrongCandidateIsWrongWhetherScreenedOrNot) {
+  options.screenBelowSpeedup = 1e6;
+  EvalResult r = evaluate(matmulLoops(4, 4));
+  EXPECT_EQ(r.status, EvalStatus::Wrong);
+  EXPECT_FALSE(r.candidateTime);
+}
+
 TEST_F(EvaluatorTest, MissingRowIsWrongWithTheWorstElement) {
   options.measureTime = false;
   EvalResult r = evaluate(matmulLoops(4, 4));

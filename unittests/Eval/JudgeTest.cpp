@@ -154,7 +154,7 @@ public:
 
 class JudgeTest : public ::testing::Test {
 protected:
-  EvalResult evaluate(StringRef behaviour) {
+  EvalResult evaluate(StringRef behaviour, double screenBelowSpeedup = 0) {
     OwningOpRef<ModuleOp> p = parse(*context, kMatmulProblem);
     OwningOpRef<ModuleOp> c = parse(*context, kMatmulProblem);
     EXPECT_TRUE(p && c);
@@ -165,6 +165,7 @@ protected:
     options.timing.warmupRuns = 1;
     options.timing.minTrials = 6;
     options.timing.maxTrials = 6;
+    options.screenBelowSpeedup = screenBelowSpeedup;
     return evaluateCandidate(target, *p, *c, options);
   }
   std::unique_ptr<MLIRContext> context = makeContext();
@@ -215,4 +216,20 @@ TEST_F(JudgeTest, AReplayWhenLaunchedSoonAfterItselfIsCaught) {
   EXPECT_EQ(r.status, EvalStatus::Wrong) << r.message;
   EXPECT_NE(r.message.find("right after one on"), std::string::npos)
       << r.message;
+}
+
+// Screening times a candidate after its first trial instead of after all
+// of them, which moves every call count above. A candidate fast enough to
+// win still meets every check; one screened out is never verified.
+TEST_F(JudgeTest, ScreeningLetsNoPlantedFaultThrough) {
+  for (const char *fault : {"cache-on-b", "clobber-late", "write-past-end-late",
+                            "replay-when-recent"}) {
+    EvalResult canWin = evaluate(fault, /*screenBelowSpeedup=*/1e-9);
+    EXPECT_EQ(canWin.status, EvalStatus::Wrong)
+        << fault << ": " << canWin.message;
+    EvalResult cannotWin = evaluate(fault, /*screenBelowSpeedup=*/1e9);
+    EXPECT_FALSE(cannotWin.isOk()) << fault << ": " << cannotWin.message;
+  }
+  EXPECT_EQ(evaluate("honest", 1e-9).status, EvalStatus::Ok);
+  EXPECT_EQ(evaluate("honest", 1e9).status, EvalStatus::Slower);
 }

@@ -96,6 +96,31 @@ TEST(SearchTreeTest, GainsBelowTheMinimumSpeedupDoNotWin) {
   EXPECT_EQ(tree.best(), large);
 }
 
+TEST(SearchTreeTest, AScreenedCandidateNeverWinsUntilVerifiedInFull) {
+  SearchTree tree(SearchTreeOptions(), 1);
+  tree.addRoot(1.0);
+  int64_t verified = tree.addChild(0, SearchNode());
+  tree.recordPassed(verified, 0.5);
+  // Timed faster than the verified one (e.g. on a quieter device), but
+  // screened: it guides the search and stays off the winner's place.
+  int64_t screened = tree.addChild(0, SearchNode());
+  tree.record(screened, Verdict{true, 0.25, "slower", "", /*screened=*/true});
+  EXPECT_EQ(tree.node(screened).status, "slower");
+  EXPECT_TRUE(tree.node(screened).screened);
+  EXPECT_EQ(tree.leaderboard().front(), screened);
+  EXPECT_EQ(tree.best(), verified);
+  // Only screened candidates: no winner at all.
+  SearchTree alone(SearchTreeOptions(), 1);
+  alone.addRoot(1.0);
+  int64_t only = alone.addChild(0, SearchNode());
+  alone.record(only, Verdict{true, 0.1, "slower", "", true});
+  EXPECT_FALSE(alone.best());
+  // A full evaluation (the retiming) that passes makes it a contender.
+  tree.record(screened, Verdict{true, 0.3, "ok", ""});
+  EXPECT_FALSE(tree.node(screened).screened);
+  EXPECT_EQ(tree.best(), screened);
+}
+
 TEST(SearchTreeTest, RootChildrenAreCapped) {
   SearchTreeOptions opts;
   opts.maxRootChildren = 2;

@@ -20,4 +20,14 @@
 #define GET_ATTRDEF_CLASSES
 #include "stark/Dialect/StarkAttrs.h.inc"
 
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::stark {
+
+/// The #stark.problem attribute of `module` (kProblemAttrName); fails, with
+/// the reason in `error`, when it has none or one of another kind.
+FailureOr<ProblemAttr> getProblemAttr(ModuleOp module, std::string &error);
+
+} // namespace mlir::stark
+
 #endif // STARK_DIALECT_STARKATTRS_H

@@ -22,7 +22,11 @@ def Stark_EvalStatus : Stark_Enum<"EvalStatus", "evaluation status", [
   // did not finish within the worker's time limit
   I32EnumAttrCase<"Timeout", 4, "timeout">,
   // could not evaluate at all: bad problem, target unavailable
-  I32EnumAttrCase<"Error", 5, "error">
+  I32EnumAttrCase<"Error", 5, "error">,
+  // screened out: right on its first trial and its timed runs, but slower
+  // than it had to be to win (EvalOptions::screenBelowSpeedup), so not
+  // verified further; it may never be substituted
+  I32EnumAttrCase<"Slower", 6, "slower">
 ]>;
 
 // The distributions of trial inputs, in the order the evaluator cycles

@@ -77,6 +77,13 @@ struct EvalOptions {
   bool allowTf32 = false;
   /// Time the candidate against the baseline after it verifies.
   bool measureTime = true;
+  /// Screening (with measureTime): when positive, the candidate is timed
+  /// right after its first correctness trial, and when its speedup over
+  /// the baseline is below this the evaluation ends there with the status
+  /// `slower`: it cannot win, so it is not verified further and may never
+  /// be substituted. A candidate at or above it goes through every trial.
+  /// 0: the full protocol for every candidate.
+  double screenBelowSpeedup = 0;
   /// After the trials of getAllDistributions, one trial with NaN, +-inf,
   /// -0, denormals and -inf masks in the float inputs (Inputs.h).
   bool specialValues = true;

@@ -39,10 +39,6 @@ FailureOr<OwningOpRef<ModuleOp>>
 outlineKernelProblem(Operation *op, std::string &whyNot,
                      linalg::FillOp initFill = {});
 
-/// The #stark.problem attribute of `module` (kProblemAttrName); fails, with
-/// the reason in `error`, when it has none or one of another kind.
-FailureOr<ProblemAttr> getProblemAttr(ModuleOp module, std::string &error);
-
 /// The signature of a problem module: SHA-256 (first 128 bits, hex) of its
 /// generic form without locations and without the stark.problem attribute.
 std::string computeProblemSignature(ModuleOp problem);

@@ -17,6 +17,13 @@
 // `retime` times a contender again there, so that the winner is chosen from
 // timings of one device.
 //
+// With screening on, a candidate is timed after its first correctness trial
+// and verified in full only when it is fast enough to win: faster than the
+// best verified candidate so far (and than the least speedup a winner
+// needs), less a margin for the timing's noise. The others come back
+// screened (Verdict::screened), their times good for guiding the search.
+// Retiming and the sanitizer always run the full protocol.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STARK_SEARCH_EVALUATORJUDGE_H
@@ -38,6 +45,17 @@ struct ReferenceOptions {
   /// Seconds the problem's own evaluation may take: the reference outputs
   /// of every trial input and the baseline's timing.
   double timeoutSeconds = 600;
+};
+
+/// When the judge screens candidates (see above).
+struct ScreeningOptions {
+  bool enabled = false;
+  /// The least speedup over the baseline a winner needs
+  /// (SearchTreeOptions::minSpeedup).
+  double minSpeedup = 1.05;
+  /// A candidate is verified in full when within this fraction of the
+  /// speedup it has to beat.
+  double margin = 0.05;
 };
 
 class EvaluatorJudge : public Judge {
@@ -66,6 +84,11 @@ public:
   /// correctness trial, untimed, on the home device): a finding fails it.
   Verdict sanitize(const Proposal &proposal, StringRef tool);
 
+  void setScreening(ScreeningOptions screening) { this->screening = screening; }
+  /// The speedup below which a candidate is screened out now; 0 when
+  /// screening is off.
+  double getScreenBelowSpeedup() const;
+
   /// Every evaluation so far, in order (the baseline first).
   const std::vector<EvalResult> &getResults() const { return results; }
 
@@ -79,10 +102,15 @@ private:
   std::string referenceDir;
   double referenceAllowance = 0;
   double baselineSeconds = 0;
+  ScreeningOptions screening;
+  /// The speedup of the fastest candidate verified in full so far.
+  double bestVerifiedSpeedup = 0;
   std::vector<EvalResult> results;
 
-  EvalJob makeJob(const Proposal &proposal) const;
-  Verdict toVerdict(const EvalResult &r) const;
+  /// The job of a candidate's evaluation; screened when `screen` and
+  /// screening is on.
+  EvalJob makeJob(const Proposal &proposal, bool screen = false) const;
+  Verdict toVerdict(const EvalResult &r);
 };
 
 /// The failure of `result` as the debugger reads it: the message, the

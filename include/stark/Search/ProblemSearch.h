@@ -57,6 +57,10 @@ struct ProblemSearchOptions {
   /// Correctness trials and timed runs per evaluation.
   unsigned trials = 5;
   unsigned timingTrials = 10;
+  /// Screen candidates (ScreeningOptions in EvaluatorJudge.h): verify in
+  /// full only those fast enough to win. First picks are screened against
+  /// the baseline (kept only when faster than it anyway).
+  bool screen = true;
   /// Seconds per evaluation in the worker; a candidate's evaluation gets
   /// the reference allowance on top (EvaluatorJudge.h).
   double timeout = 60;

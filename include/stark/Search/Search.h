@@ -89,13 +89,6 @@ public:
   virtual std::optional<AgentStop> getStop() const { return std::nullopt; }
 };
 
-struct Verdict {
-  bool passed = false;
-  double seconds = 0;  // candidate median, when passed
-  std::string status;  // "ok", "wrong", "compile_error", "crash", "timeout"
-  std::string failure; // the structured failure message
-};
-
 class Judge {
 public:
   virtual ~Judge();

@@ -27,6 +27,19 @@
 
 namespace mlir::stark {
 
+/// The evaluator's verdict on a candidate, as the search sees it.
+struct Verdict {
+  bool passed = false;
+  double seconds = 0;  // candidate median, when passed
+  std::string status;  // "ok", "wrong", "compile_error", "crash", "timeout",
+                       // "slower"
+  std::string failure; // the structured failure message
+  /// Passed its first trial and its timed runs, but was slower than it had
+  /// to be to win, so it was not verified further (status "slower"): its
+  /// time guides the search, and it may never win.
+  bool screened = false;
+};
+
 /// What became of a candidate once the evaluator judged it.
 enum class NodeState { Pending, Passed, Failed };
 
@@ -44,8 +57,12 @@ struct SearchNode {
   std::string author;
 
   NodeState state = NodeState::Pending;
-  /// Evaluator status ("ok", "wrong", "compile_error", "crash", "timeout").
+  /// Evaluator status ("ok", "wrong", "compile_error", "crash", "timeout",
+  /// "slower").
   std::string status;
+  /// Passed but screened out (Verdict::screened): timed, not verified
+  /// further, never the winner.
+  bool screened = false;
   std::string failure;
   /// Median time of the candidate; only meaningful when it passed.
   double seconds = 0;
@@ -84,6 +101,10 @@ public:
   int64_t addChild(int64_t parent, SearchNode node);
   /// Records the evaluator's verdict on a pending node.
   void recordPassed(int64_t id, double seconds);
+  /// A passed candidate that was screened out (Verdict::screened).
+  void recordScreened(int64_t id, double seconds);
+  /// The verdict's record: passed, screened or failed.
+  void record(int64_t id, const Verdict &verdict);
   void recordFailed(int64_t id, llvm::StringRef status,
                     llvm::StringRef failure);
 
@@ -103,7 +124,7 @@ public:
   /// Passed nodes other than the root, fastest first; ties by id.
   llvm::SmallVector<int64_t> leaderboard() const;
   /// The fastest passed candidate at least minSpeedup times faster than
-  /// the baseline, if any.
+  /// the baseline that was verified in full (not screened), if any.
   std::optional<int64_t> best() const;
 
   const SearchNode &node(int64_t id) const { return nodes[id]; }

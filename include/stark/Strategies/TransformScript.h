@@ -21,6 +21,18 @@
 
 namespace mlir::stark {
 
+/// The largest tile <= `want` that divides `extent` (tails would need
+/// masking, which the schedules do not do), or the whole extent when it is
+/// small.
+inline int64_t getDividingTile(int64_t extent, int64_t want) {
+  if (extent <= want)
+    return extent;
+  for (int64_t t = want; t >= 1; --t)
+    if (extent % t == 0)
+      return t;
+  return 1;
+}
+
 /// Builds the body of `@__transform_main` op by op; every handle is a
 /// `!transform.any_op`. The helpers cover the ops the schedules use more
 /// than once; any other transform op is created on `getBuilder()` at

@@ -59,6 +59,11 @@ struct HostBuffer {
   void setFromDouble(int64_t index, double value);
 };
 
+/// Whether `host` holds one buffer per argument of `specs`, each of the
+/// argument's size; fails with what differs in `error`.
+LogicalResult checkHostBuffers(ArrayRef<ArgSpec> specs,
+                               ArrayRef<HostBuffer> host, std::string &error);
+
 /// Bytes of the guard region before and after every argument buffer. A
 /// multiple of 256, so the argument keeps the alignment of the allocation.
 inline constexpr int64_t kGuardBytes = 4096;

@@ -408,6 +408,11 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "spread settles or the timing budget ends)">,
     Option<"trials", "trials", "unsigned", /*default=*/"5",
            "Correctness trials per candidate (seeds x input distributions)">,
+    Option<"screen", "screen", "bool", /*default=*/"true",
+           "Time each candidate after its first correctness trial and run "
+           "the other trials only when it is fast enough to win (within 5% "
+           "of the best verified so far, and of min-speedup); the others "
+           "are reported as `slower`, guide the search and never win">,
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
            "Let f32 contractions run on tf32 tensor cores (inputs rounded to "
            "10 mantissa bits); their outputs are then held to a tf32 bound "

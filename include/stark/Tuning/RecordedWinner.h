@@ -19,6 +19,12 @@
 
 namespace mlir::stark {
 
+/// Parses `text` into a module of `context` (that verifies, with
+/// `verifyModule`); otherwise null, with the diagnostics, "; "-separated,
+/// in `messages` (they point into `text`, not into any program).
+OwningOpRef<ModuleOp> parseModuleText(StringRef text, MLIRContext *context,
+                                      bool verifyModule, std::string &messages);
+
 /// Parses the winner module of `record` in `context`; fails, with the
 /// parser's message in `error`, when it does not parse or verify.
 FailureOr<OwningOpRef<ModuleOp>> parseRecordedWinner(const TuningRecord &record,

@@ -20,17 +20,6 @@
 
 namespace mlir::stark {
 
-struct FusionGroup;
-
-/// The problem of a fusion group of one op (an op reducing into several
-/// fills, isSeveralOutputReduction): the group's problem, owning every fill,
-/// when a kernel reads it (getProblemView); else fails, saying why, and the
-/// op is a problem of its own, its fills apart. --stark-outline and the
-/// tuning specs outline such an op with this, so that a recorded winner
-/// finds its problem again.
-FailureOr<OwningOpRef<ModuleOp>>
-outlineOneOpFusionGroup(const FusionGroup &group, std::string &whyNot);
-
 struct SubstituteOptions {
   /// Chip CUDA C++ winners are compiled for; empty: the winner's recorded
   /// chip, else sm_90a.

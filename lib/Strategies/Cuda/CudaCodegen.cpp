@@ -501,6 +501,26 @@ bool cudatpl::rowCachesFitTwoBlocks(const HardwareProfile &profile,
   return 2 * bytes <= std::min(perUnit, kMaxRowCacheBytes);
 }
 
+SmallVector<RowBlockShape>
+cudatpl::getRowBlockShapes(int64_t perLane, int64_t numRows, int64_t sms,
+                           ArrayRef<int64_t> longRowLanes) {
+  SmallVector<int64_t> lanes;
+  if (perLane <= 64)
+    lanes = {32, 16, 64};
+  else if (perLane <= 1024)
+    lanes = {32, 64, 128, 256};
+  else
+    lanes.assign(longRowLanes.begin(), longRowLanes.end());
+  SmallVector<RowBlockShape> shapes;
+  for (int64_t tpr : lanes) {
+    int64_t rows = std::max<int64_t>(1, 256 / tpr);
+    if (ceilDiv(numRows, rows) < sms)
+      rows = std::max<int64_t>(32 / std::min<int64_t>(tpr, 32), rows / 4);
+    shapes.push_back({tpr, rows});
+  }
+  return shapes;
+}
+
 CudaKernelPlan cudatpl::makeOneLaunchPlan(StringRef family, std::string source,
                                           StringRef kernel,
                                           std::array<int64_t, 3> grid,

@@ -233,6 +233,22 @@ constexpr int64_t kMaxRowCacheBytes = 220 * 1024;
 /// combine (the row kernels offer `cache=2` only then).
 bool rowCachesFitTwoBlocks(const HardwareProfile &profile, int64_t bytes);
 
+/// A block shape of the row kernels: `lanes` threads to a row, `rows` rows
+/// to a block.
+struct RowBlockShape {
+  int64_t lanes, rows;
+};
+
+/// The block shapes the row kernels (norms, softmax) try for `numRows`
+/// rows of `perLane` vectors: lane counts that give each lane a few
+/// vectors, then their neighbours (`longRowLanes` for rows of more than
+/// 1024), with 256 threads to a block, and a quarter of the rows to a block
+/// (whole warps still) when the rows are too few to give each of `sms`
+/// units a block.
+SmallVector<RowBlockShape> getRowBlockShapes(int64_t perLane, int64_t numRows,
+                                             int64_t sms,
+                                             ArrayRef<int64_t> longRowLanes);
+
 /// Records `value` under `key` in the plan's parameters.
 void setParam(CudaKernelPlan &plan, StringRef key, int64_t value);
 

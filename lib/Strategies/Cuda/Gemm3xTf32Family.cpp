@@ -48,21 +48,15 @@ private:
   /// The configurations measured best on the H200 (bench/results/
   /// gemm-kernels-2026-12-01-h200.md).
   std::vector<GemmKernelParams> getConfigs() const override {
-    static const int64_t configs[][6] = {
-        // bm, bn, bk, wm, wn, stages
+    static const std::array<int64_t, 6> configs[] = {
         {128, 128, 32, 64, 32, 4}, {128, 128, 32, 64, 32, 3},
         {128, 128, 32, 32, 64, 3}, {128, 64, 32, 64, 32, 3},
         {64, 128, 32, 32, 64, 4},  {64, 64, 32, 32, 32, 4},
         {64, 64, 32, 32, 32, 3},   {64, 32, 32, 32, 16, 4},
         {32, 32, 32, 16, 16, 4}};
-    std::vector<GemmKernelParams> out;
-    for (auto &cfg : configs) {
-      GemmKernelParams p = getDefaults();
-      p.bm = cfg[0], p.bn = cfg[1], p.bk = cfg[2], p.wm = cfg[3];
-      p.wn = cfg[4], p.stages = cfg[5];
-      out.push_back(p);
-    }
-    return out;
+    return makeStructs<GemmKernelParams, 6>(
+        getDefaults(), getFields(), {"bm", "bn", "bk", "wm", "wn", "stages"},
+        configs);
   }
 
   FailureOr<GemmKernelShape> getShape(const GemmKernelAddressing &addr,

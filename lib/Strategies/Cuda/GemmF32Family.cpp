@@ -57,8 +57,7 @@ private:
   /// The configurations measured best on the H200 (bench/results/
   /// gemm-kernels-2026-12-01-h200.md), large tiles first.
   std::vector<GemmKernelParams> getConfigs() const override {
-    static const int64_t configs[][9] = {
-        // bm, bn, bk, wm, wn, tm, tn, stages, min_blocks
+    static const std::array<int64_t, 9> configs[] = {
         {128, 256, 8, 32, 128, 8, 16, 4, 1},
         {128, 256, 8, 32, 128, 8, 16, 3, 1},
         {256, 128, 8, 64, 64, 16, 8, 4, 1},
@@ -69,15 +68,10 @@ private:
         {64, 64, 16, 32, 32, 8, 4, 3, 4},
         {64, 32, 16, 32, 16, 4, 4, 4, 4},
         {32, 32, 16, 32, 16, 4, 4, 4, 4}};
-    std::vector<GemmKernelParams> out;
-    for (auto &cfg : configs) {
-      GemmKernelParams p = getDefaults();
-      p.bm = cfg[0], p.bn = cfg[1], p.bk = cfg[2], p.wm = cfg[3];
-      p.wn = cfg[4], p.tm = cfg[5], p.tn = cfg[6], p.stages = cfg[7];
-      p.minBlocks = cfg[8];
-      out.push_back(p);
-    }
-    return out;
+    return makeStructs<GemmKernelParams, 9>(
+        getDefaults(), getFields(),
+        {"bm", "bn", "bk", "wm", "wn", "tm", "tn", "stages", "min_blocks"},
+        configs);
   }
 
   FailureOr<GemmKernelShape> getShape(const GemmKernelAddressing &addr,

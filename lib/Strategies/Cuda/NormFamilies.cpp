@@ -164,23 +164,10 @@ std::vector<NormParams> cudatpl::enumerateNorm(const ProblemView &view,
   SmallVector<int64_t> vecs = {maxVec};
   if (maxVec > 1)
     vecs.push_back(1);
-  for (int64_t vec : vecs) {
-    int64_t perRow = ceilDiv(nv.length, vec);
-    SmallVector<int64_t> lanes;
-    if (perRow <= 64)
-      lanes = {32, 16, 64};
-    else if (perRow <= 1024)
-      lanes = {32, 64, 128, 256};
-    else
-      lanes = {256, 512, 1024, 128};
-    for (int64_t tpr : lanes) {
-      int64_t rows = std::max<int64_t>(1, 256 / tpr);
-      // Few rows: fewer rows per block so more SMs get one.
-      if (ceilDiv(nv.rows, rows) < sms)
-        rows = std::max<int64_t>(32 / std::min<int64_t>(tpr, 32), rows / 4);
-      add(tpr, rows, vec);
-    }
-  }
+  for (int64_t vec : vecs)
+    for (RowBlockShape shape : getRowBlockShapes(
+             ceilDiv(nv.length, vec), nv.rows, sms, {256, 512, 1024, 128}))
+      add(shape.lanes, shape.rows, vec);
   return out;
 }
 

@@ -13,6 +13,8 @@
 
 #include "CudaTemplatesInternal.h"
 
+#include <array>
+#include <cassert>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -42,6 +44,29 @@ template <class P> struct ParamField {
   bool P::*flag = nullptr;
   std::optional<int64_t> omittedAt;
 };
+
+/// A family's table of configurations: a struct per row, `defaults` with
+/// the fields named by `columns` set from the row.
+template <class P, size_t N>
+std::vector<P> makeStructs(const P &defaults, ArrayRef<ParamField<P>> fields,
+                           const std::array<StringRef, N> &columns,
+                           ArrayRef<std::array<int64_t, N>> rows) {
+  std::vector<const ParamField<P> *> byColumn;
+  for (StringRef column : columns) {
+    const ParamField<P> *field = llvm::find_if(
+        fields, [&](const ParamField<P> &f) { return f.name == column; });
+    assert(field != fields.end() && "a column that is not a parameter");
+    byColumn.push_back(field);
+  }
+  std::vector<P> out;
+  for (const std::array<int64_t, N> &row : rows) {
+    P p = defaults;
+    for (size_t c = 0; c < N; ++c)
+      byColumn[c]->set(p, row[c]);
+    out.push_back(p);
+  }
+  return out;
+}
 
 /// Records every field of `p` in the plan's parameters (but those at their
 /// `omittedAt`).

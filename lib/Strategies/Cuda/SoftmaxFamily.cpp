@@ -162,24 +162,10 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
       add(32, rows, 1);
     return out;
   }
-  for (int64_t vec : vecs) {
-    int64_t perLane = ceilDiv(sv.length, vec);
-    // Lane counts that give each lane a few vectors, then their neighbours.
-    SmallVector<int64_t> lanes;
-    if (perLane <= 64)
-      lanes = {32, 16, 64};
-    else if (perLane <= 1024)
-      lanes = {32, 64, 128, 256};
-    else
-      lanes = {512, 256, 1024, 128, 32};
-    for (int64_t tpr : lanes) {
-      int64_t rows = std::max<int64_t>(1, 256 / tpr);
-      // Few rows: fewer rows per block so more SMs get one.
-      if (ceilDiv(sv.rows, rows) < sms)
-        rows = std::max<int64_t>(1, rows / 4);
-      add(tpr, rows, vec);
-    }
-  }
+  for (int64_t vec : vecs)
+    for (RowBlockShape shape : getRowBlockShapes(
+             ceilDiv(sv.length, vec), sv.rows, sms, {512, 256, 1024, 128, 32}))
+      add(shape.lanes, shape.rows, vec);
   return out;
 }
 
