@@ -84,7 +84,8 @@ LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
 /// For each staged set, a run on the set before it and at once a run on it,
 /// the second read back with its inputs' checksums; a write around the
 /// arguments is reported as in the timed runs.
-static LogicalResult runBackToBack(CompiledKernel &candidate, ArgBuffers &args,
+static LogicalResult runBackToBack(Target &target, CompiledKernel &candidate,
+                                   ArgBuffers &args,
                                    ArrayRef<std::vector<HostBuffer>> sets,
                                    TimedRunsOutcome &outcome,
                                    std::string &error) {
@@ -93,9 +94,8 @@ static LogicalResult runBackToBack(CompiledKernel &candidate, ArgBuffers &args,
     BackToBackRun pair;
     pair.inputSet = set;
     pair.previousSet = (set + numSets - 1) % numSets;
-    if (failed(args.restore(pair.previousSet, error)) ||
-        failed(candidate.run(args, error)) ||
-        failed(args.restore(set, error)) || failed(candidate.run(args, error)))
+    if (failed(target.runBackToBack(candidate, args, pair.previousSet, set,
+                                    error)))
       return failure();
     RunOutcome second;
     if (failed(readBackRun(args, sets[set], second, error)))
@@ -257,7 +257,7 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
                                readBack});
   }
   if (candidateRuns > 0 && outcome.failedKernel < 0 &&
-      failed(runBackToBack(candidate, candidateArgs, sets, outcome,
+      failed(runBackToBack(target, candidate, candidateArgs, sets, outcome,
                            outcome.error)))
     outcome.failedKernel = 1;
   return outcome;

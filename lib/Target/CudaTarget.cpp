@@ -56,6 +56,10 @@ public:
   /// Waits for the stream; `what` names the work waited for (a kernel
   /// fault surfaces at the first wait after it).
   LogicalResult synchronize(StringRef what, std::string &error);
+  /// Holds the stream at the timing gate (see gateHost) until openGate;
+  /// false where the driver refuses it (the gate is then given up).
+  bool holdAtGate();
+  void openGate(bool held);
   /// Queue a copy of `bytes` on the stream (host to device, device to
   /// host); a refused one is an error naming `what`.
   LogicalResult copyToDevice(CUdeviceptr to, const void *from, size_t bytes,
@@ -198,6 +202,24 @@ LogicalResult CudaDevice::synchronize(StringRef what, std::string &error) {
   return failure();
 }
 
+bool CudaDevice::holdAtGate() {
+  if (!gateHost)
+    return false;
+  uint32_t value = ++gateValue;
+  if (api.cuStreamWaitValue32Fn(stream, gateDevice, value,
+                                CU_STREAM_WAIT_VALUE_GEQ) == CUDA_SUCCESS)
+    return true;
+  // Not supported here: run without the gate from now on.
+  api.cuMemFreeHostFn(const_cast<uint32_t *>(gateHost));
+  gateHost = nullptr;
+  return false;
+}
+
+void CudaDevice::openGate(bool held) {
+  if (held)
+    __atomic_store_n(gateHost, gateValue, __ATOMIC_RELEASE);
+}
+
 LogicalResult CudaDevice::copyToDevice(CUdeviceptr to, const void *from,
                                        size_t bytes, StringRef what,
                                        std::string &error) {
@@ -239,6 +261,8 @@ public:
   LogicalResult stage(ArrayRef<std::vector<HostBuffer>> sets,
                       std::string &error) override;
   LogicalResult restore(unsigned index, std::string &error) override;
+  /// Queues the copies of restore() on the stream, without waiting.
+  LogicalResult enqueueRestore(unsigned index, std::string &error);
   FailureOr<SmallVector<unsigned>>
   findChangedInputs(unsigned index, std::string &error) override;
 
@@ -310,12 +334,18 @@ LogicalResult CudaArgBuffers::stage(ArrayRef<std::vector<HostBuffer>> sets,
 }
 
 LogicalResult CudaArgBuffers::restore(unsigned index, std::string &error) {
+  if (failed(device->makeCurrent(error)) ||
+      failed(enqueueRestore(index, error)))
+    return failure();
+  return device->synchronize("restoring an input set", error);
+}
+
+LogicalResult CudaArgBuffers::enqueueRestore(unsigned index,
+                                             std::string &error) {
   if (index >= staged.size()) {
     error = llvm::formatv("no staged input set #{0}", index).str();
     return failure();
   }
-  if (failed(device->makeCurrent(error)))
-    return failure();
   for (auto [i, from] : llvm::enumerate(staged[index])) {
     if (!from)
       continue;
@@ -326,7 +356,7 @@ LogicalResult CudaArgBuffers::restore(unsigned index, std::string &error) {
       return failure();
     }
   }
-  return device->synchronize("restoring an input set", error);
+  return success();
 }
 
 FailureOr<SmallVector<unsigned>>
@@ -671,6 +701,9 @@ public:
                             std::string &error) override;
   LogicalResult runRescheduled(CompiledKernel &kernel, ArgBuffers &args,
                                unsigned variant, std::string &error) override;
+  LogicalResult runBackToBack(CompiledKernel &kernel, ArgBuffers &args,
+                              unsigned first, unsigned second,
+                              std::string &error) override;
 
 private:
   LogicalResult checkUsable(std::string &error) const;
@@ -936,6 +969,48 @@ LogicalResult CudaTarget::runRescheduled(CompiledKernel &kernel,
   return success();
 }
 
+LogicalResult CudaTarget::runBackToBack(CompiledKernel &kernel,
+                                        ArgBuffers &args, unsigned first,
+                                        unsigned second, std::string &error) {
+  if (failed(checkUsable(error)))
+    return failure();
+  if (!device->liveKernels.contains(&kernel)) {
+    error = "the kernel was not compiled by this cuda target";
+    return failure();
+  }
+  auto &cudaKernel = static_cast<CudaKernel &>(kernel);
+  // A lowered host program may wait on the stream itself: its runs go one
+  // after the other.
+  if (!cudaKernel.enqueuesOnlyLaunches())
+    return Target::runBackToBack(kernel, args, first, second, error);
+  FailureOr<CudaArgBuffers *> cudaArgs = cudaKernel.getArgs(args, error);
+  if (failed(cudaArgs) || failed(device->makeCurrent(error)))
+    return failure();
+  // Both restores and both runs are queued before the stream may start,
+  // so that the device runs them one after the other with no host work or
+  // wait in between (another process's work on the device aside).
+  bool gated = device->holdAtGate();
+  std::string enqueueError;
+  bool enqueued =
+      succeeded((*cudaArgs)->enqueueRestore(first, enqueueError)) &&
+      succeeded(cudaKernel.enqueue(**cudaArgs, enqueueError)) &&
+      succeeded((*cudaArgs)->enqueueRestore(second, enqueueError)) &&
+      succeeded(cudaKernel.enqueue(**cudaArgs, enqueueError));
+  device->openGate(gated);
+  std::string syncError;
+  bool synced = succeeded(device->synchronize("kernel", syncError));
+  cudaKernel.finishRun();
+  if (!enqueued) {
+    error = std::move(enqueueError);
+    return failure();
+  }
+  if (!synced) {
+    error = std::move(syncError);
+    return failure();
+  }
+  return success();
+}
+
 FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
                                       const TimingRunOptions &options,
                                       std::string &error) {
@@ -964,21 +1039,8 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
     return failure();
   // Launch lists hold the stream at the gate until they are enqueued; a
   // lowered host program may wait on the stream itself, so it is not held.
-  bool gated = device->gateHost && cudaKernel.enqueuesOnlyLaunches();
-  if (gated) {
-    uint32_t value = ++device->gateValue;
-    if (api.cuStreamWaitValue32Fn(device->stream, device->gateDevice, value,
-                                  CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS) {
-      // Not supported here: time without the gate from now on.
-      api.cuMemFreeHostFn(const_cast<uint32_t *>(device->gateHost));
-      device->gateHost = nullptr;
-      gated = false;
-    }
-  }
-  auto openGate = [&] {
-    if (gated)
-      __atomic_store_n(device->gateHost, device->gateValue, __ATOMIC_RELEASE);
-  };
+  bool gated = cudaKernel.enqueuesOnlyLaunches() && device->holdAtGate();
+  auto openGate = [&] { device->openGate(gated); };
   if (!check(api.cuEventRecordFn(device->start, device->stream),
              "cuEventRecord")) {
     openGate();

@@ -173,6 +173,21 @@ public:
     return kernel.run(args, error);
   }
 
+  /// Runs `kernel` on staged input set `first` (ArgBuffers::stage), then at
+  /// once on set `second`, as close together as the target can place them,
+  /// so that a kernel that acts otherwise when launched soon after itself
+  /// (a replay keyed on a clock) shows. The default restores and runs each
+  /// in turn; cuda queues both restores and both runs behind its timing
+  /// gate, so that no host work or wait falls between them.
+  virtual LogicalResult runBackToBack(CompiledKernel &kernel, ArgBuffers &args,
+                                      unsigned first, unsigned second,
+                                      std::string &error) {
+    if (failed(args.restore(first, error)) || failed(kernel.run(args, error)) ||
+        failed(args.restore(second, error)))
+      return failure();
+    return kernel.run(args, error);
+  }
+
   /// Runs `kernel` once and returns the seconds it took, measured with the
   /// target's own clock around the kernel only (device events on GPUs, a
   /// steady clock on the CPU).
