@@ -24,14 +24,15 @@
 // REMARKS-DAG: outlined with the fills of its outputs as @stark_problem_{{[0-9]}} (fused(linalg.generic) 4x64x33xf32->4x33xi64
 // REMARKS-DAG: outlined with the fills of its outputs as @stark_problem_{{[0-9]}} (fused(linalg.generic) 32x300xi32->32xi32
 
-// Every candidate of the five problems was built and verified (the
+// Every candidate of the five problems was built and passed (verified, or
+// `slower`: screened out after its first trial and timed runs; the
 // argmin's integer rows hold many equal values: the first one's position
 // is the answer).
-// NODES-DAG: fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic) 64x256xf32,256xf32,256xf32->64x256xf32 cpu-fused-rows 0 ok
-// NODES-DAG: fused(linalg.generic,linalg.generic,linalg.generic) 64x512xf32->64x512xf32 cpu-fused-rows 0 ok
-// NODES-DAG: fused(linalg.generic,linalg.generic,linalg.generic) 128x256xf32,256xf32->128x256xf32 cpu-tile-vectorize 1 ok
-// NODES-DAG: fused(linalg.generic) 4x64x33xf32->4x33xi64 cpu-fused-rows 0 ok
-// NODES-DAG: fused(linalg.generic) 32x300xi32->32xi32 cpu-fused-rows 0 ok
+// NODES-DAG: fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic) 64x256xf32,256xf32,256xf32->64x256xf32 cpu-fused-rows 0 {{ok|slower}}
+// NODES-DAG: fused(linalg.generic,linalg.generic,linalg.generic) 64x512xf32->64x512xf32 cpu-fused-rows 0 {{ok|slower}}
+// NODES-DAG: fused(linalg.generic,linalg.generic,linalg.generic) 128x256xf32,256xf32->128x256xf32 cpu-tile-vectorize 1 {{ok|slower}}
+// NODES-DAG: fused(linalg.generic) 4x64x33xf32->4x33xi64 cpu-fused-rows 0 {{ok|slower}}
+// NODES-DAG: fused(linalg.generic) 32x300xi32->32xi32 cpu-fused-rows 0 {{ok|slower}}
 // NODES-NOT: failed
 // NODES-NOT: error
 

@@ -20,9 +20,10 @@
 // REMARKS-DAG: outlined with 2 producer/consumer op(s) as @stark_problem_{{[0-9]}} (fused(linalg.generic,linalg.matmul,linalg.generic) 72x130xf16,130xf32,40x72xf32,130xf32->40x130xf32
 // REMARKS-NOT: error
 
-// Every candidate of both problems was built and verified.
-// NODES-DAG: fused(linalg.generic,linalg.matmul) cpu-fused-rows ok
-// NODES-DAG: fused(linalg.generic,linalg.matmul,linalg.generic) cpu-fused-rows ok
+// Every candidate of both problems was built and passed (verified, or
+// `slower`: screened out after its first trial and timed runs).
+// NODES-DAG: fused(linalg.generic,linalg.matmul) cpu-fused-rows {{ok|slower}}
+// NODES-DAG: fused(linalg.generic,linalg.matmul,linalg.generic) cpu-fused-rows {{ok|slower}}
 // NODES-NOT: failed
 // NODES-NOT: error
 
