@@ -70,6 +70,92 @@ static void sanitizeWinner(SearchResult &search, EvaluatorJudge &judge,
   search.winner = tree.best();
 }
 
+/// The agent team of a search and what it owns.
+struct SearchAgents {
+  std::unique_ptr<CandidateSpace> space;
+  std::unique_ptr<ExpertAgents> fallback;
+  std::unique_ptr<AgentTeam> agents;
+  /// The expert among them (the team, or the model's fallback), if any.
+  ExpertAgents *expert = nullptr;
+  LLMAgents *llm = nullptr;
+};
+
+/// The agent team of `options`: a language model (with the expert as its
+/// fallback when asked), a replayed transcript, or the expert policy over
+/// the target's candidate space. False, with the status and message set in
+/// `result`, when there is none.
+static bool createSearchAgents(ModuleOp standalone, const HardwareProfile &hw,
+                               const ProblemSearchOptions &options,
+                               SearchAgents &team,
+                               ProblemSearchResult &result) {
+  std::string whyNot;
+  StrategyOptions strategyOptions;
+  strategyOptions.allowTf32 = options.allowTf32;
+  if (options.model) {
+    auto owned =
+        LLMAgents::create(standalone, hw, *options.model, options.llm, whyNot);
+    if (!owned) {
+      result.status = ProblemSearchStatus::Error;
+      result.message = whyNot;
+      return false;
+    }
+    team.llm = owned.get();
+    team.agents = std::move(owned);
+    if (options.fallback == "expert") {
+      std::string noSpace;
+      team.space = createCandidateSpace(options.target, standalone, hw, noSpace,
+                                        strategyOptions);
+      if (team.space) {
+        team.fallback = std::make_unique<ExpertAgents>(*team.space);
+        team.expert = team.fallback.get();
+        team.llm->setFallback(team.fallback.get(), "expert");
+      }
+    }
+    return true;
+  }
+  if (options.agent == "replay") {
+    team.agents = ReplayAgents::load(options.transcript, whyNot);
+    if (team.agents)
+      return true;
+    result.status = ProblemSearchStatus::Error;
+    result.message = whyNot;
+    return false;
+  }
+  team.space = createCandidateSpace(options.target, standalone, hw, whyNot,
+                                    strategyOptions);
+  if (!team.space) {
+    result.status = ProblemSearchStatus::Skipped;
+    result.message = whyNot;
+    result.skipReason = "no strategy applies (" + whyNot + ")";
+    return false;
+  }
+  auto owned = std::make_unique<ExpertAgents>(*team.space);
+  team.expert = owned.get();
+  team.agents = std::move(owned);
+  return true;
+}
+
+/// What the search's evaluations cost: their number, wall times, phases
+/// and reference runs.
+static void summarizeEvaluations(const EvaluatorJudge &judge,
+                                 ProblemSearchResult &result) {
+  result.evaluations = judge.getResults().size();
+  for (const EvalResult &r : judge.getResults()) {
+    result.referenceRuns += r.referenceRuns;
+    result.referencesReused += r.referencesReused;
+    result.evaluationSeconds.push_back(r.wallSeconds);
+    for (const auto &[name, seconds] : r.phaseSeconds) {
+      auto it = llvm::find_if(result.phaseSeconds,
+                              [&](const auto &p) { return p.first == name; });
+      if (it == result.phaseSeconds.end())
+        result.phaseSeconds.emplace_back(name, seconds);
+      else
+        it->second += seconds;
+    }
+  }
+  result.referenceAllowance = judge.getReferenceAllowance();
+}
+
 ProblemSearchResult mlir::stark::searchProblem(
     ModuleOp problem, const HardwareProfile &hw,
     const ProblemSearchOptions &options,
@@ -92,58 +178,11 @@ ProblemSearchResult mlir::stark::searchProblem(
     standalone->print(os);
   }
 
-  // The agent team: the expert policy over the target's candidate space,
-  // or a replayed transcript.
-  std::string whyNot;
-  std::unique_ptr<CandidateSpace> space;
-  std::unique_ptr<AgentTeam> agents;
-  ExpertAgents *expert = nullptr;
-  LLMAgents *llmAgents = nullptr;
-  std::unique_ptr<ExpertAgents> fallback;
-  if (options.model) {
-    auto owned =
-        LLMAgents::create(*standalone, hw, *options.model, options.llm, whyNot);
-    if (!owned) {
-      result.status = ProblemSearchStatus::Error;
-      result.message = whyNot;
-      return result;
-    }
-    llmAgents = owned.get();
-    agents = std::move(owned);
-    if (options.fallback == "expert") {
-      StrategyOptions strategyOptions;
-      strategyOptions.allowTf32 = options.allowTf32;
-      std::string noSpace;
-      space = createCandidateSpace(options.target, *standalone, hw, noSpace,
-                                   strategyOptions);
-      if (space) {
-        fallback = std::make_unique<ExpertAgents>(*space);
-        expert = fallback.get();
-        llmAgents->setFallback(fallback.get(), "expert");
-      }
-    }
-  } else if (options.agent == "replay") {
-    agents = ReplayAgents::load(options.transcript, whyNot);
-    if (!agents) {
-      result.status = ProblemSearchStatus::Error;
-      result.message = whyNot;
-      return result;
-    }
-  } else {
-    StrategyOptions strategyOptions;
-    strategyOptions.allowTf32 = options.allowTf32;
-    space = createCandidateSpace(options.target, *standalone, hw, whyNot,
-                                 strategyOptions);
-    if (!space) {
-      result.status = ProblemSearchStatus::Skipped;
-      result.message = whyNot;
-      result.skipReason = "no strategy applies (" + whyNot + ")";
-      return result;
-    }
-    auto owned = std::make_unique<ExpertAgents>(*space);
-    expert = owned.get();
-    agents = std::move(owned);
-  }
+  SearchAgents team;
+  if (!createSearchAgents(*standalone, hw, options, team, result))
+    return result;
+  ExpertAgents *expert = team.expert;
+  LLMAgents *llmAgents = team.llm;
 
   EvalOptions evalOptions = getEvalOptions(options);
   WorkerOptions worker;
@@ -194,28 +233,14 @@ ProblemSearchResult mlir::stark::searchProblem(
   if (expert)
     for (const Proposal &seed : options.seeds)
       expert->markTried(seed.node);
-  result.search = runSearch(*baseline, *agents, judge, treeOptions, budget,
+  result.search = runSearch(*baseline, *team.agents, judge, treeOptions, budget,
                             options.seed, budgetClock, progress, options.seeds);
   if (options.pool && options.pool->size() > 1)
     retimeContenders(*result.search, judge, options.retimeContenders,
                      result.retimed);
   if (!options.sanitizers.empty() && result.search->winner)
     sanitizeWinner(*result.search, judge, options.sanitizers);
-  result.evaluations = judge.getResults().size();
-  for (const EvalResult &r : judge.getResults()) {
-    result.referenceRuns += r.referenceRuns;
-    result.referencesReused += r.referencesReused;
-    result.evaluationSeconds.push_back(r.wallSeconds);
-    for (const auto &[name, seconds] : r.phaseSeconds) {
-      auto it = llvm::find_if(result.phaseSeconds,
-                              [&](const auto &p) { return p.first == name; });
-      if (it == result.phaseSeconds.end())
-        result.phaseSeconds.emplace_back(name, seconds);
-      else
-        it->second += seconds;
-    }
-  }
-  result.referenceAllowance = judge.getReferenceAllowance();
+  summarizeEvaluations(judge, result);
   if (expert)
     result.lastBuildError = expert->getLastBuildError();
   if (llmAgents) {
