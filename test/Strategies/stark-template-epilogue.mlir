@@ -82,18 +82,19 @@
 // BF16-LIST: gemm_tc: {{[0-9]+}} parameter sets
 // BF16-LIST: gemm: {{[0-9]+}} parameter sets
 // BF16-LIST-NOT: parameter sets
-// TC: struct StarkEpilogue {
+// TC: struct StarkWmmaStore {
 // TC: static constexpr bool kEpilogue = true;
 // TC-NEXT: const __nv_bfloat16 *arg2 = nullptr;
 // TC-NEXT: __nv_bfloat16 *arg3 = nullptr;
 // TC-NEXT: void epilogue(int b, int m, int n, float acc) const {
 // TC: const float x2 = stark_widen(arg2[l1]);
 // TC: arg3[c_off(b, m, n)] = stark_cast<__nv_bfloat16>(
-// TC: StarkEpilogue epi;
-// TC-NEXT: epi.arg2 = arg2;
-// TC-NEXT: epi.arg3 = arg3;
-// TC-NOT: TC* __restrict__ C =
-// TC: epi.epilogue((int)batch, (int)m, (int)n, C_INIT + scratch[e]);
+// TC: store(idx_t b, idx_t m, idx_t n, float sum) const { epilogue((int)b, (int)m, (int)n, C_INIT + sum); }
+// TC: StarkWmmaStore st;
+// TC-NEXT: st.arg2 = arg2;
+// TC-NEXT: st.arg3 = arg3;
+// TC-NOT: st.C =
+// TC: stark_kernels::gemmWmmaBlock<StarkWmma>(arg0, arg1, st);
 
 // The SIMT gemm: the store hands each sum to StarkStore, whose epilogue
 // writes the output through the problem's c_off; C is passed but unused.

@@ -7,7 +7,7 @@
 // of the embedded GEMM kernels (GemmCommon.cuh with GemmF32.cuh or
 // Gemm3xTf32.cuh, the workspace and the reduction entry) and gemm, gemm_tc
 // and gemm_f32 on fill + contraction problems (C written from the fill
-// value, never read). nvcc compiles the embedded kernels' host helpers too,
+// value, never read), and gemm_tc on tf32. nvcc compiles the embedded kernels' host helpers too,
 // which use <cstdint>.
 // REQUIRES: nvcc
 
@@ -37,5 +37,7 @@
 // RUN: %nvcc-compile %t.fill-gemm.cu -o %t.fill-gemm.o
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-matmul-f16-odd.mlir --family gemm_tc --source > %t.fill-tc.cu
 // RUN: %nvcc-compile %t.fill-tc.cu -o %t.fill-tc.o
+// RUN: stark-template --problem %S/stark-template.mlir --family gemm_tc --allow-tf32 --source > %t.tf32-tc.cu
+// RUN: %nvcc-compile %t.tf32-tc.cu -o %t.tf32-tc.o
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-matmul-255x129x191.mlir --family gemm_f32 --source > %t.fill-f32.cu
 // RUN: %nvcc-compile -include cstdint %t.fill-f32.cu -o %t.fill-f32.o

@@ -64,8 +64,9 @@
 // LIST: reduce_col:
 // LIST: direct:
 
-// TF32: wmma::precision::tf32
-// TF32: af[i].x[t] = wmma::__float_to_tf32(af[i].x[t]);
+// TF32: static constexpr bool TF32 = true;
+// TF32: typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, FK, nvcuda::wmma::precision::tf32
+// TF32: stark_kernels::gemmWmmaBlock<StarkWmma>(
 
 // Sizes that divide nothing: guarded scalar loads, single buffer.
 // ODD-LABEL: func.func @kernel(
@@ -75,11 +76,10 @@
 
 // f16 A B^T through WMMA: B is k-contiguous, so its tile is [BN][BK] and its
 // fragments column-major; both copied with 16-byte cp.async.
-// TC: constexpr int A_AXIS = 0, VA = 8, B_AXIS = 1, VB = 8;
 // TC: typedef float TC;
-// TC: typedef wmma::fragment<wmma::matrix_a, 16, 16, FK, __half, wmma::row_major> FragA;
-// TC: typedef wmma::fragment<wmma::matrix_b, 16, 16, FK, __half, wmma::col_major> FragB;
-// TC: cp.async.cg.shared.global
+// TC: constexpr int A_AXIS = 0, VA = 8, B_AXIS = 1, VB = 8;
+// TC: typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, FK, __half, nvcuda::wmma::row_major> FragA;
+// TC: typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, FK, __half, nvcuda::wmma::col_major> FragB;
 
 // A convolution as an implicit matrix product: m decodes into (n, oh, ow),
 // k into (kh, kw, c); the input is read 4 channels at a time.

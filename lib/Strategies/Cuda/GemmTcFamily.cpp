@@ -1,6 +1,7 @@
 //===- GemmTcFamily.cpp - The tensor-core GEMM family (gemm_tc) -----------===//
 
 #include "GemmCommon.h"
+#include "stark/Strategies/KernelSources.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -107,201 +108,81 @@ mlir::stark::generateGemmTcKernel(const ProblemView &view,
   const ContractionView &c = *view.contraction;
   std::string idx = getIndexType(view);
   StringRef inType = getCudaStorageType(c.aKind);
-  std::string fragType = layout->tf32 ? "wmma::precision::tf32" : inType.str();
+  std::string fragType = layout->tf32 ? "nvcuda::wmma::precision::tf32" : inType.str();
 
+  // The kernel is GemmWmma.cuh; the part written here is the problem and
+  // the tiles as its config, and the store of each finished sum.
   std::string s = getCudaPrelude(view);
+  s += "#include <mma.h>\n";
+  appendKernelText(s, *getKernelSource("GemmWmma.cuh"));
   llvm::raw_string_ostream os(s);
-  os << "#include <mma.h>\n\n";
-  os << "// Tensor-core GEMM (WMMA " << (layout->tf32 ? "tf32" : inType)
+  os << "\n// Tensor-core GEMM (WMMA " << (layout->tf32 ? "tf32" : inType)
      << " inputs, f32 accumulation): C[b, m, n] += sum_k A[b, m, k] * "
         "B[b, k, n].\n";
   os << emitProblemConstants(c);
-  os << llvm::formatv("constexpr int BM = {0}, BN = {1}, BK = {2}, WM = {3}, "
-                      "WN = {4}, STAGES = {5}, GROUP_M = {6};\n",
+  os << "typedef " << idx << " idx_t;\n";
+  os << "typedef " << getCudaStorageType(c.cKind) << " TC;\n\n";
+  os << emitContractionAddressing(view, "idx_t") << "\n";
+  os << "struct StarkWmma {\n";
+  os << "  typedef " << inType << " TIn;\n";
+  os << "  typedef ::idx_t idx_t;\n";
+  os << llvm::formatv("  static constexpr int BM = {0}, BN = {1}, BK = {2}, "
+                      "WM = {3}, WN = {4}, STAGES = {5}, GROUP_M = {6};\n",
                       p.bm, p.bn, p.bk, p.wm, p.wn, p.stages, p.groupM);
-  os << "constexpr int FK = " << layout->fk << ", PAD = " << layout->pad
-     << ";\n";
-  os << "// A tile stored " << (layout->aAxis == 0 ? "[BM][BK]" : "[BK][BM]")
+  os << "  static constexpr int FK = " << layout->fk
+     << ", PAD = " << layout->pad << ";\n";
+  os << "  // A tile stored " << (layout->aAxis == 0 ? "[BM][BK]" : "[BK][BM]")
      << ", copied " << layout->va << " elements at a time; B tile stored "
      << (layout->bAxis == 0 ? "[BK][BN]" : "[BN][BK]") << ", " << layout->vb
      << " at a time.\n";
-  os << "constexpr int A_AXIS = " << layout->aAxis << ", VA = " << layout->va
-     << ", B_AXIS = " << layout->bAxis << ", VB = " << layout->vb << ";\n";
-  os << "constexpr bool TF32 = " << (layout->tf32 ? "true" : "false") << ";\n";
-  os << "typedef " << inType << " TIn;\n";
-  os << "typedef " << getCudaStorageType(c.cKind) << " TC;\n";
-  os << "typedef " << idx << " idx_t;\n\n";
-  os << emitContractionAddressing(view, "idx_t") << "\n";
-  if (view.epilogue)
-    os << "struct StarkEpilogue {\n"
-       << emitEpilogueLayoutMembers(view, "idx_t") << "};\n\n";
-  os << "using namespace nvcuda;\n";
-  os << "typedef wmma::fragment<wmma::matrix_a, 16, 16, FK, " << fragType
-     << ", " << (layout->aAxis == 0 ? "wmma::row_major" : "wmma::col_major")
+  os << "  static constexpr int A_AXIS = " << layout->aAxis
+     << ", VA = " << layout->va << ", B_AXIS = " << layout->bAxis
+     << ", VB = " << layout->vb << ";\n";
+  os << "  static constexpr bool TF32 = " << (layout->tf32 ? "true" : "false")
+     << ";\n";
+  os << "  static constexpr idx_t M = ::M, N = ::N, K = ::K;\n";
+  os << "  typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, FK, "
+     << fragType
+     << ", nvcuda::wmma::" << (layout->aAxis == 0 ? "row_major" : "col_major")
      << "> FragA;\n";
-  os << "typedef wmma::fragment<wmma::matrix_b, 16, 16, FK, " << fragType
-     << ", " << (layout->bAxis == 0 ? "wmma::row_major" : "wmma::col_major")
+  os << "  typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, FK, "
+     << fragType
+     << ", nvcuda::wmma::" << (layout->bAxis == 0 ? "row_major" : "col_major")
      << "> FragB;\n";
-  os << R"cuda(typedef wmma::fragment<wmma::accumulator, 16, 16, FK, float> FragC;
-
-constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
-constexpr int THREADS = 32 * WARPS_M * WARPS_N;
-constexpr int FM = WM / 16, FN = WN / 16;
-constexpr int A_COLS = (A_AXIS == 0 ? BK : BM) + PAD;
-constexpr int B_COLS = (B_AXIS == 0 ? BN : BK) + PAD;
-constexpr int A_STAGE = (A_AXIS == 0 ? BM : BK) * A_COLS;
-constexpr int B_STAGE = (B_AXIS == 0 ? BK : BN) * B_COLS;
-constexpr int PIPE_BYTES = STAGES * (A_STAGE + B_STAGE) * (int)sizeof(TIn);
-constexpr int TILES_M = (int)((M + BM - 1) / BM), TILES_N = (int)((N + BN - 1) / BN);
-constexpr int K_TILES = (int)((K + BK - 1) / BK);
-constexpr int A_UNITS = BM * BK / VA, B_UNITS = BK * BN / VB;
-
-// 16-byte asynchronous copy; a false predicate writes zeros instead.
-__device__ __forceinline__ void stark_cp_async16(void* smem, const void* gmem, bool full) {
-  const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(full ? 16 : 0));
-}
-__device__ __forceinline__ void stark_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void stark_cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
-
-)cuda";
+  for (StringRef name : {"a_off", "b_off"})
+    os << "  static __device__ __forceinline__ idx_t " << name
+       << "(idx_t b, idx_t x, idx_t y) { return ::" << name << "(b, x, y); }\n";
+  os << "};\n\n";
+  // With an epilogue its members read the other inputs and store the
+  // output; C is the output only without.
+  os << "struct StarkWmmaStore {\n";
+  if (view.epilogue)
+    os << emitEpilogueLayoutMembers(view, "idx_t")
+       << "  __device__ __forceinline__ void store(idx_t b, idx_t m, idx_t n, "
+          "float sum) const { epilogue((int)b, (int)m, (int)n, C_INIT + sum); "
+          "}\n";
+  else
+    os << "  TC *C;\n"
+       << "  __device__ __forceinline__ void store(idx_t b, idx_t m, idx_t n, "
+          "float sum) const {\n"
+       << "    TC *p = C + c_off(b, m, n);\n"
+       << "    *p = stark_cast<TC>((C_FROM_INIT ? C_INIT : "
+          "(float)stark_widen(*p)) + sum);\n  }\n";
+  os << "};\n\n";
   // An explicit minimum of one block: without it ptxas was seen to cap the
   // registers of some instances low enough to spill.
-  os << "extern \"C\" __global__ void __launch_bounds__(THREADS, 1) "
-        "stark_gemm_tc("
+  os << "extern \"C\" __global__ void __launch_bounds__("
+        "stark_kernels::WmmaShape<StarkWmma>::kThreads, 1) stark_gemm_tc("
      << getKernelParameters(view) << ") {\n";
-  os << "  const TIn* __restrict__ A = " << argName(view.inputs[0].argNumber)
-     << ";\n";
-  os << "  const TIn* __restrict__ B = " << argName(view.inputs[1].argNumber)
-     << ";\n";
-  // With an epilogue its struct reads the other inputs and stores the
-  // output; C is the output only without.
+  os << "  StarkWmmaStore st;\n";
   if (view.epilogue)
-    os << "  StarkEpilogue epi;\n" << emitEpilogueLayoutBinding(view, "epi");
+    os << emitEpilogueLayoutBinding(view, "st");
   else
-    os << "  TC* __restrict__ C = " << argName(view.outputs[0].argNumber)
-       << ";\n";
-  os << R"cuda(  extern __shared__ __align__(128) unsigned char stark_smem[];
-  TIn* const a_tiles = reinterpret_cast<TIn*>(stark_smem);
-  TIn* const b_tiles = a_tiles + STAGES * A_STAGE;
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const int warp_m = warp / WARPS_N, warp_n = warp % WARPS_N;
-  const int pid = blockIdx.x;
-  const int group_width = GROUP_M * TILES_N;
-  const int first_m = (pid / group_width) * GROUP_M;
-  const int group_rows = min(TILES_M - first_m, GROUP_M);
-  const int tile_m = first_m + (pid % group_width) % group_rows;
-  const int tile_n = (pid % group_width) / group_rows;
-  const idx_t m0 = (idx_t)tile_m * BM, n0 = (idx_t)tile_n * BN;
-  const idx_t batch = blockIdx.y;
-
-  auto load_tile = [&](int stage, int kt) {
-    const idx_t k0 = (idx_t)kt * BK;
-    TIn* as = a_tiles + stage * A_STAGE;
-    TIn* bs = b_tiles + stage * B_STAGE;
-#pragma unroll
-    for (int u = tid; u < A_UNITS; u += THREADS) {
-      int r, col;
-      idx_t m, k;
-      if constexpr (A_AXIS == 0) { r = u / (BK / VA); col = (u % (BK / VA)) * VA; m = m0 + r; k = k0 + col; }
-      else { r = u / (BM / VA); col = (u % (BM / VA)) * VA; k = k0 + r; m = m0 + col; }
-      const bool ok = m < M && k < K;
-      TIn* dst = as + r * A_COLS + col;
-      if constexpr (VA > 1) stark_cp_async16(dst, ok ? (const void*)(A + a_off(batch, m, k)) : (const void*)A, ok);
-      else *dst = ok ? A[a_off(batch, m, k)] : stark_cast<TIn>(0.f);
-    }
-#pragma unroll
-    for (int u = tid; u < B_UNITS; u += THREADS) {
-      int r, col;
-      idx_t k, n;
-      if constexpr (B_AXIS == 0) { r = u / (BN / VB); col = (u % (BN / VB)) * VB; k = k0 + r; n = n0 + col; }
-      else { r = u / (BK / VB); col = (u % (BK / VB)) * VB; n = n0 + r; k = k0 + col; }
-      const bool ok = k < K && n < N;
-      TIn* dst = bs + r * B_COLS + col;
-      if constexpr (VB > 1) stark_cp_async16(dst, ok ? (const void*)(B + b_off(batch, k, n)) : (const void*)B, ok);
-      else *dst = ok ? B[b_off(batch, k, n)] : stark_cast<TIn>(0.f);
-    }
-  };
-
-  FragC acc[FM][FN];
-#pragma unroll
-  for (int i = 0; i < FM; ++i)
-#pragma unroll
-    for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.f);
-
-  // STAGES - 1 tiles in flight ahead of the one being multiplied.
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < K_TILES) load_tile(s, s);
-    stark_cp_async_commit();
-  }
-  for (int kt = 0; kt < K_TILES; ++kt) {
-    stark_cp_async_wait<STAGES - 2>();
-    __syncthreads();
-    const int next = kt + STAGES - 1;
-    if (next < K_TILES) load_tile(next % STAGES, next);
-    stark_cp_async_commit();
-    const TIn* as = a_tiles + (kt % STAGES) * A_STAGE;
-    const TIn* bs = b_tiles + (kt % STAGES) * B_STAGE;
-#pragma unroll
-    for (int kk = 0; kk < BK; kk += FK) {
-      FragA af[FM];
-      FragB bf[FN];
-#pragma unroll
-      for (int i = 0; i < FM; ++i) {
-        const int row = warp_m * WM + i * 16;
-        wmma::load_matrix_sync(af[i], A_AXIS == 0 ? as + row * A_COLS + kk : as + kk * A_COLS + row, A_COLS);
-        if constexpr (TF32) {
-#pragma unroll
-          for (int t = 0; t < af[i].num_elements; ++t) af[i].x[t] = wmma::__float_to_tf32(af[i].x[t]);
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < FN; ++j) {
-        const int col = warp_n * WN + j * 16;
-        wmma::load_matrix_sync(bf[j], B_AXIS == 0 ? bs + kk * B_COLS + col : bs + col * B_COLS + kk, B_COLS);
-        if constexpr (TF32) {
-#pragma unroll
-          for (int t = 0; t < bf[j].num_elements; ++t) bf[j].x[t] = wmma::__float_to_tf32(bf[j].x[t]);
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], af[i], bf[j], acc[i][j]);
-    }
-  }
-  stark_cp_async_wait<0>();
-
-  // Each warp stages one 16x16 accumulator at a time through its own
-  // scratch tile, then adds it to C (or to C_INIT, without reading C, when
-  // the problem fills C first) with guarded, converted stores.
-  float* scratch = reinterpret_cast<float*>(stark_smem + PIPE_BYTES) + warp * 256;
-#pragma unroll
-  for (int i = 0; i < FM; ++i) {
-#pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      wmma::store_matrix_sync(scratch, acc[i][j], 16, wmma::mem_row_major);
-      __syncwarp();
-      for (int e = lane; e < 256; e += 32) {
-        const idx_t m = m0 + warp_m * WM + i * 16 + e / 16;
-        const idx_t n = n0 + warp_n * WN + j * 16 + e % 16;
-        if (m < M && n < N) {
-)cuda";
-  if (view.epilogue)
-    os << "          epi.epilogue((int)batch, (int)m, (int)n, C_INIT + "
-          "scratch[e]);\n";
-  else
-    os << R"cuda(          TC* p = C + c_off(batch, m, n);
-          *p = stark_cast<TC>((C_FROM_INIT ? C_INIT : (float)stark_widen(*p)) + scratch[e]);
-)cuda";
-  os << R"cuda(        }
-      }
-      __syncwarp();
-    }
-  }
-}
-)cuda";
+    os << "  st.C = " << argName(view.outputs[0].argNumber) << ";\n";
+  os << "  stark_kernels::gemmWmmaBlock<StarkWmma>("
+     << argName(view.inputs[0].argNumber) << ", "
+     << argName(view.inputs[1].argNumber) << ", st);\n}\n";
+  os.flush();
 
   CudaKernelPlan plan = makeGemmPlan(
       c, "gemm_tc", "stark_gemm_tc", std::move(s), p.bm, p.bn, layout->threads,
