@@ -515,6 +515,11 @@ public:
   virtual bool enqueuesOnlyLaunches() const { return false; }
   /// After the stream is idle: releases what the run allocated.
   virtual void finishRun() {}
+  /// After enqueue (`enqueued`, else its `enqueueError`): waits for the
+  /// stream and releases what the run allocated. Fails with the enqueue's
+  /// error, else the wait's.
+  LogicalResult finishQueued(bool enqueued, std::string enqueueError,
+                             std::string &error);
 
   LogicalResult run(ArgBuffers &args, std::string &error) override;
 
@@ -549,6 +554,11 @@ LogicalResult CudaKernel::run(ArgBuffers &args, std::string &error) {
     return failure();
   std::string enqueueError;
   bool enqueued = succeeded(enqueue(**cudaArgs, enqueueError));
+  return finishQueued(enqueued, std::move(enqueueError), error);
+}
+
+LogicalResult CudaKernel::finishQueued(bool enqueued, std::string enqueueError,
+                                       std::string &error) {
   // Wait even when queueing failed half way: kernels already queued must
   // not run into the next upload.
   std::string syncError;
@@ -997,18 +1007,7 @@ LogicalResult CudaTarget::runBackToBack(CompiledKernel &kernel,
       succeeded((*cudaArgs)->enqueueRestore(second, enqueueError)) &&
       succeeded(cudaKernel.enqueue(**cudaArgs, enqueueError));
   device->openGate(gated);
-  std::string syncError;
-  bool synced = succeeded(device->synchronize("kernel", syncError));
-  cudaKernel.finishRun();
-  if (!enqueued) {
-    error = std::move(enqueueError);
-    return failure();
-  }
-  if (!synced) {
-    error = std::move(syncError);
-    return failure();
-  }
-  return success();
+  return cudaKernel.finishQueued(enqueued, std::move(enqueueError), error);
 }
 
 FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
@@ -1051,18 +1050,9 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
   bool recorded =
       check(api.cuEventRecordFn(device->stop, device->stream), "cuEventRecord");
   openGate();
-  std::string syncError;
-  bool synced = succeeded(device->synchronize("kernel", syncError));
-  cudaKernel.finishRun();
-  if (!enqueued) {
-    error = std::move(enqueueError);
-    return failure();
-  }
-  if (!synced) {
-    error = std::move(syncError);
-    return failure();
-  }
-  if (!recorded)
+  if (failed(
+          cudaKernel.finishQueued(enqueued, std::move(enqueueError), error)) ||
+      !recorded)
     return failure();
   float ms = 0;
   if (!check(api.cuEventElapsedTimeFn(&ms, device->start, device->stop),

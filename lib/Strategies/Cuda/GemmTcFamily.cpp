@@ -108,7 +108,8 @@ mlir::stark::generateGemmTcKernel(const ProblemView &view,
   const ContractionView &c = *view.contraction;
   std::string idx = getIndexType(view);
   StringRef inType = getCudaStorageType(c.aKind);
-  std::string fragType = layout->tf32 ? "nvcuda::wmma::precision::tf32" : inType.str();
+  std::string fragType =
+      layout->tf32 ? "nvcuda::wmma::precision::tf32" : inType.str();
 
   // The kernel is GemmWmma.cuh; the part written here is the problem and
   // the tiles as its config, and the store of each finished sum.
