@@ -535,4 +535,36 @@ TEST_F(GemmKernelFamiliesTest, SourcesCompileWithNvrtc) {
 #endif
 }
 
+// gemm_tc's sources (GemmWmma.cuh and the generated config and store)
+// compile with NVRTC, which refuses host functions that nvcc takes: f16
+// operands, f32 as tf32, and an f32 matmul with an epilogue as tf32.
+TEST_F(GemmKernelFamiliesTest, TensorCoreSourcesCompileWithNvrtc) {
+#ifndef STARK_ENABLE_CUDA
+  GTEST_SKIP() << "the cuda target (NVRTC) is not built";
+#else
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  EnumerateOptions tf32;
+  tf32.allowTf32 = true;
+  tf32.limit = 2;
+  bool skip = false;
+  for (auto [ir, options] :
+       {std::pair<const char *, EnumerateOptions>{kMatmulF16, {false, 2}},
+        {kMatmul1024, tf32},
+        {kOddTransposed, tf32},
+        {kExpBiasMatmulTanh, tf32}}) {
+    ProblemView v = view(ir);
+    std::vector<TemplateParams> sets =
+        enumerateParams("gemm_tc", v, h200, options);
+    EXPECT_FALSE(sets.empty()) << v.opName;
+    for (const TemplateParams &set : sets) {
+      expectCompiles(plan(v, "gemm_tc", set),
+                     "gemm_tc " + formatTemplateParams(set) + " on " + v.opName,
+                     skip);
+      if (skip)
+        GTEST_SKIP() << "NVRTC is not available";
+    }
+  }
+#endif
+}
+
 } // namespace

@@ -43,11 +43,14 @@ template <class C> struct WmmaShape {
   static constexpr int kBUnits = C::BK * C::BN / C::VB;
 };
 
+// Host-side helpers; NVRTC (__CUDACC_RTC__) compiles device code only.
+#ifndef __CUDACC_RTC__
 // The pipeline's buffers, then one 16x16 f32 scratch tile per warp.
 template <class C> constexpr int gemmWmmaSharedBytes() {
   return WmmaShape<C>::kPipeBytes +
          WmmaShape<C>::kWarpsM * WmmaShape<C>::kWarpsN * 256 * 4;
 }
+#endif
 
 // 16-byte asynchronous copy; a false predicate writes zeros instead.
 __device__ __forceinline__ void wmmaCpAsync16(void *smem, const void *gmem,
