@@ -123,10 +123,12 @@ mlir::stark::generateGemmTcKernel(const ProblemView &view,
   os << emitProblemConstants(c);
   os << "typedef " << idx << " idx_t;\n";
   os << "typedef " << getCudaStorageType(c.cKind) << " TC;\n\n";
-  os << emitContractionAddressing(view, "idx_t") << "\n";
+  os << "namespace stark_addr {\n"
+     << emitContractionAddressing(view, "idx_t")
+     << "} // namespace stark_addr\n\n";
   os << "struct StarkWmma {\n";
   os << "  typedef " << inType << " TIn;\n";
-  os << "  typedef ::idx_t idx_t;\n";
+  os << "  typedef " << idx << " idx_t;\n";
   os << llvm::formatv("  static constexpr int BM = {0}, BN = {1}, BK = {2}, "
                       "WM = {3}, WN = {4}, STAGES = {5}, GROUP_M = {6};\n",
                       p.bm, p.bn, p.bk, p.wm, p.wn, p.stages, p.groupM);
@@ -141,7 +143,8 @@ mlir::stark::generateGemmTcKernel(const ProblemView &view,
      << ", VB = " << layout->vb << ";\n";
   os << "  static constexpr bool TF32 = " << (layout->tf32 ? "true" : "false")
      << ";\n";
-  os << "  static constexpr idx_t M = ::M, N = ::N, K = ::K;\n";
+  os << llvm::formatv("  static constexpr idx_t M = {0}, N = {1}, K = {2};\n",
+                      c.m, c.n, c.k);
   os << "  typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, FK, "
      << fragType
      << ", nvcuda::wmma::" << (layout->aAxis == 0 ? "row_major" : "col_major")
@@ -152,11 +155,14 @@ mlir::stark::generateGemmTcKernel(const ProblemView &view,
      << "> FragB;\n";
   for (StringRef name : {"a_off", "b_off"})
     os << "  static __device__ __forceinline__ idx_t " << name
-       << "(idx_t b, idx_t x, idx_t y) { return ::" << name << "(b, x, y); }\n";
+       << "(idx_t b, idx_t x, idx_t y) { return stark_addr::" << name
+       << "(b, x, y); }\n";
   os << "};\n\n";
   // With an epilogue its members read the other inputs and store the
   // output; C is the output only without.
   os << "struct StarkWmmaStore {\n";
+  os << "  __device__ __forceinline__ idx_t c_off(idx_t b, idx_t m, idx_t n) "
+        "const { return stark_addr::c_off(b, m, n); }\n";
   if (view.epilogue)
     os << emitEpilogueLayoutMembers(view, "idx_t")
        << "  __device__ __forceinline__ void store(idx_t b, idx_t m, idx_t n, "
