@@ -717,6 +717,9 @@ public:
 
 private:
   LogicalResult checkUsable(std::string &error) const;
+  /// `kernel` as this target's own (usable, and compiled by it).
+  FailureOr<CudaKernel *> getOwnKernel(CompiledKernel &kernel,
+                                       std::string &error) const;
   FailureOr<std::unique_ptr<CompiledKernel>>
   compileMlir(ModuleOp module, const KernelSignature &signature,
               std::string &error);
@@ -979,16 +982,24 @@ LogicalResult CudaTarget::runRescheduled(CompiledKernel &kernel,
   return success();
 }
 
-LogicalResult CudaTarget::runBackToBack(CompiledKernel &kernel,
-                                        ArgBuffers &args, unsigned first,
-                                        unsigned second, std::string &error) {
+FailureOr<CudaKernel *> CudaTarget::getOwnKernel(CompiledKernel &kernel,
+                                                 std::string &error) const {
   if (failed(checkUsable(error)))
     return failure();
   if (!device->liveKernels.contains(&kernel)) {
     error = "the kernel was not compiled by this cuda target";
     return failure();
   }
-  auto &cudaKernel = static_cast<CudaKernel &>(kernel);
+  return static_cast<CudaKernel *>(&kernel);
+}
+
+LogicalResult CudaTarget::runBackToBack(CompiledKernel &kernel,
+                                        ArgBuffers &args, unsigned first,
+                                        unsigned second, std::string &error) {
+  FailureOr<CudaKernel *> own = getOwnKernel(kernel, error);
+  if (failed(own))
+    return failure();
+  CudaKernel &cudaKernel = **own;
   // A lowered host program may wait on the stream itself: its runs go one
   // after the other.
   if (!cudaKernel.enqueuesOnlyLaunches())
@@ -1013,13 +1024,10 @@ LogicalResult CudaTarget::runBackToBack(CompiledKernel &kernel,
 FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
                                       const TimingRunOptions &options,
                                       std::string &error) {
-  if (failed(checkUsable(error)))
+  FailureOr<CudaKernel *> own = getOwnKernel(kernel, error);
+  if (failed(own))
     return failure();
-  if (!device->liveKernels.contains(&kernel)) {
-    error = "the kernel was not compiled by this cuda target";
-    return failure();
-  }
-  auto &cudaKernel = static_cast<CudaKernel &>(kernel);
+  CudaKernel &cudaKernel = **own;
   FailureOr<CudaArgBuffers *> cudaArgs = cudaKernel.getArgs(args, error);
   if (failed(cudaArgs))
     return failure();
