@@ -371,6 +371,22 @@ std::string cudatpl::argName(int64_t argNumber) {
   return "arg" + std::to_string(argNumber);
 }
 
+/// The kernels' text for NVRTC, which has no standard library: without
+/// their include lines (their host helpers are left out under
+/// __CUDACC_RTC__; what the device code uses of <cstdint> and <type_traits>
+/// is declared in their namespace, where their `std::` and integer names
+/// resolve first).
+void cudatpl::appendKernelText(std::string &s, StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    StringRef t = line.trim();
+    if (t == "#pragma once" || t.starts_with("#include"))
+      continue;
+    s += line.str() + "\n";
+  }
+}
+
 std::string cudatpl::getCudaPrelude(const ProblemView &view,
                                     ArrayRef<StringRef> kernelFiles) {
   (void)view;
@@ -383,14 +399,7 @@ std::string cudatpl::getCudaPrelude(const ProblemView &view,
   for (StringRef fileName : kernelFiles) {
     std::optional<StringRef> text = getKernelSource(fileName);
     assert(text && "kernel source not embedded");
-    SmallVector<StringRef> lines;
-    text.value_or("").split(lines, '\n');
-    for (StringRef line : lines) {
-      StringRef t = line.trim();
-      if (t == "#pragma once" || t.starts_with("#include"))
-        continue;
-      s += line.str() + "\n";
-    }
+    appendKernelText(s, text.value_or(""));
   }
   return s;
 }

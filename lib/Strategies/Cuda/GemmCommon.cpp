@@ -413,22 +413,6 @@ bool cudatpl::hasAsyncCopy(const HardwareProfile &profile) {
   return major >= 80;
 }
 
-/// The kernels' text for NVRTC, which has no standard library: without
-/// their include lines (their host helpers are left out under
-/// __CUDACC_RTC__; what the device code uses of <cstdint> and <type_traits>
-/// is declared in their namespace, where their `std::` and integer names
-/// resolve first).
-void cudatpl::appendKernelText(std::string &s, StringRef text) {
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (StringRef line : lines) {
-    StringRef t = line.trim();
-    if (t == "#pragma once" || t.starts_with("#include"))
-      continue;
-    s += line.str() + "\n";
-  }
-}
-
 std::string cudatpl::emitGemmKernelSource(
     const ProblemView &view, const GemmKernelAddressing &addr, bool affine,
     StringRef kernelText, StringRef config, StringRef block, StringRef kernel,
