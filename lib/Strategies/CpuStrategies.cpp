@@ -754,17 +754,15 @@ static LogicalResult convertToTensorForm(Operation *op, linalg::FillOp initFill,
   return success();
 }
 
-FailureOr<OwningOpRef<ModuleOp>>
-mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
-                              std::string &error) {
-  MLIRContext *ctx = problem->getContext();
-  OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
-  // A fused chain: its tensor form, on which the schedule works.
-  bool fused = schedule.fuseGroup || schedule.family == kCpuFusedRows;
+/// The op `schedule` works on in `candidate` (a fused chain first made one
+/// op on tensors), checked against the schedule's loops and family.
+static FailureOr<Operation *> findScheduledOp(ModuleOp candidate,
+                                              const CpuSchedule &schedule,
+                                              bool fused, std::string &error) {
   Operation *op = nullptr;
   if (fused) {
     FailureOr<SmallVector<Operation *>> left =
-        fuseGroupOnTensors(*candidate, error);
+        fuseGroupOnTensors(candidate, error);
     if (failed(left))
       return failure();
     if (schedule.fuseGroup && left->size() != 1) {
@@ -773,7 +771,7 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     }
     op = left->back();
   } else {
-    op = findProblemOp(*candidate);
+    op = findProblemOp(candidate);
   }
   if (!op) {
     error = "the problem must hold exactly one linalg op";
@@ -799,6 +797,45 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     error = "family " + schedule.family + " is for linalg structured ops";
     return failure();
   }
+  return op;
+}
+
+/// What the cpu target cannot run, or would leak on every call, left in a
+/// scheduled candidate; null when nothing is. A row block the vectoriser
+/// did not take (a reduction into several outputs, such as an argmax)
+/// stays a loop nest inside its block.
+static Operation *findLeftover(ModuleOp candidate,
+                               const CpuSchedule &schedule) {
+  bool loopsLeft =
+      schedule.family == kCpuTileLoops || schedule.family == kCpuFusedRows;
+  Operation *leftover = nullptr;
+  candidate->walk([&](Operation *nested) {
+    auto alloc = dyn_cast<memref::AllocOp>(nested);
+    if ((alloc && llvm::none_of(alloc->getUsers(),
+                                [](Operation *user) {
+                                  return isa<memref::DeallocOp>(user);
+                                })) ||
+        isa<linalg::SoftmaxOp>(nested) ||
+        isa<tensor::TensorDialect, bufferization::BufferizationDialect>(
+            nested->getDialect()) ||
+        (!loopsLeft && isa<linalg::LinalgOp>(nested)))
+      leftover = nested;
+  });
+  return leftover;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
+                              std::string &error) {
+  MLIRContext *ctx = problem->getContext();
+  OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(problem->clone());
+  // A fused chain: its tensor form, on which the schedule works.
+  bool fused = schedule.fuseGroup || schedule.family == kCpuFusedRows;
+  FailureOr<Operation *> scheduled =
+      findScheduledOp(*candidate, schedule, fused, error);
+  if (failed(scheduled))
+    return failure();
+  Operation *op = *scheduled;
 
   FailureOr<OwningOpRef<ModuleOp>> script =
       buildCpuTransformScript(ctx, schedule, error);
@@ -847,25 +884,7 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
       return failure();
     }
   }
-  // What the cpu target cannot run, or would leak on every call. A row
-  // block the vectoriser did not take (a reduction into several outputs,
-  // such as an argmax) stays a loop nest inside its block.
-  bool loopsLeft =
-      schedule.family == kCpuTileLoops || schedule.family == kCpuFusedRows;
-  Operation *leftover = nullptr;
-  (*candidate)->walk([&](Operation *nested) {
-    auto alloc = dyn_cast<memref::AllocOp>(nested);
-    if ((alloc && llvm::none_of(alloc->getUsers(),
-                                [](Operation *user) {
-                                  return isa<memref::DeallocOp>(user);
-                                })) ||
-        isa<linalg::SoftmaxOp>(nested) ||
-        isa<tensor::TensorDialect, bufferization::BufferizationDialect>(
-            nested->getDialect()) ||
-        (!loopsLeft && isa<linalg::LinalgOp>(nested)))
-      leftover = nested;
-  });
-  if (leftover) {
+  if (Operation *leftover = findLeftover(*candidate, schedule)) {
     error = ("the schedule leaves '" + leftover->getName().getStringRef() +
              "' in the candidate")
                 .str();
