@@ -304,6 +304,24 @@ void ModelSearch::searchSideBySide(const ModelPlan &plan,
   }
 }
 
+/// Why a search that ran found no winner, for the remark and the report.
+static std::string describeNoWinner(const ProblemSearchResult &result,
+                                    double minSpeedup) {
+  const SearchResult &search = *result.search;
+  int64_t failedCount = 0;
+  for (int64_t id = 1; id < search.tree.size(); ++id)
+    failedCount += search.tree.node(id).state == NodeState::Failed;
+  std::string why =
+      llvm::formatv("no verified candidate beat the baseline by "
+                    "{3:f2}x ({0} tried, {1} failed, stopped on {2})",
+                    search.candidatesTried, failedCount, search.stopReason,
+                    minSpeedup)
+          .str();
+  if (search.candidatesTried == 0 && !result.lastBuildError.empty())
+    why += "; no candidate could be built: " + result.lastBuildError;
+  return why;
+}
+
 LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
                                       size_t rank, ModelPlan &plan) {
   Entry &e = entries[index];
@@ -390,18 +408,7 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
     return success();
   }
   if (!search.winner) {
-    int64_t failedCount = 0;
-    for (int64_t id = 1; id < search.tree.size(); ++id)
-      failedCount += search.tree.node(id).state == NodeState::Failed;
-    std::string why =
-        llvm::formatv("no verified candidate beat the baseline by "
-                      "{3:f2}x ({0} tried, {1} failed, stopped on {2})",
-                      search.candidatesTried, failedCount, search.stopReason,
-                      options.problem.minSpeedup)
-            .str();
-    if (search.candidatesTried == 0 && !result.lastBuildError.empty())
-      why += "; no candidate could be built: " + result.lastBuildError;
-    finish(e, "upstream", why);
+    finish(e, "upstream", describeNoWinner(result, options.problem.minSpeedup));
     return success();
   }
   const SearchNode &win = search.tree.node(*search.winner);
