@@ -721,6 +721,10 @@ def parse_args(argv):
                          "screen=false), not only those fast enough to win")
     ap.add_argument("--no-retime", action="store_true",
                     help="report the searches' own timings")
+    ap.add_argument("--retime-seconds", type=float, default=6,
+                    help="expected seconds of one problem's re-time: the "
+                    "searches stop early enough to re-time every problem "
+                    "(at most a third of the deadline is kept back)")
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--recount", metavar="RESULTS_JSON",
@@ -766,6 +770,17 @@ def torch_reserve(deadline_seconds, problems, torch_on):
     return min(deadline_seconds / 3, 10.0 + 0.5 * problems)
 
 
+def retime_reserve(deadline_seconds, problems, seconds_each, retime_on):
+    """Seconds of the deadline kept back for re-timing every searched
+    problem alone on the device (the searches run side by side, so their
+    own timings are contended): the expected seconds of one re-time for
+    each suite problem, at most a third of the deadline; nothing when
+    re-timing is off."""
+    if not retime_on:
+        return 0.0
+    return min(deadline_seconds / 3, float(seconds_each) * problems)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
@@ -806,8 +821,11 @@ def main(argv=None):
                                 stderr=subprocess.STDOUT, text=True, env=env)
     searches = {}
     t0 = time.monotonic()
-    search_deadline = deadline - torch_reserve(args.deadline, len(problems),
-                                               use_cuda_torch)
+    search_deadline = (
+        deadline
+        - torch_reserve(args.deadline, len(problems), use_cuda_torch)
+        - retime_reserve(args.deadline, len(problems), args.retime_seconds,
+                         not args.no_retime))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futs = {pool.submit(run_search, args, m, search_deadline): m
                 for m in problems}
@@ -948,7 +966,8 @@ def main(argv=None):
            "settings": {k: getattr(args, k) for k in (
                "set", "target", "profile", "budget", "seconds", "timeout",
                "trials", "timing_trials", "retime_correctness_trials", "seed",
-               "jobs", "no_retime", "no_compile", "compare_unfused",
+               "jobs", "no_retime", "retime_seconds", "no_compile",
+               "compare_unfused",
                "fuse_conv_epilogues", "workers_per_device", "no_screen")},
            "copy_bandwidth": copy_bw, "phases": phases, "summary": summary,
            "contractions": contraction_summary(results),
