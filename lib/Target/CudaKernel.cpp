@@ -1,0 +1,113 @@
+//===- CudaKernel.cpp - Loaded candidates and their launches --------------===//
+
+#include "CudaTargetInternal.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatarget;
+
+FailureOr<CudaArgBuffers *> CudaKernel::getArgs(ArgBuffers &args,
+                                                std::string &error) {
+  if (!device->liveBuffers.contains(&args)) {
+    error = "argument buffers were not allocated by this cuda target";
+    return failure();
+  }
+  auto *cudaArgs = static_cast<CudaArgBuffers *>(&args);
+  if (cudaArgs->pointers.size() != numArgs) {
+    error = llvm::formatv("the kernel takes {0} arguments, the buffers hold "
+                          "{1}",
+                          numArgs, cudaArgs->pointers.size())
+                .str();
+    return failure();
+  }
+  return cudaArgs;
+}
+
+LogicalResult CudaKernel::run(ArgBuffers &args, std::string &error) {
+  FailureOr<CudaArgBuffers *> cudaArgs = getArgs(args, error);
+  if (failed(cudaArgs) || failed(device->makeCurrent(error)))
+    return failure();
+  std::string enqueueError;
+  bool enqueued = succeeded(enqueue(**cudaArgs, enqueueError));
+  return finishQueued(enqueued, std::move(enqueueError), error);
+}
+
+LogicalResult CudaKernel::finishQueued(bool enqueued, std::string enqueueError,
+                                       std::string &error) {
+  // Wait even when queueing failed half way: kernels already queued must
+  // not run into the next upload.
+  std::string syncError;
+  bool synced = succeeded(device->synchronize("kernel", syncError));
+  finishRun();
+  if (!enqueued) {
+    error = std::move(enqueueError);
+    return failure();
+  }
+  if (!synced) {
+    error = std::move(syncError);
+    return failure();
+  }
+  return success();
+}
+
+MlirCudaKernel::~MlirCudaKernel() {
+  device->api.cuCtxSetCurrentFn(device->context);
+  // The engine's global destructors unload the kernel modules through
+  // mgpuModuleUnload, which needs the state.
+  CudaRuntimeScope scope(state);
+  engine.reset();
+  state.releaseAll();
+}
+
+LogicalResult MlirCudaKernel::enqueue(CudaArgBuffers &args,
+                                      std::string &error) {
+  // One slot per descriptor field; pointers fit in an int64_t slot.
+  SmallVector<int64_t> slots;
+  for (auto [ptr, shape] : llvm::zip(args.pointers, shapes)) {
+    slots.push_back(int64_t(ptr));
+    slots.push_back(int64_t(ptr));
+    slots.push_back(0);
+    slots.append(shape.begin(), shape.end());
+    int64_t stride = 1;
+    SmallVector<int64_t> strides(shape.size());
+    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    slots.append(strides.begin(), strides.end());
+  }
+  SmallVector<void *> packed;
+  for (int64_t &slot : slots)
+    packed.push_back(&slot);
+
+  CudaRuntimeScope scope(state);
+  entry(packed.data());
+  if (state.hasError()) {
+    error = state.takeError();
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult SourceCudaKernel::enqueue(CudaArgBuffers &args,
+                                        std::string &error) {
+  SmallVector<CUdeviceptr> pointers(args.pointers.begin(), args.pointers.end());
+  SmallVector<void *> params;
+  for (CUdeviceptr &ptr : pointers)
+    params.push_back(&ptr);
+  for (const Launch &launch : launches) {
+    const CudaLaunch &c = launch.config;
+    CUresult result = device->api.cuLaunchKernelFn(
+        launch.function, c.grid[0], c.grid[1], c.grid[2], c.block[0],
+        c.block[1], c.block[2], c.sharedBytes, device->stream, params.data(),
+        nullptr);
+    if (result != CUDA_SUCCESS) {
+      error = device->api.describe(
+          result, llvm::formatv("cuLaunchKernel({0})", c.kernel).str());
+      return failure();
+    }
+  }
+  return success();
+}
