@@ -196,35 +196,40 @@ FailureOr<std::string> CudaArgBuffers::checkGuards(std::string &error) {
   return damage;
 }
 
-LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
-                                     std::string &error) {
+LogicalResult
+CudaArgBuffers::copyEach(ArrayRef<HostBuffer> host, StringRef what,
+                         function_ref<LogicalResult(size_t)> copyArg,
+                         std::string &error) {
   if (failed(checkHostBuffers(specs, host, error)) ||
       failed(device->makeCurrent(error)))
     return failure();
-  for (auto [i, buffer] : llvm::enumerate(host)) {
-    if (buffer.bytes.empty())
-      continue;
-    if (failed(device->copyToDevice(pointers[i], buffer.bytes.data(),
-                                    buffer.bytes.size(), "cuMemcpyHtoDAsync",
-                                    error)))
+  for (auto [i, buffer] : llvm::enumerate(host))
+    if (!buffer.bytes.empty() && failed(copyArg(i)))
       return failure();
-  }
-  return device->synchronize("upload", error);
+  return device->synchronize(what, error);
+}
+
+LogicalResult CudaArgBuffers::upload(ArrayRef<HostBuffer> host,
+                                     std::string &error) {
+  return copyEach(
+      host, "upload",
+      [&](size_t i) {
+        return device->copyToDevice(pointers[i], host[i].bytes.data(),
+                                    host[i].bytes.size(), "cuMemcpyHtoDAsync",
+                                    error);
+      },
+      error);
 }
 
 LogicalResult CudaArgBuffers::download(MutableArrayRef<HostBuffer> host,
                                        std::string &error) {
-  if (failed(checkHostBuffers(specs, host, error)) ||
-      failed(device->makeCurrent(error)))
-    return failure();
-  for (auto [i, buffer] : llvm::enumerate(host)) {
-    if (buffer.bytes.empty())
-      continue;
-    // Queued on the kernels' stream, so it reads what they wrote.
-    if (failed(device->copyToHost(buffer.bytes.data(), pointers[i],
-                                  buffer.bytes.size(), "cuMemcpyDtoHAsync",
-                                  error)))
-      return failure();
-  }
-  return device->synchronize("download", error);
+  // Queued on the kernels' stream, so it reads what they wrote.
+  return copyEach(
+      host, "download",
+      [&](size_t i) {
+        return device->copyToHost(host[i].bytes.data(), pointers[i],
+                                  host[i].bytes.size(), "cuMemcpyDtoHAsync",
+                                  error);
+      },
+      error);
 }

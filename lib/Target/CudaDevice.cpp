@@ -6,6 +6,15 @@ using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatarget;
 
+/// Success, or `error` says which call (`what`) the driver refused and why.
+static LogicalResult check(const CudaDriverApi &api, CUresult result,
+                           StringRef what, std::string &error) {
+  if (result == CUDA_SUCCESS)
+    return success();
+  error = api.describe(result, what);
+  return failure();
+}
+
 CudaDevice::~CudaDevice() {
   if (!context)
     return;
@@ -91,11 +100,7 @@ LogicalResult CudaDevice::initialize(std::string &error) {
 }
 
 LogicalResult CudaDevice::makeCurrent(std::string &error) {
-  CUresult result = api.cuCtxSetCurrentFn(context);
-  if (result == CUDA_SUCCESS)
-    return success();
-  error = api.describe(result, "cuCtxSetCurrent");
-  return failure();
+  return check(api, api.cuCtxSetCurrentFn(context), "cuCtxSetCurrent", error);
 }
 
 LogicalResult CudaDevice::synchronize(StringRef what, std::string &error) {
@@ -130,18 +135,12 @@ void CudaDevice::openGate(bool held) {
 LogicalResult CudaDevice::copyToDevice(CUdeviceptr to, const void *from,
                                        size_t bytes, StringRef what,
                                        std::string &error) {
-  CUresult result = api.cuMemcpyHtoDAsyncFn(to, from, bytes, stream);
-  if (result == CUDA_SUCCESS)
-    return success();
-  error = api.describe(result, what);
-  return failure();
+  return check(api, api.cuMemcpyHtoDAsyncFn(to, from, bytes, stream), what,
+               error);
 }
 
 LogicalResult CudaDevice::copyToHost(void *to, CUdeviceptr from, size_t bytes,
                                      StringRef what, std::string &error) {
-  CUresult result = api.cuMemcpyDtoHAsyncFn(to, from, bytes, stream);
-  if (result == CUDA_SUCCESS)
-    return success();
-  error = api.describe(result, what);
-  return failure();
+  return check(api, api.cuMemcpyDtoHAsyncFn(to, from, bytes, stream), what,
+               error);
 }

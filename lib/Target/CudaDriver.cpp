@@ -50,6 +50,15 @@ static bool lookUp(void *handle, const char *name, Fn &fn,
   return false;
 }
 
+// One member of an X-macro function list: `api->name##Fn` from `handle`,
+// else the loader returns null with `reason` saying why (`unusable`) and
+// which symbol was missing.
+#define STARK_LOAD_MEMBER(name)                                                \
+  if (!lookUp(handle, STARK_SYMBOL_NAME(name), api->name##Fn, missing)) {      \
+    reason = (unusable + " (" + missing + ")").str();                          \
+    return nullptr;                                                            \
+  }
+
 std::string mlir::stark::getCudaToolkitPath() {
   for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
     const char *value = std::getenv(var);
@@ -77,13 +86,8 @@ static const CudaDriverApi *loadDriver(std::string &reason) {
   // and the driver is process-wide anyway.
   auto api = std::make_unique<CudaDriverApi>();
   std::string missing;
-#define STARK_LOAD_MEMBER(name)                                                \
-  if (!lookUp(handle, STARK_SYMBOL_NAME(name), api->name##Fn, missing)) {      \
-    reason = "no CUDA device: libcuda.so.1 is too old (" + missing + ")";      \
-    return nullptr;                                                            \
-  }
+  StringRef unusable = "no CUDA device: libcuda.so.1 is too old";
   STARK_CUDA_DRIVER_FUNCTIONS(STARK_LOAD_MEMBER)
-#undef STARK_LOAD_MEMBER
 
   CUresult result = api->cuInitFn(0);
   if (result != CUDA_SUCCESS) {
@@ -146,13 +150,8 @@ static const NvrtcApi *loadNvrtc(std::string &reason) {
   }
   auto api = std::make_unique<NvrtcApi>();
   std::string missing;
-#define STARK_LOAD_MEMBER(name)                                                \
-  if (!lookUp(handle, STARK_SYMBOL_NAME(name), api->name##Fn, missing)) {      \
-    reason = "NVRTC is unusable (" + missing + ")";                            \
-    return nullptr;                                                            \
-  }
+  StringRef unusable = "NVRTC is unusable";
   STARK_NVRTC_FUNCTIONS(STARK_LOAD_MEMBER)
-#undef STARK_LOAD_MEMBER
   return api.release();
 }
 

@@ -124,6 +124,11 @@ private:
 
   /// Writes the guard pattern of argument `i` on both sides.
   LogicalResult resetGuards(size_t i, std::string &error);
+  /// Checks `host` against the signature, queues `copyArg` for each
+  /// argument with bytes and waits for the copies (`what` names the wait).
+  LogicalResult copyEach(ArrayRef<HostBuffer> host, StringRef what,
+                         function_ref<LogicalResult(size_t)> copyArg,
+                         std::string &error);
 };
 
 //===----------------------------------------------------------------------===//
