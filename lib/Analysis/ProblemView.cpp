@@ -624,17 +624,19 @@ SmallVector<Operation *> mlir::stark::getProblemOps(ModuleOp problem) {
   return ops;
 }
 
-FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
-                                                   std::string &whyNot) {
-  ProblemView view;
-  auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
-  if (info)
-    view.entry = info.getEntry().str();
-  func::FuncOp func = getProblemEntry(problem);
-  if (!func) {
-    whyNot = llvm::formatv("no function @{0} with a body", view.entry);
-    return failure();
-  }
+/// The entry argument number of \p v, or -1 when \p v is not an argument of
+/// \p entryBlock; operands must name entry arguments to be addressable.
+static int64_t getEntryArgNumber(Value v, Block &entryBlock) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != &entryBlock)
+    return -1;
+  return arg.getArgNumber();
+}
+
+/// Records the kinds and shapes of the entry arguments, which every
+/// generator addresses by position.
+static LogicalResult readEntryArgs(func::FuncOp func, ProblemView &view,
+                                   std::string &whyNot) {
   for (Type t : func.getArgumentTypes()) {
     FailureOr<ElementKind> kind = getArgKind(t, whyNot);
     if (failed(kind))
@@ -642,97 +644,142 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
     view.argKinds.push_back(*kind);
     view.argShapes.push_back(llvm::to_vector(cast<MemRefType>(t).getShape()));
   }
+  return success();
+}
 
-  Operation *compute = nullptr;
-  SmallVector<Operation *> ops = getProblemOps(problem);
-  // A fill the contraction owns: the view is the contraction's, starting
-  // from the fill's value.
-  if (ops.size() == 2 && isa<linalg::FillOp>(ops[0]) &&
-      getOwnedInitFill(ops[1]) == ops[0]) {
-    view.initValue = getFillValue(cast<linalg::FillOp>(ops[0]));
-    ops.erase(ops.begin());
-  }
-  for (Operation *op : ops) {
-    if (compute) {
-      // A fused problem: a norm when the norm templates know it, else one
-      // computation over the fused loops.
-      int64_t numOutputs = info ? info.getNumOutputs() : 0;
-      if (numOutputs < 1 || numOutputs > int64_t(view.argKinds.size())) {
-        whyNot = "the entry holds more than one op";
-        return failure();
-      }
-      view.numOutputArgs = numOutputs;
-      // A contraction with its epilogue: the GEMM and a program for its
-      // store stage, never a chain of rows over k.
-      if (llvm::any_of(ops, [](Operation *op) {
-            auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-            return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
-                                linalg::isaConvolutionOpInterface(linalgOp));
-          })) {
-        if (failed(mlir::stark::detail::analyzeEpilogueProblem(func, view,
-                                                               whyNot)))
-          return failure();
-        return view;
-      }
-      ProblemView normView = view;
-      std::string whyNotNorm;
-      if (succeeded(mlir::stark::detail::analyzeNormProblem(func, normView,
-                                                            whyNotNorm)))
-        return normView;
-      if (succeeded(
-              mlir::stark::detail::analyzeFusedProblem(func, view, whyNot)))
-        return view;
-      whyNot = whyNotNorm + "; " + whyNot;
-      return failure();
-    }
-    compute = op;
-  }
-  if (!compute) {
-    whyNot = "the entry holds no op";
+/// Reads an entry that holds several ops: a contraction with its epilogue,
+/// else a norm when the norm templates know it, else one computation over the
+/// fused loops.
+static FailureOr<ProblemView> getFusedProblemView(func::FuncOp func,
+                                                  ProblemAttr info,
+                                                  ArrayRef<Operation *> ops,
+                                                  ProblemView &view,
+                                                  std::string &whyNot) {
+  int64_t numOutputs = info ? info.getNumOutputs() : 0;
+  if (numOutputs < 1 || numOutputs > int64_t(view.argKinds.size())) {
+    whyNot = "the entry holds more than one op";
     return failure();
   }
-  view.opName = compute->getName().getStringRef().str();
-  Block &entryBlock = func.getBody().front();
-  auto argNumberOf = [&](Value v) -> int64_t {
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg || arg.getOwner() != &entryBlock)
-      return -1;
-    return arg.getArgNumber();
-  };
-
-  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(compute)) {
-    int64_t in = argNumberOf(softmax.getInput());
-    int64_t out = argNumberOf(softmax.getOutput());
-    // The kernel reads argument 0 and writes argument 1.
-    if (in != 0 || out != 1 || view.argKinds.size() != 2) {
-      whyNot = "softmax must read the entry's first argument and write its "
-               "second";
+  view.numOutputArgs = numOutputs;
+  // A contraction with its epilogue: the GEMM and a program for its
+  // store stage, never a chain of rows over k.
+  if (llvm::any_of(ops, [](Operation *op) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                            linalg::isaConvolutionOpInterface(linalgOp));
+      })) {
+    if (failed(mlir::stark::detail::analyzeEpilogueProblem(func, view, whyNot)))
       return failure();
-    }
-    view.isSoftmax = true;
-    view.opClass = OpClass::Reduction;
-    view.numOutputArgs = 1;
-    SoftmaxView sv;
-    sv.dim = int64_t(softmax.getDimension());
-    ArrayRef<int64_t> shape = view.argShapes[in];
-    if (view.argShapes[out] != view.argShapes[in] || sv.dim < 0 ||
-        sv.dim >= int64_t(shape.size())) {
-      whyNot = "softmax input and output shapes differ";
-      return failure();
-    }
-    sv.length = shape[sv.dim];
-    for (int64_t d = sv.dim + 1; d < int64_t(shape.size()); ++d)
-      sv.inner *= shape[d];
-    for (int64_t d = 0; d < int64_t(shape.size()); ++d)
-      if (d != sv.dim)
-        sv.rows *= shape[d];
-    sv.inKind = view.argKinds[in];
-    sv.outKind = view.argKinds[out];
-    view.softmax = sv;
-    mlir::stark::detail::addSoftmaxFusedView(view);
     return view;
   }
+  ProblemView normView = view;
+  std::string whyNotNorm;
+  if (succeeded(
+          mlir::stark::detail::analyzeNormProblem(func, normView, whyNotNorm)))
+    return normView;
+  if (succeeded(mlir::stark::detail::analyzeFusedProblem(func, view, whyNot)))
+    return view;
+  whyNot = whyNotNorm + "; " + whyNot;
+  return failure();
+}
 
+/// Reads linalg.softmax, which has no indexing maps to analyse: the kernel
+/// only needs its row geometry and the two argument kinds.
+static LogicalResult analyzeSoftmax(linalg::SoftmaxOp softmax,
+                                    Block &entryBlock, ProblemView &view,
+                                    std::string &whyNot) {
+  int64_t in = getEntryArgNumber(softmax.getInput(), entryBlock);
+  int64_t out = getEntryArgNumber(softmax.getOutput(), entryBlock);
+  // The kernel reads argument 0 and writes argument 1.
+  if (in != 0 || out != 1 || view.argKinds.size() != 2) {
+    whyNot = "softmax must read the entry's first argument and write its "
+             "second";
+    return failure();
+  }
+  view.isSoftmax = true;
+  view.opClass = OpClass::Reduction;
+  view.numOutputArgs = 1;
+  SoftmaxView sv;
+  sv.dim = int64_t(softmax.getDimension());
+  ArrayRef<int64_t> shape = view.argShapes[in];
+  if (view.argShapes[out] != view.argShapes[in] || sv.dim < 0 ||
+      sv.dim >= int64_t(shape.size())) {
+    whyNot = "softmax input and output shapes differ";
+    return failure();
+  }
+  sv.length = shape[sv.dim];
+  for (int64_t d = sv.dim + 1; d < int64_t(shape.size()); ++d)
+    sv.inner *= shape[d];
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    if (d != sv.dim)
+      sv.rows *= shape[d];
+  sv.inKind = view.argKinds[in];
+  sv.outKind = view.argKinds[out];
+  view.softmax = sv;
+  mlir::stark::detail::addSoftmaxFusedView(view);
+  return success();
+}
+
+/// Reads one operand of \p op into an OperandView: its kind, the entry
+/// argument it names and its access as a linear function of the loops.
+static FailureOr<OperandView>
+analyzeOperand(linalg::LinalgOp op, OpOperand &operand, Block &entryBlock,
+               const ProblemView &view, std::string &whyNot) {
+  OperandView ov;
+  ov.isOutput = op.isDpsInit(&operand);
+  Value v = operand.get();
+  FailureOr<ElementKind> kind = getElementKind(getElementTypeOrSelf(v));
+  if (failed(kind)) {
+    whyNot = "unsupported element type";
+    return failure();
+  }
+  ov.kind = *kind;
+  auto shaped = dyn_cast<ShapedType>(v.getType());
+  if (!shaped) {
+    ov.access.coefficients.assign(view.loopRanges.size(), 0);
+    return ov;
+  }
+  ov.argNumber = getEntryArgNumber(v, entryBlock);
+  if (ov.argNumber < 0) {
+    whyNot = "a shaped operand is not an entry argument";
+    return failure();
+  }
+  ov.shape = llvm::to_vector(shaped.getShape());
+  FailureOr<LinearAccess> access = mlir::stark::detail::getLinearAccess(
+      op.getMatchingIndexingMap(&operand), ov.shape);
+  if (failed(access)) {
+    whyNot = llvm::formatv("the indexing map of operand #{0} is not "
+                           "linear in the loops",
+                           operand.getOperandNumber());
+    return failure();
+  }
+  ov.access = *access;
+  return ov;
+}
+
+/// Adds the contraction, reduction and convolution structure of \p op where
+/// it has one; an op without any is still a valid (elementwise) view.
+static void addOpStructure(linalg::LinalgOp op, ProblemView &view) {
+  std::string ignored;
+  if (FailureOr<ContractionView> cv = analyzeContraction(view, ignored);
+      succeeded(cv)) {
+    view.contraction = *cv;
+    view.contraction->initValue = view.initValue;
+  }
+  if (op.getNumReductionLoops() > 0)
+    if (FailureOr<ReductionView> rv = analyzeReduction(view, ignored);
+        succeeded(rv))
+      view.reduction = *rv;
+  if (view.opClass == OpClass::Convolution || view.opClass == OpClass::Pooling)
+    if (FailureOr<ConvolutionView> cv = analyzeConvolution(op); succeeded(cv))
+      view.convolution = *cv;
+}
+
+/// Reads the single linalg op of an entry: loops, operands, payload and the
+/// structure the generators dispatch on.
+static LogicalResult analyzeLinalgCompute(Operation *compute, Block &entryBlock,
+                                          ProblemView &view,
+                                          std::string &whyNot) {
   auto op = dyn_cast<linalg::LinalgOp>(compute);
   if (!op) {
     whyNot = llvm::formatv("'{0}' is not a linalg op", view.opName);
@@ -753,35 +800,11 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
     view.reductionLoops.push_back(it == utils::IteratorType::reduction);
 
   for (OpOperand &operand : op->getOpOperands()) {
-    OperandView ov;
-    ov.isOutput = op.isDpsInit(&operand);
-    Value v = operand.get();
-    FailureOr<ElementKind> kind = getElementKind(getElementTypeOrSelf(v));
-    if (failed(kind)) {
-      whyNot = "unsupported element type";
+    FailureOr<OperandView> ov =
+        analyzeOperand(op, operand, entryBlock, view, whyNot);
+    if (failed(ov))
       return failure();
-    }
-    ov.kind = *kind;
-    if (auto shaped = dyn_cast<ShapedType>(v.getType())) {
-      ov.argNumber = argNumberOf(v);
-      if (ov.argNumber < 0) {
-        whyNot = "a shaped operand is not an entry argument";
-        return failure();
-      }
-      ov.shape = llvm::to_vector(shaped.getShape());
-      FailureOr<LinearAccess> access = mlir::stark::detail::getLinearAccess(
-          op.getMatchingIndexingMap(&operand), ov.shape);
-      if (failed(access)) {
-        whyNot = llvm::formatv("the indexing map of operand #{0} is not "
-                               "linear in the loops",
-                               operand.getOperandNumber());
-        return failure();
-      }
-      ov.access = *access;
-    } else {
-      ov.access.coefficients.assign(view.loopRanges.size(), 0);
-    }
-    (ov.isOutput ? view.outputs : view.inputs).push_back(std::move(ov));
+    (ov->isOutput ? view.outputs : view.inputs).push_back(std::move(*ov));
   }
   // Outputs must be entry arguments after the inputs (the calling
   // convention puts them last).
@@ -793,20 +816,48 @@ FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
   FailureOr<ScalarProgram> body = extractScalarProgram(op, view.whyNoBody);
   if (succeeded(body))
     view.body = std::move(*body);
+  addOpStructure(op, view);
+  return success();
+}
 
-  std::string ignored;
-  if (FailureOr<ContractionView> cv = analyzeContraction(view, ignored);
-      succeeded(cv)) {
-    view.contraction = *cv;
-    view.contraction->initValue = view.initValue;
+FailureOr<ProblemView> mlir::stark::getProblemView(ModuleOp problem,
+                                                   std::string &whyNot) {
+  ProblemView view;
+  auto info = problem->getAttrOfType<ProblemAttr>(kProblemAttrName);
+  if (info)
+    view.entry = info.getEntry().str();
+  func::FuncOp func = getProblemEntry(problem);
+  if (!func) {
+    whyNot = llvm::formatv("no function @{0} with a body", view.entry);
+    return failure();
   }
-  if (op.getNumReductionLoops() > 0)
-    if (FailureOr<ReductionView> rv = analyzeReduction(view, ignored);
-        succeeded(rv))
-      view.reduction = *rv;
-  if (view.opClass == OpClass::Convolution || view.opClass == OpClass::Pooling)
-    if (FailureOr<ConvolutionView> cv = analyzeConvolution(op); succeeded(cv))
-      view.convolution = *cv;
+  if (failed(readEntryArgs(func, view, whyNot)))
+    return failure();
+
+  SmallVector<Operation *> ops = getProblemOps(problem);
+  // A fill the contraction owns: the view is the contraction's, starting
+  // from the fill's value.
+  if (ops.size() == 2 && isa<linalg::FillOp>(ops[0]) &&
+      getOwnedInitFill(ops[1]) == ops[0]) {
+    view.initValue = getFillValue(cast<linalg::FillOp>(ops[0]));
+    ops.erase(ops.begin());
+  }
+  if (ops.size() > 1)
+    return getFusedProblemView(func, info, ops, view, whyNot);
+  if (ops.empty()) {
+    whyNot = "the entry holds no op";
+    return failure();
+  }
+  Operation *compute = ops.front();
+  view.opName = compute->getName().getStringRef().str();
+  Block &entryBlock = func.getBody().front();
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(compute)) {
+    if (failed(analyzeSoftmax(softmax, entryBlock, view, whyNot)))
+      return failure();
+    return view;
+  }
+  if (failed(analyzeLinalgCompute(compute, entryBlock, view, whyNot)))
+    return failure();
   return view;
 }
 
