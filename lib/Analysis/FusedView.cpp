@@ -199,6 +199,31 @@ private:
   FailureOr<int> mapNode(linalg::LinalgOp op, const ScalarProgram &local,
                          ArrayRef<int> loops, SmallVectorImpl<int> &mapped,
                          int i);
+  /// Rejects an op the chain cannot fuse, with the reason.
+  LogicalResult checkChainOp(Operation &op);
+  /// The ops, in order: linalg ops on buffers and fills of constants; the
+  /// temporaries' allocations and deallocations carry no computation.
+  LogicalResult collectOps(SmallVectorImpl<Operation *> &ops);
+  /// Whether \p members lie in different loop classes.
+  bool areDistinct(ArrayRef<int> members);
+  /// One class per loop of the chain: loops meet through the buffers.
+  LogicalResult linkLoops(ArrayRef<Operation *> ops,
+                          SmallVectorImpl<SmallVector<int>> &opLoops);
+  /// The fused loops: the classes of the last op first, in its loop order,
+  /// split into row and column loops.
+  LogicalResult orderLoops(ArrayRef<Operation *> ops,
+                           ArrayRef<SmallVector<int>> opLoops);
+  /// A fill starts its buffer at a constant node.
+  LogicalResult addFill(linalg::FillOp fill);
+  /// The chain as one program, with the names of its computations.
+  LogicalResult addOps(ArrayRef<Operation *> ops,
+                       ArrayRef<SmallVector<int>> opLoops,
+                       std::string &opNames);
+  /// Output \p k: the entry's argument after the inputs, the value of one
+  /// computation over the rows (a reduction's result) or the whole space.
+  LogicalResult addOutput(unsigned k);
+  /// Moves the program into the view and classifies the chain.
+  void finishView(StringRef opNames);
 
   ProblemView &view;
   std::string &whyNot;
@@ -525,45 +550,53 @@ LogicalResult FusedAnalysis::addArgReduction(linalg::LinalgOp op,
   return success();
 }
 
-LogicalResult FusedAnalysis::run(func::FuncOp func) {
-  entry = &func.getBody().front();
-  numInputs = view.argKinds.size() - view.numOutputArgs;
+LogicalResult FusedAnalysis::checkChainOp(Operation &op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+  if (!linalgOp)
+    return fail(llvm::formatv("'{0}' is not a linalg op", op.getName()));
+  if (!linalgOp.hasPureBufferSemantics())
+    return fail("an op does not work on memrefs");
+  if (auto fill = dyn_cast<linalg::FillOp>(&op)) {
+    if (!getFillValue(fill))
+      return fail("a fill of a value that is not a constant");
+    return success();
+  }
+  if (llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
+    return fail("dynamic loop range");
+  for (OpOperand &operand : op.getOpOperands())
+    if (!linalgOp.getMatchingIndexingMap(&operand).isProjectedPermutation() &&
+        !isWindowRead(linalgOp, operand))
+      return fail(llvm::formatv("an indexing map of '{0}' is not a projected "
+                                "permutation",
+                                op.getName()));
+  for (Value v : op.getOperands())
+    if (auto t = dyn_cast<MemRefType>(v.getType());
+        t && (!t.hasStaticShape() || !t.getLayout().isIdentity()))
+      return fail("a buffer is not statically shaped with identity layout");
+  return success();
+}
 
-  // The ops, in order: linalg ops on buffers, fills of constants, the
-  // temporaries' allocations and deallocations.
-  SmallVector<Operation *> ops;
+LogicalResult FusedAnalysis::collectOps(SmallVectorImpl<Operation *> &ops) {
   for (Operation &op : entry->without_terminator()) {
     if (matchPattern(&op, m_Constant()) ||
         isa<memref::AllocOp, memref::DeallocOp>(op))
       continue;
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-    if (!linalgOp)
-      return fail(llvm::formatv("'{0}' is not a linalg op", op.getName()));
-    if (!linalgOp.hasPureBufferSemantics())
-      return fail("an op does not work on memrefs");
-    if (auto fill = dyn_cast<linalg::FillOp>(&op)) {
-      if (!getFillValue(fill))
-        return fail("a fill of a value that is not a constant");
-      ops.push_back(&op);
-      continue;
-    }
-    if (llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
-      return fail("dynamic loop range");
-    for (OpOperand &operand : op.getOpOperands())
-      if (!linalgOp.getMatchingIndexingMap(&operand).isProjectedPermutation() &&
-          !isWindowRead(linalgOp, operand))
-        return fail(llvm::formatv("an indexing map of '{0}' is not a projected "
-                                  "permutation",
-                                  op.getName()));
-    for (Value v : op.getOperands())
-      if (auto t = dyn_cast<MemRefType>(v.getType());
-          t && (!t.hasStaticShape() || !t.getLayout().isIdentity()))
-        return fail("a buffer is not statically shaped with identity layout");
+    if (failed(checkChainOp(op)))
+      return failure();
     ops.push_back(&op);
   }
+  return success();
+}
 
-  // One class per loop of the chain: loops meet through the buffers.
-  SmallVector<SmallVector<int>> opLoops;
+bool FusedAnalysis::areDistinct(ArrayRef<int> members) {
+  llvm::SmallDenseSet<int> seen;
+  return llvm::all_of(
+      members, [&](int m) { return seen.insert(classes.find(m)).second; });
+}
+
+LogicalResult
+FusedAnalysis::linkLoops(ArrayRef<Operation *> ops,
+                         SmallVectorImpl<SmallVector<int>> &opLoops) {
   for (Operation *op : ops) {
     opLoops.emplace_back();
     auto linalgOp = cast<linalg::LinalgOp>(op);
@@ -582,21 +615,19 @@ LogicalResult FusedAnalysis::run(func::FuncOp func) {
           return fail("loops that meet in a buffer have different extents");
     }
   }
-  auto distinct = [&](ArrayRef<int> members) {
-    llvm::SmallDenseSet<int> seen;
-    return llvm::all_of(
-        members, [&](int m) { return seen.insert(classes.find(m)).second; });
-  };
   for (auto [op, loops] : llvm::zip(ops, opLoops))
-    if (!distinct(loops))
+    if (!areDistinct(loops))
       return fail(llvm::formatv("'{0}' meets itself through two different "
                                 "index maps of one buffer",
                                 op->getName()));
   for (auto &[buffer, dims] : bufferDims)
-    if (!distinct(dims))
+    if (!areDistinct(dims))
       return fail("a buffer is read through two different index maps");
+  return success();
+}
 
-  // The fused loops: the classes of the last op first, in its loop order.
+LogicalResult FusedAnalysis::orderLoops(ArrayRef<Operation *> ops,
+                                        ArrayRef<SmallVector<int>> opLoops) {
   for (const SmallVector<int> &loops : llvm::reverse(opLoops))
     for (int loop : loops)
       if (globalOf.try_emplace(classes.find(loop), view.loopRanges.size())
@@ -623,24 +654,33 @@ LogicalResult FusedAnalysis::run(func::FuncOp func) {
     for (int dim : dims)
       if (!globalOf.count(classes.find(dim)))
         return fail("a buffer is written but never read by a computation");
+  return success();
+}
 
-  // The chain as one program.
-  std::string opNames;
+LogicalResult FusedAnalysis::addFill(linalg::FillOp fill) {
+  ScalarNode c;
+  c.op = "const";
+  FailureOr<ElementKind> kind = getElementKind(
+      cast<MemRefType>(fill.getOutputs()[0].getType()).getElementType());
+  if (failed(kind))
+    return fail("a fill of an unsupported type");
+  c.kind = *kind;
+  double value = *getFillValue(fill);
+  if (isFloatKind(c.kind))
+    c.floatValue = value;
+  else
+    c.intValue = int64_t(value);
+  contents[fill.getOutputs()[0]] = push(c);
+  return success();
+}
+
+LogicalResult FusedAnalysis::addOps(ArrayRef<Operation *> ops,
+                                    ArrayRef<SmallVector<int>> opLoops,
+                                    std::string &opNames) {
   for (auto [op, loops] : llvm::zip(ops, opLoops)) {
     if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-      ScalarNode c;
-      c.op = "const";
-      FailureOr<ElementKind> kind = getElementKind(
-          cast<MemRefType>(fill.getOutputs()[0].getType()).getElementType());
-      if (failed(kind))
-        return fail("a fill of an unsupported type");
-      c.kind = *kind;
-      double value = *getFillValue(fill);
-      if (isFloatKind(c.kind))
-        c.floatValue = value;
-      else
-        c.intValue = int64_t(value);
-      contents[fill.getOutputs()[0]] = push(c);
+      if (failed(addFill(fill)))
+        return failure();
       continue;
     }
     if (failed(addOp(cast<linalg::LinalgOp>(op), loops)))
@@ -649,43 +689,46 @@ LogicalResult FusedAnalysis::run(func::FuncOp func) {
         (opNames.empty() ? "" : ",") + op->getName().getStringRef().str();
     ++fused.numOps;
   }
+  return success();
+}
 
-  // Outputs: the entry's last arguments, each the value of one computation
-  // over the rows (a reduction's result) or over the whole space.
-  for (unsigned k = 0; k < view.numOutputArgs; ++k) {
-    Value buffer = entry->getArgument(numInputs + k);
-    auto it = contents.find(buffer);
-    if (it == contents.end())
-      return fail(llvm::formatv("output #{0} is not computed", k));
-    OperandView out;
-    out.argNumber = numInputs + k;
-    out.isOutput = true;
-    out.kind = view.argKinds[out.argNumber];
-    out.shape = view.argShapes[out.argNumber];
-    out.access.coefficients.assign(view.loopRanges.size(), 0);
-    ArrayRef<int> dims = dimsOf(buffer);
-    int64_t stride = 1;
-    bool columns = false;
-    for (int64_t r = int64_t(dims.size()) - 1; r >= 0; --r) {
-      unsigned d = globalOf.lookup(classes.find(dims[r]));
-      out.access.coefficients[d] += stride;
-      stride *= out.shape[r];
-      columns |= columnLoop[d];
-    }
-    size_t expected = columns ? view.loopRanges.size() : fused.rowLoops.size();
-    if (dims.size() != expected)
-      return fail(llvm::formatv("output #{0} does not depend on every {1}", k,
-                                columns ? "loop" : "row loop"));
-    view.outputs.push_back(std::move(out));
-    fused.outputNodes.push_back(it->second);
+LogicalResult FusedAnalysis::addOutput(unsigned k) {
+  Value buffer = entry->getArgument(numInputs + k);
+  auto it = contents.find(buffer);
+  if (it == contents.end())
+    return fail(llvm::formatv("output #{0} is not computed", k));
+  OperandView out;
+  out.argNumber = numInputs + k;
+  out.isOutput = true;
+  out.kind = view.argKinds[out.argNumber];
+  out.shape = view.argShapes[out.argNumber];
+  out.access.coefficients.assign(view.loopRanges.size(), 0);
+  ArrayRef<int> dims = dimsOf(buffer);
+  int64_t stride = 1;
+  bool columns = false;
+  for (int64_t r = int64_t(dims.size()) - 1; r >= 0; --r) {
+    unsigned d = globalOf.lookup(classes.find(dims[r]));
+    out.access.coefficients[d] += stride;
+    stride *= out.shape[r];
+    columns |= columnLoop[d];
   }
+  size_t expected = columns ? view.loopRanges.size() : fused.rowLoops.size();
+  if (dims.size() != expected)
+    return fail(llvm::formatv("output #{0} does not depend on every {1}", k,
+                              columns ? "loop" : "row loop"));
+  view.outputs.push_back(std::move(out));
+  fused.outputNodes.push_back(it->second);
+  return success();
+}
+
+void FusedAnalysis::finishView(StringRef opNames) {
   fused.program.argKinds.clear();
   for (const OperandView &in : view.inputs)
     fused.program.argKinds.push_back(in.kind);
   for (const OperandView &out : view.outputs)
     fused.program.argKinds.push_back(out.kind);
   fused.program.yields = fused.outputNodes;
-  view.opName = "fused(" + opNames + ")";
+  view.opName = ("fused(" + opNames + ")").str();
   if (fused.reductions.empty()) {
     view.opClass = OpClass::Elementwise;
     view.body = fused.program;
@@ -694,6 +737,24 @@ LogicalResult FusedAnalysis::run(func::FuncOp func) {
     view.whyNoBody = "a fused chain with reductions is no single payload";
   }
   view.fused = std::move(fused);
+}
+
+LogicalResult FusedAnalysis::run(func::FuncOp func) {
+  entry = &func.getBody().front();
+  numInputs = view.argKinds.size() - view.numOutputArgs;
+  SmallVector<Operation *> ops;
+  if (failed(collectOps(ops)))
+    return failure();
+  SmallVector<SmallVector<int>> opLoops;
+  if (failed(linkLoops(ops, opLoops)) || failed(orderLoops(ops, opLoops)))
+    return failure();
+  std::string opNames;
+  if (failed(addOps(ops, opLoops, opNames)))
+    return failure();
+  for (unsigned k = 0; k < view.numOutputArgs; ++k)
+    if (failed(addOutput(k)))
+      return failure();
+  finishView(opNames);
   return success();
 }
 
