@@ -161,9 +161,9 @@ struct NormAnalysis {
     return it->second;
   }
 
-  LogicalResult evaluate(linalg::GenericOp op) {
-    if (op.getNumDpsInits() != 1)
-      return fail("a generic with several outputs");
+  /// Checks the loops of a generic against the rows the first reduction
+  /// fixed (or fixes them): reductions run over the trailing dimensions.
+  LogicalResult checkLoops(linalg::GenericOp op) {
     int64_t numLoops = op.getNumLoops();
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     int64_t numReductions = op.getNumReductionLoops();
@@ -181,12 +181,15 @@ struct NormAnalysis {
       return fail("an element-wise op before the first reduction");
     if (numReductions == 0 && numLoops != rank && numLoops != rowDims)
       return fail("an element-wise op over other loops");
+    return success();
+  }
 
-    Block *body = op.getBlock();
-    DenseMap<Value, int> values;
+  /// Binds the payload arguments of the inputs of \p op to the expressions
+  /// their buffers hold.
+  LogicalResult readInputs(linalg::GenericOp op, DenseMap<Value, int> &values) {
     for (OpOperand *in : op.getDpsInputOperands()) {
       std::optional<Access> access =
-          classify(op.getMatchingIndexingMap(in), numLoops);
+          classify(op.getMatchingIndexingMap(in), op.getNumLoops());
       if (!isa<MemRefType>(in->get().getType()) || !access)
         return fail("an operand map that is not an identity, a row "
                     "broadcast or a vector over the normalised dimensions");
@@ -195,198 +198,238 @@ struct NormAnalysis {
         return failure();
       values[op.getMatchingBlockArgument(in)] = *v;
     }
-    OpOperand *init = op.getDpsInitOperand(0);
-    std::optional<Access> outAccess =
-        classify(op.getMatchingIndexingMap(init), numLoops);
-    bool rowOutput = numReductions > 0 || numLoops == rowDims;
-    if (!outAccess || *outAccess != (rowOutput ? Access::Row : Access::Full))
-      return fail("an output map that does not match the loops");
-    Value acc = op.getMatchingBlockArgument(init);
+    return success();
+  }
 
-    // The payload, with the accumulator allowed only as the combiner.
-    int accumulated = -1;
-    auto lookup = [&](Value v) -> FailureOr<int> {
-      if (auto it = values.find(v); it != values.end())
-        return it->second;
-      Attribute attr;
-      if (matchPattern(v, m_Constant(&attr)))
-        if (auto f = dyn_cast<FloatAttr>(attr))
-          return table.constant(f.getValue().convertToDouble());
-      return fail("the payload reads a value that is not a float constant");
-    };
+  /// The expression of a payload value: a bound value or a float constant.
+  FailureOr<int> lookup(const DenseMap<Value, int> &values, Value v) {
+    if (auto it = values.find(v); it != values.end())
+      return it->second;
+    Attribute attr;
+    if (matchPattern(v, m_Constant(&attr)))
+      if (auto f = dyn_cast<FloatAttr>(attr))
+        return table.constant(f.getValue().convertToDouble());
+    return fail("the payload reads a value that is not a float constant");
+  }
+
+  /// Evaluates one payload op that reads the accumulator \p acc: only the
+  /// one addf of a sum may, and its other operand is what is summed.
+  LogicalResult evaluateAccumulation(Operation &inner, Value acc, bool reduces,
+                                     DenseMap<Value, int> &values,
+                                     int &accumulated) {
+    if (!reduces || !isa<arith::AddFOp>(inner) || accumulated >= 0)
+      return fail("the output's old value is used other than by the "
+                  "one addf of a sum");
+    Value other =
+        inner.getOperand(0) == acc ? inner.getOperand(1) : inner.getOperand(0);
+    FailureOr<int> o = lookup(values, other);
+    if (failed(o) || other == acc)
+      return failure();
+    accumulated = *o;
+    values[inner.getResult(0)] = -1;
+    return success();
+  }
+
+  /// Evaluates one payload op that does not read the accumulator: casts
+  /// are transparent, the arithmetic a norm needs builds a node.
+  LogicalResult evaluateInner(Operation &inner, DenseMap<Value, int> &values) {
+    StringRef name = inner.getName().getStringRef();
+    if (isa<arith::ExtFOp, arith::TruncFOp>(inner)) {
+      FailureOr<int> o = lookup(values, inner.getOperand(0));
+      if (failed(o))
+        return failure();
+      values[inner.getResult(0)] = *o;
+      return success();
+    }
+    if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             arith::NegFOp, math::RsqrtOp, math::SqrtOp>(inner))
+      return fail(llvm::formatv("'{0}' in a payload", name));
+    SmallVector<int> operands;
+    for (Value v : inner.getOperands()) {
+      FailureOr<int> o = lookup(values, v);
+      if (failed(o))
+        return failure();
+      if (*o < 0)
+        return fail("the running sum is used inside the payload");
+      operands.push_back(*o);
+    }
+    values[inner.getResult(0)] = table.op(name, operands);
+    return success();
+  }
+
+  /// The expression the payload yields (-1: the running sum), with the
+  /// accumulator allowed only as the combiner.
+  FailureOr<int> evaluatePayload(linalg::GenericOp op, Value acc,
+                                 DenseMap<Value, int> &values,
+                                 int &accumulated) {
+    bool reduces = op.getNumReductionLoops() > 0;
+    Block *body = op.getBlock();
     for (Operation &inner : body->without_terminator()) {
-      StringRef name = inner.getName().getStringRef();
+      LogicalResult done = success();
       if (isa<arith::ConstantOp>(inner)) {
-        FailureOr<int> c = lookup(inner.getResult(0));
+        FailureOr<int> c = lookup(values, inner.getResult(0));
         if (failed(c))
           return failure();
         values[inner.getResult(0)] = *c;
-        continue;
+      } else if (llvm::is_contained(inner.getOperands(), acc)) {
+        done = evaluateAccumulation(inner, acc, reduces, values, accumulated);
+      } else {
+        done = evaluateInner(inner, values);
       }
-      if (llvm::is_contained(inner.getOperands(), acc)) {
-        if (numReductions == 0 || !isa<arith::AddFOp>(inner) ||
-            accumulated >= 0)
-          return fail("the output's old value is used other than by the "
-                      "one addf of a sum");
-        Value other = inner.getOperand(0) == acc ? inner.getOperand(1)
-                                                 : inner.getOperand(0);
-        FailureOr<int> o = lookup(other);
-        if (failed(o) || other == acc)
-          return failure();
-        accumulated = *o;
-        values[inner.getResult(0)] = -1;
-        continue;
-      }
-      if (isa<arith::ExtFOp, arith::TruncFOp>(inner)) {
-        FailureOr<int> o = lookup(inner.getOperand(0));
-        if (failed(o))
-          return failure();
-        values[inner.getResult(0)] = *o;
-        continue;
-      }
-      if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-               arith::NegFOp, math::RsqrtOp, math::SqrtOp>(inner))
-        return fail(llvm::formatv("'{0}' in a payload", name));
-      SmallVector<int> operands;
-      for (Value v : inner.getOperands()) {
-        FailureOr<int> o = lookup(v);
-        if (failed(o))
-          return failure();
-        if (*o < 0)
-          return fail("the running sum is used inside the payload");
-        operands.push_back(*o);
-      }
-      values[inner.getResult(0)] = table.op(name, operands);
+      if (failed(done))
+        return failure();
     }
-    Value yielded = body->getTerminator()->getOperand(0);
-    FailureOr<int> result = lookup(yielded);
+    return lookup(values, body->getTerminator()->getOperand(0));
+  }
+
+  /// What the output of a generic holds after it: a row sum for a
+  /// reduction, else the payload's result.
+  FailureOr<int> getWrittenContent(OpOperand *init, bool reduces,
+                                   bool rowOutput, int result,
+                                   int accumulated) {
+    if (!reduces) {
+      if (result < 0)
+        return fail("the output's old value is used");
+      if (rowOutput && table[result].full)
+        return fail("a row value that depends on the row position");
+      return result;
+    }
+    if (result != -1 || accumulated < 0)
+      return fail("a reduction that is not a sum");
+    if (!table[accumulated].full)
+      return fail("a sum of a value that does not depend on the row "
+                  "position");
+    auto it = contents.find(init->get());
+    if (it == contents.end() || table[it->second].op != "const" ||
+        table[it->second].value != 0.0)
+      return fail("a sum that does not start from a fill of zero");
+    // The sum is a row value even though its operand is not.
+    SymNode sum;
+    sum.op = "sum";
+    sum.operands = {accumulated};
+    return table.get(sum);
+  }
+
+  LogicalResult evaluate(linalg::GenericOp op) {
+    if (op.getNumDpsInits() != 1)
+      return fail("a generic with several outputs");
+    if (failed(checkLoops(op)))
+      return failure();
+    DenseMap<Value, int> values;
+    if (failed(readInputs(op, values)))
+      return failure();
+    int64_t numLoops = op.getNumLoops();
+    bool reduces = op.getNumReductionLoops() > 0;
+    OpOperand *init = op.getDpsInitOperand(0);
+    std::optional<Access> outAccess =
+        classify(op.getMatchingIndexingMap(init), numLoops);
+    bool rowOutput = reduces || numLoops == rowDims;
+    if (!outAccess || *outAccess != (rowOutput ? Access::Row : Access::Full))
+      return fail("an output map that does not match the loops");
+    int accumulated = -1;
+    FailureOr<int> result = evaluatePayload(
+        op, op.getMatchingBlockArgument(init), values, accumulated);
     if (failed(result))
       return failure();
-
-    int content;
-    if (numReductions > 0) {
-      if (*result != -1 || accumulated < 0)
-        return fail("a reduction that is not a sum");
-      if (!table[accumulated].full)
-        return fail("a sum of a value that does not depend on the row "
-                    "position");
-      auto it = contents.find(init->get());
-      if (it == contents.end() || table[it->second].op != "const" ||
-          table[it->second].value != 0.0)
-        return fail("a sum that does not start from a fill of zero");
-      // The sum is a row value even though its operand is not.
-      SymNode sum;
-      sum.op = "sum";
-      sum.operands = {accumulated};
-      content = table.get(sum);
-    } else {
-      if (*result < 0)
-        return fail("the output's old value is used");
-      content = *result;
-      if (rowOutput && table[content].full)
-        return fail("a row value that depends on the row position");
-    }
-    contents[init->get()] = content;
+    FailureOr<int> content =
+        getWrittenContent(init, reduces, rowOutput, *result, accumulated);
+    if (failed(content))
+      return failure();
+    contents[init->get()] = *content;
     return success();
+  }
+
+  /// Writes a fill's constant into its buffer; returns the buffer.
+  FailureOr<Value> evaluateFill(linalg::FillOp fill) {
+    Attribute value;
+    auto f = matchPattern(fill.getInputs()[0], m_Constant(&value))
+                 ? dyn_cast<FloatAttr>(value)
+                 : FloatAttr();
+    if (!f)
+      return fail("a fill with a value that is not a float constant");
+    Value written = fill.getOutputs()[0];
+    contents[written] = table.constant(f.getValue().convertToDouble());
+    return written;
+  }
+
+  /// Evaluates the ops of \p func in order; returns the output's expression.
+  FailureOr<int> evaluateProblem(func::FuncOp func) {
+    if (view.numOutputArgs != 1 || view.argKinds.size() < 2)
+      return fail("the problem must have one output");
+    numInputs = view.argKinds.size() - 1;
+    fullShape = view.argShapes.back();
+    rank = fullShape.size();
+    if (rank < 2)
+      return fail("the output has fewer than two dimensions");
+    Value output = func.getArgument(numInputs);
+    Block &entry = func.getBody().front();
+    for (Operation &op : entry.without_terminator()) {
+      if (isa<arith::ConstantOp, memref::DeallocOp>(op))
+        continue;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        if (!alloc.getType().hasStaticShape())
+          return fail("a dynamic temporary");
+        continue;
+      }
+      FailureOr<Value> written = evaluateWrite(op);
+      if (failed(written))
+        return failure();
+      auto arg = dyn_cast<BlockArgument>(*written);
+      if (arg && arg.getOwner() == &entry && arg.getArgNumber() < numInputs)
+        return fail("an input is overwritten");
+    }
+    auto it = contents.find(output);
+    if (it == contents.end() || !table[it->second].full)
+      return fail("the output is not written element by element");
+    return it->second;
+  }
+
+  /// Evaluates a fill or a generic; returns the buffer it writes.
+  FailureOr<Value> evaluateWrite(Operation &op) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op))
+      return evaluateFill(fill);
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic)
+      return fail(llvm::formatv("'{0}' in the problem", op.getName()));
+    if (!generic.hasPureBufferSemantics())
+      return fail("an op on tensors");
+    Value written = generic.getDpsInitOperand(0)->get();
+    if (failed(evaluate(generic)))
+      return failure();
+    return written;
   }
 };
 
-} // namespace
-
-/// Generalised copy of `func` (named element-wise ops and linalg.reduce
-/// become generics), so one evaluator reads every spelling.
-static OwningOpRef<Operation *> generalizedCopy(Operation *func) {
-  OwningOpRef<Operation *> copy(func->clone());
-  SmallVector<linalg::LinalgOp> named;
-  copy.get()->walk([&](linalg::LinalgOp op) {
-    if (!isa<linalg::GenericOp, linalg::FillOp>(op))
-      named.push_back(op);
-  });
-  IRRewriter rewriter(func->getContext());
-  for (linalg::LinalgOp op : named) {
-    rewriter.setInsertionPoint(op);
-    (void)linalg::generalizeNamedOp(rewriter, op);
-  }
-  return copy;
-}
-
-LogicalResult mlir::stark::detail::analyzeNormProblem(Operation *funcOp,
-                                                      ProblemView &view,
-                                                      std::string &whyNot) {
-  NormAnalysis a(view, whyNot);
-  OwningOpRef<Operation *> copy = generalizedCopy(funcOp);
-  auto func = cast<func::FuncOp>(copy.get());
-  if (view.numOutputArgs != 1 || view.argKinds.size() < 2)
-    return a.fail("the problem must have one output");
-  a.numInputs = view.argKinds.size() - 1;
-  a.fullShape = view.argShapes.back();
-  a.rank = a.fullShape.size();
-  if (a.rank < 2)
-    return a.fail("the output has fewer than two dimensions");
-  Value output = func.getArgument(a.numInputs);
-
-  for (Operation &op : func.getBody().front().without_terminator()) {
-    if (isa<arith::ConstantOp, memref::DeallocOp>(op))
-      continue;
-    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      if (!alloc.getType().hasStaticShape())
-        return a.fail("a dynamic temporary");
-      continue;
-    }
-    Value written;
-    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-      Attribute value;
-      auto f = matchPattern(fill.getInputs()[0], m_Constant(&value))
-                   ? dyn_cast<FloatAttr>(value)
-                   : FloatAttr();
-      if (!f)
-        return a.fail("a fill with a value that is not a float constant");
-      written = fill.getOutputs()[0];
-      a.contents[written] = a.table.constant(f.getValue().convertToDouble());
-    } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-      if (!generic.hasPureBufferSemantics())
-        return a.fail("an op on tensors");
-      written = generic.getDpsInitOperand(0)->get();
-      if (failed(a.evaluate(generic)))
-        return failure();
-    } else {
-      return a.fail(llvm::formatv("'{0}' in the problem", op.getName()));
-    }
-    auto arg = dyn_cast<BlockArgument>(written);
-    if (arg && arg.getOwner() == &func.getBody().front() &&
-        arg.getArgNumber() < a.numInputs)
-      return a.fail("an input is overwritten");
-  }
-  auto it = a.contents.find(output);
-  if (it == a.contents.end() || !a.table[it->second].full)
-    return a.fail("the output is not written element by element");
-
-  // Match the output's expression.
-  const SymTable &t = a.table;
-  NormView nv;
-  int64_t length = 1;
-  for (int64_t d : ArrayRef(a.fullShape).drop_front(a.rowDims))
-    length *= d;
-  int64_t rows = 1;
-  for (int64_t d : ArrayRef(a.fullShape).take_front(a.rowDims))
-    rows *= d;
+/// Matches the output's expression against the forms NormView describes,
+/// from the outside in: the optional beta, the gamma and scale factors, then
+/// the statistic the scale reads.
+struct NormMatcher {
+  NormAnalysis &a;
+  const SymTable &t;
+  int64_t length;
+  /// The argument read as x, fixed by the first x leaf met.
   int64_t xArg = -1;
-  auto isX = [&](int id) {
+
+  NormMatcher(NormAnalysis &a, int64_t length)
+      : a(a), t(a.table), length(length) {}
+
+  bool isX(int id) {
     if (t[id].op != "x")
       return false;
     if (xArg < 0)
       xArg = t[id].arg;
     return t[id].arg == xArg;
-  };
-  auto constantOf = [&](int id, double &v) {
+  }
+
+  bool constantOf(int id, double &v) const {
     if (t[id].op != "const")
       return false;
     v = t[id].value;
     return true;
-  };
-  // mean(inner): sum(inner) / length, or sum(inner) * (1 / length).
-  auto matchMean = [&](int id, int &inner, bool &byFactor,
-                       double &factor) -> bool {
+  }
+
+  /// mean(inner): sum(inner) / length, or sum(inner) * (1 / length).
+  bool matchMean(int id, int &inner, bool &byFactor, double &factor) const {
     const SymNode &n = t[id];
     if (n.operands.size() != 2)
       return false;
@@ -412,9 +455,10 @@ LogicalResult mlir::stark::detail::analyzeNormProblem(Operation *funcOp,
       }
     }
     return false;
-  };
-  // stat + eps, either order.
-  auto matchPlusEps = [&](int id, int &stat, double &eps) -> bool {
+  }
+
+  /// stat + eps, either order.
+  bool matchPlusEps(int id, int &stat, double &eps) const {
     const SymNode &n = t[id];
     if (n.op != "arith.addf")
       return false;
@@ -424,69 +468,82 @@ LogicalResult mlir::stark::detail::analyzeNormProblem(Operation *funcOp,
         return true;
       }
     return false;
-  };
+  }
 
-  int root = it->second;
-  // Optional + beta.
-  if (t[root].op == "arith.addf") {
+  /// Strips an optional + beta; returns what it is added to.
+  int stripBeta(int root, NormView &nv) const {
+    if (t[root].op != "arith.addf")
+      return root;
     for (int k = 0; k < 2; ++k)
       if (t[t[root].operands[k]].op == "vec") {
         nv.betaArg = t[t[root].operands[k]].arg;
-        root = t[root].operands[1 - k];
-        break;
+        return t[root].operands[1 - k];
       }
+    return root;
   }
-  // The product (and at most one quotient) that remains.
-  SmallVector<int> factors, divisors;
-  std::function<bool(int)> flatten = [&](int id) -> bool {
+
+  /// The product (and at most one quotient) \p id is made of.
+  bool flatten(int id, SmallVectorImpl<int> &factors,
+               SmallVectorImpl<int> &divisors) const {
     const SymNode &n = t[id];
     if (n.op == "arith.mulf")
-      return flatten(n.operands[0]) && flatten(n.operands[1]);
+      return flatten(n.operands[0], factors, divisors) &&
+             flatten(n.operands[1], factors, divisors);
     if (n.op == "arith.divf" && t[n.operands[0]].full) {
       divisors.push_back(n.operands[1]);
-      return flatten(n.operands[0]);
+      return flatten(n.operands[0], factors, divisors);
     }
     factors.push_back(id);
     return true;
-  };
-  flatten(root);
-  for (auto f = factors.begin(); f != factors.end(); ++f)
-    if (t[*f].op == "vec") {
-      nv.gammaArg = t[*f].arg;
-      factors.erase(f);
-      break;
-    }
-  // The scale: rsqrt(stat + eps) as a factor, or sqrt(stat + eps) as the
-  // divisor.
-  int stat = -1, scaled = -1;
-  if (factors.size() == 2 && divisors.empty()) {
-    for (int k = 0; k < 2; ++k)
-      if (t[factors[k]].op == "math.rsqrt" && !t[factors[k]].full &&
-          matchPlusEps(t[factors[k]].operands[0], stat, nv.eps)) {
-        scaled = factors[1 - k];
+  }
+
+  /// Finds the gamma factor and the scale: rsqrt(stat + eps) as a factor,
+  /// or sqrt(stat + eps) as the divisor; \p scaled is what it scales.
+  LogicalResult matchScale(int root, NormView &nv, int &stat, int &scaled) {
+    SmallVector<int> factors, divisors;
+    flatten(root, factors, divisors);
+    for (auto f = factors.begin(); f != factors.end(); ++f)
+      if (t[*f].op == "vec") {
+        nv.gammaArg = t[*f].arg;
+        factors.erase(f);
         break;
       }
-  } else if (factors.size() == 1 && divisors.size() == 1 &&
-             t[divisors[0]].op == "math.sqrt" &&
-             matchPlusEps(t[divisors[0]].operands[0], stat, nv.eps)) {
-    scaled = factors[0];
-    nv.divideBySqrt = true;
+    if (factors.size() == 2 && divisors.empty()) {
+      for (int k = 0; k < 2; ++k)
+        if (t[factors[k]].op == "math.rsqrt" && !t[factors[k]].full &&
+            matchPlusEps(t[factors[k]].operands[0], stat, nv.eps)) {
+          scaled = factors[1 - k];
+          break;
+        }
+    } else if (factors.size() == 1 && divisors.size() == 1 &&
+               t[divisors[0]].op == "math.sqrt" &&
+               matchPlusEps(t[divisors[0]].operands[0], stat, nv.eps)) {
+      scaled = factors[0];
+      nv.divideBySqrt = true;
+    }
+    if (scaled < 0)
+      return a.fail("the output is not (x - mean) or x times rsqrt(statistic "
+                    "+ eps) (or divided by sqrt), with an optional gamma and "
+                    "beta");
+    return success();
   }
-  if (scaled < 0)
-    return a.fail("the output is not (x - mean) or x times rsqrt(statistic "
-                  "+ eps) (or divided by sqrt), with an optional gamma and "
-                  "beta");
-  int inner = -1;
-  if (isX(scaled)) {
-    // RMS norm: x * rsqrt(mean(x * x) + eps).
-    nv.rms = true;
-    if (!matchMean(stat, inner, nv.varByFactor, nv.varFactor) ||
-        t[inner].op != "arith.mulf" || !isX(t[inner].operands[0]) ||
-        !isX(t[inner].operands[1]))
-      return a.fail("the statistic of x * rsqrt(...) is not the mean of x * x");
-    if (nv.betaArg >= 0)
-      return a.fail("an RMS norm with a beta");
-  } else {
+
+  /// Checks the statistic against the scaled value: the mean of x * x for
+  /// an RMS norm, the variance of x for a layer norm.
+  LogicalResult matchStatistic(int scaled, int stat, NormView &nv) {
+    int inner = -1;
+    if (isX(scaled)) {
+      // RMS norm: x * rsqrt(mean(x * x) + eps).
+      nv.rms = true;
+      if (!matchMean(stat, inner, nv.varByFactor, nv.varFactor) ||
+          t[inner].op != "arith.mulf" || !isX(t[inner].operands[0]) ||
+          !isX(t[inner].operands[1]))
+        return a.fail(
+            "the statistic of x * rsqrt(...) is not the mean of x * x");
+      if (nv.betaArg >= 0)
+        return a.fail("an RMS norm with a beta");
+      return success();
+    }
     // Layer norm: (x - mean(x)) * rsqrt(mean((x - mean(x))^2) + eps).
     const SymNode &centered = t[scaled];
     int meanInner = -1;
@@ -500,7 +557,41 @@ LogicalResult mlir::stark::detail::analyzeNormProblem(Operation *funcOp,
         t[inner].op != "arith.mulf" || t[inner].operands[0] != scaled ||
         t[inner].operands[1] != scaled)
       return a.fail("the statistic is not the mean of (x - mean(x))^2");
+    return success();
   }
+};
+
+} // namespace
+
+/// Generalised copy of `func` (named element-wise ops and linalg.reduce
+/// become generics), so one evaluator reads every spelling.
+static OwningOpRef<Operation *> generalizedCopy(Operation *func) {
+  OwningOpRef<Operation *> copy(func->clone());
+  SmallVector<linalg::LinalgOp> named;
+  copy.get()->walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp, linalg::FillOp>(op))
+      named.push_back(op);
+  });
+  IRRewriter rewriter(func->getContext());
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
+  return copy;
+}
+
+/// The product of \p dims (1 when empty).
+static int64_t getProduct(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+/// Checks the arguments the matched norm uses and records it in the view.
+static LogicalResult recordNorm(NormAnalysis &a, NormView nv, int64_t xArg,
+                                int64_t rows, int64_t length) {
+  ProblemView &view = a.view;
   nv.inputArg = xArg;
   nv.outputArg = a.numInputs;
   if (nv.gammaArg == xArg || nv.betaArg == xArg ||
@@ -526,4 +617,26 @@ LogicalResult mlir::stark::detail::analyzeNormProblem(Operation *funcOp,
   view.loopRanges = {rows, length};
   view.reductionLoops = {false, true};
   return success();
+}
+
+LogicalResult mlir::stark::detail::analyzeNormProblem(Operation *funcOp,
+                                                      ProblemView &view,
+                                                      std::string &whyNot) {
+  NormAnalysis a(view, whyNot);
+  OwningOpRef<Operation *> copy = generalizedCopy(funcOp);
+  FailureOr<int> root = a.evaluateProblem(cast<func::FuncOp>(copy.get()));
+  if (failed(root))
+    return failure();
+
+  // Match the output's expression.
+  ArrayRef<int64_t> shape = a.fullShape;
+  int64_t length = getProduct(shape.drop_front(a.rowDims));
+  int64_t rows = getProduct(shape.take_front(a.rowDims));
+  NormMatcher m(a, length);
+  NormView nv;
+  int stat = -1, scaled = -1;
+  if (failed(m.matchScale(m.stripBeta(*root, nv), nv, stat, scaled)) ||
+      failed(m.matchStatistic(scaled, stat, nv)))
+    return failure();
+  return recordNorm(a, nv, m.xArg, rows, length);
 }
