@@ -98,6 +98,108 @@ __device__ __forceinline__ void mmaTf32(float *c, const uint32_t *a,
       : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// The big and small parts of B's fragments for k step ks: NI blocks of 8
+// columns from wn0 (lane = 4 g + t holds column g, k t and t + 4).
+template <class Cfg, bool TB, int LDB>
+__device__ __forceinline__ void
+loadBFragments(const float *bs, int ks, int wn0, int lane,
+               uint32_t (&bBig)[Cfg::kNI][2], uint32_t (&bSmall)[Cfg::kNI][2]) {
+  constexpr int NI = Cfg::kNI;
+  const int g = lane >> 2, t = lane & 3;
+  if constexpr (TB && Cfg::kLdsm && NI % 2 == 0) {
+    // Matrices (n block j, k 0-3), (j, k 4-7), (j+1, k 0-3), (j+1, k 4-7).
+#pragma unroll
+    for (int j = 0; j < NI; j += 2) {
+      uint32_t r[4];
+      int n = wn0 + (j + (lane >> 4)) * 8 + (lane & 7);
+      ldmatrixX4(r, bs + n * LDB + ks + ((lane >> 3) & 1) * 4);
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        splitTf32<Cfg::kRna>(__uint_as_float(r[q]), bBig[j + q / 2][q % 2],
+                             bSmall[j + q / 2][q % 2]);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < NI; ++j) {
+      int n = wn0 + j * 8 + g;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        int k = ks + t + 4 * h;
+        float x = TB ? bs[n * LDB + k] : bs[k * LDB + n];
+        splitTf32<Cfg::kRna>(x, bBig[j][h], bSmall[j][h]);
+      }
+    }
+  }
+}
+
+// The big and small parts of A's fragment for k step ks: the 16 rows from
+// m16 (lane = 4 g + t holds rows g and g + 8, k t and t + 4).
+template <class Cfg, bool TA, int LDA>
+__device__ __forceinline__ void loadAFragment(const float *as, int ks, int m16,
+                                              int lane, uint32_t (&aBig)[4],
+                                              uint32_t (&aSmall)[4]) {
+  const int g = lane >> 2, t = lane & 3;
+  if constexpr (!TA && Cfg::kLdsm) {
+    // Matrices (rows 0-7, k 0-3), (8-15, 0-3), (0-7, 4-7), (8-15, 4-7).
+    uint32_t r[4];
+    int m = m16 + ((lane >> 3) & 1) * 8 + (lane & 7);
+    ldmatrixX4(r, as + m * LDA + ks + (lane >> 4) * 4);
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      splitTf32<Cfg::kRna>(__uint_as_float(r[q]), aBig[q], aSmall[q]);
+  } else {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      int m = m16 + g + 8 * (r & 1), k = ks + t + 4 * (r >> 1);
+      float x = TA ? as[k * LDA + m] : as[m * LDA + k];
+      splitTf32<Cfg::kRna>(x, aBig[r], aSmall[r]);
+    }
+  }
+}
+
+// acc += the products of one shared-memory stage (as, bs), three mma per
+// fragment pair; with kChunked the stage is summed apart first.
+template <class Cfg, bool TA, bool TB, int LDA, int LDB>
+__device__ __forceinline__ void
+mmaStage3xTf32(const float *as, const float *bs, int wm0, int wn0, int lane,
+               float (&acc)[Cfg::kMI][Cfg::kNI][4]) {
+  constexpr int MI = Cfg::kMI, NI = Cfg::kNI, BK = Cfg::kBK;
+  float part[Cfg::kChunked ? MI : 1][Cfg::kChunked ? NI : 1][4];
+  if constexpr (Cfg::kChunked)
+    zero(part);
+#pragma unroll
+  for (int ks = 0; ks < BK; ks += 8) {
+    uint32_t bBig[NI][2], bSmall[NI][2];
+    loadBFragments<Cfg, TB, LDB>(bs, ks, wn0, lane, bBig, bSmall);
+#pragma unroll
+    for (int i = 0; i < MI; ++i) {
+      uint32_t aBig[4], aSmall[4];
+      loadAFragment<Cfg, TA, LDA>(as, ks, wm0 + i * 16, lane, aBig, aSmall);
+      // Term-major order: NI independent accumulators between dependent mmas;
+      // the small terms first, so that they are added while the sum is still
+      // small.
+#pragma unroll
+      for (int term = 0; term < 3; ++term)
+#pragma unroll
+        for (int j = 0; j < NI; ++j) {
+          float *d = Cfg::kChunked
+                         ? part[Cfg::kChunked ? i : 0][Cfg::kChunked ? j : 0]
+                         : acc[i][j];
+          mmaTf32(d, term == 2 ? aBig : (term == 0 ? aSmall : aBig),
+                  term == 1 ? bSmall[j] : bBig[j]);
+        }
+    }
+  }
+  if constexpr (Cfg::kChunked) {
+#pragma unroll
+    for (int i = 0; i < MI; ++i)
+#pragma unroll
+      for (int j = 0; j < NI; ++j)
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+          acc[i][j][c] += part[i][j][c];
+  }
+}
 } // namespace detail
 
 // The block's work as a device function, so that a generated kernel with
@@ -168,82 +270,8 @@ __device__ __forceinline__ void gemm3xTf32Block(GemmParams<Layout> p) {
 
   detail::runPipeline<STAGES>(kTiles, loadStage, [&](int stage) {
     const float *as = smem + stage * STAGE;
-    const float *bs = as + A_FLOATS;
-    float part[Cfg::kChunked ? MI : 1][Cfg::kChunked ? NI : 1][4];
-    if constexpr (Cfg::kChunked)
-      detail::zero(part);
-#pragma unroll
-    for (int ks = 0; ks < BK; ks += 8) {
-      uint32_t bBig[NI][2], bSmall[NI][2];
-      if constexpr (TB && Cfg::kLdsm && NI % 2 == 0) {
-        // Matrices (n block j, k 0-3), (j, k 4-7), (j+1, k 0-3), (j+1, k 4-7).
-#pragma unroll
-        for (int j = 0; j < NI; j += 2) {
-          uint32_t r[4];
-          int n = wn0 + (j + (lane >> 4)) * 8 + (lane & 7);
-          detail::ldmatrixX4(r, bs + n * LDB + ks + ((lane >> 3) & 1) * 4);
-#pragma unroll
-          for (int q = 0; q < 4; ++q)
-            detail::splitTf32<Cfg::kRna>(__uint_as_float(r[q]),
-                                         bBig[j + q / 2][q % 2],
-                                         bSmall[j + q / 2][q % 2]);
-        }
-      } else {
-#pragma unroll
-        for (int j = 0; j < NI; ++j) {
-          int n = wn0 + j * 8 + g;
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            int k = ks + t + 4 * h;
-            float x = TB ? bs[n * LDB + k] : bs[k * LDB + n];
-            detail::splitTf32<Cfg::kRna>(x, bBig[j][h], bSmall[j][h]);
-          }
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < MI; ++i) {
-        uint32_t aBig[4], aSmall[4];
-        if constexpr (!TA && Cfg::kLdsm) {
-          // Matrices (rows 0-7, k 0-3), (8-15, 0-3), (0-7, 4-7), (8-15, 4-7).
-          uint32_t r[4];
-          int m = wm0 + i * 16 + ((lane >> 3) & 1) * 8 + (lane & 7);
-          detail::ldmatrixX4(r, as + m * LDA + ks + (lane >> 4) * 4);
-#pragma unroll
-          for (int q = 0; q < 4; ++q)
-            detail::splitTf32<Cfg::kRna>(__uint_as_float(r[q]), aBig[q],
-                                         aSmall[q]);
-        } else {
-#pragma unroll
-          for (int r = 0; r < 4; ++r) {
-            int m = wm0 + i * 16 + g + 8 * (r & 1), k = ks + t + 4 * (r >> 1);
-            float x = TA ? as[k * LDA + m] : as[m * LDA + k];
-            detail::splitTf32<Cfg::kRna>(x, aBig[r], aSmall[r]);
-          }
-        }
-        // Term-major order: NI independent accumulators between dependent mmas;
-        // the small terms first, so that they are added while the sum is still
-        // small.
-#pragma unroll
-        for (int term = 0; term < 3; ++term)
-#pragma unroll
-          for (int j = 0; j < NI; ++j) {
-            float *d = Cfg::kChunked
-                           ? part[Cfg::kChunked ? i : 0][Cfg::kChunked ? j : 0]
-                           : acc[i][j];
-            detail::mmaTf32(d, term == 2 ? aBig : (term == 0 ? aSmall : aBig),
-                            term == 1 ? bSmall[j] : bBig[j]);
-          }
-      }
-    }
-    if constexpr (Cfg::kChunked) {
-#pragma unroll
-      for (int i = 0; i < MI; ++i)
-#pragma unroll
-        for (int j = 0; j < NI; ++j)
-#pragma unroll
-          for (int c = 0; c < 4; ++c)
-            acc[i][j][c] += part[i][j][c];
-    }
+    detail::mmaStage3xTf32<Cfg, TA, TB, LDA, LDB>(as, as + A_FLOATS, wm0, wn0,
+                                                  lane, acc);
   });
 
 #pragma unroll

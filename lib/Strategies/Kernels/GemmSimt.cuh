@@ -48,76 +48,116 @@ __device__ __forceinline__ void simtLoadVec(const T *p, float (&r)[V]) {
     r[i] = (float)stark_widen(v.v[i]);
 }
 
-// One block of the GEMM; the entry that runs it is generated.
-template <class Cfg, class Store = SimtStoreToC>
-__device__ __forceinline__ void
-gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
-              const typename Cfg::Problem::TB *__restrict__ B,
-              typename Cfg::Problem::TC *__restrict__ C,
-              const Store &out = Store()) {
+// The shapes of one block's work, derived from the configuration.
+template <class Cfg> struct SimtShape {
   typedef typename Cfg::Problem P;
-  typedef typename P::idx_t idx_t;
-  typedef typename P::TC TC;
-  constexpr long long M = P::M, N = P::N, K = P::K;
-  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM,
-                TN = Cfg::TN, GROUP_M = Cfg::GROUP_M;
-  constexpr bool DOUBLE_BUFFER = Cfg::DOUBLE_BUFFER;
-  constexpr int A_AXIS = Cfg::A_AXIS, VA = Cfg::VA, B_AXIS = Cfg::B_AXIS,
-                VB = Cfg::VB, VC = Cfg::VC;
-  constexpr int THREADS = (BM / TM) * (BN / TN);
-  constexpr int TX = BN / TN;
+  static constexpr long long M = P::M, N = P::N, K = P::K;
+  static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM,
+                       TN = Cfg::TN;
+  static constexpr int A_AXIS = Cfg::A_AXIS, VA = Cfg::VA, B_AXIS = Cfg::B_AXIS,
+                       VB = Cfg::VB, VC = Cfg::VC;
+  static constexpr int THREADS = (BM / TM) * (BN / TN);
+  static constexpr int TX = BN / TN;
   // Each thread owns CM chunks of VM rows spaced BM / CM apart (and likewise
   // for columns) so that a warp's shared-memory fragment reads are 16-byte
   // vectors without bank conflicts.
-  constexpr int VM = TM < 4 ? TM : 4, CM = TM / VM;
-  constexpr int VN = TN < 4 ? TN : 4, CN = TN / VN;
+  static constexpr int VM = TM < 4 ? TM : 4, CM = TM / VM;
+  static constexpr int VN = TN < 4 ? TN : 4, CN = TN / VN;
   // Units stored transposed into shared memory get a 4-float row pad.
-  constexpr int LDA = BM + (A_AXIS == 0 ? 4 : 0);
-  constexpr int LDB = BN + (B_AXIS == 1 ? 4 : 0);
-  constexpr int A_UNITS = BM * BK / VA, B_UNITS = BK * BN / VB;
-  constexpr int A_LOADS = (A_UNITS + THREADS - 1) / THREADS;
-  constexpr int B_LOADS = (B_UNITS + THREADS - 1) / THREADS;
-  constexpr int STAGES = DOUBLE_BUFFER ? 2 : 1;
-  constexpr int TILES_M = (int)((M + BM - 1) / BM),
-                TILES_N = (int)((N + BN - 1) / BN);
-  constexpr int K_TILES = (int)((K + BK - 1) / BK);
-  __shared__ __align__(16) float As[STAGES][BK][LDA];
-  __shared__ __align__(16) float Bs[STAGES][BK][LDB];
-  const int tid = threadIdx.x;
-  const int tx = tid % TX, ty = tid / TX;
-  // Grouped tile order: GROUP_M consecutive tile rows reuse B tiles in L2.
-  const int pid = blockIdx.x;
-  const int group_width = GROUP_M * TILES_N;
-  const int first_m = (pid / group_width) * GROUP_M;
-  const int group_rows = min(TILES_M - first_m, GROUP_M);
-  const int tile_m = first_m + (pid % group_width) % group_rows;
-  const int tile_n = (pid % group_width) / group_rows;
-  const idx_t m0 = (idx_t)tile_m * BM, n0 = (idx_t)tile_n * BN;
-  const idx_t batch = blockIdx.y;
+  static constexpr int LDA = BM + (A_AXIS == 0 ? 4 : 0);
+  static constexpr int LDB = BN + (B_AXIS == 1 ? 4 : 0);
+  static constexpr int A_UNITS = BM * BK / VA, B_UNITS = BK * BN / VB;
+  static constexpr int A_LOADS = (A_UNITS + THREADS - 1) / THREADS;
+  static constexpr int B_LOADS = (B_UNITS + THREADS - 1) / THREADS;
+  static constexpr int STAGES = Cfg::DOUBLE_BUFFER ? 2 : 1;
+  static constexpr int TILES_M = (int)((M + BM - 1) / BM),
+                       TILES_N = (int)((N + BN - 1) / BN);
+  static constexpr int K_TILES = (int)((K + BK - 1) / BK);
+};
 
-  float ra[A_LOADS][VA], rb[B_LOADS][VB];
+// A vector of V floats from shared memory into r[0..V).
+template <int V>
+__device__ __forceinline__ void simtReadShared(const float *p, float *r) {
+  if constexpr (V == 4) {
+    const float4 t = *reinterpret_cast<const float4 *>(p);
+    r[0] = t.x;
+    r[1] = t.y;
+    r[2] = t.z;
+    r[3] = t.w;
+  } else if constexpr (V == 2) {
+    const float2 t = *reinterpret_cast<const float2 *>(p);
+    r[0] = t.x;
+    r[1] = t.y;
+  } else {
+    r[0] = p[0];
+  }
+}
+
+// One thread's part of a block: the tile loads it holds in registers, its
+// accumulators, and the steps of the k loop over them.
+template <class Cfg, class Store> struct SimtThread {
+  typedef SimtShape<Cfg> S;
+  typedef typename Cfg::Problem P;
+  typedef typename P::idx_t idx_t;
+  typedef typename P::TC TC;
+  typedef float ATile[S::STAGES][S::BK][S::LDA];
+  typedef float BTile[S::STAGES][S::BK][S::LDB];
+
+  const Store &out;
+  int tid, tx, ty;
+  idx_t m0, n0, batch;
+  float ra[S::A_LOADS][S::VA], rb[S::B_LOADS][S::VB];
+  float acc[S::TM][S::TN];
+
+  __device__ __forceinline__ SimtThread(const Store &out) : out(out) {
+    tid = threadIdx.x;
+    tx = tid % S::TX;
+    ty = tid / S::TX;
+    // Grouped tile order: GROUP_M consecutive tile rows reuse B tiles in L2.
+    constexpr int GROUP_M = Cfg::GROUP_M;
+    const int pid = blockIdx.x;
+    const int group_width = GROUP_M * S::TILES_N;
+    const int first_m = (pid / group_width) * GROUP_M;
+    const int group_rows = min(S::TILES_M - first_m, GROUP_M);
+    const int tile_m = first_m + (pid % group_width) % group_rows;
+    const int tile_n = (pid % group_width) / group_rows;
+    m0 = (idx_t)tile_m * S::BM;
+    n0 = (idx_t)tile_n * S::BN;
+    batch = blockIdx.y;
+#pragma unroll
+    for (int i = 0; i < S::TM; ++i)
+#pragma unroll
+      for (int j = 0; j < S::TN; ++j)
+        acc[i][j] = 0.f;
+  }
+
   // Global -> registers; out-of-range elements read as zero.
-  auto load_tiles = [&](int kt) {
+  __device__ __forceinline__ void
+  loadTiles(const typename P::TA *__restrict__ A,
+            const typename P::TB *__restrict__ B, int kt) {
+    constexpr int BK = S::BK, VA = S::VA, VB = S::VB;
     const idx_t k0 = (idx_t)kt * BK;
 #pragma unroll
-    for (int i = 0; i < A_LOADS; ++i) {
-      const int u = tid + i * THREADS;
+    for (int i = 0; i < S::A_LOADS; ++i) {
+      const int u = tid + i * S::THREADS;
       int mm, kk;
-      if constexpr (A_AXIS == 0) {
+      if constexpr (S::A_AXIS == 0) {
         mm = u / (BK / VA);
         kk = (u % (BK / VA)) * VA;
       } else {
-        kk = u / (BM / VA);
-        mm = (u % (BM / VA)) * VA;
+        kk = u / (S::BM / VA);
+        mm = (u % (S::BM / VA)) * VA;
       }
       const idx_t m = m0 + mm, k = k0 + kk;
-      if ((A_UNITS % THREADS == 0 || u < A_UNITS) && m < M && k < K) {
+      if ((S::A_UNITS % S::THREADS == 0 || u < S::A_UNITS) && m < S::M &&
+          k < S::K) {
         simtLoadVec<VA>(A + P::a_off(batch, m, k), ra[i]);
         if constexpr (Store::kPrologueA) {
 #pragma unroll
           for (int v = 0; v < VA; ++v)
-            ra[i][v] = out.prologue_a((int)batch, (int)(m + (A_AXIS ? v : 0)),
-                                      (int)(k + (A_AXIS ? 0 : v)), ra[i][v]);
+            ra[i][v] =
+                out.prologue_a((int)batch, (int)(m + (S::A_AXIS ? v : 0)),
+                               (int)(k + (S::A_AXIS ? 0 : v)), ra[i][v]);
         }
       } else {
 #pragma unroll
@@ -126,24 +166,26 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
       }
     }
 #pragma unroll
-    for (int i = 0; i < B_LOADS; ++i) {
-      const int u = tid + i * THREADS;
+    for (int i = 0; i < S::B_LOADS; ++i) {
+      const int u = tid + i * S::THREADS;
       int kk, nn;
-      if constexpr (B_AXIS == 0) {
-        kk = u / (BN / VB);
-        nn = (u % (BN / VB)) * VB;
+      if constexpr (S::B_AXIS == 0) {
+        kk = u / (S::BN / VB);
+        nn = (u % (S::BN / VB)) * VB;
       } else {
         nn = u / (BK / VB);
         kk = (u % (BK / VB)) * VB;
       }
       const idx_t k = k0 + kk, n = n0 + nn;
-      if ((B_UNITS % THREADS == 0 || u < B_UNITS) && k < K && n < N) {
+      if ((S::B_UNITS % S::THREADS == 0 || u < S::B_UNITS) && k < S::K &&
+          n < S::N) {
         simtLoadVec<VB>(B + P::b_off(batch, k, n), rb[i]);
         if constexpr (Store::kPrologueB) {
 #pragma unroll
           for (int v = 0; v < VB; ++v)
-            rb[i][v] = out.prologue_b((int)batch, (int)(k + (B_AXIS ? v : 0)),
-                                      (int)(n + (B_AXIS ? 0 : v)), rb[i][v]);
+            rb[i][v] =
+                out.prologue_b((int)batch, (int)(k + (S::B_AXIS ? v : 0)),
+                               (int)(n + (S::B_AXIS ? 0 : v)), rb[i][v]);
         }
       } else {
 #pragma unroll
@@ -151,21 +193,23 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
           rb[i][v] = 0.f;
       }
     }
-  };
+  }
+
   // Registers -> shared memory, k-major for both tiles.
-  auto store_tiles = [&](int s) {
+  __device__ __forceinline__ void storeTiles(ATile &As, BTile &Bs, int s) {
+    constexpr int BK = S::BK, VA = S::VA, VB = S::VB;
 #pragma unroll
-    for (int i = 0; i < A_LOADS; ++i) {
-      const int u = tid + i * THREADS;
-      if (A_UNITS % THREADS != 0 && u >= A_UNITS)
+    for (int i = 0; i < S::A_LOADS; ++i) {
+      const int u = tid + i * S::THREADS;
+      if (S::A_UNITS % S::THREADS != 0 && u >= S::A_UNITS)
         break;
-      if constexpr (A_AXIS == 0) {
+      if constexpr (S::A_AXIS == 0) {
         const int mm = u / (BK / VA), kk = (u % (BK / VA)) * VA;
 #pragma unroll
         for (int v = 0; v < VA; ++v)
           As[s][kk + v][mm] = ra[i][v];
       } else {
-        const int kk = u / (BM / VA), mm = (u % (BM / VA)) * VA;
+        const int kk = u / (S::BM / VA), mm = (u % (S::BM / VA)) * VA;
         if constexpr (VA == 4) {
           *reinterpret_cast<float4 *>(&As[s][kk][mm]) =
               make_float4(ra[i][0], ra[i][1], ra[i][2], ra[i][3]);
@@ -177,12 +221,12 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
       }
     }
 #pragma unroll
-    for (int i = 0; i < B_LOADS; ++i) {
-      const int u = tid + i * THREADS;
-      if (B_UNITS % THREADS != 0 && u >= B_UNITS)
+    for (int i = 0; i < S::B_LOADS; ++i) {
+      const int u = tid + i * S::THREADS;
+      if (S::B_UNITS % S::THREADS != 0 && u >= S::B_UNITS)
         break;
-      if constexpr (B_AXIS == 0) {
-        const int kk = u / (BN / VB), nn = (u % (BN / VB)) * VB;
+      if constexpr (S::B_AXIS == 0) {
+        const int kk = u / (S::BN / VB), nn = (u % (S::BN / VB)) * VB;
         if constexpr (VB == 4) {
           *reinterpret_cast<float4 *>(&Bs[s][kk][nn]) =
               make_float4(rb[i][0], rb[i][1], rb[i][2], rb[i][3]);
@@ -198,126 +242,111 @@ gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
           Bs[s][kk + v][nn] = rb[i][v];
       }
     }
-  };
+  }
 
-  float acc[TM][TN];
+  // acc += the products of stage s.
+  __device__ __forceinline__ void compute(const ATile &As, const BTile &Bs,
+                                          int s) {
 #pragma unroll
-  for (int i = 0; i < TM; ++i)
+    for (int kk = 0; kk < S::BK; ++kk) {
+      float a[S::TM], b[S::TN];
 #pragma unroll
-    for (int j = 0; j < TN; ++j)
-      acc[i][j] = 0.f;
-
-  auto compute = [&](int s) {
+      for (int c = 0; c < S::CM; ++c)
+        simtReadShared<S::VM>(&As[s][kk][c * (S::BM / S::CM) + ty * S::VM],
+                              a + c * S::VM);
 #pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      float a[TM], b[TN];
+      for (int c = 0; c < S::CN; ++c)
+        simtReadShared<S::VN>(&Bs[s][kk][c * (S::BN / S::CN) + tx * S::VN],
+                              b + c * S::VN);
 #pragma unroll
-      for (int c = 0; c < CM; ++c) {
-        const float *p = &As[s][kk][c * (BM / CM) + ty * VM];
-        if constexpr (VM == 4) {
-          const float4 t = *reinterpret_cast<const float4 *>(p);
-          a[c * 4 + 0] = t.x;
-          a[c * 4 + 1] = t.y;
-          a[c * 4 + 2] = t.z;
-          a[c * 4 + 3] = t.w;
-        } else if constexpr (VM == 2) {
-          const float2 t = *reinterpret_cast<const float2 *>(p);
-          a[c * 2 + 0] = t.x;
-          a[c * 2 + 1] = t.y;
-        } else {
-          a[c] = p[0];
-        }
-      }
+      for (int i = 0; i < S::TM; ++i)
 #pragma unroll
-      for (int c = 0; c < CN; ++c) {
-        const float *p = &Bs[s][kk][c * (BN / CN) + tx * VN];
-        if constexpr (VN == 4) {
-          const float4 t = *reinterpret_cast<const float4 *>(p);
-          b[c * 4 + 0] = t.x;
-          b[c * 4 + 1] = t.y;
-          b[c * 4 + 2] = t.z;
-          b[c * 4 + 3] = t.w;
-        } else if constexpr (VN == 2) {
-          const float2 t = *reinterpret_cast<const float2 *>(p);
-          b[c * 2 + 0] = t.x;
-          b[c * 2 + 1] = t.y;
-        } else {
-          b[c] = p[0];
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j)
+        for (int j = 0; j < S::TN; ++j)
           acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-    }
-  };
-
-  load_tiles(0);
-  store_tiles(0);
-  __syncthreads();
-  for (int kt = 0; kt < K_TILES; ++kt) {
-    if constexpr (DOUBLE_BUFFER) {
-      // The next tile's global loads are in flight while this one computes.
-      const int cur = kt & 1;
-      if (kt + 1 < K_TILES)
-        load_tiles(kt + 1);
-      compute(cur);
-      if (kt + 1 < K_TILES)
-        store_tiles(cur ^ 1);
-      __syncthreads();
-    } else {
-      compute(0);
-      __syncthreads();
-      if (kt + 1 < K_TILES) {
-        load_tiles(kt + 1);
-        store_tiles(0);
-      }
-      __syncthreads();
     }
   }
 
   // C += acc (linalg contractions accumulate into their output), or C =
   // kInit + acc when the problem's fill of C is part of the kernel.
+  __device__ __forceinline__ void finish(TC *__restrict__ C) {
+    constexpr int VM = S::VM, VN = S::VN, VC = S::VC;
 #pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const idx_t m = m0 + (i / VM) * (BM / CM) + ty * VM + (i % VM);
-    if (m >= M)
-      continue;
+    for (int i = 0; i < S::TM; ++i) {
+      const idx_t m = m0 + (i / VM) * (S::BM / S::CM) + ty * VM + (i % VM);
+      if (m >= S::M)
+        continue;
 #pragma unroll
-    for (int c = 0; c < CN; ++c) {
-      const idx_t n = n0 + c * (BN / CN) + tx * VN;
-      if constexpr (Store::kStore) {
+      for (int c = 0; c < S::CN; ++c) {
+        const idx_t n = n0 + c * (S::BN / S::CN) + tx * VN;
+        if constexpr (Store::kStore) {
 #pragma unroll
-        for (int j = 0; j < VN; ++j)
-          if (n + j < N)
-            out.store((int)batch, (int)m, (int)(n + j), acc[i][c * VN + j]);
-      } else if constexpr (VC == VN && VC > 1) {
-        if (n < N) {
-          TC *p = C + P::c_off(batch, m, n);
-          StarkVec<TC, VC> v;
-          if constexpr (!P::kInitOut)
-            v = *reinterpret_cast<StarkVec<TC, VC> *>(p);
+          for (int j = 0; j < VN; ++j)
+            if (n + j < S::N)
+              out.store((int)batch, (int)m, (int)(n + j), acc[i][c * VN + j]);
+        } else if constexpr (VC == VN && VC > 1) {
+          if (n < S::N) {
+            TC *p = C + P::c_off(batch, m, n);
+            StarkVec<TC, VC> v;
+            if constexpr (!P::kInitOut)
+              v = *reinterpret_cast<StarkVec<TC, VC> *>(p);
 #pragma unroll
-          for (int j = 0; j < VC; ++j)
-            v.v[j] = stark_cast<TC>(
-                (P::kInitOut ? P::kInit : (float)stark_widen(v.v[j])) +
-                acc[i][c * VN + j]);
-          *reinterpret_cast<StarkVec<TC, VC> *>(p) = v;
-        }
-      } else {
+            for (int j = 0; j < VC; ++j)
+              v.v[j] = stark_cast<TC>(
+                  (P::kInitOut ? P::kInit : (float)stark_widen(v.v[j])) +
+                  acc[i][c * VN + j]);
+            *reinterpret_cast<StarkVec<TC, VC> *>(p) = v;
+          }
+        } else {
 #pragma unroll
-        for (int j = 0; j < VN; ++j) {
-          if (n + j < N) {
-            TC *p = C + P::c_off(batch, m, n + j);
-            *p = stark_cast<TC>(
-                (P::kInitOut ? P::kInit : (float)stark_widen(*p)) +
-                acc[i][c * VN + j]);
+          for (int j = 0; j < VN; ++j) {
+            if (n + j < S::N) {
+              TC *p = C + P::c_off(batch, m, n + j);
+              *p = stark_cast<TC>(
+                  (P::kInitOut ? P::kInit : (float)stark_widen(*p)) +
+                  acc[i][c * VN + j]);
+            }
           }
         }
       }
     }
   }
+};
+
+// One block of the GEMM; the entry that runs it is generated.
+template <class Cfg, class Store = SimtStoreToC>
+__device__ __forceinline__ void
+gemmSimtBlock(const typename Cfg::Problem::TA *__restrict__ A,
+              const typename Cfg::Problem::TB *__restrict__ B,
+              typename Cfg::Problem::TC *__restrict__ C,
+              const Store &out = Store()) {
+  typedef SimtThread<Cfg, Store> T;
+  __shared__ __align__(16) typename T::ATile As;
+  __shared__ __align__(16) typename T::BTile Bs;
+  T th(out);
+  th.loadTiles(A, B, 0);
+  th.storeTiles(As, Bs, 0);
+  __syncthreads();
+  for (int kt = 0; kt < T::S::K_TILES; ++kt) {
+    if constexpr (Cfg::DOUBLE_BUFFER) {
+      // The next tile's global loads are in flight while this one computes.
+      const int cur = kt & 1;
+      if (kt + 1 < T::S::K_TILES)
+        th.loadTiles(A, B, kt + 1);
+      th.compute(As, Bs, cur);
+      if (kt + 1 < T::S::K_TILES)
+        th.storeTiles(As, Bs, cur ^ 1);
+      __syncthreads();
+    } else {
+      th.compute(As, Bs, 0);
+      __syncthreads();
+      if (kt + 1 < T::S::K_TILES) {
+        th.loadTiles(A, B, kt + 1);
+        th.storeTiles(As, Bs, 0);
+      }
+      __syncthreads();
+    }
+  }
+  th.finish(C);
 }
 
 } // namespace stark_kernels

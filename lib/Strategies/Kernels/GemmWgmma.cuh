@@ -230,6 +230,149 @@ wgmmaIssue(float (&d)[BN / 2], unsigned long long da, unsigned long long db) {
     wgmmaM64N128K16<TIn>(d, da, db);
 }
 
+// Where a block's tile lies and where its shared-memory ring is.
+struct WgmmaTile {
+  int m0, n0, kTiles;
+  unsigned aRing, bRing; // shared-memory addresses of the two rings
+  unsigned long long *fullBar, *emptyBar;
+};
+
+// Warpgroup 0: copies the A and B slices of every k tile into the ring,
+// waiting for each stage to be released before refilling it.
+template <class Cfg, class TIn, class TC>
+__device__ __forceinline__ void wgmmaProduce(const WgmmaArgs<TIn, TC> &p,
+                                             const WgmmaTile &tile, int t) {
+  constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK;
+  constexpr int ST = Cfg::kStages;
+  const int m0 = tile.m0, n0 = tile.n0;
+  // A: 8 chunks of 16 bytes per 64-k row, 16 rows per pass of 128
+  // threads; the swizzle phase (row % 8) is the same on every pass.
+  const int aChunk = t % 8, aRow = t / 8;
+  const TIn *aSrc =
+      p.A + blockIdx.y * p.batchA + (long long)(m0 + aRow) * p.lda + aChunk * 8;
+  const unsigned aDst = aRow * 128 + ((aChunk ^ (aRow % 8)) << 4);
+  // B: BN / 8 chunks per k row, 128 * 8 / BN rows per pass.
+  constexpr int bChunks = BN / 8, bRowsPerPass = 128 / bChunks;
+  const int bc = t % bChunks, bRow = t / bChunks;
+  const TIn *bSrc =
+      p.B + blockIdx.y * p.batchB + (long long)bRow * p.ldb + n0 + bc * 8;
+  const unsigned bDst = (bc / 8) * (64 * 128) + bRow * 128;
+  const bool bColOk = n0 + bc * 8 < p.N;
+  for (int kt = 0; kt < tile.kTiles; ++kt) {
+    const int s = kt % ST;
+    if (kt >= ST)
+      wgmmaBarWait(wgmmaSmemAddr(&tile.emptyBar[s]), ((kt / ST) - 1) & 1);
+    if constexpr ((Cfg::kProbe & kProbeNoCopy) != 0) {
+      wgmmaBarArrive(wgmmaSmemAddr(&tile.fullBar[s]));
+      continue;
+    }
+    const int k0 = kt * BK;
+    const bool aColOk = k0 + aChunk * 8 < p.K;
+    const unsigned aStage = tile.aRing + s * Cfg::kAStageBytes;
+#pragma unroll
+    for (int i = 0; i < BM / 16; ++i) {
+      const bool ok = aColOk && m0 + aRow + 16 * i < p.M;
+      wgmmaCopy16(aStage + aDst + i * 16 * 128,
+                  ok ? (const void *)(aSrc + (long long)16 * i * p.lda + k0)
+                     : (const void *)p.A,
+                  ok);
+    }
+    const unsigned bStage = tile.bRing + s * Cfg::kBStageBytes;
+#pragma unroll
+    for (int i = 0; i < BK / bRowsPerPass; ++i) {
+      const int k = bRow + bRowsPerPass * i;
+      const bool ok = bColOk && k0 + k < p.K;
+      wgmmaCopy16(
+          bStage + bDst + i * bRowsPerPass * 128 + (((bc % 8) ^ (k % 8)) << 4),
+          ok ? (const void *)(bSrc + (long long)(k0 + bRowsPerPass * i) * p.ldb)
+             : (const void *)p.B,
+          ok);
+    }
+    wgmmaBarArriveCopies(wgmmaSmemAddr(&tile.fullBar[s]));
+  }
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+
+// Warpgroups 1 and 2: d = the sums of their 64 rows of the tile over every
+// k tile, releasing each stage once the wgmma that read it has retired.
+template <class Cfg, class TIn>
+__device__ __forceinline__ void wgmmaConsume(const WgmmaTile &tile, int wg,
+                                             float (&d)[Cfg::kBN / 2]) {
+  constexpr int BN = Cfg::kBN, BK = Cfg::kBK, ST = Cfg::kStages;
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i)
+    d[i] = 0.f;
+  const unsigned aOff = (wg - 1) * 64 * 128;
+  constexpr unsigned bLead = Cfg::kSwapB ? 1024 : 64 * 128;
+  constexpr unsigned bStride = Cfg::kSwapB ? 64 * 128 : 1024;
+  for (int kt = 0; kt < tile.kTiles; ++kt) {
+    const int s = kt % ST;
+    wgmmaBarWait(wgmmaSmemAddr(&tile.fullBar[s]), (kt / ST) & 1);
+    // cp.async wrote the stage through the generic proxy; wgmma reads it
+    // through the async proxy.
+    if constexpr ((Cfg::kProbe & kProbeNoFence) == 0)
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    if constexpr ((Cfg::kProbe & kProbeNoMath) != 0) {
+      wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[s]));
+      continue;
+    }
+    wgmmaKeep(d);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned aStage = tile.aRing + s * Cfg::kAStageBytes + aOff;
+    const unsigned bStage = tile.bRing + s * Cfg::kBStageBytes;
+#pragma unroll
+    for (int ks = 0; ks < BK / 16; ++ks)
+      wgmmaIssue<TIn, BN>(d, wgmmaDesc(aStage + ks * 32, 16, 1024),
+                          wgmmaDesc(bStage + ks * 2048, bLead, bStride));
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    if constexpr ((Cfg::kProbe & kProbeWait0) != 0) {
+      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+      wgmmaKeep(d);
+      wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[s]));
+      continue;
+    }
+    // Keep one group in flight; the one before it has read its stage.
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    wgmmaKeep(d);
+    if (kt > 0)
+      wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[(kt - 1) % ST]));
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  wgmmaKeep(d);
+}
+
+// A consumer warpgroup's sums to C (added, or through the generated store).
+template <class Cfg, class TIn, class TC, class Store>
+__device__ __forceinline__ void
+wgmmaStoreSums(const WgmmaArgs<TIn, TC> &p, const WgmmaTile &tile, int wg,
+               int t, const float (&d)[Cfg::kBN / 2], const Store &out) {
+  // Accumulator layout of m64nBNk16: warp w holds rows 16w..16w+15, lane l
+  // rows l/4 and l/4 + 8, columns 8j + 2(l%4) and the one after.
+  const int warp = t / 32, lane = t % 32;
+  const int row0 = tile.m0 + (wg - 1) * 64 + warp * 16 + lane / 4;
+  [[maybe_unused]] TC *c = p.C + blockIdx.y * p.batchC;
+#pragma unroll
+  for (int j = 0; j < Cfg::kBN / 8; ++j) {
+    const int col = tile.n0 + j * 8 + (lane % 4) * 2;
+    if (col >= p.N)
+      continue;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = row0 + 8 * h;
+      if (row >= p.M)
+        continue;
+      if constexpr (Store::kStore) {
+        // n is a multiple of 8 (checked by the generator): col + 1 < N.
+        out.store((int)blockIdx.y, row, col, d[4 * j + 2 * h]);
+        out.store((int)blockIdx.y, row, col + 1, d[4 * j + 2 * h + 1]);
+      } else {
+        wgmmaAddPair(c + (long long)row * p.ldc + col, d[4 * j + 2 * h],
+                     d[4 * j + 2 * h + 1]);
+      }
+    }
+  }
+}
+
 // The block's work; the caller launches Cfg::kThreads threads with
 // Cfg::kSmemBytes of dynamic shared memory, grid (tiles, batch), under
 // __launch_bounds__(Cfg::kThreads, 1) (setmaxnreg needs the register cap).
@@ -241,19 +384,20 @@ __device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p,
   extern __shared__ __align__(1024) unsigned char wgmma_smem[];
   __shared__ __align__(8) unsigned long long fullBar[ST], emptyBar[ST];
 
-  const unsigned ring = (wgmmaSmemAddr(wgmma_smem) + 1023) & ~1023u;
-  const unsigned aRing = ring;
-  const unsigned bRing = ring + ST * Cfg::kAStageBytes;
+  WgmmaTile tile;
+  tile.aRing = (wgmmaSmemAddr(wgmma_smem) + 1023) & ~1023u;
+  tile.bRing = tile.aRing + ST * Cfg::kAStageBytes;
+  tile.fullBar = fullBar;
+  tile.emptyBar = emptyBar;
 
   const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
   const int pid = blockIdx.x;
   const int groupWidth = Cfg::kGroupM * tilesN;
   const int firstM = (pid / groupWidth) * Cfg::kGroupM;
   const int groupRows = min(tilesM - firstM, Cfg::kGroupM);
-  const int tileM = firstM + (pid % groupWidth) % groupRows;
-  const int tileN = (pid % groupWidth) / groupRows;
-  const int m0 = tileM * BM, n0 = tileN * BN;
-  const int kTiles = (p.K + BK - 1) / BK;
+  tile.m0 = (firstM + (pid % groupWidth) % groupRows) * BM;
+  tile.n0 = ((pid % groupWidth) / groupRows) * BN;
+  tile.kTiles = (p.K + BK - 1) / BK;
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
 
   if (threadIdx.x == 0) {
@@ -269,124 +413,13 @@ __device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p,
   if (wg == 0) {
     asm volatile(
         "setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Cfg::kProducerRegs));
-    // A: 8 chunks of 16 bytes per 64-k row, 16 rows per pass of 128
-    // threads; the swizzle phase (row % 8) is the same on every pass.
-    const int aChunk = t % 8, aRow = t / 8;
-    const TIn *aSrc = p.A + blockIdx.y * p.batchA +
-                      (long long)(m0 + aRow) * p.lda + aChunk * 8;
-    const unsigned aDst = aRow * 128 + ((aChunk ^ (aRow % 8)) << 4);
-    // B: BN / 8 chunks per k row, 128 * 8 / BN rows per pass.
-    constexpr int bChunks = BN / 8, bRowsPerPass = 128 / bChunks;
-    const int bc = t % bChunks, bRow = t / bChunks;
-    const TIn *bSrc =
-        p.B + blockIdx.y * p.batchB + (long long)bRow * p.ldb + n0 + bc * 8;
-    const unsigned bDst = (bc / 8) * (64 * 128) + bRow * 128;
-    const bool bColOk = n0 + bc * 8 < p.N;
-    for (int kt = 0; kt < kTiles; ++kt) {
-      const int s = kt % ST;
-      if (kt >= ST)
-        wgmmaBarWait(wgmmaSmemAddr(&emptyBar[s]), ((kt / ST) - 1) & 1);
-      if constexpr ((Cfg::kProbe & kProbeNoCopy) != 0) {
-        wgmmaBarArrive(wgmmaSmemAddr(&fullBar[s]));
-        continue;
-      }
-      const int k0 = kt * BK;
-      const bool aColOk = k0 + aChunk * 8 < p.K;
-      const unsigned aStage = aRing + s * Cfg::kAStageBytes;
-#pragma unroll
-      for (int i = 0; i < BM / 16; ++i) {
-        const bool ok = aColOk && m0 + aRow + 16 * i < p.M;
-        wgmmaCopy16(aStage + aDst + i * 16 * 128,
-                    ok ? (const void *)(aSrc + (long long)16 * i * p.lda + k0)
-                       : (const void *)p.A,
-                    ok);
-      }
-      const unsigned bStage = bRing + s * Cfg::kBStageBytes;
-#pragma unroll
-      for (int i = 0; i < BK / bRowsPerPass; ++i) {
-        const int k = bRow + bRowsPerPass * i;
-        const bool ok = bColOk && k0 + k < p.K;
-        wgmmaCopy16(
-            bStage + bDst + i * bRowsPerPass * 128 +
-                (((bc % 8) ^ (k % 8)) << 4),
-            ok ? (const void *)(bSrc +
-                                (long long)(k0 + bRowsPerPass * i) * p.ldb)
-               : (const void *)p.B,
-            ok);
-      }
-      wgmmaBarArriveCopies(wgmmaSmemAddr(&fullBar[s]));
-    }
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
+    wgmmaProduce<Cfg>(p, tile, t);
   } else {
     asm volatile(
         "setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Cfg::kConsumerRegs));
     float d[BN / 2];
-#pragma unroll
-    for (int i = 0; i < BN / 2; ++i)
-      d[i] = 0.f;
-    const unsigned aOff = (wg - 1) * 64 * 128;
-    constexpr unsigned bLead = Cfg::kSwapB ? 1024 : 64 * 128;
-    constexpr unsigned bStride = Cfg::kSwapB ? 64 * 128 : 1024;
-    for (int kt = 0; kt < kTiles; ++kt) {
-      const int s = kt % ST;
-      wgmmaBarWait(wgmmaSmemAddr(&fullBar[s]), (kt / ST) & 1);
-      // cp.async wrote the stage through the generic proxy; wgmma reads it
-      // through the async proxy.
-      if constexpr ((Cfg::kProbe & kProbeNoFence) == 0)
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-      if constexpr ((Cfg::kProbe & kProbeNoMath) != 0) {
-        wgmmaBarArrive(wgmmaSmemAddr(&emptyBar[s]));
-        continue;
-      }
-      wgmmaKeep(d);
-      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-      const unsigned aStage = aRing + s * Cfg::kAStageBytes + aOff;
-      const unsigned bStage = bRing + s * Cfg::kBStageBytes;
-#pragma unroll
-      for (int ks = 0; ks < BK / 16; ++ks)
-        wgmmaIssue<TIn, BN>(d, wgmmaDesc(aStage + ks * 32, 16, 1024),
-                            wgmmaDesc(bStage + ks * 2048, bLead, bStride));
-      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-      if constexpr ((Cfg::kProbe & kProbeWait0) != 0) {
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-        wgmmaKeep(d);
-        wgmmaBarArrive(wgmmaSmemAddr(&emptyBar[s]));
-        continue;
-      }
-      // Keep one group in flight; the one before it has read its stage.
-      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-      wgmmaKeep(d);
-      if (kt > 0)
-        wgmmaBarArrive(wgmmaSmemAddr(&emptyBar[(kt - 1) % ST]));
-    }
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    wgmmaKeep(d);
-
-    // Accumulator layout of m64nBNk16: warp w holds rows 16w..16w+15, lane l
-    // rows l/4 and l/4 + 8, columns 8j + 2(l%4) and the one after.
-    const int warp = t / 32, lane = t % 32;
-    const int row0 = m0 + (wg - 1) * 64 + warp * 16 + lane / 4;
-    [[maybe_unused]] TC *c = p.C + blockIdx.y * p.batchC;
-#pragma unroll
-    for (int j = 0; j < BN / 8; ++j) {
-      const int col = n0 + j * 8 + (lane % 4) * 2;
-      if (col >= p.N)
-        continue;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = row0 + 8 * h;
-        if (row >= p.M)
-          continue;
-        if constexpr (Store::kStore) {
-          // n is a multiple of 8 (checked by the generator): col + 1 < N.
-          out.store((int)blockIdx.y, row, col, d[4 * j + 2 * h]);
-          out.store((int)blockIdx.y, row, col + 1, d[4 * j + 2 * h + 1]);
-        } else {
-          wgmmaAddPair(c + (long long)row * p.ldc + col, d[4 * j + 2 * h],
-                       d[4 * j + 2 * h + 1]);
-        }
-      }
-    }
+    wgmmaConsume<Cfg, TIn>(tile, wg, d);
+    wgmmaStoreSums<Cfg>(p, tile, wg, t, d, out);
   }
 }
 
