@@ -66,6 +66,29 @@ template <int N> __device__ __forceinline__ void wmmaCpAsyncWait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
+// Copies one operand's k tile into shared memory: UNITS copies of V
+// elements, ROW_LEN elements a shared-memory row (LD apart). Rows run along
+// x (m for A, n for B) when ROWS_ARE_X, else along k; off(x, k) is the
+// element's offset in src. Past X or K the copy writes zeros.
+template <int UNITS, int ROW_LEN, int LD, int V, bool ROWS_ARE_X, int THREADS,
+          class TIn, class Idx, class Off>
+__device__ __forceinline__ void
+wmmaLoadOperand(TIn *dst, const TIn *__restrict__ src, Idx x0, Idx k0,
+                long long X, long long K, Off off) {
+#pragma unroll
+  for (int u = threadIdx.x; u < UNITS; u += THREADS) {
+    const int r = u / (ROW_LEN / V), col = (u % (ROW_LEN / V)) * V;
+    const Idx x = x0 + (ROWS_ARE_X ? r : col), k = k0 + (ROWS_ARE_X ? col : r);
+    const bool ok = x < X && k < K;
+    TIn *d = dst + r * LD + col;
+    if constexpr (V > 1)
+      wmmaCpAsync16(d, ok ? (const void *)(src + off(x, k)) : (const void *)src,
+                    ok);
+    else
+      *d = ok ? src[off(x, k)] : stark_cast<TIn>(0.f);
+  }
+}
+
 // Copies k tile `kt` of A and B into pipeline stage `stage`.
 template <class C>
 __device__ __forceinline__ void
@@ -73,61 +96,17 @@ wmmaLoadTile(const typename C::TIn *__restrict__ A,
              const typename C::TIn *__restrict__ B, typename C::TIn *aTiles,
              typename C::TIn *bTiles, typename C::idx_t batch,
              typename C::idx_t m0, typename C::idx_t n0, int stage, int kt) {
-  typedef typename C::TIn TIn;
   typedef typename C::idx_t idx_t;
   typedef WmmaShape<C> S;
-  const int tid = threadIdx.x;
   const idx_t k0 = (idx_t)kt * C::BK;
-  TIn *as = aTiles + stage * S::kAStage;
-  TIn *bs = bTiles + stage * S::kBStage;
-#pragma unroll
-  for (int u = tid; u < S::kAUnits; u += S::kThreads) {
-    int r, col;
-    idx_t m, k;
-    if constexpr (C::A_AXIS == 0) {
-      r = u / (C::BK / C::VA);
-      col = (u % (C::BK / C::VA)) * C::VA;
-      m = m0 + r;
-      k = k0 + col;
-    } else {
-      r = u / (C::BM / C::VA);
-      col = (u % (C::BM / C::VA)) * C::VA;
-      k = k0 + r;
-      m = m0 + col;
-    }
-    const bool ok = m < C::M && k < C::K;
-    TIn *dst = as + r * S::kACols + col;
-    if constexpr (C::VA > 1)
-      wmmaCpAsync16(
-          dst, ok ? (const void *)(A + C::a_off(batch, m, k)) : (const void *)A,
-          ok);
-    else
-      *dst = ok ? A[C::a_off(batch, m, k)] : stark_cast<TIn>(0.f);
-  }
-#pragma unroll
-  for (int u = tid; u < S::kBUnits; u += S::kThreads) {
-    int r, col;
-    idx_t k, n;
-    if constexpr (C::B_AXIS == 0) {
-      r = u / (C::BN / C::VB);
-      col = (u % (C::BN / C::VB)) * C::VB;
-      k = k0 + r;
-      n = n0 + col;
-    } else {
-      r = u / (C::BK / C::VB);
-      col = (u % (C::BK / C::VB)) * C::VB;
-      n = n0 + r;
-      k = k0 + col;
-    }
-    const bool ok = k < C::K && n < C::N;
-    TIn *dst = bs + r * S::kBCols + col;
-    if constexpr (C::VB > 1)
-      wmmaCpAsync16(
-          dst, ok ? (const void *)(B + C::b_off(batch, k, n)) : (const void *)B,
-          ok);
-    else
-      *dst = ok ? B[C::b_off(batch, k, n)] : stark_cast<TIn>(0.f);
-  }
+  wmmaLoadOperand<S::kAUnits, C::A_AXIS == 0 ? C::BK : C::BM, S::kACols, C::VA,
+                  C::A_AXIS == 0, S::kThreads>(
+      aTiles + stage * S::kAStage, A, m0, k0, C::M, C::K,
+      [&](idx_t m, idx_t k) { return C::a_off(batch, m, k); });
+  wmmaLoadOperand<S::kBUnits, C::B_AXIS == 0 ? C::BN : C::BK, S::kBCols, C::VB,
+                  C::B_AXIS == 1, S::kThreads>(
+      bTiles + stage * S::kBStage, B, n0, k0, C::N, C::K,
+      [&](idx_t n, idx_t k) { return C::b_off(batch, k, n); });
 }
 
 // One block of the GEMM; the entry that runs it is generated.
