@@ -48,6 +48,31 @@ __device__ __forceinline__ void simtLoadVec(const T *p, float (&r)[V]) {
     r[i] = (float)stark_widen(v.v[i]);
 }
 
+// A store's prologues as functions of the element's indices (the identity
+// for a store without them).
+template <bool ON> struct SimtPrologue {
+  template <class St, class I>
+  static __device__ __forceinline__ float a(const St &, I, I, I, float x) {
+    return x;
+  }
+  template <class St, class I>
+  static __device__ __forceinline__ float b(const St &, I, I, I, float x) {
+    return x;
+  }
+};
+template <> struct SimtPrologue<true> {
+  template <class St, class I>
+  static __device__ __forceinline__ float a(const St &o, I b, I m, I k,
+                                            float x) {
+    return o.prologue_a((int)b, (int)m, (int)k, x);
+  }
+  template <class St, class I>
+  static __device__ __forceinline__ float b(const St &o, I b, I k, I n,
+                                            float x) {
+    return o.prologue_b((int)b, (int)k, (int)n, x);
+  }
+};
+
 // The shapes of one block's work, derived from the configuration.
 template <class Cfg> struct SimtShape {
   typedef typename Cfg::Problem P;
@@ -135,62 +160,52 @@ template <class Cfg, class Store> struct SimtThread {
   __device__ __forceinline__ void
   loadTiles(const typename P::TA *__restrict__ A,
             const typename P::TB *__restrict__ B, int kt) {
-    constexpr int BK = S::BK, VA = S::VA, VB = S::VB;
-    const idx_t k0 = (idx_t)kt * BK;
+    const idx_t k0 = (idx_t)kt * S::BK;
+    const idx_t b = batch;
+    const Store &o = out;
+    loadOperand<S::A_UNITS, S::A_AXIS == 0 ? S::BK : S::BM, S::A_AXIS == 0,
+                Store::kPrologueA>(
+        ra, A, m0, k0, S::M,
+        [&](idx_t m, idx_t k) { return P::a_off(b, m, k); },
+        [&](idx_t m, idx_t k, float x) {
+          return SimtPrologue<Store::kPrologueA>::a(o, b, m, k, x);
+        });
+    loadOperand<S::B_UNITS, S::B_AXIS == 0 ? S::BN : S::BK, S::B_AXIS == 1,
+                Store::kPrologueB>(
+        rb, B, n0, k0, S::N,
+        [&](idx_t n, idx_t k) { return P::b_off(b, k, n); },
+        [&](idx_t n, idx_t k, float x) {
+          return SimtPrologue<Store::kPrologueB>::b(o, b, k, n, x);
+        });
+  }
+
+  // One operand's k tile into r: UNITS loads of V elements, ROW_LEN a row;
+  // rows run along x (m for A, n for B) when ROWS_ARE_X, else along k, and a
+  // load's V elements along the other axis. off(x, k) is an element's offset
+  // in src; pro(x, k, value) the operand's prologue (with PROLOGUE).
+  template <int UNITS, int ROW_LEN, bool ROWS_ARE_X, bool PROLOGUE, int LOADS,
+            int V, class T, class Off, class Pro>
+  __device__ __forceinline__ void
+  loadOperand(float (&r)[LOADS][V], const T *__restrict__ src, idx_t x0,
+              idx_t k0, long long X, Off off, Pro pro) {
 #pragma unroll
-    for (int i = 0; i < S::A_LOADS; ++i) {
+    for (int i = 0; i < LOADS; ++i) {
       const int u = tid + i * S::THREADS;
-      int mm, kk;
-      if constexpr (S::A_AXIS == 0) {
-        mm = u / (BK / VA);
-        kk = (u % (BK / VA)) * VA;
-      } else {
-        kk = u / (S::BM / VA);
-        mm = (u % (S::BM / VA)) * VA;
-      }
-      const idx_t m = m0 + mm, k = k0 + kk;
-      if ((S::A_UNITS % S::THREADS == 0 || u < S::A_UNITS) && m < S::M &&
-          k < S::K) {
-        simtLoadVec<VA>(A + P::a_off(batch, m, k), ra[i]);
-        if constexpr (Store::kPrologueA) {
+      const int row = u / (ROW_LEN / V), col = (u % (ROW_LEN / V)) * V;
+      const idx_t x = x0 + (ROWS_ARE_X ? row : col),
+                  k = k0 + (ROWS_ARE_X ? col : row);
+      if ((UNITS % S::THREADS == 0 || u < UNITS) && x < X && k < S::K) {
+        simtLoadVec<V>(src + off(x, k), r[i]);
+        if constexpr (PROLOGUE) {
 #pragma unroll
-          for (int v = 0; v < VA; ++v)
-            ra[i][v] =
-                out.prologue_a((int)batch, (int)(m + (S::A_AXIS ? v : 0)),
-                               (int)(k + (S::A_AXIS ? 0 : v)), ra[i][v]);
+          for (int v = 0; v < V; ++v)
+            r[i][v] = pro(x + (ROWS_ARE_X ? 0 : v), k + (ROWS_ARE_X ? v : 0),
+                          r[i][v]);
         }
       } else {
 #pragma unroll
-        for (int v = 0; v < VA; ++v)
-          ra[i][v] = 0.f;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < S::B_LOADS; ++i) {
-      const int u = tid + i * S::THREADS;
-      int kk, nn;
-      if constexpr (S::B_AXIS == 0) {
-        kk = u / (S::BN / VB);
-        nn = (u % (S::BN / VB)) * VB;
-      } else {
-        nn = u / (BK / VB);
-        kk = (u % (BK / VB)) * VB;
-      }
-      const idx_t k = k0 + kk, n = n0 + nn;
-      if ((S::B_UNITS % S::THREADS == 0 || u < S::B_UNITS) && k < S::K &&
-          n < S::N) {
-        simtLoadVec<VB>(B + P::b_off(batch, k, n), rb[i]);
-        if constexpr (Store::kPrologueB) {
-#pragma unroll
-          for (int v = 0; v < VB; ++v)
-            rb[i][v] =
-                out.prologue_b((int)batch, (int)(k + (S::B_AXIS ? v : 0)),
-                               (int)(n + (S::B_AXIS ? 0 : v)), rb[i][v]);
-        }
-      } else {
-#pragma unroll
-        for (int v = 0; v < VB; ++v)
-          rb[i][v] = 0.f;
+        for (int v = 0; v < V; ++v)
+          r[i][v] = 0.f;
       }
     }
   }
