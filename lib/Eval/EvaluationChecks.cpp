@@ -66,6 +66,41 @@ bool Evaluation::measureConditioning(ArrayRef<HostBuffer> host,
   return true;
 }
 
+/// The high-precision result rounded to the output's type (an exact value
+/// beyond the type's range is that infinity): what a low-precision output
+/// is judged against.
+static HostBuffer roundToOutputType(const ArgSpec &spec,
+                                    const HostBuffer &high) {
+  HostBuffer rounded(spec);
+  forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
+    for (int64_t e = begin; e < end; ++e)
+      rounded.setFromDouble(e, high.getAsDouble(e));
+  });
+  return rounded;
+}
+
+/// The absolute bound is counted in units of the output's own size: at a
+/// 1e3 input scale a unit-scale bound only measures rounding, and on an
+/// output of size 1e-3 (a softmax over a thousand columns) it would hide any
+/// error. Returns the unit, or nullopt to keep the default.
+static std::optional<double> getAtolScale(const HostBuffer &reference,
+                                          Distribution dist, ElementKind kind) {
+  double rms = getRootMeanSquare(reference);
+  if (getDistributionScale(dist, kind) > 1)
+    return std::max(1.0, rms);
+  if (isFloatKind(kind))
+    return std::clamp(rms, double(std::numeric_limits<float>::min()), 1.0);
+  return std::nullopt;
+}
+
+/// Whether a failed comparison may be a question of conditioning: elements
+/// whose exact value no f32 computation determines. Non-finite values and
+/// failures in more than one element in a thousand are not.
+static bool mayBeIllConditioned(const CompareResult &cmp, ElementKind kind) {
+  return !cmp.passed && isFloatKind(kind) && std::isfinite(cmp.worst->ratio) &&
+         cmp.numMismatches * 1000 <= std::max<int64_t>(cmp.numElements, 1000);
+}
+
 bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
                               ArrayRef<HostBuffer> expected,
                               ArrayRef<HostBuffer> got,
@@ -77,19 +112,13 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
     if (!spec.isOutput)
       continue;
     // An f16/bf16 problem is judged by its high-precision reference alone,
-    // rounded to the output's type (an exact value beyond the type's range
-    // is that infinity): a baseline that accumulates in low precision is
-    // no measure of a candidate's accuracy. Only the baseline itself is
-    // held to the baseline.
+    // rounded to the output's type: a baseline that accumulates in low
+    // precision is no measure of a candidate's accuracy. Only the baseline
+    // itself is held to the baseline.
     bool highOnly = isJudgedByHighPrecision() && highOut;
     std::optional<HostBuffer> rounded;
     if (highOnly) {
-      rounded.emplace(spec);
-      const HostBuffer &h = (*highOut)[i];
-      forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
-        for (int64_t e = begin; e < end; ++e)
-          rounded->setFromDouble(e, h.getAsDouble(e));
-      });
+      rounded.emplace(roundToOutputType(spec, (*highOut)[i]));
       if (!result.hasFlag("bound_from_high_precision")) {
         addFlag("bound_from_high_precision");
         result.notes.push_back(
@@ -102,16 +131,8 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
 
     CompareOptions compare;
     compare.tolerance = getOutputTolerance(spec.kind, i);
-    // The absolute bound is counted in units of the output's own size: at
-    // a 1e3 input scale a unit-scale bound only measures rounding, and on
-    // an output of size 1e-3 (a softmax over a thousand columns) it would
-    // hide any error.
-    double rms = getRootMeanSquare(reference);
-    if (getDistributionScale(dist, spec.kind) > 1)
-      compare.atolScale = std::max(1.0, rms);
-    else if (isFloatKind(spec.kind))
-      compare.atolScale =
-          std::clamp(rms, double(std::numeric_limits<float>::min()), 1.0);
+    if (std::optional<double> scale = getAtolScale(reference, dist, spec.kind))
+      compare.atolScale = *scale;
     // Where an f32 baseline itself is further from the high-precision
     // result than the bound (long reductions with cancellation), a
     // candidate may be as far as twice the baseline's worst error: no more
@@ -135,11 +156,7 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
     // Elements that failed may be ones whose exact value no f32
     // computation determines: judge them again with the room their
     // conditioning gives. A failure is reported with the plain bound.
-    // Non-finite values and failures in more than one element in a thousand
-    // are not a question of conditioning: those are judged as they are.
-    if (!cmp.passed && highOut && isFloatKind(spec.kind) &&
-        std::isfinite(cmp.worst->ratio) &&
-        cmp.numMismatches * 1000 <= std::max<int64_t>(cmp.numElements, 1000)) {
+    if (highOut && mayBeIllConditioned(cmp, spec.kind)) {
       if (conditioning.empty() &&
           !measureConditioning(host, *highOut, seed, where, conditioning))
         return false;
