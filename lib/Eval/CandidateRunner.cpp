@@ -13,8 +13,7 @@ namespace json = llvm::json;
 
 CandidateRunner::~CandidateRunner() = default;
 
-json::Value mlir::stark::toJSON(const TimedRunsRequest &request) {
-  const TimingOptions &t = request.timing;
+json::Object mlir::stark::timingOptionsToJSON(const TimingOptions &t) {
   return json::Object{
       {"warmup_runs", t.warmupRuns},
       {"min_trials", t.minTrials},
@@ -22,8 +21,13 @@ json::Value mlir::stark::toJSON(const TimedRunsRequest &request) {
       {"target_relative_spread", t.targetRelativeSpread},
       {"budget_seconds", t.budgetSeconds},
       {"flush_cache", t.flushCache},
-      {"sampled_runs", json::Array(request.sampledRuns)},
   };
+}
+
+json::Value mlir::stark::toJSON(const TimedRunsRequest &request) {
+  json::Object o = timingOptionsToJSON(request.timing);
+  o["sampled_runs"] = json::Array(request.sampledRuns);
+  return o;
 }
 
 bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,

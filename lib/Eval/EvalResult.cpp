@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Eval/CandidateRunner.h"
 #include "stark/Eval/Evaluator.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -90,15 +91,7 @@ json::Value mlir::stark::toJSON(const EvalOptions &o) {
       {"reference_dir", o.referenceDir},
       {"write_references", o.writeReferences},
       {"max_stored_reference_bytes", o.maxStoredReferenceBytes},
-      {"timing",
-       json::Object{
-           {"warmup_runs", o.timing.warmupRuns},
-           {"min_trials", o.timing.minTrials},
-           {"max_trials", o.timing.maxTrials},
-           {"target_relative_spread", o.timing.targetRelativeSpread},
-           {"budget_seconds", o.timing.budgetSeconds},
-           {"flush_cache", o.timing.flushCache},
-       }},
+      {"timing", timingOptionsToJSON(o.timing)},
   };
 }
 

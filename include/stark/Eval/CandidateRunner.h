@@ -91,6 +91,10 @@ struct TimedRunsOutcome {
   std::vector<BackToBackRun> backToBack;
 };
 
+/// The timing options as JSON: the keys a timed-runs request and
+/// EvalOptions's "timing" object share.
+llvm::json::Object timingOptionsToJSON(const TimingOptions &timing);
+
 llvm::json::Value toJSON(const TimedRunsRequest &request);
 bool fromJSON(const llvm::json::Value &value, TimedRunsRequest &request,
               llvm::json::Path path);
