@@ -11,6 +11,22 @@
 using namespace mlir;
 using namespace mlir::stark;
 
+/// Ranks `op` by its cost, or lists it as unknown with why it has none: the
+/// same for every kind of op that can be costed.
+static void addCost(HotOpRanking &ranking, Operation *op,
+                    FailureOr<OpCost> cost, const std::string &why,
+                    const HardwareProfile &profile) {
+  if (failed(cost)) {
+    ranking.unknown.push_back({op, why});
+    return;
+  }
+  RankedOp r;
+  r.op = op;
+  r.cost = *cost;
+  r.estimate = estimateRoofline(*cost, profile);
+  ranking.ranked.push_back(r);
+}
+
 HotOpRanking mlir::stark::rankHotOps(Operation *root,
                                      const HardwareProfile &profile) {
   HotOpRanking ranking;
@@ -30,29 +46,13 @@ HotOpRanking mlir::stark::rankHotOps(Operation *root,
         return;
       }
     }
+    std::string why;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      std::string why;
-      FailureOr<OpCost> cost = computeOpCost(linalgOp, why);
-      if (failed(cost)) {
-        ranking.unknown.push_back({op, why});
-        return;
-      }
-      RankedOp r;
-      r.op = op;
-      r.cost = *cost;
-      r.estimate = estimateRoofline(*cost, profile);
-      ranking.ranked.push_back(r);
+      addCost(ranking, op, computeOpCost(linalgOp, why), why, profile);
       return;
     }
     if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
-      std::string why;
-      FailureOr<OpCost> cost = computeSoftmaxCost(softmax, why);
-      if (failed(cost)) {
-        ranking.unknown.push_back({op, why});
-        return;
-      }
-      ranking.ranked.push_back(
-          {op, *cost, estimateRoofline(*cost, profile), 0, 0});
+      addCost(ranking, op, computeSoftmaxCost(softmax, why), why, profile);
       return;
     }
     // Other aggregated ops compute, but have no indexing maps.
