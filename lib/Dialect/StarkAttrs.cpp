@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Dialect/StarkAttrs.h"
+#include "stark/Dialect/TypedParams.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -62,6 +63,13 @@ LogicalResult WinnerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "'strategy' must not be empty";
   if (!(speedup > 0.0))
     return emitError() << "'speedup' must be positive, got " << speedup;
+  if (params)
+    for (NamedAttribute param : params)
+      if (!isTypedParamValue(param.getValue()))
+        return emitError() << "parameter '" << param.getName().getValue()
+                           << "' must be an integer, a number, a boolean or "
+                              "a string, got "
+                           << param.getValue();
   for (const std::optional<APFloat> &t : {baselineUs, winnerUs})
     if (t && !(t->convertToDouble() > 0.0))
       return emitError() << "'baseline_us' and 'winner_us' must be positive, "

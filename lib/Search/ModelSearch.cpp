@@ -1,6 +1,7 @@
 //===- ModelSearch.cpp - The search of a whole model's problems -----------===//
 
 #include "stark/Search/ModelSearch.h"
+#include "stark/Dialect/TypedParams.h"
 #include "stark/Eval/Timing.h"
 #include "stark/Problem/FusionGroup.h"
 #include "stark/Search/ModelPlan.h"
@@ -208,15 +209,12 @@ void ModelSearch::installWinner(Entry &e, OwningOpRef<ModuleOp> winner,
   Builder b(ctx);
   winner->setSymNameAttr(b.getStringAttr("winner"));
   e.problem.getBody()->push_back(winner.release());
-  SmallVector<NamedAttribute> params;
-  for (const auto &[k, v] : node.params)
-    params.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
-  e.problem->setAttr(kWinnerAttrName,
-                     WinnerAttr::get(ctx, APFloat(baselineSeconds * 1e6),
-                                     node.id,
-                                     /*chip=*/"", b.getDictionaryAttr(params),
-                                     APFloat(node.speedup), node.strategy,
-                                     target, APFloat(node.seconds * 1e6)));
+  e.problem->setAttr(
+      kWinnerAttrName,
+      WinnerAttr::get(ctx, APFloat(baselineSeconds * 1e6), node.id,
+                      /*chip=*/"", getTypedParamsAttr(ctx, node.params),
+                      APFloat(node.speedup), node.strategy, target,
+                      APFloat(node.seconds * 1e6)));
   e.winner = true;
   e.speedup = node.speedup;
   ++out.winners;

@@ -1,6 +1,7 @@
 //===- RecordedWinner.cpp - Tuning records as winners of problems ---------===//
 
 #include "stark/Tuning/RecordedWinner.h"
+#include "stark/Dialect/TypedParams.h"
 #include "stark/Problem/KernelProblem.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,14 +45,11 @@ mlir::stark::parseRecordedWinner(const TuningRecord &record,
 
 WinnerAttr mlir::stark::getRecordedWinnerAttr(const TuningRecord &record,
                                               MLIRContext *context) {
-  Builder b(context);
-  SmallVector<NamedAttribute> params;
-  for (const auto &[k, v] : record.params)
-    params.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
-  return WinnerAttr::get(
-      context, APFloat(record.baselineSeconds * 1e6), record.candidate,
-      record.chip, b.getDictionaryAttr(params), APFloat(record.speedup),
-      record.strategy, record.target, APFloat(record.winnerSeconds * 1e6));
+  return WinnerAttr::get(context, APFloat(record.baselineSeconds * 1e6),
+                         record.candidate, record.chip,
+                         getTypedParamsAttr(context, record.params),
+                         APFloat(record.speedup), record.strategy,
+                         record.target, APFloat(record.winnerSeconds * 1e6));
 }
 
 LogicalResult mlir::stark::checkRecordedWinner(ModuleOp problem,

@@ -68,6 +68,12 @@ module attributes {stark.winner = #stark.winner<baseline_us = 0.0, candidate = 1
 
 // -----
 
+// A parameter is a scalar: an integer, a number, a boolean or a string.
+// expected-error @+1 {{parameter 'tile' must be an integer, a number, a boolean or a string, got [64, 32]}}
+module attributes {stark.winner = #stark.winner<candidate = 1, params = {bm = 64 : i64, tile = [64, 32]}, speedup = 2.0, strategy = "gemm">} {}
+
+// -----
+
 // expected-error @+1 {{'source' must not be empty}}
 func.func private @k() attributes {stark.cuda = #stark.cuda<launches = [#stark.launch<block = array<i64: 16>, grid = array<i64: 1>, kernel = "k">], source = "">}
 

@@ -41,11 +41,12 @@ module {
 // The winner on a problem module (search); the call that replaced the op
 // (substitute) carries a builtin dictionary, for stock tools.
 
-// CHECK: module @stark_problem_0 attributes {stark.winner = #stark.winner<baseline_us = 5.000000e+00, candidate = 7, chip = "sm_80", params = {bm = "64", bn = "32"}, speedup = 2.500000e+00, strategy = "gemm", target = "cuda", winner_us = 2.000000e+00>}
+// Parameters are typed (integers, booleans, numbers); strings stay valid.
+// CHECK: module @stark_problem_0 attributes {stark.winner = #stark.winner<baseline_us = 5.000000e+00, candidate = 7, chip = "sm_80", params = {bm = 64 : i64, bn = "32", ratio = 5.000000e-01 : f64, vec = true}, speedup = 2.500000e+00, strategy = "gemm", target = "cuda", winner_us = 2.000000e+00>}
 // CHECK-LABEL: func.func @program
 // CHECK: call @stark_kernel_0123456789abcdef() {stark.winner = {candidate = 7 : i64, signature = "0123456789abcdef0123456789abcdef", speedup = 2.500000e+00 : f64, strategy = "gemm"}} : () -> ()
 module {
-  module @stark_problem_0 attributes {stark.winner = #stark.winner<baseline_us = 5.0, candidate = 7, chip = "sm_80", params = {bm = "64", bn = "32"}, speedup = 2.5, strategy = "gemm", target = "cuda", winner_us = 2.0>} {
+  module @stark_problem_0 attributes {stark.winner = #stark.winner<baseline_us = 5.0, candidate = 7, chip = "sm_80", params = {bm = 64 : i64, bn = "32", ratio = 0.5 : f64, vec = true}, speedup = 2.5, strategy = "gemm", target = "cuda", winner_us = 2.0>} {
   }
   func.func private @stark_kernel_0123456789abcdef()
   func.func @program() {

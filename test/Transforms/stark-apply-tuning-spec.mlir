@@ -21,7 +21,7 @@
 // SPEC-NEXT:     transform.stark.match_signature %[[OP]], "c592b7970adcc3365a64a247e8d4169d" : !transform.any_op
 // SPEC-NEXT:     transform.yield %[[OP]] : !transform.any_op
 // SPEC:        transform.named_sequence @apply_c592b7970adcc3365a64a247e8d4169d(%[[TARGET:.+]]: !transform.any_op {transform.consumed}) {
-// SPEC-NEXT:     transform.stark.apply_winner %[[TARGET]] {problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "16x8xf32,8x4xf32->16x4xf32", signature = "c592b7970adcc3365a64a247e8d4169d">, winner = #stark.winner<baseline_us = 5.000000e+05, candidate = 3, params = {rows = "16"}, speedup = 2.000000e+00, strategy = "hand-written", target = "cpu", winner_us = 2.500000e+05>} : !transform.any_op {
+// SPEC-NEXT:     transform.stark.apply_winner %[[TARGET]] {problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "16x8xf32,8x4xf32->16x4xf32", signature = "c592b7970adcc3365a64a247e8d4169d">, winner = #stark.winner<baseline_us = 5.000000e+05, candidate = 3, params = {rows = 16 : i64}, speedup = 2.000000e+00, strategy = "hand-written", target = "cpu", winner_us = 2.500000e+05>} : !transform.any_op {
 // SPEC-NEXT:       module {
 // SPEC-NEXT:         func.func @kernel(
 // SPEC:        transform.named_sequence @__transform_main(%[[ROOT:.+]]: !transform.any_op {transform.consumed}) {

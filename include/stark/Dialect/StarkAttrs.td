@@ -113,10 +113,11 @@ def Stark_WinnerAttr : Stark_Attr<"Winner", "winner"> {
 
     ```mlir
     stark.winner = #stark.winner<baseline_us = 5.0, candidate = 7,
-        params = {bm = "64"}, speedup = 2.5, strategy = "gemm",
-        target = "cuda", winner_us = 2.0>
+        params = {bm = 64 : i64, vec = true}, speedup = 2.5,
+        strategy = "gemm", target = "cuda", winner_us = 2.0>
     ```
-    `chip` names the chip a CUDA C++ winner was built for. The call that
+    `params` keep the kind of each value: integers, booleans, other numbers
+    (f64) or strings. `chip` names the chip a CUDA C++ winner was built for. The call that
     replaces the op carries its provenance as a builtin dictionary under
     the same name, which stock tools can read.
   }];
