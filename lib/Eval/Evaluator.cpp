@@ -11,21 +11,6 @@
 #include "stark/Eval/TensorProgram.h"
 #include "stark/Target/CpuTarget.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Index/IR/IndexDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -404,14 +389,8 @@ EvalResult mlir::stark::evaluateCandidate(Target &target, ModuleOp problem,
 //===----------------------------------------------------------------------===//
 
 void mlir::stark::registerEvalDialects(DialectRegistry &registry) {
-  registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
-                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+  registerCandidateDialects(registry);
   registerTensorProgramDialects(registry);
-  registerStarkDialect(registry);
 }
 
 /// Parses `source`; on failure returns null and the diagnostics, formatted

@@ -7,6 +7,7 @@
 #include "stark/Target/CudaRuntime.h"
 #include "stark/Target/LoweredGuards.h"
 #include "stark/Target/PtxGuards.h"
+#include "stark/Target/Target.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -97,13 +98,7 @@ CudaArch CudaArch::forComputeCapability(int major, int minor) {
 }
 
 void mlir::stark::registerCudaTargetDialects(DialectRegistry &registry) {
-  registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
-                  math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
-                  nvgpu::NVGPUDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
-  registerStarkDialect(registry);
+  registerCandidateDialects(registry);
   // gpu-to-llvm and convert-gpu-to-nvvm find the patterns of the dialects
   // they meet through these interfaces.
   arith::registerConvertArithToLLVMInterface(registry);

@@ -1,13 +1,29 @@
 //===- Target.cpp - Kernel signatures, host buffers, target registry ------===//
 
 #include "stark/Target/Target.h"
+#include "stark/Dialect/StarkDialect.h"
 #include "stark/Target/CpuTarget.h"
 #ifdef STARK_ENABLE_CUDA
 #include "stark/Target/CudaTarget.h"
 #endif
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -276,4 +292,14 @@ std::unique_ptr<Target> mlir::stark::createTarget(StringRef name,
   error =
       llvm::formatv("unknown target '{0}'; expected cpu or cuda", name).str();
   return nullptr;
+}
+
+void mlir::stark::registerCandidateDialects(DialectRegistry &registry) {
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
+                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
+                  vector::VectorDialect>();
+  registerStarkDialect(registry);
 }

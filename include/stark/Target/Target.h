@@ -200,6 +200,11 @@ public:
 std::unique_ptr<Target> createTarget(StringRef name, MLIRContext &context,
                                      std::string &error);
 
+/// The dialects a problem or a candidate may be written in, whatever the
+/// target: the evaluator parses sources with them, the cuda target lowers
+/// them.
+void registerCandidateDialects(DialectRegistry &registry);
+
 } // namespace mlir::stark
 
 #endif // STARK_TARGET_TARGET_H
