@@ -10,15 +10,20 @@
 using namespace mlir;
 using namespace mlir::stark;
 
+llvm::json::Object
+mlir::stark::paramsToJSON(const std::map<std::string, std::string> &params) {
+  llvm::json::Object o;
+  for (const auto &[k, v] : params)
+    o[k] = v;
+  return o;
+}
+
 llvm::json::Object mlir::stark::nodeToJSON(const SearchNode &n) {
-  llvm::json::Object params;
-  for (const auto &[k, v] : n.params)
-    params[k] = v;
   llvm::json::Object o{{"id", n.id},
                        {"parent", n.parent},
                        {"depth", n.depth},
                        {"strategy", n.strategy},
-                       {"params", std::move(params)},
+                       {"params", paramsToJSON(n.params)},
                        {"plan", n.plan},
                        {"changed_part", n.changedPart},
                        {"author", n.author},

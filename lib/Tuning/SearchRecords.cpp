@@ -2,6 +2,7 @@
 
 #include "stark/Tuning/SearchRecords.h"
 #include "stark/Eval/Timing.h"
+#include "stark/Search/Report.h"
 #include "stark/Tuning/RecordedWinner.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -67,9 +68,6 @@ public:
     }
     Applied applied;
     applied.speedup = record.speedup;
-    llvm::json::Object params;
-    for (const auto &[k, v] : record.params)
-      params[k] = v;
     applied.report =
         llvm::json::Object{{"problem", problem.getSymNameAttr().getValue()},
                            {"op", info.getOp()},
@@ -81,7 +79,7 @@ public:
     applied.report["tuning_db"] =
         llvm::json::Object{{"device", record.device},
                            {"strategy", record.strategy},
-                           {"params", std::move(params)},
+                           {"params", paramsToJSON(record.params)},
                            {"candidate", record.candidate},
                            {"seconds", record.winnerSeconds},
                            {"speedup", record.speedup},

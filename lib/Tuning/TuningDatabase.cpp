@@ -1,6 +1,7 @@
 //===- TuningDatabase.cpp - Verified winners by signature and device ------===//
 
 #include "stark/Tuning/TuningDatabase.h"
+#include "stark/Search/Report.h"
 #include "stark/Support/Time.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -45,9 +46,6 @@ static std::string checksumOf(const llvm::json::Object &withoutChecksum) {
 }
 
 llvm::json::Object mlir::stark::tuningRecordToJSON(const TuningRecord &r) {
-  llvm::json::Object params;
-  for (const auto &[k, v] : r.params)
-    params[k] = v;
   llvm::json::Object o{{"signature", r.signature},
                        {"device", r.device},
                        {"target", r.target},
@@ -57,7 +55,7 @@ llvm::json::Object mlir::stark::tuningRecordToJSON(const TuningRecord &r) {
                        {"num_outputs", r.numOutputs},
                        {"fused_ops", r.fusedOps},
                        {"strategy", r.strategy},
-                       {"params", std::move(params)},
+                       {"params", paramsToJSON(r.params)},
                        {"candidate", r.candidate},
                        {"chip", r.chip},
                        {"module", r.module},

@@ -16,6 +16,10 @@
 
 namespace mlir::stark {
 
+/// Strategy parameters (a node's, a recorded winner's) as a JSON object.
+llvm::json::Object
+paramsToJSON(const std::map<std::string, std::string> &params);
+
 /// One node of a search tree.
 llvm::json::Object nodeToJSON(const SearchNode &node);
 
