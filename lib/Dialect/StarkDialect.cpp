@@ -46,6 +46,22 @@ LogicalResult wrongKind(Operation *op, NamedAttribute attr,
   return diag;
 }
 
+/// An attribute with two forms: the typed `ModuleAttrT` (spelled
+/// `moduleKind`) on a problem module, an `OpAttrT` on the ops that refer to
+/// it; `opError` says what the latter must be.
+template <typename ModuleAttrT, typename OpAttrT>
+LogicalResult verifyModuleOrOpForm(Operation *op, NamedAttribute attr,
+                                   StringRef moduleKind, StringRef opError) {
+  if (isa<ModuleOp>(op)) {
+    if (!isa<ModuleAttrT>(attr.getValue()))
+      return wrongKind(op, attr, moduleKind);
+    return success();
+  }
+  if (!isa<OpAttrT>(attr.getValue()))
+    return op->emitOpError() << opError;
+  return success();
+}
+
 } // namespace
 
 LogicalResult StarkDialect::verifyOperationAttribute(Operation *op,
@@ -60,32 +76,20 @@ LogicalResult StarkDialect::verifyOperationAttribute(Operation *op,
   if (name == kProblemAttrName) {
     // A problem module describes itself; the ops it was outlined from name
     // it.
-    if (isa<ModuleOp>(op)) {
-      if (!isa<ProblemAttr>(value))
-        return wrongKind(op, attr, "#stark.problem");
-      return success();
-    }
-    if (!isa<FlatSymbolRefAttr>(value))
-      return op->emitOpError()
-             << "'stark.problem' must be a symbol reference to a problem "
-                "module (a #stark.problem attribute belongs on the module)";
-    return success();
+    return verifyModuleOrOpForm<ProblemAttr, FlatSymbolRefAttr>(
+        op, attr, "#stark.problem",
+        "'stark.problem' must be a symbol reference to a problem module (a "
+        "#stark.problem attribute belongs on the module)");
   }
   if (name == kWinnerAttrName) {
     // On a problem module: the search's result. On the call that replaced
     // an op: provenance in a builtin dictionary, which stock tools lowering
     // the output can read.
-    if (isa<ModuleOp>(op)) {
-      if (!isa<WinnerAttr>(value))
-        return wrongKind(op, attr, "#stark.winner");
-      return success();
-    }
-    if (!isa<DictionaryAttr>(value))
-      return op->emitOpError()
-             << "'stark.winner' on a substituted call must be a dictionary "
-                "{candidate, signature, speedup, strategy} (a #stark.winner "
-                "attribute belongs on a problem module)";
-    return success();
+    return verifyModuleOrOpForm<WinnerAttr, DictionaryAttr>(
+        op, attr, "#stark.winner",
+        "'stark.winner' on a substituted call must be a dictionary "
+        "{candidate, signature, speedup, strategy} (a #stark.winner "
+        "attribute belongs on a problem module)");
   }
   if (name == kCudaAttrName || name == kScheduleAttrName) {
     bool cuda = name == kCudaAttrName;
