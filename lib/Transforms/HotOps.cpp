@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassOptions.h"
 #include "stark/Analysis/HotOpAnalysis.h"
 #include "stark/Dialect/StarkAttrs.h"
 #include "stark/Transforms/Passes.h"
@@ -12,7 +13,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::stark {
@@ -59,13 +59,10 @@ struct StarkHotOpsPass
                          << minShare;
       return signalPassFailure();
     }
-    std::optional<HardwareProfile> hw = lookupHardwareProfile(profile);
-    if (!hw) {
-      module.emitError() << "stark-hot-ops: unknown hardware profile '"
-                         << profile << "'; expected one of: "
-                         << llvm::join(getHardwareProfileNames(), ", ");
+    std::optional<HardwareProfile> hw =
+        lookupProfileOption(module, getArgument(), profile);
+    if (!hw)
       return signalPassFailure();
-    }
 
     // A previous run's marks are stale once the module has changed.
     module->walk([](Operation *op) { op->removeAttr(kCostAttrName); });

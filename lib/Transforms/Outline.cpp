@@ -1,5 +1,6 @@
 //===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
 
+#include "PassOptions.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Problem/ProgramOutline.h"
 #include "stark/Transforms/Passes.h"
@@ -7,7 +8,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::stark {
 #define GEN_PASS_DEF_STARKOUTLINEPASS
@@ -25,13 +25,10 @@ struct StarkOutlinePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<HardwareProfile> hw = lookupHardwareProfile(profile);
-    if (!hw) {
-      module.emitError() << "stark-outline: unknown hardware profile '"
-                         << profile << "'; expected one of: "
-                         << llvm::join(getHardwareProfileNames(), ", ");
+    std::optional<HardwareProfile> hw =
+        lookupProfileOption(module, getArgument(), profile);
+    if (!hw)
       return signalPassFailure();
-    }
     OutlineOptions options;
     options.all = all;
     options.dir = dir;
