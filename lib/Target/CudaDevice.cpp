@@ -53,23 +53,16 @@ LogicalResult CudaDevice::initialize(std::string &error) {
       CUDA_SUCCESS)
     name = deviceName;
   int major = 0, minor = 0, l2Bytes = 0;
-  if (!check(api.cuDeviceGetAttributeFn(
-                 &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-             "cuDeviceGetAttribute") ||
-      !check(api.cuDeviceGetAttributeFn(
-                 &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-             "cuDeviceGetAttribute") ||
-      !check(api.cuDeviceGetAttributeFn(
-                 &l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device),
-             "cuDeviceGetAttribute") ||
-      !check(api.cuDeviceGetAttributeFn(
-                 &smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
-             "cuDeviceGetAttribute") ||
-      !check(api.cuDeviceGetAttributeFn(
-                 &maxSharedOptin,
-                 CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device),
-             "cuDeviceGetAttribute"))
-    return failure();
+  std::pair<int *, CUdevice_attribute> attributes[] = {
+      {&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+      {&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+      {&l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE},
+      {&smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+      {&maxSharedOptin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}};
+  for (auto [value, attribute] : attributes)
+    if (!check(api.cuDeviceGetAttributeFn(value, attribute, device),
+               "cuDeviceGetAttribute"))
+      return failure();
   arch = CudaArch::forComputeCapability(major, minor);
 
   // Non-blocking: nothing on the legacy default stream (another library in
