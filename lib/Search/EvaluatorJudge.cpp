@@ -78,11 +78,22 @@ double EvaluatorJudge::getScreenBelowSpeedup() const {
          (1 + screening.margin);
 }
 
+double mlir::stark::getSuspiciousSpeedup(double configured, double bestVerified,
+                                         double overBest) {
+  return std::max(configured, overBest * bestVerified);
+}
+
+double EvaluatorJudge::getSuspiciousSpeedup() const {
+  return mlir::stark::getSuspiciousSpeedup(options.suspiciousSpeedup,
+                                           bestVerifiedSpeedup);
+}
+
 EvalJob EvaluatorJudge::makeJob(const Proposal &proposal, bool screen) const {
   EvalJob job{problemSource,    problemName,
               proposal.payload, "candidate-" + proposal.node.strategy,
               options,          worker};
   job.worker.timeoutSeconds += referenceAllowance;
+  job.options.suspiciousSpeedup = getSuspiciousSpeedup();
   if (screen)
     job.options.screenBelowSpeedup = getScreenBelowSpeedup();
   return job;

@@ -24,6 +24,13 @@
 // screened (Verdict::screened), their times good for guiding the search.
 // Retiming and the sanitizer always run the full protocol.
 //
+// A speedup far above the baseline's is suspicious: it buys a candidate the
+// evaluator's extra correctness trials. Against an upstream lowering that
+// every template beats tenfold, an absolute threshold would flag every
+// candidate; the judge flags one that is also more than twice as fast as
+// the best candidate verified in full so far (which had those trials
+// itself when it was suspicious).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STARK_SEARCH_EVALUATORJUDGE_H
@@ -58,6 +65,12 @@ struct ScreeningOptions {
   double margin = 0.05;
 };
 
+/// The speedup above which an evaluation runs its extra trials: the
+/// configured one (EvalOptions::suspiciousSpeedup), raised to `overBest`
+/// times the best speedup verified in full so far.
+double getSuspiciousSpeedup(double configured, double bestVerified,
+                            double overBest = 2.0);
+
 class EvaluatorJudge : public Judge {
 public:
   EvaluatorJudge(std::string problemSource, std::string problemName,
@@ -88,6 +101,8 @@ public:
   /// The speedup below which a candidate is screened out now; 0 when
   /// screening is off.
   double getScreenBelowSpeedup() const;
+  /// The speedup above which a candidate gets the extra trials now.
+  double getSuspiciousSpeedup() const;
 
   /// Every evaluation so far, in order (the baseline first).
   const std::vector<EvalResult> &getResults() const { return results; }
