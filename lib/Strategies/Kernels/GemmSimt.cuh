@@ -212,49 +212,34 @@ template <class Cfg, class Store> struct SimtThread {
 
   // Registers -> shared memory, k-major for both tiles.
   __device__ __forceinline__ void storeTiles(ATile &As, BTile &Bs, int s) {
-    constexpr int BK = S::BK, VA = S::VA, VB = S::VB;
+    storeOperand<S::A_UNITS, S::A_AXIS == 0 ? S::BK : S::BM, S::A_AXIS == 0>(
+        As[s], ra);
+    storeOperand<S::B_UNITS, S::B_AXIS == 0 ? S::BN : S::BK, S::B_AXIS == 1>(
+        Bs[s], rb);
+  }
+
+  // The loads of loadOperand (same UNITS, ROW_LEN, ROWS_ARE_X) into a
+  // k-major stage tile[k][x].
+  template <int UNITS, int ROW_LEN, bool ROWS_ARE_X, int LOADS, int V, int LD>
+  __device__ __forceinline__ void storeOperand(float (&tile)[S::BK][LD],
+                                               const float (&r)[LOADS][V]) {
 #pragma unroll
-    for (int i = 0; i < S::A_LOADS; ++i) {
+    for (int i = 0; i < LOADS; ++i) {
       const int u = tid + i * S::THREADS;
-      if (S::A_UNITS % S::THREADS != 0 && u >= S::A_UNITS)
+      if (UNITS % S::THREADS != 0 && u >= UNITS)
         break;
-      if constexpr (S::A_AXIS == 0) {
-        const int mm = u / (BK / VA), kk = (u % (BK / VA)) * VA;
+      const int row = u / (ROW_LEN / V), col = (u % (ROW_LEN / V)) * V;
+      if constexpr (ROWS_ARE_X) {
 #pragma unroll
-        for (int v = 0; v < VA; ++v)
-          As[s][kk + v][mm] = ra[i][v];
+        for (int v = 0; v < V; ++v)
+          tile[col + v][row] = r[i][v];
+      } else if constexpr (V == 4) {
+        *reinterpret_cast<float4 *>(&tile[row][col]) =
+            make_float4(r[i][0], r[i][1], r[i][2], r[i][3]);
       } else {
-        const int kk = u / (S::BM / VA), mm = (u % (S::BM / VA)) * VA;
-        if constexpr (VA == 4) {
-          *reinterpret_cast<float4 *>(&As[s][kk][mm]) =
-              make_float4(ra[i][0], ra[i][1], ra[i][2], ra[i][3]);
-        } else {
 #pragma unroll
-          for (int v = 0; v < VA; ++v)
-            As[s][kk][mm + v] = ra[i][v];
-        }
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < S::B_LOADS; ++i) {
-      const int u = tid + i * S::THREADS;
-      if (S::B_UNITS % S::THREADS != 0 && u >= S::B_UNITS)
-        break;
-      if constexpr (S::B_AXIS == 0) {
-        const int kk = u / (S::BN / VB), nn = (u % (S::BN / VB)) * VB;
-        if constexpr (VB == 4) {
-          *reinterpret_cast<float4 *>(&Bs[s][kk][nn]) =
-              make_float4(rb[i][0], rb[i][1], rb[i][2], rb[i][3]);
-        } else {
-#pragma unroll
-          for (int v = 0; v < VB; ++v)
-            Bs[s][kk][nn + v] = rb[i][v];
-        }
-      } else {
-        const int nn = u / (BK / VB), kk = (u % (BK / VB)) * VB;
-#pragma unroll
-        for (int v = 0; v < VB; ++v)
-          Bs[s][kk + v][nn] = rb[i][v];
+        for (int v = 0; v < V; ++v)
+          tile[row][col + v] = r[i][v];
       }
     }
   }

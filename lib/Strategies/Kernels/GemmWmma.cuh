@@ -66,6 +66,19 @@ template <int N> __device__ __forceinline__ void wmmaCpAsyncWait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
+// A fragment from shared memory; with TF32 its values cut to tf32, as the
+// tf32 mma expects.
+template <bool TF32, class Frag, class T>
+__device__ __forceinline__ void wmmaLoadFragment(Frag &f, const T *p,
+                                                 unsigned ld) {
+  nvcuda::wmma::load_matrix_sync(f, p, ld);
+  if constexpr (TF32) {
+#pragma unroll
+    for (int t = 0; t < f.num_elements; ++t)
+      f.x[t] = nvcuda::wmma::__float_to_tf32(f.x[t]);
+  }
+}
+
 // Copies one operand's k tile into shared memory: UNITS copies of V
 // elements, ROW_LEN elements a shared-memory row (LD apart). Rows run along
 // x (m for A, n for B) when ROWS_ARE_X, else along k; off(x, k) is the
@@ -164,28 +177,18 @@ gemmWmmaBlock(const typename C::TIn *__restrict__ A,
 #pragma unroll
       for (int i = 0; i < S::kFragsM; ++i) {
         const int row = warpM * C::WM + i * 16;
-        wmma::load_matrix_sync(af[i],
-                               C::A_AXIS == 0 ? as + row * S::kACols + kk
-                                              : as + kk * S::kACols + row,
-                               S::kACols);
-        if constexpr (C::TF32) {
-#pragma unroll
-          for (int t = 0; t < af[i].num_elements; ++t)
-            af[i].x[t] = wmma::__float_to_tf32(af[i].x[t]);
-        }
+        wmmaLoadFragment<C::TF32>(af[i],
+                                  C::A_AXIS == 0 ? as + row * S::kACols + kk
+                                                 : as + kk * S::kACols + row,
+                                  S::kACols);
       }
 #pragma unroll
       for (int j = 0; j < S::kFragsN; ++j) {
         const int col = warpN * C::WN + j * 16;
-        wmma::load_matrix_sync(bf[j],
-                               C::B_AXIS == 0 ? bs + kk * S::kBCols + col
-                                              : bs + col * S::kBCols + kk,
-                               S::kBCols);
-        if constexpr (C::TF32) {
-#pragma unroll
-          for (int t = 0; t < bf[j].num_elements; ++t)
-            bf[j].x[t] = wmma::__float_to_tf32(bf[j].x[t]);
-        }
+        wmmaLoadFragment<C::TF32>(bf[j],
+                                  C::B_AXIS == 0 ? bs + kk * S::kBCols + col
+                                                 : bs + col * S::kBCols + kk,
+                                  S::kBCols);
       }
 #pragma unroll
       for (int i = 0; i < S::kFragsM; ++i)
