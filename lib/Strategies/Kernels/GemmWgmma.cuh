@@ -180,35 +180,24 @@ template <int N> __device__ __forceinline__ void wgmmaKeep(float (&d)[N]) {
                : STARK_WGMMA_D8(0), STARK_WGMMA_D8(8), STARK_WGMMA_D8(16), STARK_WGMMA_D8(24), STARK_WGMMA_D8(32), STARK_WGMMA_D8(40), STARK_WGMMA_D8(48), STARK_WGMMA_D8(56), STARK_WGMMA_D8(64), STARK_WGMMA_D8(72), STARK_WGMMA_D8(80), STARK_WGMMA_D8(88), STARK_WGMMA_D8(96), STARK_WGMMA_D8(104), STARK_WGMMA_D8(112), STARK_WGMMA_D8(120) \
                : "l"(da), "l"(db))
 
-template <class TIn>
-__device__ __forceinline__ void wgmmaM64N128K16(float (&d)[64], unsigned long long da, unsigned long long db) {
-  if constexpr (WgmmaIsBf16<TIn>::value)
+// One m64nBNk16 wgmma of the element type TIn.
+template <class TIn, int BN>
+__device__ __forceinline__ void wgmmaIssue(float (&d)[BN / 2], unsigned long long da, unsigned long long db) {
+  constexpr bool bf16 = WgmmaIsBf16<TIn>::value;
+  if constexpr (BN == 256 && bf16)
+    STARK_WGMMA_M64N256K16("bf16");
+  else if constexpr (BN == 256)
+    STARK_WGMMA_M64N256K16("f16");
+  else if constexpr (bf16)
     STARK_WGMMA_M64N128K16("bf16");
   else
     STARK_WGMMA_M64N128K16("f16");
-}
-
-template <class TIn>
-__device__ __forceinline__ void wgmmaM64N256K16(float (&d)[128], unsigned long long da, unsigned long long db) {
-  if constexpr (WgmmaIsBf16<TIn>::value)
-    STARK_WGMMA_M64N256K16("bf16");
-  else
-    STARK_WGMMA_M64N256K16("f16");
 }
 #undef STARK_WGMMA_M64N128K16
 #undef STARK_WGMMA_M64N256K16
 #undef STARK_WGMMA_D8
 #undef STARK_WGMMA_REGS_0_63
 // clang-format on
-
-template <class TIn, int BN>
-__device__ __forceinline__ void
-wgmmaIssue(float (&d)[BN / 2], unsigned long long da, unsigned long long db) {
-  if constexpr (BN == 256)
-    wgmmaM64N256K16<TIn>(d, da, db);
-  else
-    wgmmaM64N128K16<TIn>(d, da, db);
-}
 
 // Where a block's tile lies and where its shared-memory ring is.
 struct WgmmaTile {
