@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -136,36 +138,37 @@ static std::string mathFn(StringRef base, ElementKind kind) {
 static std::string emitCmpF(StringRef pred, StringRef a, StringRef b) {
   std::string x = a.str(), y = b.str();
   auto nan = [&](const std::string &v) { return "(" + v + " != " + v + ")"; };
+  // C's comparison operators are false on NaN but for !=, which is true:
+  // they are the ordered predicates and une as they stand.
+  StringRef op = llvm::StringSwitch<StringRef>(pred)
+                     .Case("oeq", "==")
+                     .Case("ogt", ">")
+                     .Case("oge", ">=")
+                     .Case("olt", "<")
+                     .Case("ole", "<=")
+                     .Case("une", "!=")
+                     .Default("");
+  if (!op.empty())
+    return "(" + x + " " + op.str() + " " + y + ")";
+  // The other unordered orderings: not the opposite ordered comparison.
+  StringRef opposite = llvm::StringSwitch<StringRef>(pred)
+                           .Case("ugt", "<=")
+                           .Case("uge", "<")
+                           .Case("ult", ">=")
+                           .Case("ule", ">")
+                           .Default("");
+  if (!opposite.empty())
+    return "!(" + x + " " + opposite.str() + " " + y + ")";
   if (pred == "false")
     return "false";
   if (pred == "true")
     return "true";
-  if (pred == "oeq")
-    return "(" + x + " == " + y + ")";
-  if (pred == "ogt")
-    return "(" + x + " > " + y + ")";
-  if (pred == "oge")
-    return "(" + x + " >= " + y + ")";
-  if (pred == "olt")
-    return "(" + x + " < " + y + ")";
-  if (pred == "ole")
-    return "(" + x + " <= " + y + ")";
   if (pred == "one")
     return "(" + x + " < " + y + " || " + x + " > " + y + ")";
   if (pred == "ord")
     return "!(" + nan(x) + " || " + nan(y) + ")";
   if (pred == "ueq")
     return "!(" + x + " < " + y + " || " + x + " > " + y + ")";
-  if (pred == "ugt")
-    return "!(" + x + " <= " + y + ")";
-  if (pred == "uge")
-    return "!(" + x + " < " + y + ")";
-  if (pred == "ult")
-    return "!(" + x + " >= " + y + ")";
-  if (pred == "ule")
-    return "!(" + x + " > " + y + ")";
-  if (pred == "une")
-    return "(" + x + " != " + y + ")";
   // uno
   return "(" + nan(x) + " || " + nan(y) + ")";
 }
@@ -191,122 +194,170 @@ static std::string emitCmpI(StringRef pred, ElementKind kind, StringRef a,
   return "(" + x + " " + op.str() + " " + y + ")";
 }
 
-std::string mlir::stark::emitScalarOp(const ScalarProgram &p,
-                                      const ScalarNode &n,
-                                      ArrayRef<std::string> a) {
-  StringRef name = n.op;
-  ElementKind rk = n.kind;
-  std::string ct = getCudaComputeType(rk).str();
-  ElementKind ok = n.operands.empty() ? rk : p.nodes[n.operands[0]].kind;
-  auto bin = [&](StringRef op) {
+namespace {
+/// One scalar op as the emitters of each class of ops see it: its name, its
+/// operands' expressions, its result's kind and compute type, and the kind
+/// of its first operand (what a comparison or a conversion reads).
+struct ScalarOpText {
+  ScalarOpText(const ScalarProgram &p, const ScalarNode &n,
+               ArrayRef<std::string> a)
+      : name(n.op), a(a), rk(n.kind), ct(getCudaComputeType(rk).str()),
+        ok(n.operands.empty() ? rk : p.nodes[n.operands[0]].kind) {}
+
+  std::string bin(StringRef op) const {
     return "(" + a[0] + " " + op.str() + " " + a[1] + ")";
-  };
-  // Integer results are narrowed back to their width: C promotes to int.
-  auto ibin = [&](StringRef op) { return "(" + ct + ")" + bin(op); };
-  auto ubin = [&](StringRef op) {
+  }
+  /// Integer results are narrowed back to their width: C promotes to int.
+  std::string ibin(StringRef op) const { return "(" + ct + ")" + bin(op); }
+  std::string ubin(StringRef op) const {
     std::string u = getUnsignedType(rk).str();
     return "(" + ct + ")((" + u + ")(" + a[0] + ") " + op.str() + " (" + u +
            ")(" + a[1] + "))";
-  };
-  auto fn1 = [&](StringRef base) {
+  }
+  std::string fn1(StringRef base) const {
     return mathFn(base, rk) + "(" + a[0] + ")";
-  };
-  auto fn2 = [&](StringRef base) {
+  }
+  std::string fn2(StringRef base) const {
     return mathFn(base, rk) + "(" + a[0] + ", " + a[1] + ")";
-  };
-  bool dbl = isDoubleKind(rk);
+  }
 
-  if (name == "arith.addf")
-    return bin("+");
-  if (name == "arith.subf")
-    return bin("-");
-  if (name == "arith.mulf")
-    return bin("*");
-  if (name == "arith.divf")
-    return bin("/");
-  if (name == "arith.remf")
-    return fn2("fmod");
+  StringRef name;
+  ArrayRef<std::string> a;
+  ElementKind rk;
+  std::string ct;
+  ElementKind ok;
+};
+} // namespace
+
+namespace {
+/// How a binary op is written: a C operator on its operands as they are,
+/// the same narrowed back to the result's width (C promotes to int), a C
+/// operator on the operands as unsigned, or a C math function.
+enum class BinaryForm { Operator, Narrowed, Unsigned, Function };
+struct BinaryOpText {
+  StringLiteral op;
+  BinaryForm form;
+  StringLiteral text;
+};
+} // namespace
+
+static constexpr BinaryOpText kBinaryOps[] = {
+    {"arith.addf", BinaryForm::Operator, "+"},
+    {"arith.subf", BinaryForm::Operator, "-"},
+    {"arith.mulf", BinaryForm::Operator, "*"},
+    {"arith.divf", BinaryForm::Operator, "/"},
+    {"arith.addi", BinaryForm::Narrowed, "+"},
+    {"arith.subi", BinaryForm::Narrowed, "-"},
+    {"arith.muli", BinaryForm::Narrowed, "*"},
+    {"arith.divsi", BinaryForm::Narrowed, "/"},
+    {"arith.remsi", BinaryForm::Narrowed, "%"},
+    {"arith.andi", BinaryForm::Narrowed, "&"},
+    {"arith.ori", BinaryForm::Narrowed, "|"},
+    {"arith.xori", BinaryForm::Narrowed, "^"},
+    {"arith.shli", BinaryForm::Narrowed, "<<"},
+    {"arith.shrsi", BinaryForm::Narrowed, ">>"},
+    {"arith.divui", BinaryForm::Unsigned, "/"},
+    {"arith.remui", BinaryForm::Unsigned, "%"},
+    {"arith.shrui", BinaryForm::Unsigned, ">>"},
+    {"arith.remf", BinaryForm::Function, "fmod"},
+    {"arith.maxnumf", BinaryForm::Function, "fmax"},
+    {"arith.minnumf", BinaryForm::Function, "fmin"},
+    {"math.powf", BinaryForm::Function, "pow"},
+    {"math.atan2", BinaryForm::Function, "atan2"},
+    {"math.copysign", BinaryForm::Function, "copysign"},
+};
+
+/// The ops of kBinaryOps, or none for another op.
+static std::optional<std::string> emitBinaryOp(const ScalarOpText &op) {
+  const BinaryOpText *entry = llvm::find_if(
+      kBinaryOps, [&](const BinaryOpText &e) { return e.op == op.name; });
+  if (entry == std::end(kBinaryOps))
+    return std::nullopt;
+  switch (entry->form) {
+  case BinaryForm::Operator:
+    return op.bin(entry->text);
+  case BinaryForm::Narrowed:
+    return op.ibin(entry->text);
+  case BinaryForm::Unsigned:
+    return op.ubin(entry->text);
+  case BinaryForm::Function:
+    return op.fn2(entry->text);
+  }
+  llvm_unreachable("unknown binary form");
+}
+
+/// Negation and the minima and maxima that no C operator computes, or none
+/// for another op.
+static std::optional<std::string> emitMinMax(const ScalarOpText &op) {
+  StringRef name = op.name;
+  ArrayRef<std::string> a = op.a;
   if (name == "arith.negf")
     return "(-" + a[0] + ")";
   if (name == "arith.maximumf")
     return "stark_maximumf(" + a[0] + ", " + a[1] + ")";
   if (name == "arith.minimumf")
     return "stark_minimumf(" + a[0] + ", " + a[1] + ")";
-  if (name == "arith.maxnumf")
-    return fn2("fmax");
-  if (name == "arith.minnumf")
-    return fn2("fmin");
-  if (name == "arith.cmpf")
-    return emitCmpF(n.predicate, a[0], a[1]);
-  if (name == "arith.cmpi")
-    return emitCmpI(n.predicate, ok, a[0], a[1]);
-  if (name == "arith.select")
-    return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
-  if (name == "arith.addi")
-    return ibin("+");
-  if (name == "arith.subi")
-    return ibin("-");
-  if (name == "arith.muli")
-    return ibin("*");
-  if (name == "arith.divsi")
-    return ibin("/");
-  if (name == "arith.remsi")
-    return ibin("%");
-  if (name == "arith.divui")
-    return ubin("/");
-  if (name == "arith.remui")
-    return ubin("%");
-  if (name == "arith.andi")
-    return ibin("&");
-  if (name == "arith.ori")
-    return ibin("|");
-  if (name == "arith.xori")
-    return ibin("^");
-  if (name == "arith.shli")
-    return ibin("<<");
-  if (name == "arith.shrsi")
-    return ibin(">>");
-  if (name == "arith.shrui")
-    return ubin(">>");
   if (name == "arith.maxsi")
     return "(" + a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1] + ")";
   if (name == "arith.minsi")
     return "(" + a[0] + " < " + a[1] + " ? " + a[0] + " : " + a[1] + ")";
   if (name == "arith.maxui" || name == "arith.minui") {
-    std::string u = getUnsignedType(rk).str();
+    std::string u = getUnsignedType(op.rk).str();
     std::string cmp = name == "arith.maxui" ? " > " : " < ";
     return "((" + u + ")(" + a[0] + ")" + cmp + "(" + u + ")(" + a[1] + ") ? " +
            a[0] + " : " + a[1] + ")";
   }
+  return std::nullopt;
+}
+
+/// Comparisons and select, or none for another op.
+static std::optional<std::string> emitCompareSelect(const ScalarOpText &op,
+                                                    const ScalarNode &n) {
+  ArrayRef<std::string> a = op.a;
+  if (op.name == "arith.cmpf")
+    return emitCmpF(n.predicate, a[0], a[1]);
+  if (op.name == "arith.cmpi")
+    return emitCmpI(n.predicate, op.ok, a[0], a[1]);
+  if (op.name == "arith.select")
+    return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
+  return std::nullopt;
+}
+
+/// The conversions of arith, or none for another op.
+static std::optional<std::string> emitConversion(const ScalarOpText &op) {
+  StringRef name = op.name;
+  const std::string &ct = op.ct, &x = op.a[0];
   if (name == "arith.extf" || name == "arith.truncf" ||
       name == "arith.sitofp" || name == "arith.fptosi" ||
       name == "arith.extsi" || name == "arith.trunci" ||
       name == "arith.index_cast")
-    return "(" + ct + ")(" + a[0] + ")";
+    return "(" + ct + ")(" + x + ")";
   if (name == "arith.uitofp" || name == "arith.extui" ||
       name == "arith.index_castui")
-    return "(" + ct + ")((" + getUnsignedType(ok).str() + ")(" + a[0] + "))";
+    return "(" + ct + ")((" + getUnsignedType(op.ok).str() + ")(" + x + "))";
   if (name == "arith.fptoui")
-    return "(" + ct + ")((" + getUnsignedType(rk).str() + ")(" + a[0] + "))";
+    return "(" + ct + ")((" + getUnsignedType(op.rk).str() + ")(" + x + "))";
+  return std::nullopt;
+}
 
+/// The other ops of math: the last class tried, so every op left is taken
+/// for one.
+static std::string emitMathOp(const ScalarOpText &op) {
+  StringRef name = op.name;
+  ArrayRef<std::string> a = op.a;
+  const std::string &ct = op.ct;
   if (name == "math.absf")
-    return fn1("fabs");
+    return op.fn1("fabs");
   if (name == "math.absi")
     return "(" + ct + ")(" + a[0] + " < 0 ? -" + a[0] + " : " + a[0] + ")";
-  if (name == "math.powf")
-    return fn2("pow");
   if (name == "math.fpowi")
-    return mathFn("pow", rk) + "(" + a[0] + ", (" + ct + ")(" + a[1] + "))";
+    return mathFn("pow", op.rk) + "(" + a[0] + ", (" + ct + ")(" + a[1] + "))";
   if (name == "math.roundeven")
-    return fn1("rint");
+    return op.fn1("rint");
   if (name == "math.rsqrt")
-    return (dbl ? "rsqrt(" : "rsqrtf(") + a[0] + ")";
+    return (isDoubleKind(op.rk) ? "rsqrt(" : "rsqrtf(") + a[0] + ")";
   if (name == "math.fma")
-    return mathFn("fma", rk) + "(" + a[0] + ", " + a[1] + ", " + a[2] + ")";
-  if (name == "math.atan2")
-    return fn2("atan2");
-  if (name == "math.copysign")
-    return fn2("copysign");
+    return mathFn("fma", op.rk) + "(" + a[0] + ", " + a[1] + ", " + a[2] + ")";
   if (name == "math.isnan")
     return "(" + a[0] + " != " + a[0] + ")";
   if (name == "math.isinf")
@@ -315,7 +366,22 @@ std::string mlir::stark::emitScalarOp(const ScalarProgram &p,
     return "isfinite(" + a[0] + ")";
   // The remaining math ops are one-argument C functions of the same name.
   StringRef base = name.drop_front(strlen("math."));
-  return fn1(base);
+  return op.fn1(base);
+}
+
+std::string mlir::stark::emitScalarOp(const ScalarProgram &p,
+                                      const ScalarNode &n,
+                                      ArrayRef<std::string> a) {
+  ScalarOpText op(p, n, a);
+  if (std::optional<std::string> text = emitBinaryOp(op))
+    return *text;
+  if (std::optional<std::string> text = emitMinMax(op))
+    return *text;
+  if (std::optional<std::string> text = emitCompareSelect(op, n))
+    return *text;
+  if (std::optional<std::string> text = emitConversion(op))
+    return *text;
+  return emitMathOp(op);
 }
 
 std::string mlir::stark::emitScalarProgram(
