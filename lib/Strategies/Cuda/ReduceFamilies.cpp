@@ -153,50 +153,60 @@ static LogicalResult checkReduceRowParams(const ProblemView &view,
   return success();
 }
 
-FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
-    const ProblemView &view, const ReduceRowParams &p, std::string &whyNot) {
-  if (failed(checkReduceApplies(view, whyNot)))
-    return failure();
-  const ReductionView &rv = *view.reduction;
-  if (failed(checkReduceRowParams(view, rv, p, whyNot)))
-    return failure();
-  int64_t vec = p.vec;
-  int64_t chunk = ceilDiv(ceilDiv(rv.length, p.split), vec) * vec;
-  std::string idx = getIndexType(view);
-  SmallVector<std::string> names = loopNames(view);
-  const OperandView &out = view.outputs[0];
-
-  // The row walk, the lanes' combining and the split parts are Reduce.cuh;
-  // the part written here decodes rows and elements and evaluates pre().
+/// The start of a reduction's source: the prelude with Reduce.cuh, a line
+/// saying what the kernel computes (`kind`, `shape`), the index type and
+/// the combiner.
+static std::string beginReductionSource(const ProblemView &view,
+                                        const ReductionView &rv, StringRef kind,
+                                        const Twine &shape) {
   std::string s =
       getCudaPrelude(view, {"Loops.cuh", "Lanes.cuh", "Reduce.cuh"});
   llvm::raw_string_ostream os(s);
-  os << "// Row reduction (" << rv.combiner << ") of " << view.opName << ": "
-     << rv.rows << " rows of " << rv.length << ".\n";
-  os << "typedef " << idx << " idx_t;\n";
+  os << "// " << kind << " reduction (" << rv.combiner << ") of " << view.opName
+     << ": " << shape << ".\n";
+  os << "typedef " << getIndexType(view) << " idx_t;\n";
   emitReductionOp(os, rv);
+  os.flush();
+  return s;
+}
+
+/// pre() of the point whose inputs are `argExprs`, combined into `acc`:
+/// what both reductions do at each reduced point.
+static void emitPreIntoAcc(llvm::raw_ostream &os, const ProblemView &view,
+                           const ReductionView &rv,
+                           MutableArrayRef<std::string> argExprs,
+                           ArrayRef<std::string> names, StringRef indent) {
+  argExprs.back() = "StarkCombine::identity()"; // never read by pre()
+  SmallVector<std::string> results;
+  std::string pre = emitScalarProgram(*view.body, argExprs, names, "v", results,
+                                      {rv.preNode});
+  emitLines(os, indent, pre);
+  os << indent << "acc = StarkCombine()(acc, (acc_t)(" << results[0] << "));\n";
+}
+
+/// The constants of a reduce_row kernel, and the partial results of rows
+/// split over blocks.
+static void emitReduceRowConstants(llvm::raw_ostream &os,
+                                   const ReductionView &rv,
+                                   const ReduceRowParams &p) {
+  int64_t chunk = ceilDiv(ceilDiv(rv.length, p.split), p.vec) * p.vec;
   os << "constexpr idx_t ROWS = " << rv.rows << ", LEN = " << rv.length
      << ", CHUNK = " << chunk << ";\n";
   os << "constexpr int TPR = " << p.threads << ", RPB = " << p.rows
-     << ", VEC = " << vec << ", SPLIT = " << p.split << ";\n";
+     << ", VEC = " << p.vec << ", SPLIT = " << p.split << ";\n";
   if (p.split > 1)
     os << "// Partial results of the SPLIT parts of each row.\n"
        << "__device__ acc_t stark_partials[ROWS * SPLIT];\n";
-  os << "\nextern \"C\" __global__ void __launch_bounds__(TPR * RPB) "
-        "stark_reduce_row("
-     << getKernelParameters(view) << ") {\n";
-  os << R"cuda(  const int lane = threadIdx.x;
-  const idx_t row = (idx_t)blockIdx.x * RPB + threadIdx.y;
-  const int part = blockIdx.y;
-  acc_t acc = StarkCombine::identity();
-  if (row < ROWS) {
-)cuda";
-  os << emitDecode("    ", "idx_t", "row", rv.parallelLoops, view.loopRanges,
-                   names);
-  // Invariant inputs once per row, the others relative to the row's base.
-  unsigned numIn = view.inputs.size();
+}
+
+/// Declares, once per row, the invariant inputs' values and the offsets of
+/// the row's start in the others; returns how each input is read along the
+/// row (the invariant ones' expressions go to `argExprs`).
+static SmallVector<RowAccess>
+emitRowBases(llvm::raw_ostream &os, const ProblemView &view,
+             const ReductionView &rv, ArrayRef<std::string> names,
+             MutableArrayRef<std::string> argExprs) {
   SmallVector<RowAccess> kinds;
-  SmallVector<std::string> argExprs(numIn + 1);
   for (auto [k, in] : llvm::enumerate(view.inputs)) {
     kinds.push_back(RowAccess::Invariant);
     if (in.argNumber < 0)
@@ -213,6 +223,16 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
       os << "    const idx_t b" << k << " = " << base << ";\n";
     }
   }
+  return kinds;
+}
+
+/// The walk over the lane's elements of its part of the row: a vector of
+/// each contiguous input per step, then per element its position, the
+/// other inputs and pre() combined into acc.
+static void emitRowWalk(llvm::raw_ostream &os, const ProblemView &view,
+                        const ReductionView &rv, ArrayRef<std::string> names,
+                        ArrayRef<RowAccess> kinds,
+                        MutableArrayRef<std::string> argExprs) {
   os << "    stark_kernels::forRowPart<TPR, VEC, CHUNK, LEN>(part, lane, "
         "[&](idx_t e) {\n";
   for (auto [k, in] : llvm::enumerate(view.inputs)) {
@@ -237,35 +257,44 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
        << emitLinearOffset(in.access, rv.reducedLoops, names, false) << "]);\n";
     argExprs[k] = "z" + std::to_string(k);
   }
-  argExprs[numIn] = "StarkCombine::identity()"; // never read by pre()
-  SmallVector<std::string> results;
-  std::string pre = emitScalarProgram(*view.body, argExprs, names, "v", results,
-                                      {rv.preNode});
-  emitLines(os, "        ", pre);
-  os << "        acc = StarkCombine()(acc, (acc_t)(" << results[0] << "));\n";
-  os << "      }\n    });\n  }\n";
+  emitPreIntoAcc(os, view, rv, argExprs, names, "        ");
+  os << "      }\n    });\n";
+}
+
+/// The lanes' combine and the row's output: stored by the row's first lane,
+/// or, with split rows, left in stark_partials for a second kernel that
+/// combines a row's parts and stores the output.
+static void emitReduceRowStore(llvm::raw_ostream &os, const ProblemView &view,
+                               const ReductionView &rv,
+                               const ReduceRowParams &p) {
   os << "  acc = stark_kernels::reduceRowLanes<StarkCombine, TPR, RPB>(acc);\n";
-  std::string outPtr = argName(out.argNumber);
-  if (p.split > 1) {
-    os << "  if (lane == 0 && row < ROWS) stark_partials[row * SPLIT + part] "
-          "= acc;\n}\n\n";
-    os << "extern \"C\" __global__ void __launch_bounds__(256) "
-          "stark_reduce_row_finish("
-       << getKernelParameters(view) << ") {\n";
-    os << "  const idx_t row = (idx_t)blockIdx.x * 256 + threadIdx.x;\n";
-    os << "  if (row >= ROWS) return;\n";
-    os << "  "
-       << emitOutputUpdate(view, rv, outPtr + " + row",
-                           "stark_kernels::combineParts<StarkCombine, "
-                           "SPLIT>(stark_partials + row * SPLIT)")
-       << ";\n}\n";
-  } else {
+  std::string outPtr = argName(view.outputs[0].argNumber);
+  if (p.split == 1) {
     os << "  if (lane == 0 && row < ROWS) "
        << emitOutputUpdate(view, rv, outPtr + " + row", "acc") << ";\n}\n";
+    return;
   }
+  os << "  if (lane == 0 && row < ROWS) stark_partials[row * SPLIT + part] "
+        "= acc;\n}\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(256) "
+        "stark_reduce_row_finish("
+     << getKernelParameters(view) << ") {\n";
+  os << "  const idx_t row = (idx_t)blockIdx.x * 256 + threadIdx.x;\n";
+  os << "  if (row >= ROWS) return;\n";
+  os << "  "
+     << emitOutputUpdate(view, rv, outPtr + " + row",
+                         "stark_kernels::combineParts<StarkCombine, "
+                         "SPLIT>(stark_partials + row * SPLIT)")
+     << ";\n}\n";
+}
 
+/// The launches of a reduce_row source: RPB rows to a block, SPLIT blocks
+/// to a row, then with split rows the kernel that finishes them.
+static CudaKernelPlan makeReduceRowPlan(const ReductionView &rv,
+                                        const ReduceRowParams &p,
+                                        std::string source) {
   CudaKernelPlan plan = makeOneLaunchPlan(
-      "reduce_row", std::move(s), "stark_reduce_row",
+      "reduce_row", std::move(source), "stark_reduce_row",
       {ceilDiv(rv.rows, p.rows), p.split, 1}, {p.threads, p.rows, 1});
   if (p.split > 1) {
     CudaKernelPlan::Launch finish;
@@ -281,6 +310,41 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
           ? p.rows * (p.threads / 32) * getElementKindBytes(rv.accumulatorKind)
           : 0;
   return plan;
+}
+
+FailureOr<CudaKernelPlan> mlir::stark::generateReduceRowKernel(
+    const ProblemView &view, const ReduceRowParams &p, std::string &whyNot) {
+  if (failed(checkReduceApplies(view, whyNot)))
+    return failure();
+  const ReductionView &rv = *view.reduction;
+  if (failed(checkReduceRowParams(view, rv, p, whyNot)))
+    return failure();
+  SmallVector<std::string> names = loopNames(view);
+
+  // The row walk, the lanes' combining and the split parts are Reduce.cuh;
+  // the part written here decodes rows and elements and evaluates pre().
+  std::string s = beginReductionSource(
+      view, rv, "Row", Twine(rv.rows) + " rows of " + Twine(rv.length));
+  llvm::raw_string_ostream os(s);
+  emitReduceRowConstants(os, rv, p);
+  os << "\nextern \"C\" __global__ void __launch_bounds__(TPR * RPB) "
+        "stark_reduce_row("
+     << getKernelParameters(view) << ") {\n";
+  os << "  const int lane = threadIdx.x;\n"
+        "  const idx_t row = (idx_t)blockIdx.x * RPB + threadIdx.y;\n"
+        "  const int part = blockIdx.y;\n"
+        "  acc_t acc = StarkCombine::identity();\n"
+        "  if (row < ROWS) {\n";
+  os << emitDecode("    ", "idx_t", "row", rv.parallelLoops, view.loopRanges,
+                   names);
+  // Invariant inputs once per row, the others relative to the row's base.
+  SmallVector<std::string> argExprs(view.inputs.size() + 1);
+  SmallVector<RowAccess> kinds = emitRowBases(os, view, rv, names, argExprs);
+  emitRowWalk(os, view, rv, names, kinds, argExprs);
+  os << "  }\n";
+  emitReduceRowStore(os, view, rv, p);
+  os.flush();
+  return makeReduceRowPlan(rv, p, std::move(s));
 }
 
 std::vector<ReduceRowParams>
@@ -390,7 +454,6 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
              "multiple of 32 up to 1024";
     return failure();
   }
-  std::string idx = getIndexType(view);
   SmallVector<std::string> names = loopNames(view);
   SmallVector<unsigned> order = columnOrder(view, rv);
   const OperandView &out = view.outputs[0];
@@ -399,12 +462,10 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
   // The walk over the reduced points and the tree over a column's threads
   // are Reduce.cuh; the part written here decodes and evaluates pre().
   std::string s =
-      getCudaPrelude(view, {"Loops.cuh", "Lanes.cuh", "Reduce.cuh"});
+      beginReductionSource(view, rv, "Column",
+                           Twine(rv.rows) + " outputs, " + Twine(rv.length) +
+                               " reduced points each");
   llvm::raw_string_ostream os(s);
-  os << "// Column reduction (" << rv.combiner << ") of " << view.opName << ": "
-     << rv.rows << " outputs, " << rv.length << " reduced points each.\n";
-  os << "typedef " << idx << " idx_t;\n";
-  emitReductionOp(os, rv);
   os << "constexpr idx_t OUTPUTS = " << rv.rows << ", LEN = " << rv.length
      << ";\n";
   os << "constexpr int BX = " << p.blockX << ", SY = " << p.splitY << ";\n\n";
@@ -441,12 +502,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
        << " = stark_widen(" << argName(in.argNumber) << "[" << off << "]);\n";
     argExprs[k] = "x" + std::to_string(k);
   }
-  argExprs[numIn] = "StarkCombine::identity()";
-  SmallVector<std::string> results;
-  std::string pre = emitScalarProgram(*view.body, argExprs, names, "v", results,
-                                      {rv.preNode});
-  emitLines(os, "      ", pre);
-  os << "      acc = StarkCombine()(acc, (acc_t)(" << results[0] << "));\n";
+  emitPreIntoAcc(os, view, rv, argExprs, names, "      ");
   os << "    });\n  }\n";
   os << "  acc = stark_kernels::reduceColumnThreads<StarkCombine, BX, "
         "SY>(acc);\n";
