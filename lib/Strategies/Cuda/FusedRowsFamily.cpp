@@ -228,11 +228,11 @@ static LogicalResult checkFusedRowsApplies(const ProblemView &view,
   return success();
 }
 
-static FailureOr<CudaKernelPlan>
-generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
-                        std::string &whyNot) {
-  if (failed(checkFusedRowsApplies(view, whyNot)))
-    return failure();
+/// Whether `p` makes a valid fused_rows kernel for `view`: lanes, rows and
+/// split give whole warps, and the cache of rows fits where it is kept.
+static LogicalResult checkFusedRowsParams(const ProblemView &view,
+                                          const FusedRowsParams &p,
+                                          std::string &whyNot) {
   bool lanesOk = p.lanes == 1 || (p.lanes >= 32 && p.lanes <= 1024 &&
                                   (p.lanes & (p.lanes - 1)) == 0);
   int64_t threads = p.lanes * p.rows * p.split;
@@ -269,74 +269,177 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
                            kMaxCachedPerLane);
     return failure();
   }
-  const FusedView &fused = *view.fused;
-  const OperandView *primary = getPrimaryInput(view);
-  SmallVector<unsigned> rowOrder = fused.rowLoops, colOrder = fused.columnLoops;
-  if (primary) {
-    rowOrder = sortLoopsByStride(rowOrder, primary->access);
-    colOrder = sortLoopsByStride(colOrder, primary->access);
-  }
-  std::string idx = getIndexType(view);
-  SmallVector<std::string> names = loopNames(view);
+  return success();
+}
 
-  std::string s = getCudaPrelude(view, {"Lanes.cuh"});
-  llvm::raw_string_ostream os(s);
-  os << "// Fused rows " << view.opName << ": " << fused.rows << " rows of "
-     << fused.length << ", " << fused.reductions.size() << " reduction"
-     << (fused.reductions.size() == 1 ? "" : "s") << "; " << p.lanes << " lane"
-     << (p.lanes == 1 ? "" : "s") << " per row, " << p.rows << " row"
-     << (p.rows == 1 ? "" : "s") << " per block.\n";
-  os << "typedef " << idx << " idx_t;\n";
-  os << "constexpr long long ROWS = " << fused.rows << "LL;\n";
-  os << "constexpr idx_t LEN = " << fused.length << ";\n";
-  os << "constexpr int LANES = " << p.lanes << ", ROWS_PER_BLOCK = " << p.rows
-     << ", SPLIT = " << p.split << ";\n";
-  int64_t slots = ceilDiv(fused.length, p.lanes);
-  if (p.cache == 1)
-    os << "constexpr int SLOTS = " << slots
-       << "; // elements of a row per lane, kept in registers\n";
-  os << "\n";
-  os << "extern \"C\" __global__ void __launch_bounds__(LANES * "
-        "ROWS_PER_BLOCK * SPLIT) stark_fused_rows("
-     << getKernelParameters(view) << ") {\n";
-  if (p.cache == 2)
-    os << "  extern __shared__ __align__(128) unsigned char stark_smem[];\n";
-  auto valueType = [&](const FusedReduction &r) {
-    return getCudaComputeType(r.accumulatorKind).str();
-  };
-  // An argmax or argmin carries the position with the value (Lanes.cuh).
-  auto accType = [&](const FusedReduction &r) {
-    return r.isArgReduction() ? "stark_kernels::ArgState<" + valueType(r) + ">"
-                              : valueType(r);
-  };
-  auto combine = [&](const FusedReduction &r, StringRef a, StringRef b) {
+static std::string getValueType(const FusedReduction &r) {
+  return getCudaComputeType(r.accumulatorKind).str();
+}
+
+/// The accumulator of a reduction: an argmax or argmin carries the position
+/// with the value (Lanes.cuh).
+static std::string getAccType(const FusedReduction &r) {
+  return r.isArgReduction() ? "stark_kernels::ArgState<" + getValueType(r) + ">"
+                            : getValueType(r);
+}
+
+static std::string emitFusedCombine(const FusedReduction &r, StringRef a,
+                                    StringRef b) {
+  if (r.isArgReduction())
+    return (Twine("stark_kernels::") +
+            (r.combiner == "argmax" ? "argMax(" : "argMin(") + a + ", " + b +
+            ")")
+        .str();
+  return emitCombine(r.combiner, r.accumulatorKind, a, b);
+}
+
+static std::string emitFusedIdentity(const FusedReduction &r) {
+  if (r.isArgReduction())
+    return getAccType(r) + "{" +
+           emitCombineIdentity(r.combiner == "argmax" ? "max" : "min",
+                               r.accumulatorKind) +
+           ", 9223372036854775807LL}";
+  return emitCombineIdentity(r.combiner, r.accumulatorKind);
+}
+
+/// Whether output `out` has an element per point of a row, not one per row.
+static bool isPerPointOutput(const FusedView &fused, const OperandView &out) {
+  return llvm::any_of(fused.columnLoops,
+                      [&](unsigned d) { return out.access.dependsOn(d); });
+}
+
+namespace {
+/// Writes a fused_rows kernel in the order of its source: the constants,
+/// the loop over rows, the cache of the row's inputs, a walk over the row
+/// per reduction and the outputs.
+class FusedRowsWriter {
+public:
+  FusedRowsWriter(const ProblemView &view, const FusedRowsParams &p,
+                  llvm::raw_ostream &os)
+      : view(view), fused(*view.fused), p(p), os(os), split(p.split > 1),
+        names(loopNames(view)), rowOrder(fused.rowLoops),
+        colOrder(fused.columnLoops), emit(view, os) {
+    // The walks follow the largest input's layout.
+    if (const OperandView *primary = getPrimaryInput(view)) {
+      rowOrder = sortLoopsByStride(rowOrder, primary->access);
+      colOrder = sortLoopsByStride(colOrder, primary->access);
+    }
+  }
+
+  /// What the kernel computes and its constants.
+  void emitConstants() {
+    os << "// Fused rows " << view.opName << ": " << fused.rows << " rows of "
+       << fused.length << ", " << fused.reductions.size() << " reduction"
+       << (fused.reductions.size() == 1 ? "" : "s") << "; " << p.lanes
+       << " lane" << (p.lanes == 1 ? "" : "s") << " per row, " << p.rows
+       << " row" << (p.rows == 1 ? "" : "s") << " per block.\n";
+    os << "typedef " << getIndexType(view) << " idx_t;\n";
+    os << "constexpr long long ROWS = " << fused.rows << "LL;\n";
+    os << "constexpr idx_t LEN = " << fused.length << ";\n";
+    os << "constexpr int LANES = " << p.lanes << ", ROWS_PER_BLOCK = " << p.rows
+       << ", SPLIT = " << p.split << ";\n";
+    if (p.cache == 1)
+      os << "constexpr int SLOTS = " << ceilDiv(fused.length, p.lanes)
+         << "; // elements of a row per lane, kept in registers\n";
+    os << "\n";
+  }
+
+  /// The entry, the shared slots the lanes combine through, and the head of
+  /// the loop over the block's rows with the row's position.
+  void emitRowLoopStart() {
+    os << "extern \"C\" __global__ void __launch_bounds__(LANES * "
+          "ROWS_PER_BLOCK * SPLIT) stark_fused_rows("
+       << getKernelParameters(view) << ") {\n";
+    if (p.cache == 2)
+      os << "  extern __shared__ __align__(128) unsigned char stark_smem[];\n";
+    if (p.lanes > 1)
+      for (auto [k, r] : llvm::enumerate(fused.reductions))
+        os << "  __shared__ " << getAccType(r) << " part" << k
+           << "[ROWS_PER_BLOCK][LANES > 32 ? LANES / 32 : 1];\n";
+    if (split)
+      emitSplitRowLoopStart();
+    else
+      emitLaneRowLoopStart();
+    os << "    const idx_t r = (idx_t)row;\n";
+    os << emitDecode("    ", "idx_t", "r", rowOrder, view.loopRanges, names);
+  }
+
+  /// Declares the cache of the row's inputs (cache=1: registers, cache=2:
+  /// shared memory, filled here).
+  void emitCache() {
+    if (p.cache == 1) {
+      SmallVector<bool> cached = getCachedInputs(view);
+      emit.setCached(cached, "t");
+      for (auto [i, c] : llvm::enumerate(cached))
+        if (c)
+          os << "    " << getCudaComputeType(view.inputs[i].kind) << " cache"
+             << i << "[SLOTS];\n";
+    } else if (p.cache == 2) {
+      emitSharedCache();
+    }
+  }
+
+  /// Reduction `k`: its walk over the row, the combine of the row's lanes
+  /// (and parts), and its result named for the nodes that read it.
+  void emitReduction(size_t k, const FusedReduction &r) {
+    emit.emitRowValues({r.preNode}, "    ");
+    std::string acc = "acc" + std::to_string(k);
+    os << "    " << getAccType(r) << " " << acc << " = " << emitFusedIdentity(r)
+       << ";\n";
+    openWalk(("reduction " + Twine(k) + " (" + r.combiner + ")").str());
+    SmallVector<int> roots = {r.preNode};
     if (r.isArgReduction())
-      return (Twine("stark_kernels::") +
-              (r.combiner == "argmax" ? "argMax(" : "argMin(") + a + ", " + b +
-              ")")
-          .str();
-    return emitCombine(r.combiner, r.accumulatorKind, a, b);
-  };
-  auto identity = [&](const FusedReduction &r) {
+      roots.push_back(r.indexNode);
+    emit.emitPointValues(roots, "      ", "p" + std::to_string(k) + "_");
+    std::string value =
+        "(" + getValueType(r) + ")(" + emit.nameOf(r.preNode) + ")";
     if (r.isArgReduction())
-      return accType(r) + "{" +
-             emitCombineIdentity(r.combiner == "argmax" ? "max" : "min",
-                                 r.accumulatorKind) +
-             ", 9223372036854775807LL}";
-    return emitCombineIdentity(r.combiner, r.accumulatorKind);
-  };
-  bool split = p.split > 1;
-  if (p.lanes > 1)
+      value = getAccType(r) + "{" + value + ", (long long)(" +
+              emit.nameOf(r.indexNode) + ")}";
+    os << "      " << acc << " = " << emitFusedCombine(r, acc, value) << ";\n";
+    os << "    }\n";
+    emit.endWalk();
+    if (p.lanes > 1)
+      os << "    " << acc << " = stark_kernels::rowAllReduce<LANES>(" << acc
+         << ", part" << k << "[threadIdx.y], [](" << getAccType(r) << " &a, "
+         << getAccType(r) << " b) { a = " << emitFusedCombine(r, "a", "b")
+         << "; });\n";
+    if (split)
+      emitSplitCombine(k, r, acc);
+    nameResults(k, r, acc);
+  }
+
+  /// Outputs: row values by the row's first lane, then one more walk for
+  /// the outputs per point.
+  void emitOutputs() {
+    SmallVector<int> rowRoots, pointRoots;
+    for (auto [k, node] : llvm::enumerate(fused.outputNodes))
+      (isPerPointOutput(fused, view.outputs[k]) ? pointRoots : rowRoots)
+          .push_back(node);
+    emit.emitRowValues(rowRoots, "    ");
+    emit.emitRowValues(pointRoots, "    ");
+    if (!rowRoots.empty()) {
+      os << "    if (" << (split ? "threadIdx.y" : "lane") << " == 0) {\n";
+      emitStores(/*perPoint=*/false);
+      os << "    }\n";
+    }
+    if (!pointRoots.empty()) {
+      openWalk("outputs");
+      emit.emitPointValues(pointRoots, "      ", "q");
+      emitStores(/*perPoint=*/true);
+      os << "    }\n";
+      emit.endWalk();
+    }
+  }
+
+private:
+  /// With split rows every thread of a block runs every iteration (the
+  /// combines synchronise the block): the rows past the end recompute the
+  /// last row and store nothing.
+  void emitSplitRowLoopStart() {
     for (auto [k, r] : llvm::enumerate(fused.reductions))
-      os << "  __shared__ " << accType(r) << " part" << k
-         << "[ROWS_PER_BLOCK][LANES > 32 ? LANES / 32 : 1];\n";
-  if (split) {
-    for (auto [k, r] : llvm::enumerate(fused.reductions))
-      os << "  __shared__ " << accType(r) << " part" << k
+      os << "  __shared__ " << getAccType(r) << " part" << k
          << "[SPLIT][ROWS_PER_BLOCK];\n";
-    // Every thread of a block runs every iteration (the combines
-    // synchronise the block): the rows past the end recompute the last row
-    // and store nothing.
     os << "  [[maybe_unused]] const idx_t lane = 0;\n";
     os << "  const idx_t part = threadIdx.y;\n";
     os << "  for (long long base = (long long)blockIdx.x * ROWS_PER_BLOCK; "
@@ -344,25 +447,19 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
           "ROWS_PER_BLOCK) {\n";
     os << "    const bool live = base + threadIdx.x < ROWS;\n";
     os << "    const long long row = live ? base + threadIdx.x : ROWS - 1;\n";
-  } else {
+  }
+
+  void emitLaneRowLoopStart() {
     os << "  [[maybe_unused]] const idx_t lane = threadIdx.x;\n";
     os << "  for (long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + "
           "threadIdx.y; row < ROWS;\n       row += (long long)gridDim.x * "
           "ROWS_PER_BLOCK) {\n";
   }
-  os << "    const idx_t r = (idx_t)row;\n";
-  os << emitDecode("    ", "idx_t", "r", rowOrder, view.loopRanges, names);
 
-  FusedEmitter emit(view, os);
-  if (p.cache == 1) {
-    SmallVector<bool> cached = getCachedInputs(view);
-    emit.setCached(cached, "t");
-    for (auto [i, c] : llvm::enumerate(cached))
-      if (c)
-        os << "    " << getCudaComputeType(view.inputs[i].kind) << " cache" << i
-           << "[SLOTS];\n";
-  } else if (p.cache == 2) {
-    // Each lane reads back only the elements it stored: no barrier.
+  /// cache=2: the row's cached inputs go to shared memory first, all loads
+  /// of a lane in flight together; every walk then reads them there. Each
+  /// lane reads back only the elements it stored: no barrier.
+  void emitSharedCache() {
     SmallVector<bool> cached = getCachedInputs(view);
     emit.setCached(cached, "c");
     os << "    unsigned char *rowCache = stark_smem + (size_t)threadIdx.y * "
@@ -376,12 +473,21 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
          << " *>(rowCache + " << offset << ");\n";
       offset += getCachedRowBytes(view, i);
     }
+    os << "    // the rows into shared memory\n";
+    os << "#pragma unroll 8\n";
+    os << "    for (idx_t c = lane; c < LEN; c += LANES) {\n";
+    os << emitDecode("      ", "idx_t", "c", colOrder, view.loopRanges, names);
+    for (auto [i, c] : llvm::enumerate(cached))
+      if (c)
+        os << "      cache" << i << "[c] = stark_widen("
+           << emitElement(view, view.inputs[i], names) << ");\n";
+    os << "    }\n";
+    emit.setAllLoaded();
   }
-  std::string walkStart = split ? "part" : p.lanes == 1 ? "0" : "lane";
-  std::string walkStep = split ? "SPLIT" : p.lanes == 1 ? "1" : "LANES";
-  // A cached walk is unrolled over the lane's slots, so that the cache
-  // stays in registers.
-  auto openWalk = [&](StringRef what) {
+
+  /// Opens a walk over the row and decodes the point. A cached walk is
+  /// unrolled over the lane's slots, so that the cache stays in registers.
+  void openWalk(StringRef what) {
     os << "    // " << what << "\n";
     if (p.cache == 1) {
       os << "#pragma unroll\n";
@@ -389,61 +495,33 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
       os << "      const idx_t c = lane + (idx_t)t * LANES;\n";
       os << "      if (c >= LEN)\n        break;\n";
     } else {
-      os << "    for (idx_t c = " << walkStart << "; c < LEN; c += " << walkStep
+      StringRef start = split ? "part" : p.lanes == 1 ? "0" : "lane";
+      StringRef step = split ? "SPLIT" : p.lanes == 1 ? "1" : "LANES";
+      os << "    for (idx_t c = " << start << "; c < LEN; c += " << step
          << ") {\n";
     }
     os << emitDecode("      ", "idx_t", "c", colOrder, view.loopRanges, names);
-  };
-  if (p.cache == 2) {
-    // The row's cached inputs go to shared memory first, all loads of a
-    // lane in flight together; every walk then reads them there.
-    os << "    // the rows into shared memory\n";
-    os << "#pragma unroll 8\n";
-    os << "    for (idx_t c = lane; c < LEN; c += LANES) {\n";
-    os << emitDecode("      ", "idx_t", "c", colOrder, view.loopRanges, names);
-    for (auto [i, c] : llvm::enumerate(getCachedInputs(view)))
-      if (c)
-        os << "      cache" << i << "[c] = stark_widen("
-           << emitElement(view, view.inputs[i], names) << ");\n";
-    os << "    }\n";
-    emit.setAllLoaded();
   }
-  for (auto [k, r] : llvm::enumerate(fused.reductions)) {
-    emit.emitRowValues({r.preNode}, "    ");
-    std::string acc = "acc" + std::to_string(k);
-    os << "    " << accType(r) << " " << acc << " = " << identity(r) << ";\n";
-    openWalk(("reduction " + Twine(k) + " (" + r.combiner + ")").str());
-    SmallVector<int> roots = {r.preNode};
-    if (r.isArgReduction())
-      roots.push_back(r.indexNode);
-    emit.emitPointValues(roots, "      ", "p" + std::to_string(k) + "_");
-    std::string value =
-        "(" + valueType(r) + ")(" + emit.nameOf(r.preNode) + ")";
-    if (r.isArgReduction())
-      value = accType(r) + "{" + value + ", (long long)(" +
-              emit.nameOf(r.indexNode) + ")}";
-    os << "      " << acc << " = " << combine(r, acc, value) << ";\n";
+
+  /// The parts of a split row in order (the result does not depend on
+  /// timing), then every part of the row reads the total.
+  void emitSplitCombine(size_t k, const FusedReduction &r, StringRef acc) {
+    std::string slot = "part" + std::to_string(k);
+    os << "    " << slot << "[threadIdx.y][threadIdx.x] = " << acc << ";\n";
+    os << "    __syncthreads();\n";
+    os << "    if (threadIdx.y == 0) {\n";
+    os << "      for (int s = 1; s < SPLIT; ++s)\n";
+    os << "        " << acc << " = "
+       << emitFusedCombine(r, acc, slot + "[s][threadIdx.x]") << ";\n";
+    os << "      " << slot << "[0][threadIdx.x] = " << acc << ";\n";
     os << "    }\n";
-    emit.endWalk();
-    if (p.lanes > 1)
-      os << "    " << acc << " = stark_kernels::rowAllReduce<LANES>(" << acc
-         << ", part" << k << "[threadIdx.y], [](" << accType(r) << " &a, "
-         << accType(r) << " b) { a = " << combine(r, "a", "b") << "; });\n";
-    if (split) {
-      // The parts in order (the result does not depend on timing), then
-      // every part of the row reads the total.
-      std::string slot = "part" + std::to_string(k);
-      os << "    " << slot << "[threadIdx.y][threadIdx.x] = " << acc << ";\n";
-      os << "    __syncthreads();\n";
-      os << "    if (threadIdx.y == 0) {\n";
-      os << "      for (int s = 1; s < SPLIT; ++s)\n";
-      os << "        " << acc << " = "
-         << combine(r, acc, slot + "[s][threadIdx.x]") << ";\n";
-      os << "      " << slot << "[0][threadIdx.x] = " << acc << ";\n";
-      os << "    }\n";
-      os << "    __syncthreads();\n";
-      os << "    " << acc << " = " << slot << "[0][threadIdx.x];\n";
-    }
+    os << "    __syncthreads();\n";
+    os << "    " << acc << " = " << slot << "[0][threadIdx.x];\n";
+  }
+
+  /// The program's reduce (and reduce_index) nodes of reduction `k` read
+  /// its accumulator.
+  void nameResults(size_t k, const FusedReduction &r, const std::string &acc) {
     for (auto [i, node] : llvm::enumerate(fused.program.nodes)) {
       if (node.position != int64_t(k))
         continue;
@@ -455,46 +533,52 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
     }
   }
 
-  // Outputs: row values by the row's first lane, then one more walk for the
-  // outputs per point.
-  SmallVector<int> rowRoots, pointRoots;
-  for (auto [k, node] : llvm::enumerate(fused.outputNodes)) {
-    bool columns = llvm::any_of(fused.columnLoops, [&](unsigned d) {
-      return view.outputs[k].access.dependsOn(d);
-    });
-    (columns ? pointRoots : rowRoots).push_back(node);
+  /// Stores the outputs per point (`perPoint`) or those per row.
+  void emitStores(bool perPoint) {
+    for (auto [k, out] : llvm::enumerate(view.outputs)) {
+      if (isPerPointOutput(fused, out) != perPoint)
+        continue;
+      os << "      " << (split ? "if (live) " : "")
+         << emitElement(view, out, names) << " = stark_cast<"
+         << getCudaStorageType(out.kind) << ">("
+         << emit.nameOf(fused.outputNodes[k]) << ");\n";
+    }
   }
-  emit.emitRowValues(rowRoots, "    ");
-  emit.emitRowValues(pointRoots, "    ");
-  auto store = [&](unsigned k, StringRef indent) {
-    const OperandView &out = view.outputs[k];
-    os << indent << (split ? "if (live) " : "") << emitElement(view, out, names)
-       << " = stark_cast<" << getCudaStorageType(out.kind) << ">("
-       << emit.nameOf(fused.outputNodes[k]) << ");\n";
-  };
-  if (!rowRoots.empty()) {
-    os << "    if (" << (split ? "threadIdx.y" : "lane") << " == 0) {\n";
-    for (auto [k, out] : llvm::enumerate(view.outputs))
-      if (!llvm::any_of(fused.columnLoops,
-                        [&](unsigned d) { return out.access.dependsOn(d); }))
-        store(k, "      ");
-    os << "    }\n";
-  }
-  if (!pointRoots.empty()) {
-    openWalk("outputs");
-    emit.emitPointValues(pointRoots, "      ", "q");
-    for (auto [k, out] : llvm::enumerate(view.outputs))
-      if (llvm::any_of(fused.columnLoops,
-                       [&](unsigned d) { return out.access.dependsOn(d); }))
-        store(k, "      ");
-    os << "    }\n";
-    emit.endWalk();
-  }
+
+  const ProblemView &view;
+  const FusedView &fused;
+  const FusedRowsParams &p;
+  llvm::raw_ostream &os;
+  bool split;
+  SmallVector<std::string> names;
+  SmallVector<unsigned> rowOrder, colOrder;
+  FusedEmitter emit;
+};
+} // namespace
+
+static FailureOr<CudaKernelPlan>
+generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
+                        std::string &whyNot) {
+  if (failed(checkFusedRowsApplies(view, whyNot)) ||
+      failed(checkFusedRowsParams(view, p, whyNot)))
+    return failure();
+  const FusedView &fused = *view.fused;
+  std::string s = getCudaPrelude(view, {"Lanes.cuh"});
+  llvm::raw_string_ostream os(s);
+  FusedRowsWriter writer(view, p, os);
+  writer.emitConstants();
+  writer.emitRowLoopStart();
+  writer.emitCache();
+  for (auto [k, r] : llvm::enumerate(fused.reductions))
+    writer.emitReduction(k, r);
+  writer.emitOutputs();
   // The next row's partial results reuse the shared slots.
-  if (p.lanes > 32 || split)
+  if (p.lanes > 32 || p.split > 1)
     os << "    __syncthreads();\n";
   os << "  }\n}\n";
+  os.flush();
 
+  bool split = p.split > 1;
   CudaKernelPlan plan = makeOneLaunchPlan(
       "fused_rows", std::move(s), "stark_fused_rows",
       {std::min<int64_t>(ceilDiv(fused.rows, p.rows), int64_t(1) << 24), 1, 1},
@@ -502,7 +586,7 @@ generateFusedRowsKernel(const ProblemView &view, const FusedRowsParams &p,
             : std::array<int64_t, 3>{p.lanes, p.rows, 1},
       /*staticShared=*/0,
       /*dynamicShared=*/p.cache == 2 ? getCacheSharedBytes(view, p.rows) : 0);
-  plan.threadsPerBlock = threads;
+  plan.threadsPerBlock = p.lanes * p.rows * p.split;
   return plan;
 }
 
