@@ -117,65 +117,61 @@ static int64_t largestElementBytes(const ProblemView &view) {
   return bytes;
 }
 
-FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
-    const ProblemView &view, const ElementwiseParams &p, std::string &whyNot) {
-  if (failed(checkElementwiseApplies(view, whyNot)))
-    return failure();
+/// Whether `p` makes a valid element-wise kernel whose vectors run along
+/// loop `inner`.
+static LogicalResult checkElementwiseParams(const ProblemView &view,
+                                            const ElementwiseParams &p,
+                                            unsigned inner,
+                                            std::string &whyNot) {
   if (p.block < 32 || p.block > 1024 || p.block % 32 || p.perThread < 1 ||
       p.perThread > 16 || p.vec < 1 || p.vec > 16 || (p.vec & (p.vec - 1))) {
     whyNot = "block must be a multiple of 32 in [32, 1024], vec a power of "
              "two up to 16, per_thread in [1, 16]";
     return failure();
   }
-  SmallVector<unsigned> order =
-      sortLoopsByStride(allLoops(view), view.outputs[0].access);
-  unsigned inner = order.back();
-  int64_t vec = p.vec;
-  if (view.loopRanges[inner] % vec != 0) {
+  if (view.loopRanges[inner] % p.vec != 0) {
     whyNot = llvm::formatv("vec={0} does not divide the innermost extent {1}",
-                           vec, view.loopRanges[inner]);
+                           p.vec, view.loopRanges[inner]);
     return failure();
   }
-  if (vec * largestElementBytes(view) > 16) {
-    whyNot = llvm::formatv("vec={0} makes accesses wider than 16 bytes", vec);
+  if (p.vec * largestElementBytes(view) > 16) {
+    whyNot = llvm::formatv("vec={0} makes accesses wider than 16 bytes", p.vec);
     return failure();
   }
-  int64_t total = productOver(order, view.loopRanges);
-  int64_t chunks = total / vec;
-  std::string idx = getIndexType(view);
-  SmallVector<std::string> names = loopNames(view);
-  const LinearAccess &primary = view.outputs[0].access;
-  auto offsetOf = [&](const LinearAccess &access) {
-    if (sameAccess(access, primary))
+  return success();
+}
+
+namespace {
+/// The loops of an element-wise kernel: decoded in `order` from the chunk's
+/// first point `p`, vectors along the innermost one.
+struct ChunkLoops {
+  const ProblemView &view;
+  SmallVector<unsigned> order;
+  SmallVector<std::string> names;
+  unsigned inner;
+  int64_t vec;
+
+  /// The offset of `access` at the chunk's first point: `p` itself where
+  /// it addresses like the first output.
+  std::string offsetOf(const LinearAccess &access) const {
+    if (sameAccess(access, view.outputs[0].access))
       return std::string("p");
     return emitLinearOffset(access, order, names, true);
-  };
+  }
+  /// The step of `access` between the points of a vector.
+  std::string stride(const LinearAccess &access) const {
+    return "(idx_t)(" + std::to_string(access.coefficients[inner]) + ")";
+  }
+};
+} // namespace
 
-  // The grid-stride loop and the vector accesses are Loops.cuh; the part
-  // written here decodes a chunk's point, classifies each operand's access
-  // and evaluates the payload.
-  std::string s = getCudaPrelude(view, {"Loops.cuh"});
-  llvm::raw_string_ostream os(s);
-  os << "// Element-wise " << view.opName << ": " << vec
-     << " points per access along loop d" << inner << ".\n";
-  os << "typedef " << idx << " idx_t;\n";
-  os << "constexpr long long CHUNKS = " << chunks << "LL;\n";
-  os << "constexpr int VEC = " << vec << ", BLOCK = " << p.block
-     << ", PER_THREAD = " << p.perThread << ";\n\n";
-  os << "extern \"C\" __global__ void __launch_bounds__(BLOCK) "
-        "stark_elementwise("
-     << getKernelParameters(view) << ") {\n";
-  os << "  stark_kernels::gridStride<CHUNKS, BLOCK, PER_THREAD>([&](long long "
-        "chunk) {\n";
-  os << "    const idx_t p = (idx_t)(chunk * VEC);\n";
-  os << emitDecode("    ", "idx_t", "p", order, view.loopRanges, names);
-
-  // Loads: one vector, one scalar or VEC scalars per operand.
+/// Loads: one vector, one scalar or VEC scalars per operand the payload
+/// reads; returns each operand's expression at point j of the vector.
+static SmallVector<std::string> emitChunkLoads(llvm::raw_ostream &os,
+                                               const ChunkLoops &loops) {
+  const ProblemView &view = loops.view;
   unsigned numOps = view.inputs.size() + view.outputs.size();
   SmallVector<std::string> argExprs(numOps);
-  auto stride = [&](const LinearAccess &access) {
-    return "(idx_t)(" + std::to_string(access.coefficients[inner]) + ")";
-  };
   for (unsigned i = 0; i < numOps; ++i) {
     bool isOut = i >= view.inputs.size();
     const OperandView &o =
@@ -184,10 +180,10 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
       continue; // a folded constant
     if (isOut && !view.body->usesArg(i))
       continue;
-    VecAccess k = classify(o.access, inner, vec);
+    VecAccess k = classify(o.access, loops.inner, loops.vec);
     std::string x = "x" + std::to_string(i);
     std::string t = getCudaStorageType(o.kind).str();
-    std::string ptr = argName(o.argNumber), off = offsetOf(o.access);
+    std::string ptr = argName(o.argNumber), off = loops.offsetOf(o.access);
     std::string at = ptr + " + " + off;
     if (k == VecAccess::Invariant) {
       os << "    const " << t << " " << x << " = " << ptr << "[" << off
@@ -199,13 +195,20 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
     if (k == VecAccess::Vector)
       os << "loadVec<VEC>(" << at << ");\n";
     else
-      os << "loadStrided<VEC>(" << at << ", " << stride(o.access) << ");\n";
+      os << "loadStrided<VEC>(" << at << ", " << loops.stride(o.access)
+         << ");\n";
     argExprs[i] = "stark_widen(" + x + ".v[j])";
   }
-  // The payload, once per point of the vector.
+  return argExprs;
+}
+
+/// The payload, once per point of the vector, into a vector per output.
+static void emitChunkPayload(llvm::raw_ostream &os, const ChunkLoops &loops,
+                             ArrayRef<std::string> argExprs) {
+  const ProblemView &view = loops.view;
   SmallVector<std::string> results;
-  SmallVector<std::string> indexNames(names);
-  indexNames[inner] = "(" + names[inner] + " + j)";
+  SmallVector<std::string> indexNames(loops.names);
+  indexNames[loops.inner] = "(" + loops.names[loops.inner] + " + j)";
   std::string body =
       emitScalarProgram(*view.body, argExprs, indexNames, "v", results);
   for (auto [k, out] : llvm::enumerate(view.outputs))
@@ -218,16 +221,57 @@ FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
     os << "      r" << k << ".v[j] = stark_cast<"
        << getCudaStorageType(out.kind) << ">(" << results[k] << ");\n";
   os << "    }\n";
-  // Stores.
-  for (auto [k, out] : llvm::enumerate(view.outputs)) {
-    std::string at = argName(out.argNumber) + " + " + offsetOf(out.access);
-    if (classify(out.access, inner, vec) == VecAccess::Vector)
+}
+
+/// Stores: each output's vector at once where its points are neighbours.
+static void emitChunkStores(llvm::raw_ostream &os, const ChunkLoops &loops) {
+  for (auto [k, out] : llvm::enumerate(loops.view.outputs)) {
+    std::string at =
+        argName(out.argNumber) + " + " + loops.offsetOf(out.access);
+    if (classify(out.access, loops.inner, loops.vec) == VecAccess::Vector)
       os << "    stark_kernels::storeVec<VEC>(" << at << ", r" << k << ");\n";
     else
       os << "    stark_kernels::storeStrided<VEC>(" << at << ", "
-         << stride(out.access) << ", r" << k << ");\n";
+         << loops.stride(out.access) << ", r" << k << ");\n";
   }
+}
+
+FailureOr<CudaKernelPlan> mlir::stark::generateElementwiseKernel(
+    const ProblemView &view, const ElementwiseParams &p, std::string &whyNot) {
+  if (failed(checkElementwiseApplies(view, whyNot)))
+    return failure();
+  ChunkLoops loops{view,
+                   sortLoopsByStride(allLoops(view), view.outputs[0].access),
+                   loopNames(view), 0, p.vec};
+  loops.inner = loops.order.back();
+  if (failed(checkElementwiseParams(view, p, loops.inner, whyNot)))
+    return failure();
+  int64_t chunks = productOver(loops.order, view.loopRanges) / p.vec;
+
+  // The grid-stride loop and the vector accesses are Loops.cuh; the part
+  // written here decodes a chunk's point, classifies each operand's access
+  // and evaluates the payload.
+  std::string s = getCudaPrelude(view, {"Loops.cuh"});
+  llvm::raw_string_ostream os(s);
+  os << "// Element-wise " << view.opName << ": " << p.vec
+     << " points per access along loop d" << loops.inner << ".\n";
+  os << "typedef " << getIndexType(view) << " idx_t;\n";
+  os << "constexpr long long CHUNKS = " << chunks << "LL;\n";
+  os << "constexpr int VEC = " << p.vec << ", BLOCK = " << p.block
+     << ", PER_THREAD = " << p.perThread << ";\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(BLOCK) "
+        "stark_elementwise("
+     << getKernelParameters(view) << ") {\n";
+  os << "  stark_kernels::gridStride<CHUNKS, BLOCK, PER_THREAD>([&](long long "
+        "chunk) {\n";
+  os << "    const idx_t p = (idx_t)(chunk * VEC);\n";
+  os << emitDecode("    ", "idx_t", "p", loops.order, view.loopRanges,
+                   loops.names);
+  SmallVector<std::string> argExprs = emitChunkLoads(os, loops);
+  emitChunkPayload(os, loops, argExprs);
+  emitChunkStores(os, loops);
   os << "  });\n}\n";
+  os.flush();
 
   // Enough blocks for every chunk; the grid-stride loop covers the rest
   // when the grid is capped.
