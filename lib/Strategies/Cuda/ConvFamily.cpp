@@ -260,14 +260,9 @@ static FailureOr<CudaKernelPlan> generateConvKernel(const ProblemView &view,
 /// filter loads and one table load).
 static std::vector<ConvParams> enumerateConv(const ConvShape &s,
                                              const HardwareProfile &profile) {
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
-  struct Scored {
-    ConvParams p;
-    double score;
-  };
-  std::vector<Scored> all;
+  int64_t sms = getNumUnits(profile);
+  int64_t maxThreads = getMaxBlockThreads(profile);
+  std::vector<std::pair<ConvParams, double>> all;
   for (int64_t ft : {16, 8, 4, 2, 1})
     for (int64_t pw : {4, 2, 8, 1})
       for (int64_t wf : {1, 2, 4, 8})
@@ -292,13 +287,7 @@ static std::vector<ConvParams> enumerateConv(const ConvShape &s,
           double score = useful * fill * std::sqrt(std::min(1.0, perLoad / 8));
           all.push_back({p, score});
         }
-  std::stable_sort(
-      all.begin(), all.end(),
-      [](const Scored &x, const Scored &y) { return x.score > y.score; });
-  std::vector<ConvParams> out;
-  for (const Scored &e : all)
-    out.push_back(e.p);
-  return out;
+  return sortByScore(std::move(all));
 }
 
 /// More loops index the first input than it has dimensions: oh and kh both

@@ -568,6 +568,29 @@ bool cudatpl::isAlignedExcept(const LinearAccess &access,
 
 int64_t cudatpl::ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+int64_t cudatpl::getMaxBlockThreads(const HardwareProfile &profile) {
+  return profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+}
+
+int64_t cudatpl::getNumUnits(const HardwareProfile &profile) {
+  return std::max<int64_t>(profile.numComputeUnits, 1);
+}
+
+SmallVector<int64_t> cudatpl::getVectorWidths(int64_t maxVec) {
+  SmallVector<int64_t> vecs = {maxVec};
+  if (maxVec > 1)
+    vecs.push_back(1);
+  return vecs;
+}
+
+int64_t cudatpl::getWidestInputBytes(const ProblemView &view) {
+  int64_t bytes = 1;
+  for (const OperandView &in : view.inputs)
+    if (in.argNumber >= 0)
+      bytes = std::max(bytes, getElementKindBytes(in.kind));
+  return bytes;
+}
+
 bool cudatpl::rowCachesFitTwoBlocks(const HardwareProfile &profile,
                                     int64_t bytes) {
   int64_t perUnit = profile.sharedMemoryPerUnit > 0
@@ -594,6 +617,26 @@ cudatpl::getRowBlockShapes(int64_t perLane, int64_t numRows, int64_t sms,
     shapes.push_back({tpr, rows});
   }
   return shapes;
+}
+
+LogicalResult cudatpl::checkRowVector(int64_t vec, int64_t maxVec,
+                                      std::string &whyNot) {
+  if (vec <= maxVec)
+    return success();
+  whyNot = llvm::formatv("vec={0} exceeds the widest aligned access along "
+                         "the rows ({1})",
+                         vec, maxVec);
+  return failure();
+}
+
+LogicalResult cudatpl::checkRegisterCache(int64_t perLane,
+                                          std::string &whyNot) {
+  if (perLane <= 32)
+    return success();
+  whyNot = llvm::formatv("cache=1 keeps {0} elements per lane in registers "
+                         "(at most 32)",
+                         perLane);
+  return failure();
 }
 
 CudaKernelPlan cudatpl::makeOneLaunchPlan(StringRef family, std::string source,

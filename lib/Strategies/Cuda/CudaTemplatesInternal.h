@@ -17,8 +17,11 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::stark::cudatpl {
 
@@ -223,6 +226,34 @@ bool isAlignedExcept(const LinearAccess &access, ArrayRef<unsigned> except,
 
 int64_t ceilDiv(int64_t a, int64_t b);
 
+/// Whether `x` is a positive power of two: the block, lane and vector sizes
+/// the kernels' combines and vector accesses need.
+inline bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// The most threads a block may have on `profile` (1024, CUDA's limit,
+/// where the profile does not say).
+int64_t getMaxBlockThreads(const HardwareProfile &profile);
+/// The SMs of `profile`, at least one: what the enumerations fill.
+int64_t getNumUnits(const HardwareProfile &profile);
+/// The vector widths a row kernel tries: the widest its rows allow, then
+/// scalar accesses.
+SmallVector<int64_t> getVectorWidths(int64_t maxVec);
+/// Bytes of the widest element an input argument holds (1 at least; folded
+/// constants are not read from memory).
+int64_t getWidestInputBytes(const ProblemView &view);
+
+/// The structs of `scored`, highest score first, ties in their given order.
+template <class P>
+std::vector<P> sortByScore(std::vector<std::pair<P, double>> scored) {
+  std::stable_sort(
+      scored.begin(), scored.end(),
+      [](const auto &a, const auto &b) { return a.second > b.second; });
+  std::vector<P> out;
+  for (auto &entry : scored)
+    out.push_back(std::move(entry.first));
+  return out;
+}
+
 /// The most bytes of rows a block of the row kernels (`softmax`,
 /// `fused_rows`, `cache=2`) keeps in shared memory: under the 227 KiB a
 /// Hopper block may opt into, with room for the block's static part.
@@ -248,6 +279,13 @@ struct RowBlockShape {
 SmallVector<RowBlockShape> getRowBlockShapes(int64_t perLane, int64_t numRows,
                                              int64_t sms,
                                              ArrayRef<int64_t> longRowLanes);
+
+/// Fails, saying why, where a row kernel's vector width `vec` exceeds
+/// `maxVec`, the widest aligned access along its rows.
+LogicalResult checkRowVector(int64_t vec, int64_t maxVec, std::string &whyNot);
+/// Fails, saying why, where a lane of a row kernel would keep more than 32
+/// elements of its row in registers (`perLane`; cache=1).
+LogicalResult checkRegisterCache(int64_t perLane, std::string &whyNot);
 
 /// Records `value` under `key` in the plan's parameters.
 void setParam(CudaKernelPlan &plan, StringRef key, int64_t value);

@@ -108,10 +108,7 @@ static VecAccess classify(const LinearAccess &access, unsigned inner,
 }
 
 static int64_t largestElementBytes(const ProblemView &view) {
-  int64_t bytes = 1;
-  for (const OperandView &o : view.inputs)
-    if (o.argNumber >= 0)
-      bytes = std::max(bytes, getElementKindBytes(o.kind));
+  int64_t bytes = getWidestInputBytes(view);
   for (const OperandView &o : view.outputs)
     bytes = std::max(bytes, getElementKindBytes(o.kind));
   return bytes;
@@ -295,10 +292,9 @@ cudatpl::enumerateElementwise(const ProblemView &view,
   for (int64_t v = maxVec; v >= 1; v /= 2)
     if (innerRange % v == 0)
       vecs.push_back(v);
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  int64_t maxThreads = getMaxBlockThreads(profile);
   int64_t total = productOver(order, view.loopRanges);
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
+  int64_t sms = getNumUnits(profile);
   for (int64_t vec : vecs) {
     for (int64_t perThread : {1, 2, 4}) {
       for (int64_t block : {256, 128, 512, 1024}) {
@@ -444,10 +440,9 @@ std::vector<DirectParams>
 cudatpl::enumerateDirect(const ProblemView &view,
                          const HardwareProfile &profile) {
   std::vector<DirectParams> out;
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  int64_t maxThreads = getMaxBlockThreads(profile);
   int64_t points = view.numParallelPoints();
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
+  int64_t sms = getNumUnits(profile);
   // Small grids: smaller blocks spread over more SMs.
   SmallVector<int64_t> blocks = points < sms * 256
                                     ? SmallVector<int64_t>{64, 128, 32, 256}

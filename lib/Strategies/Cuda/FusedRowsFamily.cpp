@@ -601,8 +601,7 @@ enumerateFusedRows(const ProblemView &view, const HardwareProfile &profile) {
       primary && llvm::any_of(fused.columnLoops, [&](unsigned d) {
         return primary->access.coefficients[d] == 1;
       });
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  int64_t maxThreads = getMaxBlockThreads(profile);
   std::vector<FusedRowsParams> along;
   if (fused.length >= 2048)
     along = {{1024, 1}, {512, 1}, {256, 1}, {128, 1}, {32, 4}};

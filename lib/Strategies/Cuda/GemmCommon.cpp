@@ -183,7 +183,7 @@ double cudatpl::tileScore(const ContractionView &c, int64_t bm, int64_t bn,
   double useful =
       double(c.m) * double(c.n) / (double(tilesM * bm) * double(tilesN * bn));
   double blocks = double(tilesM * tilesN * c.batch);
-  double sms = double(std::max<int64_t>(profile.numComputeUnits, 1));
+  double sms = double(getNumUnits(profile));
   double fill = std::min(1.0, blocks / sms);
   double intensity = double(bm * bn) / double(bm + bn) / 64.0;
   return useful * fill * std::sqrt(intensity) * std::sqrt(reuse);
@@ -315,7 +315,7 @@ double cudatpl::gemmKernelTileScore(const ContractionView &c, int64_t bm,
       double(c.m) * double(c.n) / (double(tilesM * bm) * double(tilesN * bn));
   useful *= double(c.k) / double(ceilDiv(c.k, bk) * bk);
   double blocks = double(tilesM * tilesN * c.batch);
-  double sms = double(std::max<int64_t>(profile.numComputeUnits, 1));
+  double sms = double(getNumUnits(profile));
   double fill = std::min(1.0, blocks / (2 * sms));
   double intensity = double(bm * bn) / double(bm + bn) / 64.0;
   return useful * fill * std::sqrt(intensity) * std::sqrt(reuse);
@@ -393,8 +393,7 @@ BlockLimits::BlockLimits(const HardwareProfile &profile)
     : sharedBytes(profile.sharedMemoryPerBlock > 0
                       ? profile.sharedMemoryPerBlock
                       : 48 * 1024),
-      threads(profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock
-                                             : 1024),
+      threads(getMaxBlockThreads(profile)),
       registersPerUnit(profile.registersPerUnit > 0 ? profile.registersPerUnit
                                                     : 65536) {}
 
@@ -605,7 +604,7 @@ GemmKernelFamily::enumerateStructs(const ProblemView &view,
   const ContractionView &c = *view.contraction;
   GemmKernelAddressing addr = getGemmKernelAddressing(view);
   BlockLimits limits(profile);
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
+  int64_t sms = getNumUnits(profile);
   std::vector<GemmKernelParams> fitting;
   // Split-K only where no configuration's tiles fill the SMs: elsewhere a
   // smaller tile adds blocks without the partial sums' traffic.

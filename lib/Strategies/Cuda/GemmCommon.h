@@ -14,9 +14,6 @@
 #include "CudaTemplatesInternal.h"
 #include "ParamTable.h"
 
-#include <algorithm>
-#include <utility>
-
 namespace mlir::stark::cudatpl {
 
 /// A plan of one launch of `kernel`: a block of `threads` per BM x BN tile
@@ -58,18 +55,6 @@ struct BlockLimits {
 
   int64_t sharedBytes, threads, registersPerUnit;
 };
-
-/// The structs of `scored`, highest score first, ties in their given order.
-template <class P>
-std::vector<P> sortByScore(std::vector<std::pair<P, double>> scored) {
-  std::stable_sort(
-      scored.begin(), scored.end(),
-      [](const auto &a, const auto &b) { return a.second > b.second; });
-  std::vector<P> out;
-  for (auto &entry : scored)
-    out.push_back(std::move(entry.first));
-  return out;
-}
 
 /// The parameters of an embedded kernel's block: BM x BN x BK block tile,
 /// WM x WN warp tiles, TM x TN thread tiles (SIMT only), `stages` tiles in

@@ -60,25 +60,17 @@ mlir::stark::generateNormKernel(const ProblemView &view, const NormParams &p,
     return failure();
   }
   const NormView &nv = *view.norm;
-  auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
-  if (!pow2(p.threads) || p.threads > 1024 || p.rows < 1 ||
-      p.threads * p.rows > 1024 || (p.threads * p.rows) % 32 || !pow2(p.vec)) {
+  if (!isPowerOfTwo(p.threads) || p.threads > 1024 || p.rows < 1 ||
+      p.threads * p.rows > 1024 || (p.threads * p.rows) % 32 ||
+      !isPowerOfTwo(p.vec)) {
     whyNot = "threads must be a power of two, threads * rows a multiple of "
              "32 and at most 1024, vec a power of two";
     return failure();
   }
-  if (p.vec > maxNormVector(nv)) {
-    whyNot = llvm::formatv("vec={0} exceeds the widest aligned access along "
-                           "the rows ({1})",
-                           p.vec, maxNormVector(nv));
+  if (failed(checkRowVector(p.vec, maxNormVector(nv), whyNot)) ||
+      (p.cache &&
+       failed(checkRegisterCache(cachedPerLane(nv, p.threads, p.vec), whyNot))))
     return failure();
-  }
-  if (p.cache && cachedPerLane(nv, p.threads, p.vec) > 32) {
-    whyNot = llvm::formatv("cache=1 keeps {0} elements per lane in registers "
-                           "(at most 32)",
-                           cachedPerLane(nv, p.threads, p.vec));
-    return failure();
-  }
   bool dbl = llvm::any_of(view.argKinds,
                           [](ElementKind k) { return k == ElementKind::F64; });
   ElementKind ck = dbl ? ElementKind::F64 : ElementKind::F32;
@@ -143,10 +135,9 @@ mlir::stark::generateNormKernel(const ProblemView &view, const NormParams &p,
 std::vector<NormParams> cudatpl::enumerateNorm(const ProblemView &view,
                                                const HardwareProfile &profile) {
   const NormView &nv = *view.norm;
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  int64_t maxThreads = getMaxBlockThreads(profile);
   int64_t maxVec = maxNormVector(nv);
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
+  int64_t sms = getNumUnits(profile);
   std::vector<NormParams> out;
   auto add = [&](int64_t threads, int64_t rows, int64_t vec) {
     if (threads * rows > std::min<int64_t>(maxThreads, 1024) ||
@@ -161,9 +152,7 @@ std::vector<NormParams> cudatpl::enumerateNorm(const ProblemView &view,
       out.push_back({threads, rows, vec, /*cache=*/true});
     out.push_back({threads, rows, vec, /*cache=*/false});
   };
-  SmallVector<int64_t> vecs = {maxVec};
-  if (maxVec > 1)
-    vecs.push_back(1);
+  SmallVector<int64_t> vecs = getVectorWidths(maxVec);
   for (int64_t vec : vecs)
     for (RowBlockShape shape : getRowBlockShapes(
              ceilDiv(nv.length, vec), nv.rows, sms, {256, 512, 1024, 128}))

@@ -74,17 +74,9 @@ static RowAccess classifyRow(const ProblemView &view, const ReductionView &rv,
   return RowAccess::Contiguous;
 }
 
-static int64_t widestInputBytes(const ProblemView &view) {
-  int64_t bytes = 1;
-  for (const OperandView &in : view.inputs)
-    if (in.argNumber >= 0)
-      bytes = std::max(bytes, getElementKindBytes(in.kind));
-  return bytes;
-}
-
 /// Largest vector width a row reduction can load with.
 static int64_t maxRowVector(const ProblemView &view, const ReductionView &rv) {
-  int64_t best = 16 / widestInputBytes(view);
+  int64_t best = 16 / getWidestInputBytes(view);
   bool anyContiguous = false;
   for (const OperandView &in : view.inputs) {
     if (in.argNumber < 0)
@@ -132,19 +124,14 @@ static LogicalResult checkReduceRowParams(const ProblemView &view,
                                           const ReductionView &rv,
                                           const ReduceRowParams &p,
                                           std::string &whyNot) {
-  auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
-  if (!pow2(p.threads) || p.threads > 1024 || p.rows < 1 ||
-      p.threads * p.rows > 1024 || p.split < 1 || !pow2(p.vec)) {
+  if (!isPowerOfTwo(p.threads) || p.threads > 1024 || p.rows < 1 ||
+      p.threads * p.rows > 1024 || p.split < 1 || !isPowerOfTwo(p.vec)) {
     whyNot = "threads must be a power of two, threads * rows at most 1024, "
              "vec a power of two, split at least 1";
     return failure();
   }
-  if (p.vec > maxRowVector(view, rv)) {
-    whyNot = llvm::formatv("vec={0} exceeds the widest aligned access along "
-                           "the rows ({1})",
-                           p.vec, maxRowVector(view, rv));
+  if (failed(checkRowVector(p.vec, maxRowVector(view, rv), whyNot)))
     return failure();
-  }
   if (ceilDiv(rv.rows, p.rows) > (int64_t(1) << 31) - 1 || p.split > 65535 ||
       rv.rows * p.split > (int64_t(1) << 24)) {
     whyNot = "grid or partial buffer too large";
@@ -352,17 +339,10 @@ cudatpl::enumerateReduceRow(const ProblemView &view,
                             const HardwareProfile &profile) {
   const ReductionView &rv = *view.reduction;
   int64_t maxVec = maxRowVector(view, rv);
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
-  struct Scored {
-    ReduceRowParams p;
-    double score;
-  };
-  std::vector<Scored> scored;
-  SmallVector<int64_t> vecs = {maxVec};
-  if (maxVec > 1)
-    vecs.push_back(1);
+  int64_t maxThreads = getMaxBlockThreads(profile);
+  int64_t sms = getNumUnits(profile);
+  std::vector<std::pair<ReduceRowParams, double>> scored;
+  SmallVector<int64_t> vecs = getVectorWidths(maxVec);
   for (int64_t vec : vecs) {
     for (int64_t tpr : {32, 64, 128, 256, 512, 1024, 16, 8, 4}) {
       for (int64_t block : {256, 128, 512}) {
@@ -403,16 +383,13 @@ cudatpl::enumerateReduceRow(const ProblemView &view,
       }
     }
   }
-  std::stable_sort(
-      scored.begin(), scored.end(),
-      [](const Scored &a, const Scored &b) { return a.score > b.score; });
   std::vector<ReduceRowParams> out;
-  for (const Scored &s : scored)
+  for (const ReduceRowParams &p : sortByScore(std::move(scored)))
     if (llvm::none_of(out, [&](const ReduceRowParams &q) {
-          return q.threads == s.p.threads && q.rows == s.p.rows &&
-                 q.vec == s.p.vec && q.split == s.p.split;
+          return q.threads == p.threads && q.rows == p.rows && q.vec == p.vec &&
+                 q.split == p.split;
         }))
-      out.push_back(s.p);
+      out.push_back(p);
   return out;
 }
 
@@ -447,8 +424,7 @@ FailureOr<CudaKernelPlan> mlir::stark::generateReduceColKernel(
   if (failed(checkReduceApplies(view, whyNot)))
     return failure();
   const ReductionView &rv = *view.reduction;
-  auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
-  if (p.blockX < 1 || !pow2(p.splitY) || p.blockX * p.splitY > 1024 ||
+  if (p.blockX < 1 || !isPowerOfTwo(p.splitY) || p.blockX * p.splitY > 1024 ||
       (p.blockX * p.splitY) % 32) {
     whyNot = "split_y must be a power of two and block_x * split_y a "
              "multiple of 32 up to 1024";
@@ -521,14 +497,9 @@ std::vector<ReduceColParams>
 cudatpl::enumerateReduceCol(const ProblemView &view,
                             const HardwareProfile &profile) {
   const ReductionView &rv = *view.reduction;
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
-  struct Scored {
-    ReduceColParams p;
-    double score;
-  };
-  std::vector<Scored> scored;
+  int64_t maxThreads = getMaxBlockThreads(profile);
+  int64_t sms = getNumUnits(profile);
+  std::vector<std::pair<ReduceColParams, double>> scored;
   for (int64_t bx : {32, 64, 128, 256}) {
     for (int64_t sy : {1, 2, 4, 8, 16, 32}) {
       if (bx * sy > maxThreads || bx * sy > 1024 || (bx * sy) % 32 ||
@@ -545,13 +516,7 @@ cudatpl::enumerateReduceCol(const ProblemView &view,
       scored.push_back({{bx, sy}, score});
     }
   }
-  std::stable_sort(
-      scored.begin(), scored.end(),
-      [](const Scored &a, const Scored &b) { return a.score > b.score; });
-  std::vector<ReduceColParams> out;
-  for (const Scored &s : scored)
-    out.push_back(s.p);
-  return out;
+  return sortByScore(std::move(scored));
 }
 
 //===----------------------------------------------------------------------===//

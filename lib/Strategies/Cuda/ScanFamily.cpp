@@ -166,8 +166,7 @@ static std::vector<ScanParams> enumerateScan(const ProblemView &view,
   std::string ignored;
   if (failed(matchScan(view, m, ignored)))
     return {};
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  int64_t maxThreads = getMaxBlockThreads(profile);
   std::vector<ScanParams> out;
   // Enough elements per block that a chunk covers a short row once.
   for (auto [threads, items] : {std::pair<int64_t, int64_t>{256, 4},

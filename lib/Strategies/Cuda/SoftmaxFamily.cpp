@@ -51,9 +51,8 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
   if (failed(checkSoftmaxApplies(view, whyNot)))
     return failure();
   const SoftmaxView &sv = *view.softmax;
-  auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
-  if (!pow2(p.threads) || p.threads > 1024 || p.rows < 1 ||
-      p.threads * p.rows > 1024 || !pow2(p.vec)) {
+  if (!isPowerOfTwo(p.threads) || p.threads > 1024 || p.rows < 1 ||
+      p.threads * p.rows > 1024 || !isPowerOfTwo(p.vec)) {
     whyNot = "threads must be a power of two, threads * rows at most 1024, "
              "vec a power of two";
     return failure();
@@ -69,18 +68,11 @@ FailureOr<CudaKernelPlan> mlir::stark::generateSoftmaxKernel(
                            p.rows, rowBytes, kMaxRowCacheBytes);
     return failure();
   }
-  if (p.cache == 1 && ceilDiv(sv.length, p.threads * p.vec) * p.vec > 32) {
-    whyNot = llvm::formatv("cache=1 keeps {0} elements per lane in registers "
-                           "(at most 32)",
-                           ceilDiv(sv.length, p.threads * p.vec) * p.vec);
+  if ((p.cache == 1 &&
+       failed(checkRegisterCache(ceilDiv(sv.length, p.threads * p.vec) * p.vec,
+                                 whyNot))) ||
+      failed(checkRowVector(p.vec, maxSoftmaxVector(sv), whyNot)))
     return failure();
-  }
-  if (p.vec > maxSoftmaxVector(sv)) {
-    whyNot = llvm::formatv("vec={0} exceeds the widest aligned access along "
-                           "the rows ({1})",
-                           p.vec, maxSoftmaxVector(sv));
-    return failure();
-  }
   std::string idx = getIndexType(view);
   bool dbl = sv.inKind == ElementKind::F64 || sv.outKind == ElementKind::F64;
   std::string ct = dbl ? "double" : "float";
@@ -128,10 +120,9 @@ std::vector<SoftmaxParams>
 cudatpl::enumerateSoftmax(const ProblemView &view,
                           const HardwareProfile &profile) {
   const SoftmaxView &sv = *view.softmax;
-  int64_t maxThreads =
-      profile.maxThreadsPerBlock > 0 ? profile.maxThreadsPerBlock : 1024;
+  int64_t maxThreads = getMaxBlockThreads(profile);
   int64_t maxVec = maxSoftmaxVector(sv);
-  int64_t sms = std::max<int64_t>(profile.numComputeUnits, 1);
+  int64_t sms = getNumUnits(profile);
   std::vector<SoftmaxParams> out;
   auto add = [&](int64_t threads, int64_t rows, int64_t vec) {
     if (threads * rows > maxThreads || threads * rows > 1024)
@@ -150,9 +141,7 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
       out.push_back({threads, rows, vec, /*cache=*/2});
     out.push_back({threads, rows, vec, /*cache=*/0});
   };
-  SmallVector<int64_t> vecs = {maxVec};
-  if (maxVec > 1)
-    vecs.push_back(1);
+  SmallVector<int64_t> vecs = getVectorWidths(maxVec);
   if (sv.inner > 1) {
     // Strided rows: a thread per row keeps neighbouring threads on
     // neighbouring addresses.
