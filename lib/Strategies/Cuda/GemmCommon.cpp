@@ -38,6 +38,14 @@ int64_t cudatpl::vectorWidthAlong(const LinearAccess &access,
   return 1;
 }
 
+CopyAxis cudatpl::pickCopyAxis(int64_t first, int64_t second, bool transposed) {
+  if (first >= second && first > 1)
+    return {0, first};
+  if (second > 1)
+    return {1, second};
+  return {transposed ? 1 : 0, 1};
+}
+
 /// `const idx_t l<d> = ...;` for the loops of one group decoded from `var`.
 static std::string decodeGroup(StringRef indexType, StringRef var,
                                ArrayRef<unsigned> loops,

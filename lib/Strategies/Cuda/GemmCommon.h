@@ -44,6 +44,27 @@ constexpr int64_t kSplitKMinSliceDepth = 256;
 FailureOr<int64_t> getSplitKDepth(const ContractionView &c, int64_t bk,
                                   int64_t splitK, std::string &whyNot);
 
+/// The axis a tile's copies run along (0 or 1) and the elements each copy
+/// moves.
+struct CopyAxis {
+  int axis;
+  int64_t width;
+};
+/// The first of two axes an operand may be copied along (`first` and
+/// `second`: the widest copies each allows) unless the second allows wider
+/// copies; where neither allows more than an element at a time, the axis
+/// the operand is stored along (the second when `transposed`).
+CopyAxis pickCopyAxis(int64_t first, int64_t second, bool transposed);
+
+/// The rank of a GEMM family that takes every contraction in `band`.
+inline auto rankContractionsIn(RankBand band) {
+  return [band](const ProblemView &view, bool) -> std::optional<unsigned> {
+    if (!ranksAsContraction(view))
+      return std::nullopt;
+    return band;
+  };
+}
+
 /// What a block may use on a profile (the generic limits where the profile
 /// does not say).
 struct BlockLimits {

@@ -27,7 +27,29 @@ struct SimtLayout {
 };
 } // namespace
 
-static bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+/// `width` halved until it divides the tile's `extent`: a vector unit never
+/// straddles two tiles.
+static int64_t fitTile(int64_t width, int64_t extent) {
+  while (width > 1 && extent % width)
+    width /= 2;
+  return width;
+}
+
+/// How a SIMT block copies a tile of `operand`: units of up to 4 elements
+/// along the `first` loops (the tile's extent there `firstTile`) or the
+/// `second` ones.
+static CopyAxis pickSimtCopyAxis(const ProblemView &view,
+                                 const OperandView &operand,
+                                 ArrayRef<unsigned> first, int64_t firstTile,
+                                 ArrayRef<unsigned> second, int64_t secondTile,
+                                 bool transposed) {
+  auto widest = [&](ArrayRef<unsigned> loops, int64_t tile) {
+    return fitTile(vectorWidthAlong(operand.access, loops, view.loopRanges, 4),
+                   tile);
+  };
+  return pickCopyAxis(widest(first, firstTile), widest(second, secondTile),
+                      transposed);
+}
 
 static FailureOr<SimtLayout>
 layoutSimt(const ProblemView &view, const GemmParams &p, std::string &whyNot) {
@@ -35,9 +57,9 @@ layoutSimt(const ProblemView &view, const GemmParams &p, std::string &whyNot) {
   const OperandView &a = view.inputs[0], &b = view.inputs[1],
                     &out = view.outputs[0];
   SimtLayout l;
-  if (!isPow2(p.tm) || !isPow2(p.tn) || p.tm > 16 || p.tn > 16 || p.bm % p.tm ||
-      p.bn % p.tn || p.bk < 1 || p.groupM < 1 || p.minBlocks < 1 ||
-      p.minBlocks > 32) {
+  if (!isPowerOfTwo(p.tm) || !isPowerOfTwo(p.tn) || p.tm > 16 || p.tn > 16 ||
+      p.bm % p.tm || p.bn % p.tn || p.bk < 1 || p.groupM < 1 ||
+      p.minBlocks < 1 || p.minBlocks > 32) {
     whyNot = "tm and tn must be powers of two up to 16 dividing bm and bn, "
              "bk, group_m and min_blocks positive";
     return failure();
@@ -50,37 +72,16 @@ layoutSimt(const ProblemView &view, const GemmParams &p, std::string &whyNot) {
     return failure();
   }
   int64_t vm = std::min<int64_t>(p.tm, 4), vn = std::min<int64_t>(p.tn, 4);
-  // A: vector units along k (A row-major) or along m (A transposed).
-  int64_t ak = vectorWidthAlong(a.access, c.kLoops, view.loopRanges, 4);
-  int64_t am = vectorWidthAlong(a.access, c.mLoops, view.loopRanges, 4);
-  while (ak > 1 && p.bk % ak)
-    ak /= 2;
-  while (am > 1 && p.bm % am)
-    am /= 2;
-  if (ak >= am && ak > 1) {
-    l.aAxis = 0;
-    l.va = ak;
-  } else if (am > 1) {
-    l.aAxis = 1;
-    l.va = am;
-  } else {
-    l.aAxis = c.transposeA ? 1 : 0;
-  }
-  int64_t bn = vectorWidthAlong(b.access, c.nLoops, view.loopRanges, 4);
-  int64_t bk = vectorWidthAlong(b.access, c.kLoops, view.loopRanges, 4);
-  while (bn > 1 && p.bn % bn)
-    bn /= 2;
-  while (bk > 1 && p.bk % bk)
-    bk /= 2;
-  if (bn >= bk && bn > 1) {
-    l.bAxis = 0;
-    l.vb = bn;
-  } else if (bk > 1) {
-    l.bAxis = 1;
-    l.vb = bk;
-  } else {
-    l.bAxis = c.transposeB ? 1 : 0;
-  }
+  // A: vector units along k (A row-major) or along m (A transposed); B:
+  // along n or k.
+  CopyAxis aCopy =
+      pickSimtCopyAxis(view, a, c.kLoops, p.bk, c.mLoops, p.bm, c.transposeA);
+  CopyAxis bCopy =
+      pickSimtCopyAxis(view, b, c.nLoops, p.bn, c.kLoops, p.bk, c.transposeB);
+  l.aAxis = aCopy.axis;
+  l.va = aCopy.width;
+  l.bAxis = bCopy.axis;
+  l.vb = bCopy.width;
   l.vc = vectorWidthAlong(out.access, c.nLoops, view.loopRanges, vn);
   if (l.vc != vn)
     l.vc = 1;
@@ -253,15 +254,11 @@ std::vector<GemmParams> cudatpl::enumerateGemm(const ProblemView &view,
 //===----------------------------------------------------------------------===//
 
 std::unique_ptr<StrategyFamily> mlir::stark::createGemmFamily() {
-  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
-    if (!ranksAsContraction(view))
-      return std::nullopt;
-    return kSimtGemm;
-  };
   // The epilogue goes through StarkStore in the store stage; operands are
   // loaded through registers, where their prologues apply.
   return makeFunctionFamily<GemmParams>(
       "gemm", getGemmFields(),
-      {/*initValue=*/true, /*epilogue=*/true, /*operandPrologues=*/true}, rank,
-      checkGemmApplies, enumerateGemm, generateGemmKernel);
+      {/*initValue=*/true, /*epilogue=*/true, /*operandPrologues=*/true},
+      rankContractionsIn(kSimtGemm), checkGemmApplies, enumerateGemm,
+      generateGemmKernel);
 }

@@ -53,26 +53,16 @@ layoutTc(const ProblemView &view, const GemmTcParams &p, std::string &whyNot) {
   const OperandView &a = view.inputs[0], &b = view.inputs[1];
   int64_t ak = vectorWidthAlong(a.access, c.kLoops, view.loopRanges, unit);
   int64_t am = vectorWidthAlong(a.access, c.mLoops, view.loopRanges, unit);
-  if (ak == unit) {
-    l.aAxis = 0;
-    l.va = unit;
-  } else if (am == unit) {
-    l.aAxis = 1;
-    l.va = unit;
-  } else {
-    l.aAxis = c.transposeA ? 1 : 0;
-  }
   int64_t bn = vectorWidthAlong(b.access, c.nLoops, view.loopRanges, unit);
   int64_t bk = vectorWidthAlong(b.access, c.kLoops, view.loopRanges, unit);
-  if (bn == unit) {
-    l.bAxis = 0;
-    l.vb = unit;
-  } else if (bk == unit) {
-    l.bAxis = 1;
-    l.vb = unit;
-  } else {
-    l.bAxis = c.transposeB ? 1 : 0;
-  }
+  // Narrower copies than a whole unit are element copies.
+  auto whole = [&](int64_t width) { return width == unit ? unit : 1; };
+  CopyAxis aCopy = pickCopyAxis(whole(ak), whole(am), c.transposeA);
+  CopyAxis bCopy = pickCopyAxis(whole(bn), whole(bk), c.transposeB);
+  l.aAxis = aCopy.axis;
+  l.va = aCopy.width;
+  l.bAxis = bCopy.axis;
+  l.vb = bCopy.width;
   int64_t aStage = l.aAxis == 0 ? p.bm * (p.bk + l.pad) : p.bk * (p.bm + l.pad);
   int64_t bStage = l.bAxis == 0 ? p.bk * (p.bn + l.pad) : p.bn * (p.bk + l.pad);
   l.pipeBytes = p.stages * (aStage + bStage) * l.elemBytes;

@@ -216,14 +216,10 @@ FailureOr<CudaKernelPlan> generateWgmmaKernel(const ProblemView &view,
 } // namespace
 
 std::unique_ptr<StrategyFamily> mlir::stark::createGemmWgmmaFamily() {
-  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
-    if (!ranksAsContraction(view))
-      return std::nullopt;
-    return kWgmma;
-  };
   // The store stage writes C_INIT + sum (a fill + matmul problem) or the
   // epilogue's output.
   return makeFunctionFamily<WgmmaParams>(
       "gemm_wgmma", getWgmmaFields(), {/*initValue=*/true, /*epilogue=*/true},
-      rank, checkWgmmaApplies, enumerateWgmma, generateWgmmaKernel);
+      rankContractionsIn(kWgmma), checkWgmmaApplies, enumerateWgmma,
+      generateWgmmaKernel);
 }
