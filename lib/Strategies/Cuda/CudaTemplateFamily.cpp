@@ -168,14 +168,9 @@ FailureOr<CudaKernelPlan>
 mlir::stark::generateCudaKernel(StringRef family, const ProblemView &view,
                                 const TemplateParams &params,
                                 std::string &whyNot) {
-  const CudaTemplateFamily *f = lookupTemplateFamily(family);
-  if (!f) {
-    whyNot = unknownFamily(family);
+  if (failed(checkFamilyApplies(family, view, whyNot)))
     return failure();
-  }
-  if (failed(f->checkView(view, /*allowTf32=*/true, whyNot)))
-    return failure();
-  return f->generate(view, params, whyNot);
+  return lookupTemplateFamily(family)->generate(view, params, whyNot);
 }
 
 LogicalResult
