@@ -149,6 +149,113 @@ static unsigned getNumLoops(Operation *op) {
   return cast<linalg::SoftmaxOp>(op).getInputOperandType().getRank();
 }
 
+/// cpu-softmax-rows: decompose into max, exp, sum and divide, then fuse all
+/// four (and their fills) into the loop over blocks of rows of the last one.
+static void buildSoftmaxRowsSteps(TransformScriptBuilder &w, Value root,
+                                  const CpuSchedule &s) {
+  OpBuilder &b = w.getBuilder();
+  Location loc = w.getLoc();
+  Value softmax = w.matchOps(root, {"linalg.softmax"});
+  transform::DecomposeInterfaceOp::create(b, loc, w.getAnyOpType(), softmax);
+  Value parts = w.matchOps(root, {"linalg.generic", "linalg.fill"});
+  auto split = transform::SplitHandleOp::create(b, loc, parts, 6);
+  Value forall = w.tileUsingForall(split.getResult(5), s.registerTiles).second;
+  for (int i = 4; i >= 0; --i)
+    forall = transform::FuseIntoContainingOp::create(b, loc, split.getResult(i),
+                                                     forall)
+                 .getNewContainingOp();
+}
+
+/// The tiling of a single op: threads, cache tiles, register tiles, then
+/// the vectoriser on the innermost tile.
+static void buildTileSteps(TransformScriptBuilder &w, Value root,
+                           const CpuSchedule &s, bool parallel,
+                           bool vectorize) {
+  OpBuilder &b = w.getBuilder();
+  Location loc = w.getLoc();
+  Value current = w.matchLinalgOps(root);
+  Value fill;
+  if (s.fuseInitFill) {
+    // The output's fill and the op, in program order.
+    auto split = transform::SplitHandleOp::create(b, loc, current, 2);
+    fill = split.getResult(0);
+    current = split.getResult(1);
+  }
+  if (parallel) {
+    auto [tiled, forall] = w.tileUsingForall(current, s.threadTiles);
+    current = tiled;
+    // Each thread fills the tile of the output it computes.
+    if (fill)
+      transform::FuseIntoContainingOp::create(b, loc, fill, forall);
+  }
+  current = w.tileUsingFor(current, s.cacheTiles).first;
+  if (vectorize)
+    current = w.tileUsingFor(current, s.registerTiles).first;
+  if (s.decomposeWindows) {
+    // Unit output rows and filter rows: the 2-D window op becomes its 1-D
+    // form, which the vectoriser handles. A 1-D op stays as it is.
+    current = transform::DecomposeOp::create(b, loc, w.getAnyOpType(), current);
+  }
+  if (vectorize)
+    transform::VectorizeOp::create(b, loc, current, ValueRange(),
+                                   DenseI64ArrayAttr(), UnitAttr(), UnitAttr(),
+                                   UnitAttr(), DenseBoolArrayAttr());
+}
+
+/// Lowers the vector contractions, reductions and transfers of `func` the
+/// way the schedule names.
+static void
+buildVectorLowering(TransformScriptBuilder &w, Value func,
+                    vector::VectorContractLowering contractionLowering,
+                    vector::VectorMultiReductionLowering reductionLowering) {
+  MLIRContext *ctx = w.getBuilder().getContext();
+  w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
+    transform::ApplyLowerContractionPatternsOp::create(
+        b, loc,
+        vector::VectorContractLoweringAttr::get(ctx, contractionLowering));
+    transform::ApplyLowerMultiReductionPatternsOp::create(
+        b, loc,
+        vector::VectorMultiReductionLoweringAttr::get(ctx, reductionLowering));
+    transform::ApplyTransferPermutationPatternsOp::create(b, loc);
+    transform::ApplyLowerTransferPatternsOp::create(b, loc,
+                                                    b.getI64IntegerAttr(1));
+    transform::ApplyLowerOuterProductPatternsOp::create(b, loc);
+    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+  });
+}
+
+/// Slices folded into the accesses, copies of a tile onto itself (left by
+/// bufferisation) removed: then the accumulator's reads and writes are
+/// loop-invariant and hoisted out of the reduction loops.
+static void buildCleanup(TransformScriptBuilder &w, Value func,
+                         bool vectorize) {
+  OpBuilder &b = w.getBuilder();
+  Location loc = w.getLoc();
+  w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
+    transform::ApplyFoldMemrefAliasOpsPatternsOp::create(b, loc);
+    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+  });
+  w.applyCse(func);
+  w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
+    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+  });
+  if (!vectorize)
+    return;
+  Value hoisted = transform::HoistRedundantVectorTransfersOp::create(
+      b, loc, w.getAnyOpType(), func, UnitAttr());
+  // Folding the slices leaves transfers that skip unit dimensions;
+  // unrolled to 1-D here, they never reach the target's lowering, which
+  // would stage them through stack buffers inside the loops.
+  w.applyPatterns(hoisted, [&](OpBuilder &b, Location loc) {
+    transform::ApplyTransferPermutationPatternsOp::create(b, loc);
+    transform::ApplyTransferToScfPatternsOp::create(
+        b, loc, b.getI64IntegerAttr(1), b.getBoolAttr(true));
+    transform::ApplyLowerTransferPatternsOp::create(b, loc,
+                                                    b.getI64IntegerAttr(1));
+    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
+  });
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
                                      std::string &error) {
@@ -170,76 +277,26 @@ mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
   bool tensors = s.onTensors();
   bool vectorize = s.family != kCpuTileLoops;
   bool parallel = llvm::any_of(s.threadTiles, [](int64_t t) { return t; });
+  bool rowBlocks = s.family == kCpuSoftmaxRows || s.family == kCpuFusedRows;
   TransformScriptBuilder w(ctx, /*consumesRoot=*/tensors);
   OpBuilder &b = w.getBuilder();
   Location loc = w.getLoc();
   Type anyOp = w.getAnyOpType();
   Value root = w.getRoot();
 
-  if (s.family == kCpuSoftmaxRows) {
-    // Decompose into max, exp, sum and divide, then fuse all four (and
-    // their fills) into the loop over blocks of rows of the last one.
-    Value softmax = w.matchOps(root, {"linalg.softmax"});
-    transform::DecomposeInterfaceOp::create(b, loc, anyOp, softmax);
-    Value parts = w.matchOps(root, {"linalg.generic", "linalg.fill"});
-    auto split = transform::SplitHandleOp::create(b, loc, parts, 6);
-    Value forall =
-        w.tileUsingForall(split.getResult(5), s.registerTiles).second;
-    for (int i = 4; i >= 0; --i)
-      forall = transform::FuseIntoContainingOp::create(
-                   b, loc, split.getResult(i), forall)
-                   .getNewContainingOp();
-  } else if (s.family == kCpuFusedRows) {
-    // Tiled and fused before the script runs (tileAndFuseRows): the loop
-    // over rows exists, its body is vectorised below.
-  } else {
-    Value current = w.matchLinalgOps(root);
-    Value fill;
-    if (s.fuseInitFill) {
-      // The output's fill and the op, in program order.
-      auto split = transform::SplitHandleOp::create(b, loc, current, 2);
-      fill = split.getResult(0);
-      current = split.getResult(1);
-    }
-    if (parallel) {
-      auto [tiled, forall] = w.tileUsingForall(current, s.threadTiles);
-      current = tiled;
-      // Each thread fills the tile of the output it computes.
-      if (fill)
-        transform::FuseIntoContainingOp::create(b, loc, fill, forall);
-    }
-    current = w.tileUsingFor(current, s.cacheTiles).first;
-    if (vectorize)
-      current = w.tileUsingFor(current, s.registerTiles).first;
-    if (s.decomposeWindows) {
-      // Unit output rows and filter rows: the 2-D window op becomes its 1-D
-      // form, which the vectoriser handles. A 1-D op stays as it is.
-      current = transform::DecomposeOp::create(b, loc, anyOp, current);
-    }
-    if (vectorize)
-      transform::VectorizeOp::create(
-          b, loc, current, ValueRange(), DenseI64ArrayAttr(), UnitAttr(),
-          UnitAttr(), UnitAttr(), DenseBoolArrayAttr());
-  }
+  // cpu-fused-rows is tiled and fused before the script runs
+  // (tileAndFuseRows): the loop over rows exists, its body is vectorised
+  // below.
+  if (s.family == kCpuSoftmaxRows)
+    buildSoftmaxRowsSteps(w, root, s);
+  else if (s.family != kCpuFusedRows)
+    buildTileSteps(w, root, s, parallel, vectorize);
 
   Value func = w.matchOps(root, {"func.func"});
-  if (s.family == kCpuSoftmaxRows || s.family == kCpuFusedRows)
+  if (rowBlocks)
     func = transform::VectorizeChildrenAndApplyPatternsOp::create(b, loc, func);
   if (vectorize)
-    w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
-      transform::ApplyLowerContractionPatternsOp::create(
-          b, loc,
-          vector::VectorContractLoweringAttr::get(ctx, *contractionLowering));
-      transform::ApplyLowerMultiReductionPatternsOp::create(
-          b, loc,
-          vector::VectorMultiReductionLoweringAttr::get(ctx,
-                                                        *reductionLowering));
-      transform::ApplyTransferPermutationPatternsOp::create(b, loc);
-      transform::ApplyLowerTransferPatternsOp::create(b, loc,
-                                                      b.getI64IntegerAttr(1));
-      transform::ApplyLowerOuterProductPatternsOp::create(b, loc);
-      transform::ApplyCanonicalizationPatternsOp::create(b, loc);
-    });
+    buildVectorLowering(w, func, *contractionLowering, *reductionLowering);
   if (tensors) {
     root = transform::OneShotBufferizeOp::create(
         b, loc, anyOp, root, bufferization::LayoutMapOptionAttr(),
@@ -253,35 +310,10 @@ mlir::stark::buildCpuTransformScript(MLIRContext *ctx, const CpuSchedule &s,
   if (s.fuseInitFill)
     transform::ConvertToLoopsOp::create(b, loc, anyOp,
                                         w.matchOps(root, {"linalg.fill"}));
-  if (parallel || s.family == kCpuSoftmaxRows || s.family == kCpuFusedRows)
+  if (parallel || rowBlocks)
     transform::ForallToParallelOp::create(b, loc, TypeRange{anyOp},
                                           w.matchOps(root, {"scf.forall"}));
-  // Slices folded into the accesses, copies of a tile onto itself (left by
-  // bufferisation) removed: then the accumulator's reads and writes are
-  // loop-invariant and hoisted out of the reduction loops.
-  w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
-    transform::ApplyFoldMemrefAliasOpsPatternsOp::create(b, loc);
-    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
-  });
-  w.applyCse(func);
-  w.applyPatterns(func, [&](OpBuilder &b, Location loc) {
-    transform::ApplyCanonicalizationPatternsOp::create(b, loc);
-  });
-  if (vectorize) {
-    Value hoisted = transform::HoistRedundantVectorTransfersOp::create(
-        b, loc, anyOp, func, UnitAttr());
-    // Folding the slices leaves transfers that skip unit dimensions;
-    // unrolled to 1-D here, they never reach the target's lowering, which
-    // would stage them through stack buffers inside the loops.
-    w.applyPatterns(hoisted, [&](OpBuilder &b, Location loc) {
-      transform::ApplyTransferPermutationPatternsOp::create(b, loc);
-      transform::ApplyTransferToScfPatternsOp::create(
-          b, loc, b.getI64IntegerAttr(1), b.getBoolAttr(true));
-      transform::ApplyLowerTransferPatternsOp::create(b, loc,
-                                                      b.getI64IntegerAttr(1));
-      transform::ApplyCanonicalizationPatternsOp::create(b, loc);
-    });
-  }
+  buildCleanup(w, func, vectorize);
   return w.finish(error);
 }
 
@@ -473,9 +505,264 @@ enumerateFusedRowsSchedules(ArrayRef<Operation *> left, int64_t hostThreads,
   return all;
 }
 
+/// Adds `s` unless a schedule with the same family, tiles and lowerings is
+/// listed already: different tile choices can clamp to the same sizes.
+static void addUniqueSchedule(std::vector<CpuSchedule> &schedules,
+                              const CpuSchedule &s) {
+  for (const CpuSchedule &existing : schedules)
+    if (existing.family == s.family && existing.cacheTiles == s.cacheTiles &&
+        existing.registerTiles == s.registerTiles &&
+        existing.contractionLowering == s.contractionLowering &&
+        existing.reductionLowering == s.reductionLowering)
+      return;
+  schedules.push_back(s);
+}
+
+/// Rejects ops no schedule can tile: dynamic shapes, no loops.
+static LogicalResult checkTileable(Operation *root, std::string &whyNot) {
+  for (Type t : root->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        shaped && !shaped.hasStaticShape()) {
+      whyNot = "dynamic shapes";
+      return failure();
+    }
+  if (getNumLoops(root) == 0) {
+    whyNot = "a zero-dimensional op has nothing to tile";
+    return failure();
+  }
+  return success();
+}
+
+/// Elements of the op's first operand in one host vector (at least 128
+/// bits), the unit the vector tiles are sized in.
+static int64_t getVectorLanes(Operation *root, const HardwareProfile &host) {
+  Type elementType = getElementTypeOrSelf(root->getOperand(0).getType());
+  int64_t elementBits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 32;
+  return std::max<int64_t>(1, std::max<int64_t>(host.simdBits, 128) /
+                                  std::max<int64_t>(elementBits, 8));
+}
+
+/// cpu-softmax-rows: blocks of whole rows, each row one vector; also gives
+/// the softmax's loop ranges and iterators for the threaded twins.
+static LogicalResult addSoftmaxSchedules(
+    linalg::SoftmaxOp softmax, std::vector<CpuSchedule> &schedules,
+    SmallVectorImpl<int64_t> &ranges,
+    SmallVectorImpl<utils::IteratorType> &iterators, std::string &whyNot) {
+  unsigned numLoops = getNumLoops(softmax);
+  ranges.assign(softmax.getInputOperandType().getShape().begin(),
+                softmax.getInputOperandType().getShape().end());
+  int64_t dim = softmax.getDimension();
+  iterators.assign(numLoops, utils::IteratorType::parallel);
+  iterators[dim] = utils::IteratorType::reduction;
+  if (ranges[dim] > kMaxRowVector) {
+    whyNot = llvm::formatv("softmax rows of {0} elements are longer than "
+                           "the {1} the host schedule keeps in vectors",
+                           ranges[dim], kMaxRowVector)
+                 .str();
+    return failure();
+  }
+  int lastOuter = -1;
+  for (int d = numLoops - 1; d >= 0 && lastOuter < 0; --d)
+    if (d != dim)
+      lastOuter = d;
+  for (int64_t rows : {1, 2, 4, 8}) {
+    if (rows * ranges[dim] > kMaxRowVector)
+      continue;
+    CpuSchedule s;
+    s.family = kCpuSoftmaxRows;
+    s.cacheTiles.assign(numLoops, 0);
+    s.registerTiles.assign(numLoops, 1);
+    s.registerTiles[dim] = 0;
+    if (lastOuter >= 0)
+      s.registerTiles[lastOuter] = getDividingTile(ranges[lastOuter], rows);
+    s.reductionLowering = "innerreduction";
+    addUniqueSchedule(schedules, s);
+  }
+  return success();
+}
+
+/// cpu-tile-vectorize for a contraction with one m, n and k loop: register
+/// tile mr x nr (nr a multiple of the vector width), cache tiles sized so
+/// the B panel (kc x nc) and A block stay in cache.
+static void
+addContractionSchedules(const linalg::ContractionDimensions &contraction,
+                        ArrayRef<int64_t> ranges, int64_t lanes,
+                        std::vector<CpuSchedule> &schedules) {
+  unsigned numLoops = ranges.size();
+  unsigned m = contraction.m[0], n = contraction.n[0], k = contraction.k[0];
+  for (int64_t mr : {8, 4})
+    for (int64_t nrVectors : {2, 1})
+      for (auto [mc, nc, kc] :
+           {std::tuple<int64_t, int64_t, int64_t>{64, 256, 128},
+            {128, 128, 256},
+            {32, 512, 64}}) {
+        CpuSchedule s;
+        s.cacheTiles.assign(numLoops, 0);
+        s.registerTiles.assign(numLoops, 0);
+        for (unsigned b : contraction.batch) {
+          s.cacheTiles[b] = 1;
+          s.registerTiles[b] = 1;
+        }
+        s.cacheTiles[m] = getDividingTile(ranges[m], mc);
+        s.cacheTiles[n] = getDividingTile(ranges[n], nc);
+        s.cacheTiles[k] = getDividingTile(ranges[k], kc);
+        s.registerTiles[m] = getDividingTile(s.cacheTiles[m], mr);
+        s.registerTiles[n] =
+            getDividingTile(s.cacheTiles[n], lanes * nrVectors);
+        s.registerTiles[k] = 1;
+        addUniqueSchedule(schedules, s);
+      }
+}
+
+/// cpu-tile-vectorize for ops with projected-permutation maps: innermost
+/// loop vectorised; outer parallel loops blocked by `rows` so several rows
+/// share the vector work (innerparallel reductions).
+static void addRowVectorSchedules(ArrayRef<int64_t> ranges,
+                                  ArrayRef<utils::IteratorType> iterators,
+                                  int64_t lanes,
+                                  std::vector<CpuSchedule> &schedules) {
+  unsigned numLoops = ranges.size();
+  bool hasReduction = llvm::any_of(iterators, [](utils::IteratorType t) {
+    return t == utils::IteratorType::reduction;
+  });
+  for (int64_t widthVectors : {4, 2, 8, 1})
+    for (int64_t rows : {1, 4, 8}) {
+      CpuSchedule s;
+      s.cacheTiles.assign(numLoops, 0);
+      s.registerTiles.assign(numLoops, 1);
+      unsigned innermost = numLoops - 1;
+      s.registerTiles[innermost] =
+          getDividingTile(ranges[innermost], lanes * widthVectors);
+      if (numLoops >= 2) {
+        // The next loop out, parallel or not, takes the row blocking.
+        s.registerTiles[innermost - 1] =
+            getDividingTile(ranges[innermost - 1], rows);
+      }
+      for (unsigned i = 0; i < numLoops; ++i)
+        if (ranges[i] == 1)
+          s.registerTiles[i] = 1;
+      s.reductionLowering =
+          hasReduction && rows == 1 ? "innerreduction" : "innerparallel";
+      addUniqueSchedule(schedules, s);
+    }
+}
+
+/// The register tile of one loop of a window op, by its role in `window`
+/// (see WindowLayout).
+static int64_t getWindowRegisterTile(char role, int64_t range, int64_t columns,
+                                     int64_t channels, int64_t inputBlock) {
+  switch (role) {
+  case 'N':
+  case 'H':
+  case 'R':
+    return 1;
+  case 'W':
+    return getDividingTile(range, columns);
+  case 'F':
+  case 'D':
+    return getDividingTile(range, channels);
+  case 'C':
+    return getDividingTile(range, inputBlock);
+  default:
+    return 0;
+  }
+}
+
+/// cpu-window-vectorize: output columns x output channels in registers (a
+/// few accumulators per column), input channels reduced in blocks, whole
+/// filter columns in the 1-D window op.
+static void addWindowSchedules(StringRef window, ArrayRef<int64_t> ranges,
+                               int64_t lanes,
+                               std::vector<CpuSchedule> &schedules) {
+  unsigned numLoops = ranges.size();
+  for (auto [columns, channelVectors, inputBlock] :
+       {std::tuple<int64_t, int64_t, int64_t>{4, 2, 8},
+        {8, 1, 8},
+        {4, 1, 16},
+        {8, 2, 4},
+        {2, 4, 8}}) {
+    CpuSchedule s;
+    s.family = kCpuWindowVectorize;
+    s.decomposeWindows = window.contains('H');
+    s.cacheTiles.assign(numLoops, 0);
+    s.registerTiles.assign(numLoops, 0);
+    for (auto [d, role] : llvm::enumerate(window))
+      s.registerTiles[d] = getWindowRegisterTile(
+          role, ranges[d], columns, lanes * channelVectors, inputBlock);
+    addUniqueSchedule(schedules, s);
+  }
+}
+
+/// cpu-tile-loops, for what nothing vectorises: tile the outermost parallel
+/// loop for the threads (one tile per step of a few) and lower the rest as
+/// loops.
+static void addTileLoopsSchedule(ArrayRef<int64_t> ranges,
+                                 ArrayRef<utils::IteratorType> iterators,
+                                 std::vector<CpuSchedule> &schedules) {
+  unsigned numLoops = ranges.size();
+  CpuSchedule s;
+  s.family = kCpuTileLoops;
+  s.cacheTiles.assign(numLoops, 0);
+  s.registerTiles.assign(numLoops, 0);
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (iterators[d] == utils::IteratorType::parallel && ranges[d] > 1) {
+      s.cacheTiles[d] = getDividingTile(ranges[d], (ranges[d] + 7) / 8);
+      break;
+    }
+  addUniqueSchedule(schedules, s);
+}
+
+/// The schedules of a linalg op, by the first shape that fits it: a plain
+/// contraction, projected-permutation maps, a window op; else loops.
+static void addLinalgSchedules(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
+                               ArrayRef<utils::IteratorType> iterators,
+                               int64_t lanes,
+                               std::vector<CpuSchedule> &schedules) {
+  FailureOr<linalg::ContractionDimensions> contraction =
+      linalg::inferContractionDims(op);
+  std::optional<StringRef> window = getWindowLayout(op);
+  if (linalg::isaContractionOpInterface(op) && succeeded(contraction) &&
+      contraction->m.size() == 1 && contraction->n.size() == 1 &&
+      contraction->k.size() == 1)
+    addContractionSchedules(*contraction, ranges, lanes, schedules);
+  else if (op.hasOnlyProjectedPermutations())
+    addRowVectorSchedules(ranges, iterators, lanes, schedules);
+  else if (window)
+    addWindowSchedules(*window, ranges, lanes, schedules);
+  if (schedules.empty())
+    addTileLoopsSchedule(ranges, iterators, schedules);
+}
+
+/// Every schedule with a multithreaded twin where the op is large enough
+/// and one of its parallel loops splits; threaded first for large ops.
+static std::vector<CpuSchedule>
+addThreadedTwins(ArrayRef<CpuSchedule> schedules, ArrayRef<int64_t> ranges,
+                 ArrayRef<utils::IteratorType> iterators, int64_t hostThreads,
+                 bool fuseInitFill) {
+  int64_t points = 1;
+  for (int64_t r : ranges)
+    points *= r;
+  bool threadedFirst = points >= kPointsPerThread * hostThreads;
+  std::vector<CpuSchedule> all;
+  for (const CpuSchedule &s : schedules) {
+    CpuSchedule threaded = s;
+    bool split = hostThreads > 1 && points >= kPointsPerThread &&
+                 addThreadTiles(threaded, ranges, iterators, hostThreads);
+    threaded.fuseInitFill = fuseInitFill;
+    if (split && threadedFirst)
+      all.push_back(threaded);
+    all.push_back(s);
+    if (split && !threadedFirst)
+      all.push_back(threaded);
+  }
+  return all;
+}
+
 std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     ModuleOp problem, const HardwareProfile &host, std::string &whyNot) {
   std::vector<CpuSchedule> schedules;
+  int64_t hostThreads = std::clamp<int64_t>(host.numComputeUnits, 1, 64);
   linalg::FillOp initFill;
   Operation *root = findProblemOp(problem, &initFill);
   // A fused chain is scheduled on its tensor form: as the one op it fuses
@@ -492,8 +779,7 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
       return schedules;
     }
     if (left->size() != 1)
-      return enumerateFusedRowsSchedules(
-          *left, std::clamp<int64_t>(host.numComputeUnits, 1, 64), whyNot);
+      return enumerateFusedRowsSchedules(*left, hostThreads, whyNot);
     root = left->front();
     fuseGroup = true;
   }
@@ -501,202 +787,25 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     whyNot = "the problem must hold exactly one linalg op";
     return schedules;
   }
-  for (Type t : root->getOperandTypes())
-    if (auto shaped = dyn_cast<ShapedType>(t);
-        shaped && !shaped.hasStaticShape()) {
-      whyNot = "dynamic shapes";
-      return schedules;
-    }
-  unsigned numLoops = getNumLoops(root);
-  if (numLoops == 0) {
-    whyNot = "a zero-dimensional op has nothing to tile";
+  if (failed(checkTileable(root, whyNot)))
     return schedules;
-  }
-  Type elementType = getElementTypeOrSelf(root->getOperand(0).getType());
-  int64_t elementBits =
-      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 32;
-  int64_t lanes = std::max<int64_t>(1, std::max<int64_t>(host.simdBits, 128) /
-                                           std::max<int64_t>(elementBits, 8));
-  int64_t hostThreads = std::clamp<int64_t>(host.numComputeUnits, 1, 64);
-
-  auto addSchedule = [&](CpuSchedule s) {
-    for (const CpuSchedule &existing : schedules)
-      if (existing.family == s.family && existing.cacheTiles == s.cacheTiles &&
-          existing.registerTiles == s.registerTiles &&
-          existing.contractionLowering == s.contractionLowering &&
-          existing.reductionLowering == s.reductionLowering)
-        return;
-    schedules.push_back(s);
-  };
 
   SmallVector<int64_t> ranges;
   SmallVector<utils::IteratorType> iterators;
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(root)) {
-    ranges = llvm::to_vector(softmax.getInputOperandType().getShape());
-    int64_t dim = softmax.getDimension();
-    iterators.assign(numLoops, utils::IteratorType::parallel);
-    iterators[dim] = utils::IteratorType::reduction;
-    if (ranges[dim] > kMaxRowVector) {
-      whyNot = llvm::formatv("softmax rows of {0} elements are longer than "
-                             "the {1} the host schedule keeps in vectors",
-                             ranges[dim], kMaxRowVector)
-                   .str();
+    if (failed(
+            addSoftmaxSchedules(softmax, schedules, ranges, iterators, whyNot)))
       return schedules;
-    }
-    int lastOuter = -1;
-    for (int d = numLoops - 1; d >= 0 && lastOuter < 0; --d)
-      if (d != dim)
-        lastOuter = d;
-    for (int64_t rows : {1, 2, 4, 8}) {
-      if (rows * ranges[dim] > kMaxRowVector)
-        continue;
-      CpuSchedule s;
-      s.family = kCpuSoftmaxRows;
-      s.cacheTiles.assign(numLoops, 0);
-      s.registerTiles.assign(numLoops, 1);
-      s.registerTiles[dim] = 0;
-      if (lastOuter >= 0)
-        s.registerTiles[lastOuter] = getDividingTile(ranges[lastOuter], rows);
-      s.reductionLowering = "innerreduction";
-      addSchedule(s);
-    }
   } else {
     auto op = cast<linalg::LinalgOp>(root);
     ranges = op.getStaticLoopRanges();
     iterators = op.getIteratorTypesArray();
-    FailureOr<linalg::ContractionDimensions> contraction =
-        linalg::inferContractionDims(op);
-    std::optional<StringRef> window = getWindowLayout(op);
-    if (linalg::isaContractionOpInterface(op) && succeeded(contraction) &&
-        contraction->m.size() == 1 && contraction->n.size() == 1 &&
-        contraction->k.size() == 1) {
-      unsigned m = contraction->m[0], n = contraction->n[0],
-               k = contraction->k[0];
-      // Register tile mr x nr (nr a multiple of the vector width), cache
-      // tiles sized so the B panel (kc x nc) and A block stay in cache.
-      for (int64_t mr : {8, 4})
-        for (int64_t nrVectors : {2, 1})
-          for (auto [mc, nc, kc] :
-               {std::tuple<int64_t, int64_t, int64_t>{64, 256, 128},
-                {128, 128, 256},
-                {32, 512, 64}}) {
-            CpuSchedule s;
-            s.cacheTiles.assign(numLoops, 0);
-            s.registerTiles.assign(numLoops, 0);
-            for (unsigned b : contraction->batch) {
-              s.cacheTiles[b] = 1;
-              s.registerTiles[b] = 1;
-            }
-            s.cacheTiles[m] = getDividingTile(ranges[m], mc);
-            s.cacheTiles[n] = getDividingTile(ranges[n], nc);
-            s.cacheTiles[k] = getDividingTile(ranges[k], kc);
-            s.registerTiles[m] = getDividingTile(s.cacheTiles[m], mr);
-            s.registerTiles[n] =
-                getDividingTile(s.cacheTiles[n], lanes * nrVectors);
-            s.registerTiles[k] = 1;
-            addSchedule(s);
-          }
-    } else if (op.hasOnlyProjectedPermutations()) {
-      bool hasReduction = llvm::any_of(iterators, [](utils::IteratorType t) {
-        return t == utils::IteratorType::reduction;
-      });
-      // Innermost loop vectorised; outer parallel loops blocked by `rows` so
-      // several rows share the vector work (innerparallel reductions).
-      for (int64_t widthVectors : {4, 2, 8, 1})
-        for (int64_t rows : {1, 4, 8}) {
-          CpuSchedule s;
-          s.cacheTiles.assign(numLoops, 0);
-          s.registerTiles.assign(numLoops, 1);
-          unsigned innermost = numLoops - 1;
-          s.registerTiles[innermost] =
-              getDividingTile(ranges[innermost], lanes * widthVectors);
-          if (numLoops >= 2) {
-            // The next loop out, parallel or not, takes the row blocking.
-            s.registerTiles[innermost - 1] =
-                getDividingTile(ranges[innermost - 1], rows);
-          }
-          for (unsigned i = 0; i < numLoops; ++i)
-            if (ranges[i] == 1)
-              s.registerTiles[i] = 1;
-          s.reductionLowering =
-              hasReduction && rows == 1 ? "innerreduction" : "innerparallel";
-          addSchedule(s);
-        }
-    } else if (window) {
-      // Output columns x output channels in registers (a few accumulators
-      // per column), input channels reduced in blocks, whole filter
-      // columns in the 1-D window op.
-      for (auto [columns, channelVectors, inputBlock] :
-           {std::tuple<int64_t, int64_t, int64_t>{4, 2, 8},
-            {8, 1, 8},
-            {4, 1, 16},
-            {8, 2, 4},
-            {2, 4, 8}}) {
-        CpuSchedule s;
-        s.family = kCpuWindowVectorize;
-        s.decomposeWindows = window->contains('H');
-        s.cacheTiles.assign(numLoops, 0);
-        s.registerTiles.assign(numLoops, 0);
-        for (auto [d, role] : llvm::enumerate(*window)) {
-          switch (role) {
-          case 'N':
-          case 'H':
-          case 'R':
-            s.registerTiles[d] = 1;
-            break;
-          case 'W':
-            s.registerTiles[d] = getDividingTile(ranges[d], columns);
-            break;
-          case 'F':
-          case 'D':
-            s.registerTiles[d] =
-                getDividingTile(ranges[d], lanes * channelVectors);
-            break;
-          case 'C':
-            s.registerTiles[d] = getDividingTile(ranges[d], inputBlock);
-            break;
-          case 'S':
-            s.registerTiles[d] = 0;
-            break;
-          }
-        }
-        addSchedule(s);
-      }
-    }
-    if (schedules.empty()) {
-      // Nothing vectorises it: tile the outermost parallel loop for the
-      // threads (one tile per step of a few) and lower the rest as loops.
-      CpuSchedule s;
-      s.family = kCpuTileLoops;
-      s.cacheTiles.assign(numLoops, 0);
-      s.registerTiles.assign(numLoops, 0);
-      for (unsigned d = 0; d < numLoops; ++d)
-        if (iterators[d] == utils::IteratorType::parallel && ranges[d] > 1) {
-          s.cacheTiles[d] = getDividingTile(ranges[d], (ranges[d] + 7) / 8);
-          break;
-        }
-      addSchedule(s);
-    }
+    addLinalgSchedules(op, ranges, iterators, getVectorLanes(root, host),
+                       schedules);
   }
 
-  // Every schedule with a multithreaded twin where the op is large enough
-  // and one of its parallel loops splits; threaded first for large ops.
-  int64_t points = 1;
-  for (int64_t r : ranges)
-    points *= r;
-  bool threadedFirst = points >= kPointsPerThread * hostThreads;
-  std::vector<CpuSchedule> all;
-  for (const CpuSchedule &s : schedules) {
-    CpuSchedule threaded = s;
-    bool split = hostThreads > 1 && points >= kPointsPerThread &&
-                 addThreadTiles(threaded, ranges, iterators, hostThreads);
-    threaded.fuseInitFill = bool(initFill);
-    if (split && threadedFirst)
-      all.push_back(threaded);
-    all.push_back(s);
-    if (split && !threadedFirst)
-      all.push_back(threaded);
-  }
+  std::vector<CpuSchedule> all = addThreadedTwins(schedules, ranges, iterators,
+                                                  hostThreads, bool(initFill));
   for (CpuSchedule &s : all)
     s.fuseGroup = fuseGroup;
   if (all.empty() && whyNot.empty())
