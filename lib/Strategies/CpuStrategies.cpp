@@ -401,6 +401,25 @@ static int64_t getNumPoints(Operation *op) {
   return points;
 }
 
+/// Lists each schedule with its threaded twin where `makeTwin` (given a copy
+/// of the schedule) makes one: the twin first when `threadedFirst` (large
+/// problems), after the schedule otherwise.
+static std::vector<CpuSchedule>
+interleaveThreadedTwins(ArrayRef<CpuSchedule> schedules, bool threadedFirst,
+                        function_ref<bool(CpuSchedule &threaded)> makeTwin) {
+  std::vector<CpuSchedule> all;
+  for (const CpuSchedule &s : schedules) {
+    CpuSchedule threaded = s;
+    bool split = makeTwin(threaded);
+    if (split && threadedFirst)
+      all.push_back(threaded);
+    all.push_back(s);
+    if (split && !threadedFirst)
+      all.push_back(threaded);
+  }
+  return all;
+}
+
 /// cpu-fused-rows for a chain that stays several ops once fused on tensors
 /// (`left`, its last op the sink): the sink's outermost loops that span the
 /// rows the chain's reductions produce are tiled by blocks of rows, and
@@ -489,20 +508,13 @@ enumerateFusedRowsSchedules(ArrayRef<Operation *> left, int64_t hostThreads,
   for (Operation *op : left)
     points += getNumPoints(op);
   bool threadedFirst = points >= kPointsPerThread * hostThreads;
-  std::vector<CpuSchedule> all;
-  for (const CpuSchedule &s : schedules) {
-    int64_t blocks = rows / s.registerTiles[last];
-    CpuSchedule threaded = s;
-    threaded.threads = hostThreads;
-    bool split =
-        hostThreads > 1 && points >= kPointsPerThread && blocks >= hostThreads;
-    if (split && threadedFirst)
-      all.push_back(threaded);
-    all.push_back(s);
-    if (split && !threadedFirst)
-      all.push_back(threaded);
-  }
-  return all;
+  return interleaveThreadedTwins(
+      schedules, threadedFirst, [&](CpuSchedule &threaded) {
+        int64_t blocks = rows / threaded.registerTiles[last];
+        threaded.threads = hostThreads;
+        return hostThreads > 1 && points >= kPointsPerThread &&
+               blocks >= hostThreads;
+      });
 }
 
 /// Adds `s` unless a schedule with the same family, tiles and lowerings is
@@ -744,19 +756,13 @@ addThreadedTwins(ArrayRef<CpuSchedule> schedules, ArrayRef<int64_t> ranges,
   for (int64_t r : ranges)
     points *= r;
   bool threadedFirst = points >= kPointsPerThread * hostThreads;
-  std::vector<CpuSchedule> all;
-  for (const CpuSchedule &s : schedules) {
-    CpuSchedule threaded = s;
-    bool split = hostThreads > 1 && points >= kPointsPerThread &&
-                 addThreadTiles(threaded, ranges, iterators, hostThreads);
-    threaded.fuseInitFill = fuseInitFill;
-    if (split && threadedFirst)
-      all.push_back(threaded);
-    all.push_back(s);
-    if (split && !threadedFirst)
-      all.push_back(threaded);
-  }
-  return all;
+  return interleaveThreadedTwins(
+      schedules, threadedFirst, [&](CpuSchedule &threaded) {
+        bool split = hostThreads > 1 && points >= kPointsPerThread &&
+                     addThreadTiles(threaded, ranges, iterators, hostThreads);
+        threaded.fuseInitFill = fuseInitFill;
+        return split;
+      });
 }
 
 std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
