@@ -4,7 +4,8 @@
 // target that sizes the schedules of every family of that target at once;
 // each family is the part of that list carrying its name. ScheduleFamily
 // is that filter, over any schedule type with `family`, `toParams()` and
-// `describe()`; a family gives the enumerator and how a point builds.
+// `describe()`; a family gives the enumerator, why it may decline and how a
+// point builds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,8 +20,18 @@ namespace mlir::stark {
 
 template <class Schedule> class ScheduleFamily : public StrategyFamily {
 public:
-  ScheduleFamily(StringRef name, Kind kind, StringRef target)
-      : name(name), kind(kind), target(target) {}
+  /// The target's enumerator: every schedule for a problem, all families
+  /// together.
+  using Enumerator = std::vector<Schedule> (*)(ModuleOp problem,
+                                               const HardwareProfile &profile,
+                                               std::string &whyNot);
+
+  /// `whyNoneOfMine`: why the family declines when the enumerator found
+  /// schedules, but none of this family.
+  ScheduleFamily(StringRef name, Kind kind, StringRef target,
+                 Enumerator enumerate, StringRef whyNoneOfMine)
+      : name(name), kind(kind), target(target), enumerate(enumerate),
+        whyNoneOfMine(whyNoneOfMine) {}
 
   Kind getKind() const final { return kind; }
   StringRef getName() const final { return name; }
@@ -31,7 +42,7 @@ public:
     if (!schedules(problem, whyNot).empty())
       return success();
     if (whyNot.empty())
-      whyNot = (name + ": " + getWhyNoneOfMine()).str();
+      whyNot = (name + ": " + whyNoneOfMine).str();
     return failure();
   }
 
@@ -45,18 +56,12 @@ public:
   }
 
 protected:
-  /// Every schedule of the target for `problem`, all families together.
-  virtual std::vector<Schedule> enumerateAll(const StrategyProblem &problem,
-                                             std::string &whyNot) const = 0;
-  /// Why the family declines when the enumerator found schedules, but none
-  /// of this family.
-  virtual StringRef getWhyNoneOfMine() const = 0;
-
   /// The family's part of the enumeration.
   std::vector<Schedule> schedules(const StrategyProblem &problem,
                                   std::string &whyNot) const {
     std::vector<Schedule> mine;
-    for (Schedule &s : enumerateAll(problem, whyNot))
+    for (Schedule &s :
+         enumerate(problem.getModule(), problem.getProfile(), whyNot))
       if (s.family == name)
         mine.push_back(std::move(s));
     return mine;
@@ -66,6 +71,8 @@ private:
   StringRef name;
   Kind kind;
   StringRef target;
+  Enumerator enumerate;
+  StringRef whyNoneOfMine;
 };
 
 } // namespace mlir::stark

@@ -19,7 +19,8 @@ namespace {
 class CpuScheduleFamily : public ScheduleFamily<CpuSchedule> {
 public:
   explicit CpuScheduleFamily(StringRef name)
-      : ScheduleFamily(name, Kind::CpuSchedule, "cpu") {}
+      : ScheduleFamily(name, Kind::CpuSchedule, "cpu", enumerateCpuSchedules,
+                       "another family fits the op") {}
 
   /// A schedule is not rebuilt from its parameters: the point names one of
   /// the enumerated schedules.
@@ -38,16 +39,6 @@ public:
     }
     error = "not a point of this space: " + point.key();
     return failure();
-  }
-
-protected:
-  std::vector<CpuSchedule> enumerateAll(const StrategyProblem &problem,
-                                        std::string &whyNot) const override {
-    return enumerateCpuSchedules(problem.getModule(), problem.getProfile(),
-                                 whyNot);
-  }
-  StringRef getWhyNoneOfMine() const override {
-    return "another family fits the op";
   }
 };
 

@@ -18,7 +18,8 @@ namespace {
 class TdScheduleFamily : public ScheduleFamily<CudaSchedule> {
 public:
   explicit TdScheduleFamily(StringRef name)
-      : ScheduleFamily(name, Kind::CudaSchedule, "cuda") {}
+      : ScheduleFamily(name, Kind::CudaSchedule, "cuda", enumerateCudaSchedules,
+                       "no schedule fits the op") {}
 
   /// A point rebuilds from its parameters, enumerated or not.
   FailureOr<std::string> build(const StrategyProblem &problem,
@@ -36,16 +37,6 @@ public:
     if (failed(candidate))
       return failure();
     return printCandidate(**candidate);
-  }
-
-protected:
-  std::vector<CudaSchedule> enumerateAll(const StrategyProblem &problem,
-                                         std::string &whyNot) const override {
-    return enumerateCudaSchedules(problem.getModule(), problem.getProfile(),
-                                  whyNot);
-  }
-  StringRef getWhyNoneOfMine() const override {
-    return "no schedule fits the op";
   }
 };
 
