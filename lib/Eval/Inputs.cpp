@@ -285,37 +285,57 @@ void mlir::stark::fillDifferentFrom(HostBuffer &buffer,
     buffer.bytes[i] = uint8_t(~reference.bytes[i]);
 }
 
+/// Whether the uniform trial rounds the float inputs to multiples of 1/8
+/// (an integer output, such as an argmax, then has no near-ties).
+static bool roundsToEighths(const KernelSignature &signature, Distribution d) {
+  return d == Distribution::Uniform &&
+         llvm::any_of(signature.args,
+                      [](const ArgSpec &a) {
+                        return a.isOutput && !isFloatKind(a.kind);
+                      }) &&
+         llvm::any_of(signature.args, [](const ArgSpec &a) {
+           return !a.isOutput && isFloatKind(a.kind);
+         });
+}
+
+static bool isReadArgument(const KernelSignature &signature,
+                           ArrayRef<bool> outputIsRead, size_t i) {
+  return !signature.args[i].isOutput ||
+         (i < outputIsRead.size() && outputIsRead[i]);
+}
+
+/// Argument `i` of generateArguments(d, seed), made alone.
+static HostBuffer generateArgument(const KernelSignature &signature,
+                                   ArrayRef<bool> outputIsRead, size_t i,
+                                   Distribution d, uint64_t seed) {
+  const ArgSpec &spec = signature.args[i];
+  HostBuffer buffer(spec);
+  if (!isReadArgument(signature, outputIsRead, i)) {
+    fillPrefill(buffer);
+    return buffer;
+  }
+  // The primary argument is the first float one that is read.
+  bool primary = true;
+  for (size_t j = 0; j < i; ++j)
+    primary &= !(isReadArgument(signature, outputIsRead, j) &&
+                 isFloatKind(signature.args[j].kind));
+  fill(buffer, d, mixSeed(seed, i), primary);
+  if (roundsToEighths(signature, d) && isFloatKind(spec.kind))
+    forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
+      for (int64_t e = begin; e < end; ++e)
+        buffer.setFromDouble(e, std::round(buffer.getAsDouble(e) * 8) / 8);
+    });
+  return buffer;
+}
+
 std::vector<HostBuffer>
 mlir::stark::generateArguments(const KernelSignature &signature,
                                ArrayRef<bool> outputIsRead, Distribution d,
                                uint64_t seed) {
   std::vector<HostBuffer> args;
   args.reserve(signature.args.size());
-  bool positions = d == Distribution::Uniform &&
-                   llvm::any_of(signature.args,
-                                [](const ArgSpec &a) {
-                                  return a.isOutput && !isFloatKind(a.kind);
-                                }) &&
-                   llvm::any_of(signature.args, [](const ArgSpec &a) {
-                     return !a.isOutput && isFloatKind(a.kind);
-                   });
-  bool primary = true; // the first float argument that is read
-  for (auto [i, spec] : llvm::enumerate(signature.args)) {
-    args.emplace_back(spec);
-    bool read = !spec.isOutput || (i < outputIsRead.size() && outputIsRead[i]);
-    if (read) {
-      fill(args.back(), d, mixSeed(seed, i), primary);
-      primary &= !isFloatKind(spec.kind);
-    } else
-      fillPrefill(args.back());
-    if (read && positions && isFloatKind(spec.kind)) {
-      HostBuffer &buffer = args.back();
-      forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
-        for (int64_t e = begin; e < end; ++e)
-          buffer.setFromDouble(e, std::round(buffer.getAsDouble(e) * 8) / 8);
-      });
-    }
-  }
+  for (size_t i = 0; i < signature.args.size(); ++i)
+    args.push_back(generateArgument(signature, outputIsRead, i, d, seed));
   return args;
 }
 
@@ -335,8 +355,14 @@ std::vector<HostBuffer>
 mlir::stark::makeArguments(const KernelSignature &signature,
                            ArrayRef<bool> outputIsRead,
                            const ArgumentRecipe &recipe) {
-  std::vector<HostBuffer> args =
-      generateArguments(signature, outputIsRead, recipe.dist, recipe.seed);
+  return applyRecipe(
+      generateArguments(signature, outputIsRead, recipe.dist, recipe.seed),
+      signature, outputIsRead, recipe);
+}
+
+std::vector<HostBuffer> mlir::stark::applyRecipe(
+    std::vector<HostBuffer> args, const KernelSignature &signature,
+    ArrayRef<bool> outputIsRead, const ArgumentRecipe &recipe) {
   for (auto [i, spec] : llvm::enumerate(signature.args))
     if (recipe.finitePrefill && spec.isOutput && isFloatKind(spec.kind) &&
         !(i < outputIsRead.size() && outputIsRead[i]))
@@ -362,15 +388,17 @@ mlir::stark::makeTimingSets(const KernelSignature &signature,
     set.name =
         (stringifyDistribution(dist) + ", seed " + std::to_string(set.seed))
             .str();
-    set.args = generateArguments(signature, outputIsRead, dist, set.seed);
     if (k > 0 && !readArgs.empty()) {
+      // Only the argument that changes is drawn: the others are set 0's.
       unsigned keep = readArgs[(k - 1) % readArgs.size()];
-      std::vector<HostBuffer> fresh = std::move(set.args);
       set.args = sets.front().args;
-      set.args[keep] = std::move(fresh[keep]);
+      set.args[keep] =
+          generateArgument(signature, outputIsRead, keep, dist, set.seed);
       if (readArgs.size() > 1)
         set.name +=
             ", argument #" + std::to_string(keep) + " changed from set 0";
+    } else {
+      set.args = generateArguments(signature, outputIsRead, dist, set.seed);
     }
     sets.push_back(std::move(set));
   }

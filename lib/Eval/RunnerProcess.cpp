@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -560,9 +561,14 @@ struct RunnerState {
   std::unique_ptr<CompiledKernel> candidateKernel, baselineKernel;
   std::unique_ptr<ArgBuffers> candidateArgs, baselineArgs;
   std::string baselineError;
+  /// The arguments last drawn, by distribution and seed: a trial's two runs
+  /// share their inputs, drawn once.
+  std::optional<std::pair<Distribution, uint64_t>> drawnFor;
+  std::vector<HostBuffer> drawn;
 
   json::Object start(const json::Object &request);
   bool ensureBaseline();
+  std::vector<HostBuffer> makeArguments(const ArgumentRecipe &recipe);
 };
 
 } // namespace
@@ -572,6 +578,17 @@ static json::Object startFailure(EvalStatus status, StringRef message) {
   return json::Object{{"ok", false},
                       {"status", stringifyEvalStatus(status)},
                       {"message", message.str()}};
+}
+
+std::vector<HostBuffer>
+RunnerState::makeArguments(const ArgumentRecipe &recipe) {
+  std::pair<Distribution, uint64_t> key(recipe.dist, recipe.seed);
+  if (drawnFor != key) {
+    drawn =
+        generateArguments(signature, outputIsRead, recipe.dist, recipe.seed);
+    drawnFor = key;
+  }
+  return applyRecipe(drawn, signature, outputIsRead, recipe);
 }
 
 json::Object RunnerState::start(const json::Object &request) {
@@ -662,10 +679,9 @@ int mlir::stark::serveCandidateRunner() {
       RunOutcome outcome;
       if (failed(readRecipe(h->get("recipe"), state.signature.args,
                             request.blobs, recipe, error)) ||
-          failed(runOnce(
-              *state.target, *state.candidateKernel, *state.candidateArgs,
-              makeArguments(state.signature, state.outputIsRead, recipe),
-              recipe.schedule, outcome, error))) {
+          failed(runOnce(*state.target, *state.candidateKernel,
+                         *state.candidateArgs, state.makeArguments(recipe),
+                         recipe.schedule, outcome, error))) {
         reply = json::Object{{"ok", false}, {"error", error}};
       } else {
         reply = json::Object{

@@ -237,3 +237,52 @@ TEST(InputsTest, FiniteGarbageIsFiniteAndNotZero) {
   }
   EXPECT_LT(zeros, 2);
 }
+
+// A timing set after the first draws only the argument it changes; the
+// sets are those of drawing every argument and keeping that one (the
+// evaluations' inputs, and what a seed names, do not change).
+TEST(InputsTest, TimingSetsDrawOnlyTheArgumentTheyChange) {
+  KernelSignature sig;
+  sig.entry = "kernel";
+  sig.args = {spec(ElementKind::I32), spec(ElementKind::F32, {5, 3}),
+              spec(ElementKind::F32, {3, 4}),
+              spec(ElementKind::F32, {5, 4}, true)};
+  SmallVector<bool> read = {false, false, false, true};
+  std::vector<TimingSet> sets = makeTimingSets(sig, read, 77);
+  ASSERT_EQ(sets.size(), 3u);
+  std::vector<HostBuffer> first =
+      generateArguments(sig, read, sets[0].dist, sets[0].seed);
+  for (size_t i = 0; i < first.size(); ++i)
+    EXPECT_EQ(sets[0].args[i].bytes, first[i].bytes) << i;
+  // Set k changes read argument k - 1 (the integer input, then the first
+  // float one, whose special treatment as the primary argument holds).
+  for (unsigned k = 1; k < 3; ++k) {
+    std::vector<HostBuffer> all =
+        generateArguments(sig, read, sets[k].dist, sets[k].seed);
+    for (size_t i = 0; i < all.size(); ++i) {
+      bool changed = i == k - 1;
+      EXPECT_EQ(sets[k].args[i].bytes, changed ? all[i].bytes : first[i].bytes)
+          << "set " << k << ", argument " << i;
+    }
+  }
+}
+
+// applyRecipe on arguments drawn once gives what makeArguments draws anew.
+TEST(InputsTest, ARecipeAppliedToDrawnArgumentsIsMakeArguments) {
+  KernelSignature sig;
+  sig.entry = "kernel";
+  sig.args = {spec(ElementKind::F32), spec(ElementKind::F32, {7, 9}, true)};
+  SmallVector<bool> read = {false, false};
+  ArgumentRecipe recipe;
+  recipe.dist = Distribution::Normal;
+  recipe.seed = 9;
+  recipe.finitePrefill = true;
+  std::vector<HostBuffer> drawn =
+      generateArguments(sig, read, recipe.dist, recipe.seed);
+  std::vector<HostBuffer> a = applyRecipe(drawn, sig, read, recipe);
+  std::vector<HostBuffer> b = makeArguments(sig, read, recipe);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(a[i].bytes, b[i].bytes) << i;
+  EXPECT_TRUE(std::isfinite(a[1].getAsDouble(0))); // the finite prefill
+}

@@ -120,6 +120,13 @@ struct ArgumentRecipe {
 std::vector<HostBuffer> makeArguments(const KernelSignature &signature,
                                       ArrayRef<bool> outputIsRead,
                                       const ArgumentRecipe &recipe);
+/// The arguments of `recipe` from those generateArguments(recipe.dist,
+/// recipe.seed) made (`args`): a runner that keeps them runs a trial's
+/// second run without drawing its inputs again.
+std::vector<HostBuffer> applyRecipe(std::vector<HostBuffer> args,
+                                    const KernelSignature &signature,
+                                    ArrayRef<bool> outputIsRead,
+                                    const ArgumentRecipe &recipe);
 
 /// One of the input sets the timed runs rotate among.
 struct TimingSet {
