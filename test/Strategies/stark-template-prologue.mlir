@@ -34,7 +34,7 @@
 // A-NEXT: const int l1 = (int)n;
 // A-NEXT: const float [[E:e[0-9]+]] = (0.5f + acc);
 // A-NEXT: arg3[c_off(b, m, n)] = stark_cast<float>([[E]]);
-// A: ra[i][v] = out.prologue_a(
+// A: return o.prologue_a((int)b, (int)m, (int)k, x);
 // A: st.arg1 = arg1;
 // A-NEXT: st.arg3 = arg3;
 // A-NEXT: stark_kernels::gemmSimtBlock<StarkConfig>(arg0, arg2, arg3, st);

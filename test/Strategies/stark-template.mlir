@@ -50,9 +50,9 @@
 // GEMM-SRC-NEXT: static constexpr bool kInitOut = C_FROM_INIT;
 // GEMM-SRC: return stark_addr::a_off(b, m, k);
 // GEMM-SRC: namespace stark_kernels {
-// GEMM-SRC: __shared__ __align__(16) float As[STAGES][BK][LDA];
 // GEMM-SRC: acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
 // GEMM-SRC: (P::kInitOut ? P::kInit : (float)stark_widen(v.v[j])) +
+// GEMM-SRC: __shared__ __align__(16) typename T::ATile As;
 // GEMM-SRC: typedef stark_kernels::SimtGemmConfig<StarkGemmProblem, BM, BN, BK, TM, TN, GROUP_M, DOUBLE_BUFFER, MIN_BLOCKS, A_AXIS, VA, B_AXIS, VB, VC> StarkConfig;
 // GEMM-SRC: stark_kernels::gemmSimtBlock<StarkConfig>(arg0, arg1, arg2);
 
