@@ -47,11 +47,49 @@ static bool isOutputRead(BlockArgument arg) {
   return false;
 }
 
+/// The static loop ranges of an op that computes, and whether each one
+/// reduces: a structured linalg op's own; for linalg.softmax its input's
+/// dimensions, the softmax dimension a reduction (its max and its sum run
+/// along it). False for any other op.
+static bool getLoops(Operation *op, SmallVector<int64_t> &ranges,
+                     SmallVector<bool> &reduces) {
+  ranges.clear();
+  reduces.clear();
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    ranges = linalgOp.getStaticLoopRanges();
+    for (utils::IteratorType it : linalgOp.getIteratorTypesArray())
+      reduces.push_back(it == utils::IteratorType::reduction);
+    return true;
+  }
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    ArrayRef<int64_t> shape = softmax.getInputOperandType().getShape();
+    ranges.assign(shape.begin(), shape.end());
+    for (size_t d = 0; d < shape.size(); ++d)
+      reduces.push_back(d == softmax.getDimension());
+    return true;
+  }
+  return false;
+}
+
+/// The product of an op's static reduction loop ranges (1 without any).
+static int64_t getOpReductionLength(ArrayRef<int64_t> ranges,
+                                    ArrayRef<bool> reduces) {
+  int64_t k = 1;
+  for (auto [range, reduce] : llvm::zip(ranges, reduces))
+    if (reduce && range > 0 && !ShapedType::isDynamic(range))
+      k *= range;
+  return k;
+}
+
 static int64_t getIterations(func::FuncOp func) {
   int64_t total = 0;
-  func.walk([&](linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges;
+  SmallVector<bool> reduces;
+  func.walk([&](Operation *op) {
+    if (!getLoops(op, ranges, reduces))
+      return;
     int64_t n = 1;
-    for (int64_t range : op.getStaticLoopRanges())
+    for (int64_t range : ranges)
       if (range > 0 && !ShapedType::isDynamic(range))
         n = n > INT64_MAX / range ? INT64_MAX : n * range;
     total = total > INT64_MAX - n ? INT64_MAX : total + n;
@@ -61,15 +99,11 @@ static int64_t getIterations(func::FuncOp func) {
 
 static int64_t getReductionLength(func::FuncOp func) {
   int64_t longest = 1;
-  func.walk([&](linalg::LinalgOp op) {
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    int64_t k = 1;
-    for (auto [range, iterator] : llvm::zip(ranges, iterators))
-      if (iterator == utils::IteratorType::reduction && range > 0 &&
-          !ShapedType::isDynamic(range))
-        k *= range;
-    longest = std::max(longest, k);
+  SmallVector<int64_t> ranges;
+  SmallVector<bool> reduces;
+  func.walk([&](Operation *op) {
+    if (getLoops(op, ranges, reduces))
+      longest = std::max(longest, getOpReductionLength(ranges, reduces));
   });
   return longest;
 }
@@ -86,27 +120,26 @@ static Value getRootBuffer(Value v) {
 static SmallVector<int64_t> getOutputReductionLengths(func::FuncOp func) {
   DenseMap<Value, int64_t> length; // written buffer -> longest reduction
   auto lengthOf = [&](Value v) { return length.lookup(getRootBuffer(v)); };
+  SmallVector<int64_t> ranges;
+  SmallVector<bool> reduces;
   func.walk([&](Operation *op) {
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       int64_t &to = length[getRootBuffer(copy.getTarget())];
       to = std::max({to, lengthOf(copy.getSource()), int64_t(1)});
       return;
     }
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (!linalgOp)
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!dps || !getLoops(op, ranges, reduces))
       return;
-    int64_t k = 1;
-    for (auto [range, iterator] : llvm::zip(linalgOp.getStaticLoopRanges(),
-                                            linalgOp.getIteratorTypesArray()))
-      if (iterator == utils::IteratorType::reduction && range > 0 &&
-          !ShapedType::isDynamic(range))
-        k *= range;
+    int64_t k = getOpReductionLength(ranges, reduces);
+    // What an input (or an output it reads) was computed with adds on.
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     for (OpOperand &operand : op->getOpOperands())
       if (isa<MemRefType>(operand.get().getType()) &&
-          (!linalgOp.isDpsInit(&operand) ||
-           linalgOp.payloadUsesValueFromOperand(&operand)))
+          (!dps.isDpsInit(&operand) ||
+           (linalgOp && linalgOp.payloadUsesValueFromOperand(&operand))))
         k = std::max(k, lengthOf(operand.get()));
-    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+    for (OpOperand &init : dps.getDpsInitsMutable()) {
       int64_t &to = length[getRootBuffer(init.get())];
       to = std::max(to, k);
     }
