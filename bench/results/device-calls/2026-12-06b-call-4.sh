@@ -16,5 +16,5 @@ tar -czf $OUT/results.tgz -C $R .
 m=llama_block_b1
 timeout ${LIMIT:-330} env PYTHONPATH=python python3 -m stark.models --stark-bin /tmp/stark/bin --out /tmp/models/$m --label h100-$m --names $m --total-seconds ${TOTAL:-150} --autotune-limit 0 > $R/$m.log 2>&1; echo "rc=$?" >> $R/$m.log
 cp /tmp/models/$m/*.json /tmp/models/$m/*.md $R/ 2>/dev/null
-cp /tmp/models/$m/work/*report*.json $R/ 2>/dev/null
+find /tmp/models/$m -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
 tar -czf $OUT/results.tgz -C $R .
