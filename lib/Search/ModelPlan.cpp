@@ -191,7 +191,8 @@ std::optional<PlanTurn> ModelPlan::next() {
   size_t waiting = order.size() - cursor;
   double pool = getLeft() - reserveFrom(cursor);
   auto minAllotment = [&](size_t problem) {
-    return double(2 + options.minCandidates) * getEvaluationEstimate(problem);
+    return double(2 + options.minCandidates) * getEvaluationEstimate(problem) +
+           getFinishCost(problem);
   };
   auto allotment = [&](size_t problem, double totalWeight) {
     return getEvaluationEstimate(problem) +
@@ -218,8 +219,10 @@ std::optional<PlanTurn> ModelPlan::next() {
     double e = getEvaluationEstimate(head);
     // The last candidate started within the search's seconds may run one
     // evaluation past them.
-    turn.searchSeconds = std::max(0.0, turn.allotment - e);
-    int64_t affordable = int64_t(std::floor((turn.allotment - 2 * e) / e));
+    double finish = getFinishCost(head);
+    turn.searchSeconds = std::max(0.0, turn.allotment - e - finish);
+    int64_t affordable =
+        int64_t(std::floor((turn.allotment - finish - 2 * e) / e));
     turn.candidates =
         std::clamp(affordable, options.minCandidates,
                    std::max(options.minCandidates, options.maxCandidates));
@@ -258,7 +261,11 @@ bool ModelPlan::mayContinue(const PlanTurn &turn, int64_t count,
   }
   double pool = options.totalSeconds - turn.begun - reserve;
   double allotment = std::min(options.maxSeconds, e + pool * turn.part);
-  return seconds < allotment - e;
+  return seconds < allotment - e - options.finishEvaluations * e;
+}
+
+double ModelPlan::getFinishCost(size_t problem) const {
+  return options.finishEvaluations * getEvaluationEstimate(problem);
 }
 
 CoverageDecision mlir::stark::decideFirstPick(const FirstPickVerdict &v) {

@@ -436,6 +436,12 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
 /// planner promises).
 static constexpr double kTotalSecondsSlack = 1.1;
 
+/// What running a winner under one compute-sanitizer tool costs, in
+/// evaluations of its problem: memcheck and racecheck of LLaMA's 3xTF32
+/// GEMM winners took 22-33 s together where an evaluation of the same
+/// problem took 6-7 s (H100; bench/results/models/2026-12-06b-h100).
+static constexpr double kSanitizerEvaluations = 2.5;
+
 ModelSearch::CoverItem ModelSearch::buildCoverItem(size_t index, size_t rank,
                                                    std::string why) {
   CoverItem item{index, rank, std::move(why), {}, std::nullopt};
@@ -722,8 +728,12 @@ ModelSearchResult ModelSearch::run() {
   planOptions.maxSeconds = options.problem.seconds;
   planOptions.maxCandidates = options.problem.budget;
   planOptions.evaluationSecondsPrior = options.evaluationSecondsPrior;
-  if (EvalPool *pool = options.problem.pool; pool && pool->size() > 1)
+  if (EvalPool *pool = options.problem.pool; pool && pool->size() > 1) {
     planOptions.coverageWidth = pool->size();
+    planOptions.finishEvaluations += options.problem.retimeContenders;
+  }
+  planOptions.finishEvaluations +=
+      kSanitizerEvaluations * double(options.problem.sanitizers.size());
   ModelPlan plan(std::move(toPlan), planOptions,
                  [runStart] { return secondsSince(runStart); });
   LLVM_DEBUG({

@@ -36,7 +36,7 @@ struct FakeClock {
 /// problems searched, in turn order.
 std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
                              const std::function<double(size_t)> &cost,
-                             double before = 0) {
+                             double before = 0, double finish = 0) {
   clock.now += before;
   std::vector<size_t> searched;
   while (std::optional<PlanTurn> turn = plan.next()) {
@@ -51,6 +51,9 @@ std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
       clock.now += evaluation;
       ++evaluations;
     }
+    // After the search: `finish` evaluations' worth of retiming and
+    // sanitizer runs.
+    clock.now += finish * evaluation;
     plan.recordEvaluations(turn->problem, evaluations, clock.now - start);
   }
   for (size_t k : plan.getUncovered()) {
@@ -61,9 +64,10 @@ std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
 }
 
 std::vector<size_t> simulate(ModelPlan &plan, FakeClock &clock,
-                             double evaluation, double before = 0) {
+                             double evaluation, double before = 0,
+                             double finish = 0) {
   return simulate(
-      plan, clock, [=](size_t) { return evaluation; }, before);
+      plan, clock, [=](size_t) { return evaluation; }, before, finish);
 }
 
 TEST(ModelPlanTest, LargestExpectedGainFirstNotProgramOrder) {
@@ -198,6 +202,40 @@ TEST(ModelPlanTest, TotalHonouredWithinTenPercentAndLargestFirst) {
     // Every other problem is left to the coverage pass, in plan order.
     EXPECT_EQ(searched.size() + plan.getUncovered().size(), problems.size());
   }
+}
+
+TEST(ModelPlanTest, ASearchKeepsBackWhatItsFinishCosts) {
+  // Each searched problem spends five evaluations after its search
+  // (retimes, compute-sanitizer runs): its search stops that much earlier,
+  // and a run whose searches all finish so keeps total-seconds.
+  std::vector<PlanProblem> problems;
+  for (int i = 0; i < 15; ++i)
+    problems.push_back(
+        problem("p" + std::to_string(i), 1.0 / (i + 1), "contraction"));
+  ModelPlanOptions options;
+  options.totalSeconds = 150;
+  options.maxCandidates = 10;
+  options.maxSeconds = 60;
+  FakeClock clock;
+  ModelPlan without(problems, options, clock.get());
+  options.finishEvaluations = 5;
+  ModelPlan with(problems, options, clock.get());
+  std::optional<PlanTurn> a = without.next(), b = with.next();
+  ASSERT_TRUE(a && b);
+  // At 1 s an evaluation: the search keeps the last one's overrun and
+  // (with a finish) five more evaluations back.
+  EXPECT_NEAR(a->searchSeconds, a->allotment - 1, 1e-9);
+  EXPECT_NEAR(b->searchSeconds, b->allotment - 6, 1e-9);
+  double late = b->allotment - 4;
+  EXPECT_TRUE(without.mayContinue(*b, int64_t(late), late));
+  EXPECT_FALSE(with.mayContinue(*b, int64_t(late), late));
+  FakeClock run;
+  ModelPlan plan(problems, options, run.get());
+  std::vector<size_t> searched =
+      simulate(plan, run, 3.0, /*before=*/0, /*finish=*/5);
+  EXPECT_FALSE(searched.empty());
+  EXPECT_EQ(searched.size() + plan.getUncovered().size(), problems.size());
+  EXPECT_LE(run.now, 1.1 * options.totalSeconds);
 }
 
 TEST(ModelPlanTest, ATurnIsPlannedAgainFromItsOwnMeasurements) {

@@ -83,6 +83,11 @@ struct ModelPlanOptions {
   /// evaluation and this many candidates, besides the last evaluation's
   /// overrun; otherwise the problem gets the coverage pass.
   int64_t minCandidates = 1;
+  /// What a searched problem spends after its search, in evaluations of
+  /// that problem: timing its contenders again, running its winner under
+  /// compute-sanitizer. Its turn keeps that back from the search, so that
+  /// the coverage of the problems after it is not spent.
+  double finishEvaluations = 0;
 };
 
 /// The wall time of evaluations judged side by side, from their estimates:
@@ -92,7 +97,8 @@ double getBatchCost(llvm::ArrayRef<double> estimates);
 
 /// One problem's turn: its whole allotment and what its search may use
 /// (the allotment less one evaluation, the most the last candidate started
-/// within the budget can run over).
+/// within the budget can run over, and less what the search's finish
+/// costs, ModelPlanOptions::finishEvaluations).
 struct PlanTurn {
   size_t problem = 0;
   double allotment = 0;
@@ -175,6 +181,9 @@ private:
     double perByte = 0;
   };
   CostFit fitCost() const;
+  /// Seconds a searched `problem` spends after its search
+  /// (ModelPlanOptions::finishEvaluations of its evaluations).
+  double getFinishCost(size_t problem) const;
   /// Seconds kept back for the coverage of the problems of `order` from
   /// `position` on: one evaluation each, judged in batches of
   /// `coverageWidth`.
