@@ -82,6 +82,17 @@ static StringRef getUnsignedType(ElementKind kind) {
 // Scalar programs
 //===----------------------------------------------------------------------===//
 
+/// A finite value with `digits` significant digits, as a floating-point
+/// literal (a point added where %g wrote an integer).
+static std::string formatFloatLiteral(double value, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*g", digits, value);
+  std::string text = buf;
+  if (text.find_first_of(".e") == std::string::npos)
+    text += ".0";
+  return text;
+}
+
 std::string mlir::stark::emitScalarLiteral(ElementKind kind, double floatValue,
                                            int64_t intValue) {
   if (kind == ElementKind::F64) {
@@ -91,12 +102,7 @@ std::string mlir::stark::emitScalarLiteral(ElementKind kind, double floatValue,
       return floatValue > 0 ? "__longlong_as_double(0x7ff0000000000000LL)"
                             : "__longlong_as_double(0xfff0000000000000LL)";
     // 17 significant digits round-trip.
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.17g", floatValue);
-    std::string text = buf;
-    if (text.find_first_of(".e") == std::string::npos)
-      text += ".0";
-    return text;
+    return formatFloatLiteral(floatValue, 17);
   }
   if (isFloatKind(kind)) {
     float f = float(floatValue);
@@ -105,12 +111,7 @@ std::string mlir::stark::emitScalarLiteral(ElementKind kind, double floatValue,
     if (std::isinf(f))
       return f > 0 ? "__int_as_float(0x7f800000)"
                    : "__int_as_float(0xff800000)";
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.9g", double(f));
-    std::string text = buf;
-    if (text.find_first_of(".e") == std::string::npos)
-      text += ".0";
-    return text + "f";
+    return formatFloatLiteral(double(f), 9) + "f";
   }
   switch (kind) {
   case ElementKind::I1:
