@@ -568,7 +568,7 @@ struct RunnerState {
 
   json::Object start(const json::Object &request);
   bool ensureBaseline();
-  std::vector<HostBuffer> makeArguments(const ArgumentRecipe &recipe);
+  std::vector<HostBuffer> argumentsFor(const ArgumentRecipe &recipe);
 };
 
 } // namespace
@@ -581,7 +581,7 @@ static json::Object startFailure(EvalStatus status, StringRef message) {
 }
 
 std::vector<HostBuffer>
-RunnerState::makeArguments(const ArgumentRecipe &recipe) {
+RunnerState::argumentsFor(const ArgumentRecipe &recipe) {
   std::pair<Distribution, uint64_t> key(recipe.dist, recipe.seed);
   if (drawnFor != key) {
     drawn =
@@ -680,7 +680,7 @@ int mlir::stark::serveCandidateRunner() {
       if (failed(readRecipe(h->get("recipe"), state.signature.args,
                             request.blobs, recipe, error)) ||
           failed(runOnce(*state.target, *state.candidateKernel,
-                         *state.candidateArgs, state.makeArguments(recipe),
+                         *state.candidateArgs, state.argumentsFor(recipe),
                          recipe.schedule, outcome, error))) {
         reply = json::Object{{"ok", false}, {"error", error}};
       } else {
