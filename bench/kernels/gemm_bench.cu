@@ -10,6 +10,9 @@
 // L2.
 #include "../../lib/Strategies/Kernels/Gemm3xTf32.cuh"
 #include "../../lib/Strategies/Kernels/GemmF32.cuh"
+#ifdef PART_WGTF32
+#include "../../lib/Strategies/Kernels/GemmWgmmaTf32.cuh"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -41,7 +44,7 @@ struct Runner {
   LaunchFn launch;
 };
 
-#if defined(PART_SIMT) || defined(PART_TF32)
+#if defined(PART_SIMT) || defined(PART_TF32) || defined(PART_WGTF32)
 template <class K> static void setSmem(K kernel, int bytes) {
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                           bytes));
@@ -143,6 +146,47 @@ void CAT(registerTf32, PTA, PTB)(std::vector<Runner> &v) {
 }
 #endif
 
+#ifdef PART_WGTF32
+// The wgmma 3xTF32 kernel writes C (beta 0) or adds to it (beta 1) through
+// its store stage; it takes A k-contiguous and B as N x K (PTA 0, PTB 1).
+struct BetaStore {
+  static constexpr bool kStore = true;
+  float *C;
+  long long ldc, batchC;
+  float beta;
+  __device__ void store(int b, int row, int col, float x) const {
+    float *c = C + b * batchC + row * ldc + col;
+    *c = beta == 0.f ? x : beta * *c + x;
+  }
+};
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    wgTf32Kernel(const WgmmaArgs<float, float> p, const BetaStore st) {
+  gemmWgmmaTf32Block<Cfg>(p, st);
+}
+template <class Cfg> static void launchWgTf32(const Params &p, cudaStream_t s) {
+  auto k = wgTf32Kernel<Cfg>;
+  static bool init = (setSmem(k, Cfg::kSmemBytes), true);
+  (void)init;
+  WgmmaArgs<float, float> a;
+  a.A = p.A, a.B = p.B, a.C = p.C;
+  a.M = p.M, a.N = p.N, a.K = p.K;
+  a.lda = p.lay.a_m, a.ldb = p.lay.b_n, a.ldc = p.lay.c_m;
+  a.batchA = p.lay.a_b, a.batchB = p.lay.b_b, a.batchC = p.lay.c_b;
+  BetaStore st{p.C, p.lay.c_m, p.lay.c_b, p.beta};
+  k<<<gridOf(p, Cfg::kBM, Cfg::kBN), Cfg::kThreads, Cfg::kSmemBytes, s>>>(a,
+                                                                          st);
+}
+#define WGTF32(ST, G)                                                          \
+  v.push_back({"wgtf32", "128x128x32 s" #ST " g" #G, false, true, true, 128,   \
+               128, 32, launchWgTf32<WgmmaTf32Config<ST, G>>});
+void registerWgTf32(std::vector<Runner> &v) {
+  WGTF32(4, 8)
+  WGTF32(4, 16)
+  WGTF32(3, 8)
+}
+#endif
+
 #ifdef PART_MAIN
 #include <cublas_v2.h>
 
@@ -154,6 +198,7 @@ void registerTf3200(std::vector<Runner> &);
 void registerTf3201(std::vector<Runner> &);
 void registerTf3210(std::vector<Runner> &);
 void registerTf3211(std::vector<Runner> &);
+void registerWgTf32(std::vector<Runner> &);
 
 #define CB(x)                                                                  \
   do {                                                                         \
@@ -280,6 +325,7 @@ int main(int argc, char **argv) {
       registerSimt11(runners);
   registerTf3200(runners), registerTf3201(runners), registerTf3210(runners),
       registerTf3211(runners);
+  registerWgTf32(runners);
 
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -304,6 +350,20 @@ int main(int argc, char **argv) {
       {"rect_full (KB 2)", 1, 2048, 4096, 8192, false, false, false, false},
       {"large_k_full (KB 6)", 1, 256, 256, 524288, false, false, false, false},
       {"odd_ld 257x131x99", 1, 257, 131, 99, false, false, false, true},
+      // Linear layers (B is the N x K weight): LLaMA-style block, 512
+      // tokens; BERT-base FFN, 128 tokens; a square one; ragged edges.
+      {"llama gate/up 512x5632x2048", 1, 512, 5632, 2048, false, true, false,
+       false},
+      {"llama down 512x2048x5632", 1, 512, 2048, 5632, false, true, false,
+       false},
+      {"llama proj 512x2048x2048", 1, 512, 2048, 2048, false, true, false,
+       false},
+      {"bert ffn1 128x3072x768", 1, 128, 3072, 768, false, true, false, false},
+      {"bert ffn2 128x768x3072", 1, 128, 768, 3072, false, true, false, false},
+      {"linear_4096 4096x4096x4096", 1, 4096, 4096, 4096, false, true, false,
+       false},
+      {"linear_ragged 2x1000x1032x520", 2, 1000, 1032, 520, false, true, false,
+       false},
   };
 
   cublasHandle_t h;
@@ -438,14 +498,16 @@ int main(int argc, char **argv) {
                     flops / cublasUs * 1e-6, 100.0,
                     std::max(cublasErr[0].raw, cublasErr[1].raw)});
 
-    for (const char *fam : {"simt", "3xtf32"}) {
+    for (const char *fam : {"simt", "3xtf32", "wgtf32"}) {
       bool simt = !strcmp(fam, "simt");
+      bool wg = !strcmp(fam, "wgtf32");
       bool vecOk =
           gemmStridesVectorisable(s, sh.ta, sh.tb, bf.A, bf.B, bf.C,
                                   simt ? sh.ta : true, simt ? !sh.tb : true);
       Row bestRow{sh.name, fam, "-", 1e30, 0, 0, 0};
       for (const Runner &r : runners) {
-        if (r.family != fam || r.ta != sh.ta || r.tb != sh.tb || r.vec != vecOk)
+        if (r.family != fam || r.ta != sh.ta || r.tb != sh.tb ||
+            (!wg && r.vec != vecOk))
           continue;
         if (onlyCfg &&
             (r.family + " " + r.name).find(onlyCfg) == std::string::npos)
@@ -455,6 +517,12 @@ int main(int argc, char **argv) {
         int want = (2 * sms + tiles - 1) / tiles;
         int maxSplits = std::max(1, K / (8 * r.bk));
         want = std::min(want, maxSplits);
+        if (wg) {
+          // k-contiguous 16-byte rows only, and no split-k.
+          if (lda % 4 || ldb % 4 || ldc % 2 || K % 4)
+            continue;
+          want = 1;
+        }
         if (want / 2 > 1)
           splitsList.push_back(want / 2);
         if (want > 1)
@@ -539,7 +607,7 @@ int main(int argc, char **argv) {
     printf("| %s | %s | %s | %.1f | %.2f | %.1f%% | %.3g |\n", r.shape.c_str(),
            r.family.c_str(), r.config.c_str(), r.us, r.tflops, r.pct, r.err);
   // Geomean of % of cuBLAS over the suite's matmul shapes.
-  for (const char *fam : {"simt", "3xtf32"}) {
+  for (const char *fam : {"simt", "3xtf32", "wgtf32"}) {
     double lg = 0;
     int n = 0;
     for (const Row &r : best)

@@ -17,6 +17,9 @@ for fam in SIMT TF32; do
     done
   done
 done
+$nvcc $flags -DPART_WGTF32 -c "$here/gemm_bench.cu" -o "$out/WGTF32.o" \
+  >"$out/ptxas_WGTF32.log" 2>&1 &
+pids="$pids $!"
 $nvcc $flags -DPART_MAIN -c "$here/gemm_bench.cu" -o "$out/main.o" >"$out/ptxas_main.log" 2>&1 &
 pids="$pids $!"
 fail=0
@@ -24,7 +27,7 @@ for p in $pids; do wait $p || fail=1; done
 if [ $fail = 1 ]; then cat "$out"/ptxas_*.log; exit 1; fi
 $nvcc -gencode=arch=compute_90a,code=sm_90a "$out"/*.o -lcublas -o "$out/gemm_bench"
 # Registers and spills per kernel.
-cat "$out"/ptxas_SIMT*.log "$out"/ptxas_TF32*.log | grep -E "Compiling entry|registers|spill" |
+cat "$out"/ptxas_SIMT*.log "$out"/ptxas_TF32*.log "$out"/ptxas_WGTF32.log | grep -E "Compiling entry|registers|spill" |
   sed -e 's/.*Compiling entry function .\(_Z[^ ]*\).*/\1/' >"$out/regs.txt" || true
 if [ -n "$NO_RUN" ]; then exit 0; fi
 NVIDIA_TF32_OVERRIDE=0 "$out/gemm_bench" $2

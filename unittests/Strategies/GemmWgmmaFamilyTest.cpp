@@ -62,6 +62,27 @@ func.func @kernel(%a: memref<256x256xf16>, %b: memref<256x256xbf16>, %c: memref<
   return
 })mlir";
 
+// f32 A B^T (a linear layer): 8 x 16 tiles of 128 x 128, and 4 x 8.
+const char *kLinearF32 = R"mlir(
+func.func @kernel(%a: memref<1024x512xf32>, %b: memref<2048x512xf32>, %c: memref<1024x2048xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<1024x512xf32>, memref<2048x512xf32>) outs(%c : memref<1024x2048xf32>)
+  return
+})mlir";
+const char *kSmallLinearF32 = R"mlir(
+func.func @kernel(%a: memref<512x256xf32>, %b: memref<1000x256xf32>, %c: memref<512x1000xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<512x256xf32>, memref<1000x256xf32>) outs(%c : memref<512x1000xf32>)
+  return
+})mlir";
+// k = 102 is not a multiple of 4.
+const char *kLinearOddKF32 = R"mlir(
+func.func @kernel(%a: memref<256x102xf32>, %b: memref<256x102xf32>, %c: memref<256x256xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<256x102xf32>, memref<256x102xf32>) outs(%c : memref<256x256xf32>)
+  return
+})mlir";
+
 class GemmWgmmaFamilyTest : public test::CudaProblemTest {};
 
 TEST_F(GemmWgmmaFamilyTest, AppliesToRowMajorHalfContractions) {
@@ -159,7 +180,99 @@ TEST_F(GemmWgmmaFamilyTest, SourceAndLaunch) {
   EXPECT_TRUE(contains(p.source, "gemmWgmmaBlock<StarkConfig>(p);"));
 }
 
+TEST_F(GemmWgmmaFamilyTest, Tf32TakesLinearLayersFirstWhereTilesFillTheGpu) {
+  auto order = [&](const char *ir) {
+    ProblemView v = view(ir);
+    std::string why;
+    EXPECT_TRUE(succeeded(checkFamilyApplies("gemm_wgmma_3xtf32", v, why)))
+        << why;
+    return getApplicableFamilies(v, false);
+  };
+  auto at = [](ArrayRef<std::string> o, StringRef f) {
+    return llvm::find(o, f) - o.begin();
+  };
+  // 128 tiles: before the mma.sync kernel; 32: right after it.
+  SmallVector<std::string> big = order(kLinearF32);
+  EXPECT_EQ(big.front(), "gemm_wgmma_3xtf32");
+  EXPECT_EQ(at(big, "gemm_wgmma_3xtf32") + 1, at(big, "gemm_3xtf32"));
+  SmallVector<std::string> small = order(kSmallLinearF32);
+  EXPECT_EQ(small.front(), "gemm_3xtf32");
+  EXPECT_EQ(at(small, "gemm_3xtf32") + 1, at(small, "gemm_wgmma_3xtf32"));
+}
+
+TEST_F(GemmWgmmaFamilyTest, Tf32DeclinesWithReasons) {
+  struct Case {
+    const char *ir, *why;
+  };
+  for (const Case &c :
+       {Case{kMatmulF32, "gemm_wgmma_3xtf32 needs B contiguous along k (B "
+                         "given as N x K)"},
+        Case{kMatmulTransposeBBf16,
+             "gemm_wgmma_3xtf32 needs f32 inputs and output"},
+        Case{kLinearOddKF32, "gemm_wgmma_3xtf32 needs k a multiple of 4"}}) {
+    ProblemView v = view(c.ir);
+    std::string why;
+    EXPECT_TRUE(failed(checkFamilyApplies("gemm_wgmma_3xtf32", v, why)))
+        << c.ir;
+    EXPECT_EQ(why, c.why);
+    EXPECT_FALSE(llvm::is_contained(getApplicableFamilies(v, false),
+                                    "gemm_wgmma_3xtf32"));
+  }
+}
+
+TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
+  ProblemView v = view(kLinearF32);
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  std::vector<TemplateParams> sets =
+      enumerateParams("gemm_wgmma_3xtf32", v, h200);
+  ASSERT_EQ(sets.size(), 3u);
+  EXPECT_EQ(sets.front().at("stages"), 3);
+  EXPECT_EQ(sets.front().at("group_m"), 8);
+  EXPECT_TRUE(
+      enumerateParams("gemm_wgmma_3xtf32", v, *lookupHardwareProfile("a100"))
+          .empty());
+  std::string error;
+  EXPECT_TRUE(failed(
+      generateCudaKernel("gemm_wgmma_3xtf32", v, {{"stages", 5}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1");
+}
+
+TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
+  ProblemView v = view(kSmallLinearF32);
+  CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", {{"stages", 4}});
+  ASSERT_EQ(p.launches.size(), 1u);
+  // ceil(512 / 128) * ceil(1000 / 128) tiles.
+  EXPECT_EQ(p.launches[0].grid[0], 4 * 8);
+  EXPECT_EQ(p.launches[0].grid[1], 1);
+  EXPECT_EQ(p.launches[0].block[0], 384);
+  EXPECT_EQ(p.launches[0].sharedBytes, 4 * 3 * 128 * 32 * 4 + 1024);
+  EXPECT_TRUE(contains(p.source, "WgmmaTf32Config<4, 8> StarkConfig;"));
+  // B's rows run along n: ldb is its stride along n (k = 256).
+  EXPECT_TRUE(contains(p.source, "p.lda = 256LL, p.ldb = 256LL, p.ldc = "
+                                 "1000LL;"));
+  EXPECT_TRUE(contains(p.source, "gemmWgmmaTf32Block<StarkConfig>(p);"));
+  // The split precedes the kernel that calls it.
+  EXPECT_LT(p.source.find("void splitTf32"),
+            p.source.find("wgmmaTf32SplitTile"));
+}
+
 #ifdef STARK_ENABLE_CUDA
+TEST_F(GemmWgmmaFamilyTest, Tf32SourcesCompileWithNvrtc) {
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  ProblemView v = view(kSmallLinearF32);
+  for (const TemplateParams &set :
+       enumerateParams("gemm_wgmma_3xtf32", v, h200)) {
+    CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", set);
+    std::vector<std::string> names = {p.launches[0].kernel};
+    std::string error;
+    FailureOr<NvrtcOutput> out =
+        compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
+    if (failed(out) && contains(error, "NVRTC") && contains(error, "not found"))
+      GTEST_SKIP() << "NVRTC is not available";
+    EXPECT_TRUE(succeeded(out)) << formatTemplateParams(set) << "\n" << error;
+  }
+}
+
 TEST_F(GemmWgmmaFamilyTest, SourcesCompileWithNvrtc) {
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   for (const char *ir : {kMatmulBf16, kBatchOddF16}) {

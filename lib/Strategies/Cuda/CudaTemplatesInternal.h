@@ -50,9 +50,13 @@ enum RankBand : unsigned {
   /// Plain tf32 tensor cores, where the user allows them, do a third of
   /// 3xTF32's MMAs.
   kAllowedTf32 = 30,
+  /// 3xTF32 on wgmma (Hopper) where the problem has tiles enough to fill
+  /// the GPU without splitting k; after the mma.sync kernel elsewhere.
+  kWgmmaTf32 = 35,
   /// The embedded f32 kernels, where k is deep enough for their cp.async
   /// pipeline (kGemmKernelMinPipelinedK).
   kPipelined3xTf32 = 40,
+  kFewTilesWgmmaTf32 = 45,
   kPipelinedF32 = 50,
   /// A convolution whose output rows are narrower than a warp: after the
   /// GEMM kernels that decline nothing.
@@ -69,6 +73,7 @@ enum RankBand : unsigned {
   /// bounds the problem, where gemm's small tiles win (matmul_small_k,
   /// k = 4, on the H200: 24.8 us for gemm, 70.4 us with gemm_f32 first).
   kShallow3xTf32 = 120,
+  kShallowWgmmaTf32 = 125,
   kShallowF32 = 130,
   /// A masked reduction that is a prefix scan (cumsum): O(L) instead of
   /// O(L^2) per row; the scan family declines every other reduction.

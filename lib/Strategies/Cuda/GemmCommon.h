@@ -56,6 +56,36 @@ struct CopyAxis {
 /// the operand is stored along (the second when `transposed`).
 CopyAxis pickCopyAxis(int64_t first, int64_t second, bool transposed);
 
+/// Whether the operands of the contraction `view` sit in memory as the
+/// wgmma kernels' 16-byte copies of `copyElements` elements read them: A
+/// contiguous along k, B contiguous along n (or along k with
+/// `bRowsAlongN`, B given as N x K), C along n; the copied extents (k, and n
+/// for B's rows along k) multiples of a copy, every row 16-byte aligned and
+/// C's rows aligned to two elements; batch within the grid's y and m, n, k
+/// in 32 bits. `family` starts the reason.
+LogicalResult checkWgmmaLayout(const ProblemView &view, StringRef family,
+                               int64_t copyElements, bool bRowsAlongN,
+                               std::string &whyNot);
+
+/// What differs between the candidates of the two wgmma kernels
+/// (GemmWgmma.cuh, GemmWgmmaTf32.cuh): the kernel sources in include order,
+/// the configuration and argument types, the entry's name, the block
+/// function it runs, and B's rows: along k (B row-major K x N, ldb is B's
+/// stride along k) or along n (B given as N x K, ldb its stride along n).
+struct WgmmaSourceSpec {
+  SmallVector<StringRef> kernelFiles;
+  std::string config, args;
+  StringRef kernel, block;
+  bool bRowsAlongN = false;
+};
+
+/// The candidate source of a wgmma kernel on `view`: the kernels, the
+/// configuration as `StarkConfig`, and an entry that fills the kernel's
+/// arguments from the problem's pointers and strides and runs the block,
+/// with the store stage of a problem that fills C first or has an epilogue.
+std::string emitWgmmaCandidateSource(const ProblemView &view,
+                                     const WgmmaSourceSpec &spec);
+
 /// The rank of a GEMM family that takes every contraction in `band`.
 inline auto rankContractionsIn(RankBand band) {
   return [band](const ProblemView &view, bool) -> std::optional<unsigned> {

@@ -21,8 +21,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
@@ -57,10 +55,6 @@ ArrayRef<ParamField<WgmmaParams>> getWgmmaFields() {
 }
 
 LogicalResult checkWgmmaApplies(const ProblemView &view, std::string &whyNot) {
-  auto decline = [&](const Twine &why) {
-    whyNot = ("gemm_wgmma " + why).str();
-    return failure();
-  };
   if (!view.contraction) {
     whyNot = "the problem is not a contraction (out += a * b over linear maps)";
     return failure();
@@ -68,43 +62,17 @@ LogicalResult checkWgmmaApplies(const ProblemView &view, std::string &whyNot) {
   const ContractionView &c = *view.contraction;
   bool half = c.aKind == ElementKind::F16 && c.bKind == ElementKind::F16;
   bool bf16 = c.aKind == ElementKind::BF16 && c.bKind == ElementKind::BF16;
-  if (!half && !bf16)
-    return decline("needs both inputs f16 or both bf16");
+  if (!half && !bf16) {
+    whyNot = "gemm_wgmma needs both inputs f16 or both bf16";
+    return failure();
+  }
   if (c.cKind != ElementKind::F32 && c.cKind != ElementKind::F16 &&
-      c.cKind != ElementKind::BF16)
-    return decline("needs an f32, f16 or bf16 output");
-  if (view.inputs.size() < 2 || view.outputs.empty() ||
-      view.inputs[0].argNumber < 0 || view.inputs[1].argNumber < 0 ||
-      view.outputs[0].argNumber < 0)
-    return decline("needs both operands and the output in memory");
-  if (c.batch > 65535)
-    return decline("needs a batch of at most 65535 (the grid's y limit)");
-  const int64_t limit = std::numeric_limits<int32_t>::max();
-  if (c.m > limit || c.n > limit || c.k > limit)
-    return decline("keeps m, n and k in 32 bits");
-  GemmKernelAddressing addr = getGemmKernelAddressing(view);
-  if (!addr.strided)
-    return decline("needs each operand strided in (batch, m, k), (batch, k, "
-                   "n) and (batch, m, n)");
-  if (addr.a[2] != 1)
-    return decline("needs A contiguous along k (row-major A)");
-  if (addr.b[2] != 1)
-    return decline("needs B contiguous along n (row-major B)");
-  if (addr.c[2] != 1)
-    return decline("needs C contiguous along n");
-  // 16-byte copies of 8 elements: rows, batches and offsets aligned, and no
-  // copy straddling the end of k or n.
-  auto m8 = [](int64_t v) { return v % 8 == 0; };
-  if (!m8(c.k) || !m8(c.n))
-    return decline("needs k and n multiples of 8");
-  if (!m8(addr.a[1]) || !m8(addr.a[0]) || !m8(addr.aOffset) || !m8(addr.b[1]) ||
-      !m8(addr.b[0]) || !m8(addr.bOffset))
-    return decline("needs the rows of A and B 16-byte aligned");
-  // The epilogue accesses two adjacent elements of C at a time.
-  auto m2 = [](int64_t v) { return v % 2 == 0; };
-  if (!m2(addr.c[1]) || !m2(addr.c[0]) || !m2(addr.cOffset))
-    return decline("needs the rows of C aligned to two elements");
-  return success();
+      c.cKind != ElementKind::BF16) {
+    whyNot = "gemm_wgmma needs an f32, f16 or bf16 output";
+    return failure();
+  }
+  return checkWgmmaLayout(view, "gemm_wgmma", /*copyElements=*/8,
+                          /*bRowsAlongN=*/false, whyNot);
 }
 
 LogicalResult validateWgmma(const WgmmaParams &p, std::string &whyNot) {
@@ -129,46 +97,18 @@ LogicalResult validateWgmma(const WgmmaParams &p, std::string &whyNot) {
 
 std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
   const ContractionView &c = *view.contraction;
-  GemmKernelAddressing addr = getGemmKernelAddressing(view);
-  std::string s = getCudaPrelude(view);
-  appendKernelText(s, *getKernelSource("GemmWgmma.cuh"));
-  llvm::raw_string_ostream os(s);
-  os << "\n// The problem: " << describeGemmProblem(view) << ".\n";
-  os << emitProblemConstants(c);
-  StringRef in = getCudaStorageType(c.aKind);
-  StringRef out = getCudaStorageType(c.cKind);
-  os << "typedef stark_kernels::WgmmaConfig<" << p.bn << ", " << p.stages
-     << ", " << p.groupM << "> StarkConfig;\n\n";
-  // A problem that fills C first writes C = C_INIT + sum and never reads
-  // C; one with an epilogue stores the chain's output instead of C.
-  bool store = c.initValue.has_value();
-  if (store)
-    os << emitStoreStruct(view, llvm::formatv("{0}LL * b + {1}LL * m + {2}LL "
-                                              "* n + {3}LL",
-                                              addr.c[0], addr.c[1], addr.c[2],
-                                              addr.cOffset)
-                                    .str())
-       << "\n";
-  os << "extern \"C\" __global__ void "
-        "__launch_bounds__(StarkConfig::kThreads, 1) stark_gemm_wgmma("
-     << getKernelParameters(view) << ") {\n";
-  os << "  stark_kernels::WgmmaArgs<" << in << ", " << out << "> p;\n";
-  os << llvm::formatv("  p.A = {0} + {1}LL;\n  p.B = {2} + {3}LL;\n"
-                      "  p.C = {4} + {5}LL;\n",
-                      argName(view.inputs[0].argNumber), addr.aOffset,
-                      argName(view.inputs[1].argNumber), addr.bOffset,
-                      argName(view.outputs[0].argNumber), addr.cOffset);
-  os << "  p.M = (int)M, p.N = (int)N, p.K = (int)K;\n";
-  os << llvm::formatv("  p.lda = {0}LL, p.ldb = {1}LL, p.ldc = {2}LL;\n"
-                      "  p.batchA = {3}LL, p.batchB = {4}LL, p.batchC = "
-                      "{5}LL;\n",
-                      addr.a[1], addr.b[1], addr.c[1], addr.a[0], addr.b[0],
-                      addr.c[0]);
-  if (store)
-    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
-  os << "  stark_kernels::gemmWgmmaBlock<StarkConfig>(p"
-     << (store ? ", st" : "") << ");\n}\n";
-  return s;
+  WgmmaSourceSpec spec;
+  spec.kernelFiles = {"GemmWgmma.cuh"};
+  spec.config = llvm::formatv("stark_kernels::WgmmaConfig<{0}, {1}, {2}>", p.bn,
+                              p.stages, p.groupM)
+                    .str();
+  spec.args = ("stark_kernels::WgmmaArgs<" + getCudaStorageType(c.aKind) +
+               ", " + getCudaStorageType(c.cKind) + ">")
+                  .str();
+  spec.kernel = "stark_gemm_wgmma";
+  spec.block = "gemmWgmmaBlock";
+  spec.bRowsAlongN = false;
+  return emitWgmmaCandidateSource(view, spec);
 }
 
 /// wgmma and setmaxnreg exist only on sm_90a; elsewhere gemm_tc serves

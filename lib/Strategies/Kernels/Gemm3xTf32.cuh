@@ -13,6 +13,7 @@
 #pragma once
 
 #include "GemmCommon.cuh"
+#include "Tf32Split.cuh"
 
 namespace stark_kernels {
 
@@ -52,39 +53,6 @@ struct Tf32Config {
 };
 
 namespace detail {
-template <bool Rna>
-__device__ __forceinline__ void splitTf32(float x, uint32_t &big,
-                                          uint32_t &small) {
-  // Tensor cores flush denormal inputs to zero, and inf times zero is NaN:
-  // a denormal becomes the smallest normal of its sign (a change of at most
-  // 2^-126 that keeps an infinite product infinite).
-  if (x != 0 && fabsf(x) < __uint_as_float(0x00800000u))
-    x = copysignf(__uint_as_float(0x00800000u), x);
-  uint32_t hi;
-  if constexpr (Rna)
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
-  else
-    hi = __float_as_uint(x) & 0xffffe000u;
-  // inf and NaN go whole into the big part (x - x would be NaN); a finite x
-  // that rounds up to inf (near FLT_MAX) is cut instead. The small part is
-  // never zero but at least the smallest normal, with x's sign: the cross
-  // terms multiply it by the other operand's big part, and an infinite
-  // operand times a zero small part would turn an infinite product into
-  // NaN. On a finite product it adds at most 2^-126 |y|.
-  float lo;
-  if (!isfinite(x)) {
-    hi = __float_as_uint(x);
-    lo = 0;
-  } else {
-    if (isinf(__uint_as_float(hi)))
-      hi = __float_as_uint(x) & 0xffffe000u;
-    lo = x - __uint_as_float(hi);
-  }
-  if (lo == 0)
-    lo = copysignf(__uint_as_float(0x00800000u), x); // 2^-126
-  big = hi;
-  small = __float_as_uint(lo);
-}
 __device__ __forceinline__ void ldmatrixX4(uint32_t *r, const float *p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])

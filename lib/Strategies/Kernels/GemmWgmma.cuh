@@ -330,35 +330,35 @@ wgmmaStoreSums(const WgmmaArgs<TIn, TC> &p, const WgmmaTile &tile, int wg,
       const int row = row0 + 8 * h;
       if (row >= p.M)
         continue;
+      // col is even; n may be odd (the 3xTF32 kernel's B is N x K).
+      const bool pair = col + 1 < p.N;
       if constexpr (Store::kStore) {
-        // n is a multiple of 8 (checked by the generator): col + 1 < N.
         out.store((int)blockIdx.y, row, col, d[4 * j + 2 * h]);
-        out.store((int)blockIdx.y, row, col + 1, d[4 * j + 2 * h + 1]);
-      } else {
+        if (pair)
+          out.store((int)blockIdx.y, row, col + 1, d[4 * j + 2 * h + 1]);
+      } else if (pair) {
         wgmmaAddPair(c + (long long)row * p.ldc + col, d[4 * j + 2 * h],
                      d[4 * j + 2 * h + 1]);
+      } else {
+        TC *e = c + (long long)row * p.ldc + col;
+        *e = TC(float(*e) + d[4 * j + 2 * h]);
       }
     }
   }
 }
 
-// The block's work; the caller launches Cfg::kThreads threads with
-// Cfg::kSmemBytes of dynamic shared memory, grid (tiles, batch), under
-// __launch_bounds__(Cfg::kThreads, 1) (setmaxnreg needs the register cap).
-template <class Cfg, class TIn, class TC, class Store = WgmmaAddToC>
-__device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p,
-                                               const Store &out = Store()) {
+// The block's tile of C (tiles in groups of Cfg::kGroupM rows, so that
+// neighbouring blocks share their slices of A and B in L2) and its ring's
+// mbarriers: a stage is full once the producer warpgroup's 128 threads have
+// arrived, empty once the two consumer warpgroups' 256 have. Ends with
+// __syncthreads.
+template <class Cfg, class Args>
+__device__ __forceinline__ void
+wgmmaPlaceTile(const Args &p, WgmmaTile &tile, unsigned long long *fullBar,
+               unsigned long long *emptyBar) {
   constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK;
-  constexpr int ST = Cfg::kStages;
-  extern __shared__ __align__(1024) unsigned char wgmma_smem[];
-  __shared__ __align__(8) unsigned long long fullBar[ST], emptyBar[ST];
-
-  WgmmaTile tile;
-  tile.aRing = (wgmmaSmemAddr(wgmma_smem) + 1023) & ~1023u;
-  tile.bRing = tile.aRing + ST * Cfg::kAStageBytes;
   tile.fullBar = fullBar;
   tile.emptyBar = emptyBar;
-
   const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
   const int pid = blockIdx.x;
   const int groupWidth = Cfg::kGroupM * tilesN;
@@ -367,17 +367,32 @@ __device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p,
   tile.m0 = (firstM + (pid % groupWidth) % groupRows) * BM;
   tile.n0 = ((pid % groupWidth) / groupRows) * BN;
   tile.kTiles = (p.K + BK - 1) / BK;
-  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
-
   if (threadIdx.x == 0) {
 #pragma unroll
-    for (int s = 0; s < ST; ++s) {
+    for (int s = 0; s < Cfg::kStages; ++s) {
       wgmmaBarInit(wgmmaSmemAddr(&fullBar[s]), 128);
       wgmmaBarInit(wgmmaSmemAddr(&emptyBar[s]), 256);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();
+}
+
+// The block's work; the caller launches Cfg::kThreads threads with
+// Cfg::kSmemBytes of dynamic shared memory, grid (tiles, batch), under
+// __launch_bounds__(Cfg::kThreads, 1) (setmaxnreg needs the register cap).
+template <class Cfg, class TIn, class TC, class Store = WgmmaAddToC>
+__device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p,
+                                               const Store &out = Store()) {
+  constexpr int BN = Cfg::kBN, ST = Cfg::kStages;
+  extern __shared__ __align__(1024) unsigned char wgmma_smem[];
+  __shared__ __align__(8) unsigned long long fullBar[ST], emptyBar[ST];
+
+  WgmmaTile tile;
+  tile.aRing = (wgmmaSmemAddr(wgmma_smem) + 1023) & ~1023u;
+  tile.bRing = tile.aRing + ST * Cfg::kAStageBytes;
+  wgmmaPlaceTile<Cfg>(p, tile, fullBar, emptyBar);
+  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
 
   if (wg == 0) {
     asm volatile(

@@ -1,0 +1,146 @@
+//===- GemmWgmmaTf32Family.cpp - f32 GEMM with 3xTF32 wgmma ---------------===//
+//
+// The kernel of lib/Strategies/Kernels/GemmWgmmaTf32.cuh (gemm_wgmma_3xtf32):
+// f32-accurate products of f32 operands on Hopper's wgmma tensor cores
+// (sm_90a only), each operand split into a TF32 part and a TF32 residual,
+// three products per pair, each 32-deep slice of k summed apart and added
+// in f32 (the evaluator checks every candidate against the f64 reference
+// all the same). A producer warpgroup copies and splits, two consumer
+// warpgroups multiply a 128 x 128 tile of C.
+//
+// TF32 wgmma reads both operands contiguous along k, so the family takes A
+// row-major (M x K) and B given as its N x K transpose: the weight of a
+// linear layer as frontends export it (`linalg.matmul` with a transposed
+// B map, or a `linalg.transpose` folded into the problem). Other f32
+// contractions go to gemm_3xtf32 (mma.sync), which reads any orientation.
+// The store stage adds to C, writes C_INIT + sum for a problem that fills
+// C first, or evaluates the epilogue there (GemmEpilogue.cpp).
+//
+// Ranking: a 128 x 128 tile per block and no split of k, so the family goes
+// first where the problem has enough tiles to fill the GPU
+// (kWgmmaTf32MinTiles; on the H100, 512 x 5632 x 2048 (176 tiles) runs in
+// 289 us against gemm_3xtf32's best 357 us, 128 x 3072 x 768 (24 tiles) in
+// 62 us against 35 us: bench/results/gemm-wgmma-tf32-2026-12-06c-h100.md)
+// and after gemm_3xtf32 elsewhere.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmCommon.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+namespace {
+/// The pipeline depth and the tile rows per L2 group.
+struct WgmmaTf32Params {
+  int64_t stages = 3, groupM = 8;
+};
+
+constexpr int64_t kTile = 128, kDepth = 32, kThreads = 384;
+/// The register cap of __launch_bounds__(384, 1).
+constexpr int64_t kRegisters = 168;
+/// The mbarriers and the alignment of the dynamic array (ptxas: 1 KB).
+constexpr int64_t kStaticShared = 1024;
+/// Tiles from which the family ranks before gemm_3xtf32.
+constexpr int64_t kWgmmaTf32MinTiles = 96;
+
+/// Dynamic shared memory of a block: per stage the A tile and B's big and
+/// small tiles (128 x 32 f32 each), and one KB to align the ring
+/// (WgmmaTf32Config::kSmemBytes).
+int64_t sharedBytes(const WgmmaTf32Params &p) {
+  return p.stages * 3 * kTile * kDepth * 4 + 1024;
+}
+
+ArrayRef<ParamField<WgmmaTf32Params>> getFields() {
+  static const ParamField<WgmmaTf32Params> fields[] = {
+      {"stages", &WgmmaTf32Params::stages},
+      {"group_m", &WgmmaTf32Params::groupM}};
+  return fields;
+}
+
+LogicalResult checkApplies(const ProblemView &view, std::string &whyNot) {
+  if (!view.contraction) {
+    whyNot = "the problem is not a contraction (out += a * b over linear maps)";
+    return failure();
+  }
+  const ContractionView &c = *view.contraction;
+  if (c.aKind != ElementKind::F32 || c.bKind != ElementKind::F32 ||
+      c.cKind != ElementKind::F32) {
+    whyNot = "gemm_wgmma_3xtf32 needs f32 inputs and output";
+    return failure();
+  }
+  return checkWgmmaLayout(view, "gemm_wgmma_3xtf32", /*copyElements=*/4,
+                          /*bRowsAlongN=*/true, whyNot);
+}
+
+std::optional<unsigned> rank(const ProblemView &view, bool) {
+  if (!ranksAsContraction(view))
+    return std::nullopt;
+  const ContractionView &c = *view.contraction;
+  if (hasShallowK(view))
+    return kShallowWgmmaTf32;
+  int64_t tiles = c.batch * ceilDiv(c.m, kTile) * ceilDiv(c.n, kTile);
+  return tiles >= kWgmmaTf32MinTiles ? kWgmmaTf32 : kFewTilesWgmmaTf32;
+}
+
+LogicalResult validate(const WgmmaTf32Params &p, std::string &whyNot) {
+  if (p.stages < 3 || p.stages > 4 || p.groupM < 1) {
+    whyNot = "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1";
+    return failure();
+  }
+  return success();
+}
+
+/// wgmma and setmaxnreg exist only on sm_90a.
+std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
+                                       const HardwareProfile &profile) {
+  if (profile.chip != "sm_90a")
+    return {};
+  // Measured on the H100 (see the file comment): three stages ahead of
+  // four, group 8 ahead of 16.
+  static const int64_t configs[][2] = {{3, 8}, {4, 8}, {3, 16}};
+  const ContractionView &c = *view.contraction;
+  BlockLimits limits(profile);
+  std::vector<std::pair<WgmmaTf32Params, double>> scored;
+  for (auto &cfg : configs) {
+    WgmmaTf32Params p;
+    p.stages = cfg[0], p.groupM = cfg[1];
+    if (!limits.fits(sharedBytes(p) + kStaticShared, kThreads, kRegisters))
+      continue;
+    // A consumer warpgroup's 64 x 128 sums reuse each A element 128 times
+    // and each B element 64 times; equal scores keep the measured order.
+    double reuse = double(64 * kTile) / double(64 + kTile) / 16.0;
+    scored.push_back(
+        {p, gemmKernelTileScore(c, kTile, kTile, kDepth, reuse, profile)});
+  }
+  return sortByScore(std::move(scored));
+}
+
+FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                   const WgmmaTf32Params &p,
+                                   std::string &whyNot) {
+  if (failed(checkApplies(view, whyNot)) || failed(validate(p, whyNot)))
+    return failure();
+  WgmmaSourceSpec spec;
+  spec.kernelFiles = {"GemmWgmma.cuh", "Tf32Split.cuh", "GemmWgmmaTf32.cuh"};
+  spec.config = llvm::formatv("stark_kernels::WgmmaTf32Config<{0}, {1}>",
+                              p.stages, p.groupM)
+                    .str();
+  spec.args = "stark_kernels::WgmmaArgs<float, float>";
+  spec.kernel = "stark_gemm_wgmma_3xtf32";
+  spec.block = "gemmWgmmaTf32Block";
+  spec.bRowsAlongN = true;
+  return makeGemmPlan(*view.contraction, "gemm_wgmma_3xtf32", spec.kernel,
+                      emitWgmmaCandidateSource(view, spec), kTile, kTile,
+                      kThreads, sharedBytes(p), /*dynamicShared=*/true);
+}
+} // namespace
+
+std::unique_ptr<StrategyFamily> mlir::stark::createGemmWgmmaTf32Family() {
+  return makeFunctionFamily<WgmmaTf32Params>(
+      "gemm_wgmma_3xtf32", getFields(), {/*initValue=*/true, /*epilogue=*/true},
+      rank, checkApplies, enumerate, generate);
+}

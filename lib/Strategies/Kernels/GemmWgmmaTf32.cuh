@@ -1,0 +1,279 @@
+// GemmWgmmaTf32.cuh - f32-accurate GEMM on Hopper tensor cores: 3xTF32 with
+// wgmma (sm_90a).
+//
+// C[b,m,n] += sum_k A[b,m,k] * B[b,k,n] for f32 A, B and C, with A and B both
+// contiguous along k (A row-major M x K, B given as its transpose, N x K: the
+// weight of a linear layer) and C contiguous along n. TF32 wgmma reads both
+// operands k-major from shared memory, so this is the one orientation it
+// takes without a transpose.
+//
+// A block owns a 128 x 128 tile of C and has three warpgroups, as in
+// GemmWgmma.cuh: warpgroup 0 produces, warpgroups 1 and 2 each multiply 64
+// rows of the tile. A stage holds four 128 x 32 operand tiles in the
+// 128-byte swizzle (128-byte rows of 32 floats, the 16-byte chunk c of row r
+// at c ^ (r % 8)): A big, A small, B big, B small. The producer copies A and B
+// into the big tiles with 16-byte cp.async, waits for its own copies, splits
+// every value it copied (Tf32Split.cuh: big in place, small beside it),
+// fences the generic writes for the async proxy and arrives on the stage's
+// "full" mbarrier; no thread touches another's copies, so no block-wide
+// barrier is needed. A consumer issues, per k step of 8, the three products
+// small*big, big*small, big*big (wgmma.m64n128k8.f32.tf32.tf32 from shared
+// memory).
+//
+// Accumulation: the tensor cores' own f32 accumulation truncates, which
+// biases long sums (Gemm3xTf32.cuh, CHUNKED). Each stage's 32 k therefore
+// accumulate from zero in one of two partial sums, alternating by stage,
+// and are added to the f32 accumulators with ordinary adds once the next
+// stage's wgmmas are issued and this stage's have retired: the tensor cores
+// are never idle waiting for the adds, and the truncated run is 32 products.
+//
+// Requirements, checked by the generator: K a multiple of 4 and every row
+// of A and B 16-byte aligned (a copy is 4 floats), C rows aligned to two
+// floats; M, N and K need not be multiples of the tile (copies past the edges
+// read zeros, the epilogue guards its stores).
+#pragma once
+
+#include "GemmWgmma.cuh"
+#include "Tf32Split.cuh"
+
+namespace stark_kernels {
+
+template <int STAGES_, int GROUP_M_ = 8> struct WgmmaTf32Config {
+  static constexpr int kBM = 128, kBN = 128, kBK = 32;
+  static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
+  static constexpr int kThreads = 384;
+  // One 128 x 32 f32 operand tile; a stage holds A, B big and B small.
+  static constexpr int kTileBytes = 128 * 32 * 4;
+  static constexpr int kStageBytes = 3 * kTileBytes;
+  // One extra KB to align the ring to the 1024-byte swizzle atom.
+  static constexpr int kSmemBytes = kStages * kStageBytes + 1024;
+  // The producer keeps kStages - 2 tiles of copies in flight ahead of the
+  // one it splits: a stage is released once its wgmmas retire, so it waits
+  // for nothing the consumers wait for.
+  static constexpr int kLookahead = kStages - 2;
+  static_assert(kStages >= 3, "the ring needs three stages");
+  // Registers after setmaxnreg: the block keeps the 384 x 168 it was
+  // launched with (a warpgroup that asks for more than the others gave back
+  // waits forever), and the producer's split needs 64.
+  static constexpr int kProducerRegs = 64;
+  static constexpr int kConsumerRegs = 216;
+  static_assert(128 * kProducerRegs + 256 * kConsumerRegs <= 384 * 168,
+                "setmaxnreg within the launch's registers");
+};
+
+// clang-format off
+#define STARK_WGMMA_TF32_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+// d (+)= A * B for 64 rows and 128 columns over 8 k, A from registers (the
+// warp's 16 rows as in mma.m16n8k8), B from shared memory; d is overwritten
+// when `accumulate` is 0.
+__device__ __forceinline__ void wgmmaTf32(float (&d)[64], const unsigned (&a)[4],
+                                          unsigned long long db,
+                                          int accumulate) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63},"
+               " {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+               : STARK_WGMMA_TF32_D8(0), STARK_WGMMA_TF32_D8(8), STARK_WGMMA_TF32_D8(16), STARK_WGMMA_TF32_D8(24),
+                 STARK_WGMMA_TF32_D8(32), STARK_WGMMA_TF32_D8(40), STARK_WGMMA_TF32_D8(48), STARK_WGMMA_TF32_D8(56)
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(accumulate));
+}
+#undef STARK_WGMMA_TF32_D8
+// clang-format on
+
+// The producer thread t's share of one operand tile: the 16-byte chunk t % 8
+// of rows t / 8 + 16 i (i < 8), from rows of `ld` floats starting at row r0
+// and column k0 of `src`; rows at or past `rowEnd` and chunks at or past
+// `kEnd` read zeros.
+__device__ __forceinline__ void wgmmaTf32CopyTile(unsigned dst, const float *src,
+                                                  long long ld, int r0,
+                                                  int rowEnd, int k0, int kEnd,
+                                                  int t) {
+  const int chunk = t % 8, row = t / 8;
+  const unsigned at = row * 128 + ((chunk ^ (row % 8)) << 4);
+  const bool colOk = k0 + chunk * 4 < kEnd;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int r = r0 + row + 16 * i;
+    const bool ok = colOk && r < rowEnd;
+    wgmmaCopy16(dst + at + i * 16 * 128,
+                ok ? (const void *)(src + (long long)r * ld + k0 + chunk * 4)
+                   : (const void *)src,
+                ok);
+  }
+}
+
+// Splits the chunks wgmmaTf32CopyTile copied for thread t: big in place,
+// small kTileBytes after it.
+template <class Cfg>
+__device__ __forceinline__ void wgmmaTf32SplitTile(unsigned char *tile, int t) {
+  const int chunk = t % 8, row = t / 8;
+  const unsigned at = row * 128 + ((chunk ^ (row % 8)) << 4);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    unsigned char *big = tile + at + i * 16 * 128;
+    float4 v = *reinterpret_cast<float4 *>(big);
+    uint4 hi, lo;
+    splitTf32<false>(v.x, hi.x, lo.x);
+    splitTf32<false>(v.y, hi.y, lo.y);
+    splitTf32<false>(v.z, hi.z, lo.z);
+    splitTf32<false>(v.w, hi.w, lo.w);
+    *reinterpret_cast<uint4 *>(big) = hi;
+    *reinterpret_cast<uint4 *>(big + Cfg::kTileBytes) = lo;
+  }
+}
+
+// Warpgroup 0: copies the A and B tiles of every k tile and splits B,
+// waiting for each stage to be released before refilling it.
+template <class Cfg>
+__device__ __forceinline__ void
+wgmmaTf32Produce(const WgmmaArgs<float, float> &p, const WgmmaTile &tile,
+                 unsigned char *ring, int t) {
+  constexpr int ST = Cfg::kStages, BK = Cfg::kBK, D = Cfg::kLookahead;
+  const float *a = p.A + blockIdx.y * p.batchA;
+  const float *b = p.B + blockIdx.y * p.batchB;
+  const unsigned ringAddr = wgmmaSmemAddr(ring);
+  auto issue = [&](int kt) {
+    const int s = kt % ST;
+    if (kt >= ST)
+      wgmmaBarWait(wgmmaSmemAddr(&tile.emptyBar[s]), ((kt / ST) - 1) & 1);
+    const unsigned stage = ringAddr + s * Cfg::kStageBytes;
+    wgmmaTf32CopyTile(stage, a, p.lda, tile.m0, p.M, kt * BK, p.K, t);
+    wgmmaTf32CopyTile(stage + Cfg::kTileBytes, b, p.ldb, tile.n0, p.N,
+                      kt * BK, p.K, t);
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+  };
+  for (int kt = 0; kt < D && kt < tile.kTiles; ++kt)
+    issue(kt);
+  for (int kt = 0; kt < tile.kTiles; ++kt) {
+    if (kt + D < tile.kTiles) {
+      issue(kt + D);
+      asm volatile("cp.async.wait_group %0;\n" ::"n"(D) : "memory");
+    } else {
+      asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+    }
+    const int s = kt % ST;
+    wgmmaTf32SplitTile<Cfg>(ring + s * Cfg::kStageBytes + Cfg::kTileBytes, t);
+    // The split wrote through the generic proxy, the copies of A landed
+    // through cp.async; wgmma reads through the async proxy.
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    wgmmaBarArrive(wgmmaSmemAddr(&tile.fullBar[s]));
+  }
+}
+
+// The big and small parts of a consumer warp's A fragments for the four k
+// steps of a stage, read with ldmatrix from the swizzled A tile: matrices
+// (rows 0-7, k 0-3), (8-15, 0-3), (0-7, 4-7), (8-15, 4-7) of the warp's 16
+// rows give the fragment of mma.m16n8k8 (lane 4 g + t: rows g and g + 8,
+// k t and t + 4).
+__device__ __forceinline__ void wgmmaTf32LoadA(unsigned aTile, int row0,
+                                               int lane,
+                                               unsigned (&big)[4][4],
+                                               unsigned (&small)[4][4]) {
+  const int q = lane >> 3;
+  const int row = row0 + (q & 1) * 8 + (lane & 7);
+#pragma unroll
+  for (int ks = 0; ks < 4; ++ks) {
+    const int chunk = 2 * ks + (q >> 1);
+    unsigned r[4];
+    asm volatile(
+        "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+        : "r"(aTile + row * 128 + ((chunk ^ (row % 8)) << 4)));
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      splitTf32<false>(__uint_as_float(r[j]), big[ks][j], small[ks][j]);
+  }
+}
+
+// Warpgroups 1 and 2: acc = the sums of their 64 rows of the tile. Each
+// stage's 32 k accumulate from zero in `part` (the tensor cores' truncating
+// accumulation runs over 32 products only) and are added to acc with f32
+// adds once they retire.
+template <class Cfg>
+__device__ __forceinline__ void wgmmaTf32Consume(const WgmmaTile &tile,
+                                                 unsigned ringAddr, int wg,
+                                                 int t, float (&acc)[64]) {
+  constexpr int ST = Cfg::kStages, TB = Cfg::kTileBytes;
+  const int row0 = (wg - 1) * 64 + (t / 32) * 16;
+  float part[64];
+#pragma unroll
+  for (int i = 0; i < 64; ++i)
+    acc[i] = part[i] = 0.f;
+  for (int kt = 0; kt < tile.kTiles; ++kt) {
+    const int s = kt % ST;
+    const unsigned stage = ringAddr + s * Cfg::kStageBytes;
+    wgmmaBarWait(wgmmaSmemAddr(&tile.fullBar[s]), (kt / ST) & 1);
+    unsigned aBig[4][4], aSmall[4][4];
+    wgmmaTf32LoadA(stage, row0, t % 32, aBig, aSmall);
+    // Every fragment is ready before the fence: registers that change
+    // between the wgmmas that read them would make ptxas fence each one.
+#pragma unroll
+    for (int ks = 0; ks < 4; ++ks)
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        asm volatile("" : "+r"(aBig[ks][j]), "+r"(aSmall[ks][j])::"memory");
+    wgmmaKeep(part);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int ks = 0; ks < Cfg::kBK / 8; ++ks) {
+      const unsigned bBig = stage + TB + ks * 32;
+      const unsigned long long bB = wgmmaDesc(bBig, 16, 1024),
+                               bS = wgmmaDesc(bBig + TB, 16, 1024);
+      // The small terms first, while the sum is small.
+      wgmmaTf32(part, aSmall[ks], bB, ks == 0 ? 0 : 1);
+      wgmmaTf32(part, aBig[ks], bS, 1);
+      wgmmaTf32(part, aBig[ks], bB, 1);
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    wgmmaKeep(part);
+    wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[s]));
+#pragma unroll
+    for (int i = 0; i < 64; ++i)
+      acc[i] += part[i];
+  }
+}
+
+// The block's work; the caller launches Cfg::kThreads threads with
+// Cfg::kSmemBytes of dynamic shared memory, grid (tiles, batch), under
+// __launch_bounds__(Cfg::kThreads, 1). p.ldb and p.batchB are B's strides
+// as N x K (a row per column of C).
+template <class Cfg, class Store = WgmmaAddToC>
+__device__ __forceinline__ void
+gemmWgmmaTf32Block(const WgmmaArgs<float, float> &p,
+                   const Store &out = Store()) {
+  constexpr int ST = Cfg::kStages;
+  extern __shared__ __align__(1024) unsigned char wgmma_smem[];
+  __shared__ __align__(8) unsigned long long fullBar[ST], emptyBar[ST];
+
+  unsigned char *ring = wgmma_smem + ((1024 - wgmmaSmemAddr(wgmma_smem) % 1024) % 1024);
+  WgmmaTile tile;
+  tile.aRing = tile.bRing = wgmmaSmemAddr(ring);
+  wgmmaPlaceTile<Cfg>(p, tile, fullBar, emptyBar);
+  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
+
+  if (wg == 0) {
+    asm volatile(
+        "setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Cfg::kProducerRegs));
+    wgmmaTf32Produce<Cfg>(p, tile, ring, t);
+  } else {
+    asm volatile(
+        "setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Cfg::kConsumerRegs));
+    float acc[64];
+    wgmmaTf32Consume<Cfg>(tile, tile.aRing, wg, t, acc);
+    wgmmaStoreSums<Cfg>(p, tile, wg, t, acc, out);
+  }
+}
+
+#ifndef __CUDACC_RTC__
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemmWgmmaTf32(const WgmmaArgs<float, float> p) {
+  gemmWgmmaTf32Block<Cfg>(p);
+}
+#endif
+
+} // namespace stark_kernels
