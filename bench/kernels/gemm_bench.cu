@@ -177,13 +177,16 @@ template <class Cfg> static void launchWgTf32(const Params &p, cudaStream_t s) {
   k<<<gridOf(p, Cfg::kBM, Cfg::kBN), Cfg::kThreads, Cfg::kSmemBytes, s>>>(a,
                                                                           st);
 }
-#define WGTF32(ST, G)                                                          \
-  v.push_back({"wgtf32", "128x128x32 s" #ST " g" #G, false, true, true, 128,   \
-               128, 32, launchWgTf32<WgmmaTf32Config<ST, G>>});
+#define WGTF32(ST, G, PF)                                                      \
+  v.push_back({"wgtf32",                                                       \
+               std::string("128x128x32 s" #ST " g" #G) + (PF ? " pfa" : ""),   \
+               false, true, true, 128, 128, 32,                                \
+               launchWgTf32<WgmmaTf32Config<ST, G, PF>>});
 void registerWgTf32(std::vector<Runner> &v) {
-  WGTF32(4, 8)
-  WGTF32(4, 16)
-  WGTF32(3, 8)
+  WGTF32(3, 8, false)
+  WGTF32(4, 8, false)
+  WGTF32(3, 8, true)
+  WGTF32(4, 8, true)
 }
 #endif
 

@@ -9,23 +9,24 @@
 //
 // A block owns a 128 x 128 tile of C and has three warpgroups, as in
 // GemmWgmma.cuh: warpgroup 0 produces, warpgroups 1 and 2 each multiply 64
-// rows of the tile. A stage holds four 128 x 32 operand tiles in the
-// 128-byte swizzle (128-byte rows of 32 floats, the 16-byte chunk c of row r
-// at c ^ (r % 8)): A big, A small, B big, B small. The producer copies A and B
-// into the big tiles with 16-byte cp.async, waits for its own copies, splits
-// every value it copied (Tf32Split.cuh: big in place, small beside it),
-// fences the generic writes for the async proxy and arrives on the stage's
-// "full" mbarrier; no thread touches another's copies, so no block-wide
-// barrier is needed. A consumer issues, per k step of 8, the three products
-// small*big, big*small, big*big (wgmma.m64n128k8.f32.tf32.tf32 from shared
-// memory).
+// rows of the tile. A stage holds three 128 x 32 f32 tiles in the 128-byte
+// swizzle (128-byte rows of 32 floats, the 16-byte chunk c of row r at
+// c ^ (r % 8)): A, B big and B small. The producer copies A and B with
+// 16-byte cp.async, kStages - 2 tiles ahead, waits for its own copies of
+// the next tile, splits every B value it copied (Tf32Split.cuh: big in
+// place, small beside it), fences for the async proxy and arrives on the
+// stage's "full" mbarrier; no thread touches another's copies, so no
+// block-wide barrier is needed. A consumer warp reads its 16 rows of A with
+// ldmatrix and splits them in registers, then issues per k step of 8 the
+// three products small*big, big*small, big*big as
+// wgmma.m64n128k8.f32.tf32.tf32 with A from registers and B from shared
+// memory.
 //
 // Accumulation: the tensor cores' own f32 accumulation truncates, which
-// biases long sums (Gemm3xTf32.cuh, CHUNKED). Each stage's 32 k therefore
-// accumulate from zero in one of two partial sums, alternating by stage,
-// and are added to the f32 accumulators with ordinary adds once the next
-// stage's wgmmas are issued and this stage's have retired: the tensor cores
-// are never idle waiting for the adds, and the truncated run is 32 products.
+// biases long sums (Gemm3xTf32.cuh, CHUNKED; without it every LLaMA-sized
+// product fails the f32 rule). Each stage's 32 k therefore accumulate from
+// zero and are added to the f32 accumulators with ordinary adds once they
+// retire; the consumer then releases the stage.
 //
 // Requirements, checked by the generator: K a multiple of 4 and every row
 // of A and B 16-byte aligned (a copy is 4 floats), C rows aligned to two
@@ -38,9 +39,13 @@
 
 namespace stark_kernels {
 
-template <int STAGES_, int GROUP_M_ = 8> struct WgmmaTf32Config {
+// PREFETCH_A: a consumer reads and splits the next stage's A fragments
+// while the current stage's wgmmas run (a second set of 32 registers).
+template <int STAGES_, int GROUP_M_ = 8, bool PREFETCH_A_ = false>
+struct WgmmaTf32Config {
   static constexpr int kBM = 128, kBN = 128, kBK = 32;
   static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
+  static constexpr bool kPrefetchA = PREFETCH_A_;
   static constexpr int kThreads = 384;
   // One 128 x 32 f32 operand tile; a stage holds A, B big and B small.
   static constexpr int kTileBytes = 128 * 32 * 4;
@@ -188,6 +193,62 @@ __device__ __forceinline__ void wgmmaTf32LoadA(unsigned aTile, int row0,
   }
 }
 
+// The A fragments of stage kt, ready before any wgmma reads them: a
+// register that changes between the wgmmas reading it would make ptxas fence
+// each one.
+template <class Cfg>
+__device__ __forceinline__ void
+wgmmaTf32StageA(const WgmmaTile &tile, unsigned ringAddr, int row0, int lane,
+                int kt, unsigned (&big)[4][4], unsigned (&small)[4][4]) {
+  constexpr int ST = Cfg::kStages;
+  const int s = kt % ST;
+  wgmmaBarWait(wgmmaSmemAddr(&tile.fullBar[s]), (kt / ST) & 1);
+  wgmmaTf32LoadA(ringAddr + s * Cfg::kStageBytes, row0, lane, big, small);
+#pragma unroll
+  for (int ks = 0; ks < 4; ++ks)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      asm volatile("" : "+r"(big[ks][j]), "+r"(small[ks][j])::"memory");
+}
+
+// One consumer stage: its 12 wgmmas from zero into `part` with the A
+// fragments `big` and `small`; while they run, the next stage's fragments
+// into `nextBig` and `nextSmall` (kPrefetchA); then the stage retires, is
+// released and its sums are added to acc.
+template <class Cfg>
+__device__ __forceinline__ void
+wgmmaTf32Stage(const WgmmaTile &tile, unsigned ringAddr, int row0, int lane,
+               int kt, const unsigned (&big)[4][4],
+               const unsigned (&small)[4][4], unsigned (&nextBig)[4][4],
+               unsigned (&nextSmall)[4][4], float (&part)[64],
+               float (&acc)[64]) {
+  constexpr int ST = Cfg::kStages, TB = Cfg::kTileBytes;
+  const int s = kt % ST;
+  const unsigned stage = ringAddr + s * Cfg::kStageBytes;
+  wgmmaKeep(part);
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+  for (int ks = 0; ks < Cfg::kBK / 8; ++ks) {
+    const unsigned bBig = stage + TB + ks * 32;
+    const unsigned long long bB = wgmmaDesc(bBig, 16, 1024),
+                             bS = wgmmaDesc(bBig + TB, 16, 1024);
+    // The small terms first, while the sum is small.
+    wgmmaTf32(part, small[ks], bB, ks == 0 ? 0 : 1);
+    wgmmaTf32(part, big[ks], bS, 1);
+    wgmmaTf32(part, big[ks], bB, 1);
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  if (Cfg::kPrefetchA && kt + 1 < tile.kTiles)
+    wgmmaTf32StageA<Cfg>(tile, ringAddr, row0, lane, kt + 1, nextBig,
+                         nextSmall);
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  wgmmaKeep(part);
+  wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[s]));
+#pragma unroll
+  for (int i = 0; i < 64; ++i)
+    acc[i] += part[i];
+}
+
 // Warpgroups 1 and 2: acc = the sums of their 64 rows of the tile. Each
 // stage's 32 k accumulate from zero in `part` (the tensor cores' truncating
 // accumulation runs over 32 products only) and are added to acc with f32
@@ -196,44 +257,32 @@ template <class Cfg>
 __device__ __forceinline__ void wgmmaTf32Consume(const WgmmaTile &tile,
                                                  unsigned ringAddr, int wg,
                                                  int t, float (&acc)[64]) {
-  constexpr int ST = Cfg::kStages, TB = Cfg::kTileBytes;
-  const int row0 = (wg - 1) * 64 + (t / 32) * 16;
+  const int row0 = (wg - 1) * 64 + (t / 32) * 16, lane = t % 32;
   float part[64];
 #pragma unroll
   for (int i = 0; i < 64; ++i)
     acc[i] = part[i] = 0.f;
-  for (int kt = 0; kt < tile.kTiles; ++kt) {
-    const int s = kt % ST;
-    const unsigned stage = ringAddr + s * Cfg::kStageBytes;
-    wgmmaBarWait(wgmmaSmemAddr(&tile.fullBar[s]), (kt / ST) & 1);
-    unsigned aBig[4][4], aSmall[4][4];
-    wgmmaTf32LoadA(stage, row0, t % 32, aBig, aSmall);
-    // Every fragment is ready before the fence: registers that change
-    // between the wgmmas that read them would make ptxas fence each one.
-#pragma unroll
-    for (int ks = 0; ks < 4; ++ks)
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        asm volatile("" : "+r"(aBig[ks][j]), "+r"(aSmall[ks][j])::"memory");
-    wgmmaKeep(part);
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-    for (int ks = 0; ks < Cfg::kBK / 8; ++ks) {
-      const unsigned bBig = stage + TB + ks * 32;
-      const unsigned long long bB = wgmmaDesc(bBig, 16, 1024),
-                               bS = wgmmaDesc(bBig + TB, 16, 1024);
-      // The small terms first, while the sum is small.
-      wgmmaTf32(part, aSmall[ks], bB, ks == 0 ? 0 : 1);
-      wgmmaTf32(part, aBig[ks], bS, 1);
-      wgmmaTf32(part, aBig[ks], bB, 1);
+  unsigned big0[4][4], small0[4][4], big1[4][4], small1[4][4];
+  if constexpr (Cfg::kPrefetchA) {
+    // Two sets of fragments, alternating by stage.
+    if (tile.kTiles > 0)
+      wgmmaTf32StageA<Cfg>(tile, ringAddr, row0, lane, 0, big0, small0);
+    int kt = 0;
+    for (; kt + 1 < tile.kTiles; kt += 2) {
+      wgmmaTf32Stage<Cfg>(tile, ringAddr, row0, lane, kt, big0, small0, big1,
+                          small1, part, acc);
+      wgmmaTf32Stage<Cfg>(tile, ringAddr, row0, lane, kt + 1, big1, small1,
+                          big0, small0, part, acc);
     }
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    wgmmaKeep(part);
-    wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[s]));
-#pragma unroll
-    for (int i = 0; i < 64; ++i)
-      acc[i] += part[i];
+    if (kt < tile.kTiles)
+      wgmmaTf32Stage<Cfg>(tile, ringAddr, row0, lane, kt, big0, small0, big1,
+                          small1, part, acc);
+  } else {
+    for (int kt = 0; kt < tile.kTiles; ++kt) {
+      wgmmaTf32StageA<Cfg>(tile, ringAddr, row0, lane, kt, big0, small0);
+      wgmmaTf32Stage<Cfg>(tile, ringAddr, row0, lane, kt, big0, small0, big1,
+                          small1, part, acc);
+    }
   }
 }
 

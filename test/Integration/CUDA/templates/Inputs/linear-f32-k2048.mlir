@@ -1,0 +1,7 @@
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "512x2048xf32,1024x2048xf32->512x1024xf32", signature = "0">} {
+  func.func @kernel(%a: memref<512x2048xf32>, %b: memref<1024x2048xf32>, %c: memref<512x1024xf32>) {
+    linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<512x2048xf32>, memref<1024x2048xf32>) outs(%c : memref<512x1024xf32>)
+    return
+  }
+}
