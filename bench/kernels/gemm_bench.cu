@@ -171,22 +171,23 @@ template <class Cfg> static void launchWgTf32(const Params &p, cudaStream_t s) {
   WgmmaArgs<float, float> a;
   a.A = p.A, a.B = p.B, a.C = p.C;
   a.M = p.M, a.N = p.N, a.K = p.K;
-  a.lda = p.lay.a_m, a.ldb = p.lay.b_n, a.ldc = p.lay.c_m;
+  // B as N x K (rows along n) or K x N (rows along k).
+  a.lda = p.lay.a_m, a.ldb = Cfg::kBRowsAlongK ? p.lay.b_k : p.lay.b_n,
+  a.ldc = p.lay.c_m;
   a.batchA = p.lay.a_b, a.batchB = p.lay.b_b, a.batchC = p.lay.c_b;
   BetaStore st{p.C, p.lay.c_m, p.lay.c_b, p.beta};
   k<<<gridOf(p, Cfg::kBM, Cfg::kBN), Cfg::kThreads, Cfg::kSmemBytes, s>>>(a,
                                                                           st);
 }
-#define WGTF32(ST, G, PF)                                                      \
-  v.push_back({"wgtf32",                                                       \
-               std::string("128x128x32 s" #ST " g" #G) + (PF ? " pfa" : ""),   \
-               false, true, true, 128, 128, 32,                                \
-               launchWgTf32<WgmmaTf32Config<ST, G, PF>>});
+#define WGTF32(ST, G, ROWS)                                                    \
+  v.push_back({"wgtf32", "128x128x32 s" #ST " g" #G, false, !ROWS, true, 128,  \
+               128, 32, launchWgTf32<WgmmaTf32Config<ST, G, ROWS>>});
 void registerWgTf32(std::vector<Runner> &v) {
   WGTF32(3, 8, false)
   WGTF32(4, 8, false)
+  WGTF32(3, 16, false)
   WGTF32(3, 8, true)
-  WGTF32(4, 8, true)
+  WGTF32(3, 16, true)
 }
 #endif
 
@@ -367,6 +368,16 @@ int main(int argc, char **argv) {
        false},
       {"linear_ragged 2x1000x1032x520", 2, 1000, 1032, 520, false, true, false,
        false},
+      // The same with B row-major (K x N), as the LLaMA export has them.
+      {"kn llama gate/up 512x5632x2048", 1, 512, 5632, 2048, false, false,
+       false, false},
+      {"kn llama down 512x2048x5632", 1, 512, 2048, 5632, false, false, false,
+       false},
+      {"kn llama proj 512x2048x2048", 1, 512, 2048, 2048, false, false, false,
+       false},
+      {"kn 4096x4096x4096", 1, 4096, 4096, 4096, false, false, false, false},
+      {"kn ragged 2x1000x1036x520", 2, 1000, 1036, 520, false, false, false,
+       false},
   };
 
   cublasHandle_t h;
@@ -521,8 +532,9 @@ int main(int argc, char **argv) {
         int maxSplits = std::max(1, K / (8 * r.bk));
         want = std::min(want, maxSplits);
         if (wg) {
-          // k-contiguous 16-byte rows only, and no split-k.
-          if (lda % 4 || ldb % 4 || ldc % 2 || K % 4)
+          // 16-byte rows only (and n a multiple of 4 for K x N B), no
+          // split-k.
+          if (lda % 4 || ldb % 4 || ldc % 2 || K % 4 || (!sh.tb && N % 4))
             continue;
           want = 1;
         }

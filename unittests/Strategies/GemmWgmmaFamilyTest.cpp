@@ -83,6 +83,22 @@ func.func @kernel(%a: memref<256x102xf32>, %b: memref<256x102xf32>, %c: memref<2
   return
 })mlir";
 
+// n = 301: C's rows are not aligned to pairs of f32.
+const char *kLinearOddNF32 = R"mlir(
+func.func @kernel(%a: memref<200x256xf32>, %b: memref<301x256xf32>, %c: memref<200x301xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<200x256xf32>, memref<301x256xf32>) outs(%c : memref<200x301xf32>)
+  return
+})mlir";
+const char *kFillLinearOddNF32 = R"mlir(
+func.func @kernel(%a: memref<200x256xf32>, %b: memref<301x256xf32>, %c: memref<200x301xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<200x301xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<200x256xf32>, memref<301x256xf32>) outs(%c : memref<200x301xf32>)
+  return
+})mlir";
+
 class GemmWgmmaFamilyTest : public test::CudaProblemTest {};
 
 TEST_F(GemmWgmmaFamilyTest, AppliesToRowMajorHalfContractions) {
@@ -205,11 +221,11 @@ TEST_F(GemmWgmmaFamilyTest, Tf32DeclinesWithReasons) {
     const char *ir, *why;
   };
   for (const Case &c :
-       {Case{kMatmulF32, "gemm_wgmma_3xtf32 needs B contiguous along k (B "
-                         "given as N x K)"},
-        Case{kMatmulTransposeBBf16,
+       {Case{kMatmulTransposeBBf16,
              "gemm_wgmma_3xtf32 needs f32 inputs and output"},
-        Case{kLinearOddKF32, "gemm_wgmma_3xtf32 needs k a multiple of 4"}}) {
+        Case{kLinearOddKF32, "gemm_wgmma_3xtf32 needs k a multiple of 4"},
+        Case{kLinearOddNF32, "gemm_wgmma_3xtf32 needs the rows of C aligned "
+                             "to two elements"}}) {
     ProblemView v = view(c.ir);
     std::string why;
     EXPECT_TRUE(failed(checkFamilyApplies("gemm_wgmma_3xtf32", v, why)))
@@ -218,6 +234,40 @@ TEST_F(GemmWgmmaFamilyTest, Tf32DeclinesWithReasons) {
     EXPECT_FALSE(llvm::is_contained(getApplicableFamilies(v, false),
                                     "gemm_wgmma_3xtf32"));
   }
+}
+
+// A row-major B (K x N) is copied by rows and split transposed: a fourth
+// tile per stage, three stages at most.
+TEST_F(GemmWgmmaFamilyTest, Tf32TakesRowMajorB) {
+  ProblemView v = view(kMatmulF32);
+  std::string why;
+  EXPECT_TRUE(succeeded(checkFamilyApplies("gemm_wgmma_3xtf32", v, why)))
+      << why;
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  std::vector<TemplateParams> sets =
+      enumerateParams("gemm_wgmma_3xtf32", v, h200);
+  ASSERT_EQ(sets.size(), 2u);
+  for (const TemplateParams &set : sets)
+    EXPECT_EQ(set.at("stages"), 3);
+  CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", sets.front());
+  EXPECT_EQ(p.launches[0].sharedBytes, 3 * 4 * 128 * 32 * 4 + 1024);
+  EXPECT_TRUE(contains(p.source, "WgmmaTf32Config<3, 8, true> StarkConfig;"));
+  // ldb is B's stride along k.
+  EXPECT_TRUE(contains(p.source, "p.lda = 256LL, p.ldb = 256LL"));
+  std::string error;
+  EXPECT_TRUE(failed(
+      generateCudaKernel("gemm_wgmma_3xtf32", v, {{"stages", 4}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 3] (B is K x N), "
+                   "group_m >= 1");
+}
+
+// A problem that fills C first is stored one element at a time: C's rows
+// need no alignment.
+TEST_F(GemmWgmmaFamilyTest, Tf32StoresOddRowsOfAFilledC) {
+  std::string why;
+  EXPECT_TRUE(succeeded(
+      checkFamilyApplies("gemm_wgmma_3xtf32", view(kFillLinearOddNF32), why)))
+      << why;
 }
 
 TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
@@ -235,6 +285,9 @@ TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
   EXPECT_TRUE(failed(
       generateCudaKernel("gemm_wgmma_3xtf32", v, {{"stages", 5}}, error)));
   EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1");
+  // N x K: no copy of B's rows.
+  EXPECT_TRUE(contains(plan(v, "gemm_wgmma_3xtf32", sets.front()).source,
+                       "WgmmaTf32Config<3, 8, false> StarkConfig;"));
 }
 
 TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
@@ -246,7 +299,7 @@ TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
   EXPECT_EQ(p.launches[0].grid[1], 1);
   EXPECT_EQ(p.launches[0].block[0], 384);
   EXPECT_EQ(p.launches[0].sharedBytes, 4 * 3 * 128 * 32 * 4 + 1024);
-  EXPECT_TRUE(contains(p.source, "WgmmaTf32Config<4, 8> StarkConfig;"));
+  EXPECT_TRUE(contains(p.source, "WgmmaTf32Config<4, 8, false> StarkConfig;"));
   // B's rows run along n: ldb is its stride along n (k = 256).
   EXPECT_TRUE(contains(p.source, "p.lda = 256LL, p.ldb = 256LL, p.ldc = "
                                  "1000LL;"));
@@ -259,17 +312,20 @@ TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
 #ifdef STARK_ENABLE_CUDA
 TEST_F(GemmWgmmaFamilyTest, Tf32SourcesCompileWithNvrtc) {
   HardwareProfile h200 = *lookupHardwareProfile("h200");
-  ProblemView v = view(kSmallLinearF32);
-  for (const TemplateParams &set :
-       enumerateParams("gemm_wgmma_3xtf32", v, h200)) {
-    CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", set);
-    std::vector<std::string> names = {p.launches[0].kernel};
-    std::string error;
-    FailureOr<NvrtcOutput> out =
-        compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
-    if (failed(out) && contains(error, "NVRTC") && contains(error, "not found"))
-      GTEST_SKIP() << "NVRTC is not available";
-    EXPECT_TRUE(succeeded(out)) << formatTemplateParams(set) << "\n" << error;
+  for (const char *ir : {kSmallLinearF32, kMatmulF32}) {
+    ProblemView v = view(ir);
+    for (const TemplateParams &set :
+         enumerateParams("gemm_wgmma_3xtf32", v, h200)) {
+      CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", set);
+      std::vector<std::string> names = {p.launches[0].kernel};
+      std::string error;
+      FailureOr<NvrtcOutput> out =
+          compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
+      if (failed(out) && contains(error, "NVRTC") &&
+          contains(error, "not found"))
+        GTEST_SKIP() << "NVRTC is not available";
+      EXPECT_TRUE(succeeded(out)) << formatTemplateParams(set) << "\n" << error;
+    }
   }
 }
 

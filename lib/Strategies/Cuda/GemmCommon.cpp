@@ -765,9 +765,11 @@ LogicalResult cudatpl::checkWgmmaLayout(const ProblemView &view,
   if (!whole(addr.a[1]) || !whole(addr.a[0]) || !whole(addr.aOffset) ||
       !whole(bRow) || !whole(addr.b[0]) || !whole(addr.bOffset))
     return decline("needs the rows of A and B 16-byte aligned");
-  // The epilogue accesses two adjacent elements of C at a time.
+  // Adding to C accesses two adjacent elements at a time; the store stage
+  // of a problem that fills C first writes one at a time.
   auto even = [](int64_t v) { return v % 2 == 0; };
-  if (!even(addr.c[1]) || !even(addr.c[0]) || !even(addr.cOffset))
+  if (!c.initValue &&
+      (!even(addr.c[1]) || !even(addr.c[0]) || !even(addr.cOffset)))
     return decline("needs the rows of C aligned to two elements");
   return success();
 }

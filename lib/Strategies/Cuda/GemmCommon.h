@@ -60,9 +60,10 @@ CopyAxis pickCopyAxis(int64_t first, int64_t second, bool transposed);
 /// wgmma kernels' 16-byte copies of `copyElements` elements read them: A
 /// contiguous along k, B contiguous along n (or along k with
 /// `bRowsAlongN`, B given as N x K), C along n; the copied extents (k, and n
-/// for B's rows along k) multiples of a copy, every row 16-byte aligned and
-/// C's rows aligned to two elements; batch within the grid's y and m, n, k
-/// in 32 bits. `family` starts the reason.
+/// for B's rows along k) multiples of a copy, every row 16-byte aligned and,
+/// unless the problem fills C first (the store stage then writes single
+/// elements), C's rows aligned to two elements; batch within the grid's y
+/// and m, n, k in 32 bits. `family` starts the reason.
 LogicalResult checkWgmmaLayout(const ProblemView &view, StringRef family,
                                int64_t copyElements, bool bRowsAlongN,
                                std::string &whyNot);

@@ -8,11 +8,14 @@
 // all the same). A producer warpgroup copies and splits, two consumer
 // warpgroups multiply a 128 x 128 tile of C.
 //
-// TF32 wgmma reads both operands contiguous along k, so the family takes A
-// row-major (M x K) and B given as its N x K transpose: the weight of a
-// linear layer as frontends export it (`linalg.matmul` with a transposed
-// B map, or a `linalg.transpose` folded into the problem). Other f32
-// contractions go to gemm_3xtf32 (mma.sync), which reads any orientation.
+// TF32 wgmma reads both operands contiguous along k and has no transpose
+// bit. The family takes A row-major (M x K) and B either as its N x K
+// transpose (the weight of a linear layer with a transposed map, an
+// attention's K) or row-major K x N (a weight exported pre-transposed, as
+// torch-mlir's LLaMA block has them): then the producer copies B's rows
+// into a fourth tile of the stage and writes its split transposed, and the
+// ring holds three stages. Other f32 contractions go to gemm_3xtf32
+// (mma.sync), which reads any orientation.
 // The store stage adds to C, writes C_INIT + sum for a problem that fills
 // C first, or evaluates the epilogue there (GemmEpilogue.cpp).
 //
@@ -47,11 +50,16 @@ constexpr int64_t kStaticShared = 1024;
 /// Tiles from which the family ranks before gemm_3xtf32.
 constexpr int64_t kWgmmaTf32MinTiles = 96;
 
-/// Dynamic shared memory of a block: per stage the A tile and B's big and
-/// small tiles (128 x 32 f32 each), and one KB to align the ring
-/// (WgmmaTf32Config::kSmemBytes).
-int64_t sharedBytes(const WgmmaTf32Params &p) {
-  return p.stages * 3 * kTile * kDepth * 4 + 1024;
+/// Whether B is row-major K x N (contiguous along n) rather than N x K.
+bool hasRowMajorB(const ProblemView &view) {
+  return getGemmKernelAddressing(view).b[1] != 1;
+}
+
+/// Dynamic shared memory of a block: per stage the A tile, B's big and small
+/// tiles and, for a K x N B, its slice as copied (128 x 32 f32 each), and
+/// one KB to align the ring (WgmmaTf32Config::kSmemBytes).
+int64_t sharedBytes(const WgmmaTf32Params &p, bool rowMajorB) {
+  return p.stages * (rowMajorB ? 4 : 3) * kTile * kDepth * 4 + 1024;
 }
 
 ArrayRef<ParamField<WgmmaTf32Params>> getFields() {
@@ -73,7 +81,7 @@ LogicalResult checkApplies(const ProblemView &view, std::string &whyNot) {
     return failure();
   }
   return checkWgmmaLayout(view, "gemm_wgmma_3xtf32", /*copyElements=*/4,
-                          /*bRowsAlongN=*/true, whyNot);
+                          /*bRowsAlongN=*/!hasRowMajorB(view), whyNot);
 }
 
 std::optional<unsigned> rank(const ProblemView &view, bool) {
@@ -86,9 +94,14 @@ std::optional<unsigned> rank(const ProblemView &view, bool) {
   return tiles >= kWgmmaTf32MinTiles ? kWgmmaTf32 : kFewTilesWgmmaTf32;
 }
 
-LogicalResult validate(const WgmmaTf32Params &p, std::string &whyNot) {
-  if (p.stages < 3 || p.stages > 4 || p.groupM < 1) {
-    whyNot = "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1";
+LogicalResult validate(const WgmmaTf32Params &p, bool rowMajorB,
+                       std::string &whyNot) {
+  int64_t most = rowMajorB ? 3 : 4;
+  if (p.stages < 3 || p.stages > most || p.groupM < 1) {
+    whyNot = llvm::formatv("gemm_wgmma_3xtf32: stages in [3, {0}]{1}, "
+                           "group_m >= 1",
+                           most, rowMajorB ? " (B is K x N)" : "")
+                 .str();
     return failure();
   }
   return success();
@@ -103,12 +116,16 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
   // four, group 8 ahead of 16.
   static const int64_t configs[][2] = {{3, 8}, {4, 8}, {3, 16}};
   const ContractionView &c = *view.contraction;
+  bool rowMajorB = hasRowMajorB(view);
   BlockLimits limits(profile);
   std::vector<std::pair<WgmmaTf32Params, double>> scored;
   for (auto &cfg : configs) {
     WgmmaTf32Params p;
     p.stages = cfg[0], p.groupM = cfg[1];
-    if (!limits.fits(sharedBytes(p) + kStaticShared, kThreads, kRegisters))
+    std::string ignored;
+    if (failed(validate(p, rowMajorB, ignored)) ||
+        !limits.fits(sharedBytes(p, rowMajorB) + kStaticShared, kThreads,
+                     kRegisters))
       continue;
     // A consumer warpgroup's 64 x 128 sums reuse each A element 128 times
     // and each B element 64 times; equal scores keep the measured order.
@@ -122,20 +139,24 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
 FailureOr<CudaKernelPlan> generate(const ProblemView &view,
                                    const WgmmaTf32Params &p,
                                    std::string &whyNot) {
-  if (failed(checkApplies(view, whyNot)) || failed(validate(p, whyNot)))
+  if (failed(checkApplies(view, whyNot)))
+    return failure();
+  bool rowMajorB = hasRowMajorB(view);
+  if (failed(validate(p, rowMajorB, whyNot)))
     return failure();
   WgmmaSourceSpec spec;
   spec.kernelFiles = {"GemmWgmma.cuh", "Tf32Split.cuh", "GemmWgmmaTf32.cuh"};
-  spec.config = llvm::formatv("stark_kernels::WgmmaTf32Config<{0}, {1}>",
-                              p.stages, p.groupM)
+  spec.config = llvm::formatv("stark_kernels::WgmmaTf32Config<{0}, {1}, {2}>",
+                              p.stages, p.groupM, rowMajorB ? "true" : "false")
                     .str();
   spec.args = "stark_kernels::WgmmaArgs<float, float>";
   spec.kernel = "stark_gemm_wgmma_3xtf32";
   spec.block = "gemmWgmmaTf32Block";
-  spec.bRowsAlongN = true;
+  spec.bRowsAlongN = !rowMajorB;
   return makeGemmPlan(*view.contraction, "gemm_wgmma_3xtf32", spec.kernel,
                       emitWgmmaCandidateSource(view, spec), kTile, kTile,
-                      kThreads, sharedBytes(p), /*dynamicShared=*/true);
+                      kThreads, sharedBytes(p, rowMajorB),
+                      /*dynamicShared=*/true);
 }
 } // namespace
 

@@ -1,5 +1,7 @@
-module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.matmul", shapes = "1000x520xf32,1031x520xf32->1000x1031xf32", signature = "0">} {
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul", shapes = "1000x520xf32,1031x520xf32->1000x1031xf32", signature = "0">} {
   func.func @kernel(%a: memref<1000x520xf32>, %b: memref<1031x520xf32>, %c: memref<1000x1031xf32>) {
+    %cst = arith.constant 5.000000e-01 : f32
+    linalg.fill ins(%cst : f32) outs(%c : memref<1000x1031xf32>)
     linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%a, %b : memref<1000x520xf32>, memref<1031x520xf32>) outs(%c : memref<1000x1031xf32>)
     return
