@@ -62,44 +62,61 @@ func.func @kernel(%a: memref<256x256xf16>, %b: memref<256x256xbf16>, %c: memref<
   return
 })mlir";
 
-// f32 A B^T (a linear layer): 8 x 16 tiles of 128 x 128, and 4 x 8.
-const char *kLinearF32 = R"mlir(
-func.func @kernel(%a: memref<1024x512xf32>, %b: memref<2048x512xf32>, %c: memref<1024x2048xf32>) {
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<1024x512xf32>, memref<2048x512xf32>) outs(%c : memref<1024x2048xf32>)
-  return
-})mlir";
-const char *kSmallLinearF32 = R"mlir(
-func.func @kernel(%a: memref<512x256xf32>, %b: memref<1000x256xf32>, %c: memref<512x1000xf32>) {
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<512x256xf32>, memref<1000x256xf32>) outs(%c : memref<512x1000xf32>)
-  return
-})mlir";
+/// An f32 A B^T (a linear layer, B given as N x K), C filled with zero
+/// first when `fill`.
+std::string linearF32(int64_t m, int64_t n, int64_t k, bool fill = false) {
+  auto memref = [](int64_t rows, int64_t cols) {
+    return "memref<" + std::to_string(rows) + "x" + std::to_string(cols) +
+           "xf32>";
+  };
+  std::string a = memref(m, k), b = memref(n, k), c = memref(m, n);
+  std::string ir =
+      "func.func @kernel(%a: " + a + ", %b: " + b + ", %c: " + c + ") {\n";
+  if (fill)
+    ir += "  %zero = arith.constant 0.0 : f32\n  linalg.fill ins(%zero : f32) "
+          "outs(%c : " +
+          c + ")\n";
+  return ir +
+         "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
+         "affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] "
+         "ins(%a, %b : " +
+         a + ", " + b + ") outs(%c : " + c + ")\n  return\n}\n";
+}
+
+// 8 x 16 tiles of 128 x 128, and 4 x 8.
+const std::string kLinearF32 = linearF32(1024, 2048, 512);
+const std::string kSmallLinearF32 = linearF32(512, 1000, 256);
 // k = 102 is not a multiple of 4.
-const char *kLinearOddKF32 = R"mlir(
-func.func @kernel(%a: memref<256x102xf32>, %b: memref<256x102xf32>, %c: memref<256x256xf32>) {
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<256x102xf32>, memref<256x102xf32>) outs(%c : memref<256x256xf32>)
-  return
-})mlir";
-
+const std::string kLinearOddKF32 = linearF32(256, 256, 102);
 // n = 301: C's rows are not aligned to pairs of f32.
-const char *kLinearOddNF32 = R"mlir(
-func.func @kernel(%a: memref<200x256xf32>, %b: memref<301x256xf32>, %c: memref<200x301xf32>) {
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<200x256xf32>, memref<301x256xf32>) outs(%c : memref<200x301xf32>)
-  return
-})mlir";
-const char *kFillLinearOddNF32 = R"mlir(
-func.func @kernel(%a: memref<200x256xf32>, %b: memref<301x256xf32>, %c: memref<200x301xf32>) {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<200x301xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<200x256xf32>, memref<301x256xf32>) outs(%c : memref<200x301xf32>)
-  return
-})mlir";
+const std::string kLinearOddNF32 = linearF32(200, 301, 256);
+const std::string kFillLinearOddNF32 = linearF32(200, 301, 256, true);
 
-class GemmWgmmaFamilyTest : public test::CudaProblemTest {};
+class GemmWgmmaFamilyTest : public test::CudaProblemTest {
+protected:
+#ifdef STARK_ENABLE_CUDA
+  /// NVRTC compiles every point `family` enumerates on each of `irs`.
+  void expectSourcesCompile(StringRef family, ArrayRef<const char *> irs) {
+    HardwareProfile h200 = *lookupHardwareProfile("h200");
+    for (const char *ir : irs) {
+      ProblemView v = view(ir);
+      for (const TemplateParams &set : enumerateParams(family, v, h200)) {
+        CudaKernelPlan p = plan(v, family, set);
+        std::vector<std::string> names = {p.launches[0].kernel};
+        std::string error;
+        FailureOr<NvrtcOutput> out =
+            compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
+        if (failed(out) && contains(error, "NVRTC") &&
+            contains(error, "not found"))
+          GTEST_SKIP() << "NVRTC is not available";
+        EXPECT_TRUE(succeeded(out))
+            << formatTemplateParams(set) << " on " << v.opName << "\n"
+            << error;
+      }
+    }
+  }
+#endif
+};
 
 TEST_F(GemmWgmmaFamilyTest, AppliesToRowMajorHalfContractions) {
   for (const char *ir : {kMatmulBf16, kBatchOddF16}) {
@@ -197,8 +214,8 @@ TEST_F(GemmWgmmaFamilyTest, SourceAndLaunch) {
 }
 
 TEST_F(GemmWgmmaFamilyTest, Tf32TakesLinearLayersFirstWhereTilesFillTheGpu) {
-  auto order = [&](const char *ir) {
-    ProblemView v = view(ir);
+  auto order = [&](const std::string &ir) {
+    ProblemView v = view(ir.c_str());
     std::string why;
     EXPECT_TRUE(succeeded(checkFamilyApplies("gemm_wgmma_3xtf32", v, why)))
         << why;
@@ -223,9 +240,10 @@ TEST_F(GemmWgmmaFamilyTest, Tf32DeclinesWithReasons) {
   for (const Case &c :
        {Case{kMatmulTransposeBBf16,
              "gemm_wgmma_3xtf32 needs f32 inputs and output"},
-        Case{kLinearOddKF32, "gemm_wgmma_3xtf32 needs k a multiple of 4"},
-        Case{kLinearOddNF32, "gemm_wgmma_3xtf32 needs the rows of C aligned "
-                             "to two elements"}}) {
+        Case{kLinearOddKF32.c_str(),
+             "gemm_wgmma_3xtf32 needs k a multiple of 4"},
+        Case{kLinearOddNF32.c_str(), "gemm_wgmma_3xtf32 needs the rows of C "
+                                     "aligned to two elements"}}) {
     ProblemView v = view(c.ir);
     std::string why;
     EXPECT_TRUE(failed(checkFamilyApplies("gemm_wgmma_3xtf32", v, why)))
@@ -265,13 +283,13 @@ TEST_F(GemmWgmmaFamilyTest, Tf32TakesRowMajorB) {
 // need no alignment.
 TEST_F(GemmWgmmaFamilyTest, Tf32StoresOddRowsOfAFilledC) {
   std::string why;
-  EXPECT_TRUE(succeeded(
-      checkFamilyApplies("gemm_wgmma_3xtf32", view(kFillLinearOddNF32), why)))
+  EXPECT_TRUE(succeeded(checkFamilyApplies(
+      "gemm_wgmma_3xtf32", view(kFillLinearOddNF32.c_str()), why)))
       << why;
 }
 
 TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
-  ProblemView v = view(kLinearF32);
+  ProblemView v = view(kLinearF32.c_str());
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   std::vector<TemplateParams> sets =
       enumerateParams("gemm_wgmma_3xtf32", v, h200);
@@ -291,7 +309,7 @@ TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
 }
 
 TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
-  ProblemView v = view(kSmallLinearF32);
+  ProblemView v = view(kSmallLinearF32.c_str());
   CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", {{"stages", 4}});
   ASSERT_EQ(p.launches.size(), 1u);
   // ceil(512 / 128) * ceil(1000 / 128) tiles.
@@ -311,42 +329,12 @@ TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
 
 #ifdef STARK_ENABLE_CUDA
 TEST_F(GemmWgmmaFamilyTest, Tf32SourcesCompileWithNvrtc) {
-  HardwareProfile h200 = *lookupHardwareProfile("h200");
-  for (const char *ir : {kSmallLinearF32, kMatmulF32}) {
-    ProblemView v = view(ir);
-    for (const TemplateParams &set :
-         enumerateParams("gemm_wgmma_3xtf32", v, h200)) {
-      CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", set);
-      std::vector<std::string> names = {p.launches[0].kernel};
-      std::string error;
-      FailureOr<NvrtcOutput> out =
-          compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
-      if (failed(out) && contains(error, "NVRTC") &&
-          contains(error, "not found"))
-        GTEST_SKIP() << "NVRTC is not available";
-      EXPECT_TRUE(succeeded(out)) << formatTemplateParams(set) << "\n" << error;
-    }
-  }
+  expectSourcesCompile("gemm_wgmma_3xtf32",
+                       {kSmallLinearF32.c_str(), kMatmulF32});
 }
 
 TEST_F(GemmWgmmaFamilyTest, SourcesCompileWithNvrtc) {
-  HardwareProfile h200 = *lookupHardwareProfile("h200");
-  for (const char *ir : {kMatmulBf16, kBatchOddF16}) {
-    ProblemView v = view(ir);
-    for (const TemplateParams &set : enumerateParams("gemm_wgmma", v, h200)) {
-      CudaKernelPlan p = plan(v, "gemm_wgmma", set);
-      std::vector<std::string> names = {p.launches[0].kernel};
-      std::string error;
-      FailureOr<NvrtcOutput> out =
-          compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
-      if (failed(out) && contains(error, "NVRTC") &&
-          contains(error, "not found"))
-        GTEST_SKIP() << "NVRTC is not available";
-      EXPECT_TRUE(succeeded(out))
-          << formatTemplateParams(set) << " on " << v.opName << "\n"
-          << error;
-    }
-  }
+  expectSourcesCompile("gemm_wgmma", {kMatmulBf16, kBatchOddF16});
 }
 #endif
 
