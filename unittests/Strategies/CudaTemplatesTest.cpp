@@ -355,9 +355,10 @@ func.func @kernel(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<2
   EXPECT_FALSE(contains(direct->source, "stark_widen(arg2[o0])"));
   SmallVector<std::string> families = getApplicableFamilies(v, true);
   llvm::sort(families);
-  EXPECT_EQ(families, SmallVector<std::string>({"direct", "gemm", "gemm_3xtf32",
-                                                "gemm_f32", "gemm_tc",
-                                                "reduce_col", "reduce_row"}));
+  EXPECT_EQ(families,
+            SmallVector<std::string>(
+                {"direct", "gemm", "gemm_3xtf32", "gemm_f32", "gemm_tc",
+                 "gemm_wgmma_3xtf32", "reduce_col", "reduce_row"}));
 }
 
 TEST_F(CudaTemplatesTest, TransposedMatmulViews) {
@@ -767,8 +768,10 @@ TEST_F(CudaTemplatesTest, EnumeratedSetsFitTheProfiles) {
       for (const std::string &family : families) {
         std::vector<TemplateParams> sets =
             enumerateParams(family, v, profile, options);
-        // wgmma exists only on sm_90a: elsewhere the family offers nothing.
-        bool offered = family != "gemm_wgmma" || profile.chip == "sm_90a";
+        // wgmma exists only on sm_90a: elsewhere the families offer
+        // nothing.
+        bool wgmma = family == "gemm_wgmma" || family == "gemm_wgmma_3xtf32";
+        bool offered = !wgmma || profile.chip == "sm_90a";
         EXPECT_EQ(sets.empty(), !offered) << family << " on " << v.opName;
         for (const TemplateParams &set : sets) {
           std::string error;

@@ -186,10 +186,12 @@ TEST_F(GemmKernelFamiliesTest, EpilogueView) {
   // Only the families whose store stage takes the epilogue (gemm_tc on f32
   // as tf32 only where allowed; the SIMT gemm through its store).
   EXPECT_EQ(getApplicableFamilies(v, false),
-            SmallVector<std::string>({"gemm_3xtf32", "gemm_f32", "gemm"}));
+            SmallVector<std::string>(
+                {"gemm_3xtf32", "gemm_wgmma_3xtf32", "gemm_f32", "gemm"}));
   EXPECT_EQ(
       getApplicableFamilies(v, true),
-      SmallVector<std::string>({"gemm_tc", "gemm_3xtf32", "gemm_f32", "gemm"}));
+      SmallVector<std::string>(
+          {"gemm_tc", "gemm_3xtf32", "gemm_wgmma_3xtf32", "gemm_f32", "gemm"}));
   std::string source =
       plan(v, "gemm_f32",
            enumerateParams("gemm_f32", v, *lookupHardwareProfile("h200"))[0])

@@ -20,11 +20,13 @@
 // C first, or evaluates the epilogue there (GemmEpilogue.cpp).
 //
 // Ranking: a 128 x 128 tile per block and no split of k, so the family goes
-// first where the problem has enough tiles to fill the GPU
+// first where B is N x K and the problem has enough tiles to fill the GPU
 // (kWgmmaTf32MinTiles; on the H100, 512 x 5632 x 2048 (176 tiles) runs in
 // 289 us against gemm_3xtf32's best 357 us, 128 x 3072 x 768 (24 tiles) in
-// 62 us against 35 us: bench/results/gemm-wgmma-tf32-2026-12-06c-h100.md)
-// and after gemm_3xtf32 elsewhere.
+// 62 us against 35 us: bench/results/gemm-wgmma-tf32-2026-12-06c-h100.md),
+// and right after gemm_3xtf32 elsewhere; with a K x N B it takes 346 us at
+// 512 x 5632 x 2048, about even with gemm_3xtf32, and 454 against 419 us at
+// 512 x 2048 x 5632.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,8 +92,12 @@ std::optional<unsigned> rank(const ProblemView &view, bool) {
   const ContractionView &c = *view.contraction;
   if (hasShallowK(view))
     return kShallowWgmmaTf32;
+  // A K x N B pays for its transposed split: about even with gemm_3xtf32
+  // on LLaMA's projections, behind it elsewhere (see the file comment).
   int64_t tiles = c.batch * ceilDiv(c.m, kTile) * ceilDiv(c.n, kTile);
-  return tiles >= kWgmmaTf32MinTiles ? kWgmmaTf32 : kFewTilesWgmmaTf32;
+  if (hasRowMajorB(view) || tiles < kWgmmaTf32MinTiles)
+    return kFewTilesWgmmaTf32;
+  return kWgmmaTf32;
 }
 
 LogicalResult validate(const WgmmaTf32Params &p, bool rowMajorB,

@@ -353,9 +353,9 @@ wgmmaStoreSums(const WgmmaArgs<TIn, TC> &p, const WgmmaTile &tile, int wg,
 // arrived, empty once the two consumer warpgroups' 256 have. Ends with
 // __syncthreads.
 template <class Cfg, class Args>
-__device__ __forceinline__ void
-wgmmaPlaceTile(const Args &p, WgmmaTile &tile, unsigned long long *fullBar,
-               unsigned long long *emptyBar) {
+__device__ __forceinline__ void wgmmaPlaceTile(const Args &p, WgmmaTile &tile,
+                                               unsigned long long *fullBar,
+                                               unsigned long long *emptyBar) {
   constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK;
   tile.fullBar = fullBar;
   tile.emptyBar = emptyBar;

@@ -8,6 +8,5 @@ using namespace stark_kernels;
 
 template __global__ void
 stark_kernels::gemmWgmmaTf32<WgmmaTf32Config<3>>(const WgmmaArgs<float, float>);
-template __global__ void
-stark_kernels::gemmWgmmaTf32<WgmmaTf32Config<4, 16>>(
+template __global__ void stark_kernels::gemmWgmmaTf32<WgmmaTf32Config<4, 16>>(
     const WgmmaArgs<float, float>);
