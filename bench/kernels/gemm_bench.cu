@@ -179,17 +179,15 @@ template <class Cfg> static void launchWgTf32(const Params &p, cudaStream_t s) {
   k<<<gridOf(p, Cfg::kBM, Cfg::kBN), Cfg::kThreads, Cfg::kSmemBytes, s>>>(a,
                                                                           st);
 }
-#define WGTF32(ST, G, ROWS, ORD)                                               \
-  v.push_back({"wgtf32",                                                       \
-               std::string("128x128x32 s" #ST " g" #G) + (ORD ? "" : " free"), \
-               false, !ROWS, true, 128, 128, 32,                               \
-               launchWgTf32<WgmmaTf32Config<ST, G, ROWS, ORD>>});
+#define WGTF32(ST, G, ROWS)                                                    \
+  v.push_back({"wgtf32", "128x128x32 s" #ST " g" #G, false, !ROWS, true, 128,  \
+               128, 32, launchWgTf32<WgmmaTf32Config<ST, G, ROWS>>});
 void registerWgTf32(std::vector<Runner> &v) {
-  WGTF32(3, 8, false, true)
-  WGTF32(4, 8, false, true)
-  WGTF32(3, 8, false, false)
-  WGTF32(3, 8, true, true)
-  WGTF32(3, 8, true, false)
+  WGTF32(3, 8, false)
+  WGTF32(4, 8, false)
+  WGTF32(3, 16, false)
+  WGTF32(3, 8, true)
+  WGTF32(3, 16, true)
 }
 #endif
 

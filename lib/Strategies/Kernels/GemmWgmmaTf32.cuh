@@ -42,16 +42,11 @@ namespace stark_kernels {
 // B_ROWS_ALONG_K: B is row-major K x N (contiguous along n) instead of
 // N x K. The producer then copies its 32 x 128 slice into a fourth tile of
 // the stage, row by row, and writes the split transposed.
-// ORDERED: the two consumer warpgroups take turns issuing their stages'
-// wgmmas (named barriers 2 and 3), so that one adds its sums and splits its
-// next A while the tensor cores run the other's products.
-template <int STAGES_, int GROUP_M_ = 8, bool B_ROWS_ALONG_K_ = false,
-          bool ORDERED_ = true>
+template <int STAGES_, int GROUP_M_ = 8, bool B_ROWS_ALONG_K_ = false>
 struct WgmmaTf32Config {
   static constexpr int kBM = 128, kBN = 128, kBK = 32;
   static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
   static constexpr bool kBRowsAlongK = B_ROWS_ALONG_K_;
-  static constexpr bool kOrdered = ORDERED_;
   static constexpr int kThreads = 384;
   // One 128 x 32 f32 operand tile; a stage holds A, B big and B small, and
   // B as copied when it is K x N.
@@ -275,19 +270,16 @@ wgmmaTf32StageA(const WgmmaTile &tile, unsigned ringAddr, int row0, int lane,
 }
 
 // One consumer stage: its 12 wgmmas from zero into `part` with the A
-// fragments `big` and `small`, retired. (Reading the next stage's fragments
-// while these wgmmas run was measured slower on the H100: 303 against 288 us at
-// 512 x 5632 x 2048.)
+// fragments `big` and `small`, retired. Measured on the H100 and dropped:
+// reading the next stage's fragments while these wgmmas run (slower, 303
+// against 288 us at 512 x 5632 x 2048), and the two consumer warpgroups
+// taking turns to issue their wgmmas through named barriers (within 3%
+// either way).
 template <class Cfg>
 __device__ __forceinline__ void
 wgmmaTf32Stage(unsigned stage, const unsigned (&big)[4][4],
-               const unsigned (&small)[4][4], float (&part)[64], int wg,
-               bool first) {
+               const unsigned (&small)[4][4], float (&part)[64]) {
   constexpr int TB = Cfg::kTileBytes;
-  // Warpgroup 1 issues after warpgroup 2 has issued its previous stage,
-  // warpgroup 2 after warpgroup 1 has issued this one.
-  if (Cfg::kOrdered && (wg == 2 || !first))
-    asm volatile("bar.sync %0, 256;\n" ::"r"(wg == 1 ? 2 : 3) : "memory");
   wgmmaKeep(part);
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
@@ -301,8 +293,6 @@ wgmmaTf32Stage(unsigned stage, const unsigned (&big)[4][4],
     wgmmaTf32(part, big[ks], bB, 1);
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  if (Cfg::kOrdered)
-    asm volatile("bar.arrive %0, 256;\n" ::"r"(wg == 1 ? 3 : 2) : "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
   wgmmaKeep(part);
 }
@@ -325,15 +315,12 @@ __device__ __forceinline__ void wgmmaTf32Consume(const WgmmaTile &tile,
     unsigned big[4][4], small[4][4];
     wgmmaTf32StageA<Cfg>(tile, ringAddr, row0, lane, kt, big, small);
     wgmmaTf32Stage<Cfg>(ringAddr + (kt % ST) * Cfg::kStageBytes, big, small,
-                        part, wg, kt == 0);
+                        part);
     wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[kt % ST]));
 #pragma unroll
     for (int i = 0; i < 64; ++i)
       acc[i] += part[i];
   }
-  // Warpgroup 2's turn after its last stage is warpgroup 1's to take.
-  if (Cfg::kOrdered && wg == 1 && tile.kTiles > 0)
-    asm volatile("bar.sync 2, 256;\n" ::: "memory");
 }
 
 // The block's work; the caller launches Cfg::kThreads threads with
