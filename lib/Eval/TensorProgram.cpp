@@ -224,6 +224,16 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
   }
 
   MLIRContext *ctx = module.getContext();
+  // A program on tensors never changes its inputs, and the buffers the judge
+  // passes for them are not the program's to write: without this, a result
+  // written destination-style into an argument (`outs(%arg)`) would be
+  // bufferized in place, and the judge rightly calls that a write to an
+  // input.
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    if (isa<RankedTensorType>(entry.getArgument(i).getType()))
+      entry.setArgAttr(i,
+                       bufferization::BufferizationDialect::kWritableAttrName,
+                       BoolAttr::get(ctx, false));
   PassManager pm(ctx);
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

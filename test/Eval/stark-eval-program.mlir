@@ -15,6 +15,12 @@
 // WRONG:      status: wrong
 // WRONG-NEXT: message: argument #1 differs from the reference
 
+// A program whose result is written destination-style into an argument's
+// tensor changes no input: its inputs are not writable when it is
+// bufferized, so the result gets a buffer of its own (it was judged to
+// write its input #2).
+// RUN: %{eval} --problem %S/Inputs/program-outs-argument.mlir --candidate %S/Inputs/program-outs-argument.mlir | FileCheck %s --check-prefix=OPT
+
 // RUN: not %{eval} --problem %S/Inputs/program-two-entries.mlir --candidate %S/Inputs/program-two-entries.mlir | FileCheck %s --check-prefix=TWO
 // TWO: message: problem: the module has no stark.problem attribute, so it is taken as a program, but it has 2 public functions with a body; name the entry (stark-eval --entry)
 // RUN: %{eval} --entry b --problem %S/Inputs/program-two-entries.mlir --candidate %S/Inputs/program-two-entries.mlir | FileCheck %s --check-prefix=OPT
