@@ -56,6 +56,8 @@ struct CopyAxis {
 /// the operand is stored along (the second when `transposed`).
 CopyAxis pickCopyAxis(int64_t first, int64_t second, bool transposed);
 
+// The two wgmma families' shared pieces (WgmmaCandidates.cpp).
+
 /// Whether the operands of the contraction `view` sit in memory as the
 /// wgmma kernels' 16-byte copies of `copyElements` elements read them: A
 /// contiguous along k, B contiguous along n (or along k with

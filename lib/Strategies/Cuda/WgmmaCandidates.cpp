@@ -1,0 +1,109 @@
+//===- WgmmaCandidates.cpp - What the two wgmma families share ------------===//
+//
+// gemm_wgmma (GemmWgmma.cuh) and gemm_wgmma_3xtf32 (GemmWgmmaTf32.cuh) read
+// their operands with the same 16-byte copies into the same 128-byte
+// swizzle and run the same frame (tile placement, mbarriers, store stage):
+// the check of the operands' layout and the candidate's entry are one piece
+// of code, parameterised by the copy width and B's orientation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmCommon.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
+                                              const WgmmaSourceSpec &spec) {
+  const ContractionView &c = *view.contraction;
+  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  std::string s = getCudaPrelude(view, spec.kernelFiles);
+  llvm::raw_string_ostream os(s);
+  os << "\n// The problem: " << describeGemmProblem(view) << ".\n";
+  os << emitProblemConstants(c);
+  os << "typedef " << spec.config << " StarkConfig;\n\n";
+  // A problem that fills C first writes C = C_INIT + sum and never reads
+  // C; one with an epilogue stores the chain's output instead of C.
+  bool store = c.initValue.has_value();
+  if (store)
+    os << emitStoreStruct(view, llvm::formatv("{0}LL * b + {1}LL * m + {2}LL "
+                                              "* n + {3}LL",
+                                              addr.c[0], addr.c[1], addr.c[2],
+                                              addr.cOffset)
+                                    .str())
+       << "\n";
+  os << "extern \"C\" __global__ void "
+        "__launch_bounds__(StarkConfig::kThreads, 1) "
+     << spec.kernel << "(" << getKernelParameters(view) << ") {\n";
+  os << "  " << spec.args << " p;\n";
+  os << llvm::formatv("  p.A = {0} + {1}LL;\n  p.B = {2} + {3}LL;\n"
+                      "  p.C = {4} + {5}LL;\n",
+                      argName(view.inputs[0].argNumber), addr.aOffset,
+                      argName(view.inputs[1].argNumber), addr.bOffset,
+                      argName(view.outputs[0].argNumber), addr.cOffset);
+  os << "  p.M = (int)M, p.N = (int)N, p.K = (int)K;\n";
+  os << llvm::formatv("  p.lda = {0}LL, p.ldb = {1}LL, p.ldc = {2}LL;\n"
+                      "  p.batchA = {3}LL, p.batchB = {4}LL, p.batchC = "
+                      "{5}LL;\n",
+                      addr.a[1], spec.bRowsAlongN ? addr.b[2] : addr.b[1],
+                      addr.c[1], addr.a[0], addr.b[0], addr.c[0]);
+  if (store)
+    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
+  os << "  stark_kernels::" << spec.block << "<StarkConfig>(p"
+     << (store ? ", st" : "") << ");\n}\n";
+  return s;
+}
+
+LogicalResult cudatpl::checkWgmmaLayout(const ProblemView &view,
+                                        StringRef family, int64_t copyElements,
+                                        bool bRowsAlongN, std::string &whyNot) {
+  auto decline = [&](const Twine &why) {
+    whyNot = (family + " " + why).str();
+    return failure();
+  };
+  const ContractionView &c = *view.contraction;
+  if (view.inputs.size() < 2 || view.outputs.empty() ||
+      view.inputs[0].argNumber < 0 || view.inputs[1].argNumber < 0 ||
+      view.outputs[0].argNumber < 0)
+    return decline("needs both operands and the output in memory");
+  if (c.batch > 65535)
+    return decline("needs a batch of at most 65535 (the grid's y limit)");
+  const int64_t limit = std::numeric_limits<int32_t>::max();
+  if (c.m > limit || c.n > limit || c.k > limit)
+    return decline("keeps m, n and k in 32 bits");
+  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  if (!addr.strided)
+    return decline("needs each operand strided in (batch, m, k), (batch, k, "
+                   "n) and (batch, m, n)");
+  if (addr.a[2] != 1)
+    return decline("needs A contiguous along k (row-major A)");
+  if (bRowsAlongN && addr.b[1] != 1)
+    return decline("needs B contiguous along k (B given as N x K)");
+  if (!bRowsAlongN && addr.b[2] != 1)
+    return decline("needs B contiguous along n (row-major B)");
+  if (addr.c[2] != 1)
+    return decline("needs C contiguous along n");
+  // 16-byte copies: rows, batches and offsets aligned, and no copy
+  // straddling the end of k (or n, along B's rows).
+  auto whole = [&](int64_t v) { return v % copyElements == 0; };
+  std::string copy = std::to_string(copyElements);
+  if (!whole(c.k) || (!bRowsAlongN && !whole(c.n)))
+    return decline(bRowsAlongN ? "needs k a multiple of " + copy
+                               : "needs k and n multiples of " + copy);
+  int64_t bRow = bRowsAlongN ? addr.b[2] : addr.b[1];
+  if (!whole(addr.a[1]) || !whole(addr.a[0]) || !whole(addr.aOffset) ||
+      !whole(bRow) || !whole(addr.b[0]) || !whole(addr.bOffset))
+    return decline("needs the rows of A and B 16-byte aligned");
+  // Adding to C accesses two adjacent elements at a time; the store stage
+  // of a problem that fills C first writes one at a time.
+  auto even = [](int64_t v) { return v % 2 == 0; };
+  if (!c.initValue &&
+      (!even(addr.c[1]) || !even(addr.c[0]) || !even(addr.cOffset)))
+    return decline("needs the rows of C aligned to two elements");
+  return success();
+}
