@@ -8,9 +8,11 @@
 // (an element the kernel never wrote keeps C0 and fails). Timings are
 // CUDA-event medians of 20 runs, each after writing a 256 MB buffer to flush
 // L2. Build and run: bench/kernels/run_wgmma.sh.
-#include "../../lib/Strategies/Kernels/GemmWgmma.cuh"
+#include "../../lib/Strategies/Kernels/GemmWgmmaTma.cuh"
 
 #include <cublas_v2.h>
+#include <cuda.h>
+#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cmath>
@@ -175,6 +177,81 @@ static void launch(const WgmmaArgs<TIn, TC> &a, int batch, cudaStream_t s) {
   k<<<dim3(tiles, batch), Cfg::kThreads, Cfg::kSmemBytes, s>>>(a);
 }
 
+// The TMA kernel's tensor maps (GemmWgmmaTma.cuh): (k, m, batch) for A,
+// (n, k, batch) for B, 128-byte swizzle, boxes of 64 x 128 and 64 x 64,
+// copied to device memory.
+static PFN_cuTensorMapEncodeTiled_v12000 encodeTiled() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+  if (!fn) {
+    cudaDriverEntryPointQueryResult q;
+    CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&fn,
+                                        12000, cudaEnableDefault, &q));
+    if (!fn) {
+      fprintf(stderr, "no cuTensorMapEncodeTiled\n");
+      exit(2);
+    }
+  }
+  return fn;
+}
+template <class TIn>
+static void encodeMap(CUtensorMap *map, const TIn *base, long long inner,
+                      long long outer, long long batches, long long rowStride,
+                      long long batchStride, unsigned boxInner,
+                      unsigned boxOuter) {
+  CUtensorMapDataType ty = std::is_same<TIn, bf16>::value
+                               ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                               : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  cuuint64_t dims[3] = {(cuuint64_t)inner, (cuuint64_t)outer,
+                        (cuuint64_t)(batchStride ? batches : 1)};
+  cuuint64_t strides[2] = {
+      (cuuint64_t)(rowStride * sizeof(TIn)),
+      (cuuint64_t)((batchStride ? batchStride : rowStride * outer) *
+                   sizeof(TIn))};
+  cuuint32_t box[3] = {boxInner, boxOuter, 1}, elem[3] = {1, 1, 1};
+  CUresult r = encodeTiled()(
+      map, ty, 3, (void *)base, dims, strides, box, elem,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    fprintf(stderr, "cuTensorMapEncodeTiled failed: %d\n", (int)r);
+    exit(2);
+  }
+}
+static CUtensorMap *deviceMaps;
+template <class TIn, class TC>
+static WgmmaTmaArgs<TIn, TC> tmaArgs(const WgmmaArgs<TIn, TC> &a, int batch) {
+  CUtensorMap maps[2];
+  encodeMap(&maps[0], a.A, a.K, a.M, batch, a.lda, a.batchA, 64, 128);
+  encodeMap(&maps[1], a.B, a.N, a.K, batch, a.ldb, a.batchB, 64, 64);
+  if (!deviceMaps)
+    CK(cudaMalloc(&deviceMaps, sizeof(maps)));
+  CK(cudaMemcpy(deviceMaps, maps, sizeof(maps), cudaMemcpyHostToDevice));
+  WgmmaTmaArgs<TIn, TC> t;
+  static_cast<WgmmaArgs<TIn, TC> &>(t) = a;
+  t.mapA = &deviceMaps[0], t.mapB = &deviceMaps[1];
+  t.batches = batch, t.aBroadcast = a.batchA == 0, t.bBroadcast = a.batchB == 0;
+  return t;
+}
+static int numSMs;
+// Cfg::kPersistent (TmaConfig) picks the grid.
+template <class Cfg, class TIn, class TC>
+static void launchTma(const WgmmaTmaArgs<TIn, TC> &a, cudaStream_t s) {
+  auto k = gemmWgmmaTma<Cfg, TIn, TC>;
+  static bool init = false;
+  if (!init) {
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            Cfg::kSmemBytes));
+    init = true;
+  }
+  int tiles = ((a.M + Cfg::kBM - 1) / Cfg::kBM) *
+              ((a.N + Cfg::kBN - 1) / Cfg::kBN) * a.batches;
+  int grid = Cfg::kPersistent ? std::min(tiles, numSMs) : tiles;
+  k<<<grid, Cfg::kThreads, Cfg::kSmemBytes, s>>>(a);
+}
+template <class Base, bool PERSISTENT> struct TmaConfig : Base {
+  static constexpr bool kPersistent = PERSISTENT;
+};
+
 static void *flushBuf;
 static const size_t flushBytes = 256u << 20;
 static cudaEvent_t e0, e1;
@@ -254,6 +331,36 @@ static void variant(Buffers<TIn, TC> &buf, const char *name, bool time,
   fflush(stdout);
 }
 
+template <class Cfg, class TIn, class TC>
+static void variantTma(Buffers<TIn, TC> &buf, const char *name, bool time,
+                       unsigned long long seed) {
+  const Problem &p = buf.pr;
+  WgmmaTmaArgs<TIn, TC> a = tmaArgs(buf.args(), p.batch);
+  double worst = 0;
+  for (int rep = 0; rep < 2; ++rep) {
+    buf.fresh(seed + 10 * rep);
+    buf.resetC();
+    launchTma<Cfg>(a, 0);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    worst = std::max(worst, buf.relErr());
+  }
+  bool ok = worst < tolOf<TC>();
+  if (!ok)
+    ++failures;
+  double us = 0, tf = 0;
+  if (time) {
+    us = timeUs([&] { launchTma<Cfg>(a, 0); });
+    tf = 2.0 * p.batch * p.M * p.N * (double)p.K / us * 1e-6;
+  }
+  char shape[64];
+  snprintf(shape, sizeof(shape), "%dx%dx%dx%d", p.batch, p.M, p.N, p.K);
+  rows.push_back({shape, name, us, tf, worst, ok});
+  printf("%-22s %-34s %9.1f us %7.1f TFLOP/s  relerr %.2e %s\n", shape, name,
+         us, tf, worst, ok ? "ok" : "FAIL");
+  fflush(stdout);
+}
+
 template <class TIn, class TC>
 static void cublasRow(cublasHandle_t h, Buffers<TIn, TC> &buf, float beta,
                       const char *name, unsigned long long seed) {
@@ -297,10 +404,17 @@ using S256x4nocopy = WgmmaConfig<256, 4, 8, kProbeNoCopy>;
 using S256x4nofence = WgmmaConfig<256, 4, 8, kProbeNoFence>;
 using S256x4wait0 = WgmmaConfig<256, 4, 8, kProbeWait0>;
 using S256x4nocopyfence = WgmmaConfig<256, 4, 8, kProbeNoCopy | kProbeNoFence>;
+using T256x4 = TmaConfig<WgmmaConfig<256, 4>, false>;
+using T256x4p = TmaConfig<WgmmaConfig<256, 4>, true>;
+using T256x3p = TmaConfig<WgmmaConfig<256, 3>, true>;
+using T256x4g16p = TmaConfig<WgmmaConfig<256, 4, 16>, true>;
+using T128x5p = TmaConfig<WgmmaConfig<128, 5>, true>;
+using T128x6p = TmaConfig<WgmmaConfig<128, 6>, true>;
 
 int main(int argc, char **argv) {
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
+  numSMs = prop.multiProcessorCount;
   printf("device %s, %d SMs, smem/block optin %zu\n", prop.name,
          prop.multiProcessorCount, prop.sharedMemPerBlockOptin);
   CK(cudaMalloc(&flushBuf, flushBytes));
@@ -321,9 +435,44 @@ int main(int argc, char **argv) {
       printf("swapped B descriptor passed: the check cannot fail\n");
       ++failures;
     }
+    variantTma<T256x4>(b, "tma bf16>f32 128x256 s4", false, 41);
+    variantTma<T256x4p>(b, "tma bf16>f32 128x256 s4 persistent", false, 43);
+    variantTma<T128x5p>(b, "tma bf16>f32 128x128 s5 persistent", false, 45);
     Buffers<__half, __half> hb({1, 520, 264, 136});
     variant<S256x4>(hb, "wgmma f16>f16 128x256 s4", false, 7);
     variant<S128x5>(hb, "wgmma f16>f16 128x128 s5", false, 9);
+    variantTma<T256x4p>(hb, "tma f16>f16 128x256 s4 persistent", false, 47);
+    variantTma<T128x5p>(hb, "tma f16>f16 128x128 s5 persistent", false, 49);
+    // Many tiles per block: the ring's phases carry across tiles.
+    Buffers<bf16, float> many({3, 1024, 2048, 192});
+    variantTma<T256x4p>(many, "tma bf16>f32 128x256 s4 persistent", false, 51);
+    variantTma<T128x5p>(many, "tma bf16>f32 128x128 s5 persistent", false, 53);
+  }
+  if (argc > 1 && std::string(argv[1]) == "tma") {
+    Buffers<bf16, float> b({1, 4096, 4096, 4096});
+    variant<S256x4>(b, "wgmma bf16>f32 128x256 s4", true, 11);
+    variantTma<T256x4>(b, "tma bf16>f32 128x256 s4", true, 61);
+    variantTma<T256x4p>(b, "tma bf16>f32 128x256 s4 persistent", true, 63);
+    variantTma<T256x3p>(b, "tma bf16>f32 128x256 s3 persistent", true, 65);
+    variantTma<T256x4g16p>(b, "tma bf16>f32 128x256 s4 g16 pers.", true, 67);
+    variantTma<T128x5p>(b, "tma bf16>f32 128x128 s5 persistent", true, 69);
+    variantTma<T128x6p>(b, "tma bf16>f32 128x128 s6 persistent", true, 71);
+    cublasRow(h, b, 1.f, "cublas bf16>f32 C+=AB", 21);
+    Buffers<bf16, bf16> c({1, 4096, 4096, 4096});
+    variantTma<T256x4p>(c, "tma bf16>bf16 128x256 s4 persistent", true, 73);
+    cublasRow(h, c, 1.f, "cublas bf16>bf16 C+=AB", 27);
+    // The suite's matmul_rect_bf16 (reduced) and a LLaMA projection.
+    Buffers<bf16, bf16> r({1, 512, 1024, 2048});
+    variant<S128x5>(r, "wgmma bf16>bf16 128x128 s5", true, 75);
+    variantTma<T128x5p>(r, "tma bf16>bf16 128x128 s5 persistent", true, 77);
+    variantTma<T256x4p>(r, "tma bf16>bf16 128x256 s4 persistent", true, 79);
+    cublasRow(h, r, 1.f, "cublas bf16>bf16 C+=AB", 81);
+    Buffers<bf16, bf16> l({1, 512, 5632, 2048});
+    variant<S256x4>(l, "wgmma bf16>bf16 128x256 s4", true, 83);
+    variantTma<T128x5p>(l, "tma bf16>bf16 128x128 s5 persistent", true, 85);
+    variantTma<T256x4p>(l, "tma bf16>bf16 128x256 s4 persistent", true, 87);
+    cublasRow(h, l, 1.f, "cublas bf16>bf16 C+=AB", 89);
+    quick = true;
   }
   if (!quick) {
     Buffers<bf16, float> b({1, 4096, 4096, 4096});

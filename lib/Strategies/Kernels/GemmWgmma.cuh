@@ -201,7 +201,7 @@ __device__ __forceinline__ void wgmmaIssue(float (&d)[BN / 2], unsigned long lon
 
 // Where a block's tile lies and where its shared-memory ring is.
 struct WgmmaTile {
-  int m0, n0, kTiles;
+  int m0, n0, kTiles, batch;
   unsigned aRing, bRing; // shared-memory addresses of the two rings
   unsigned long long *fullBar, *emptyBar;
 };
@@ -218,13 +218,13 @@ __device__ __forceinline__ void wgmmaProduce(const WgmmaArgs<TIn, TC> &p,
   // threads; the swizzle phase (row % 8) is the same on every pass.
   const int aChunk = t % 8, aRow = t / 8;
   const TIn *aSrc =
-      p.A + blockIdx.y * p.batchA + (long long)(m0 + aRow) * p.lda + aChunk * 8;
+      p.A + tile.batch * p.batchA + (long long)(m0 + aRow) * p.lda + aChunk * 8;
   const unsigned aDst = aRow * 128 + ((aChunk ^ (aRow % 8)) << 4);
   // B: BN / 8 chunks per k row, 128 * 8 / BN rows per pass.
   constexpr int bChunks = BN / 8, bRowsPerPass = 128 / bChunks;
   const int bc = t % bChunks, bRow = t / bChunks;
   const TIn *bSrc =
-      p.B + blockIdx.y * p.batchB + (long long)bRow * p.ldb + n0 + bc * 8;
+      p.B + tile.batch * p.batchB + (long long)bRow * p.ldb + n0 + bc * 8;
   const unsigned bDst = (bc / 8) * (64 * 128) + bRow * 128;
   const bool bColOk = n0 + bc * 8 < p.N;
   for (int kt = 0; kt < tile.kTiles; ++kt) {
@@ -264,9 +264,13 @@ __device__ __forceinline__ void wgmmaProduce(const WgmmaArgs<TIn, TC> &p,
 
 // Warpgroups 1 and 2: d = the sums of their 64 rows of the tile over every
 // k tile, releasing each stage once the wgmma that read it has retired.
+// `it0` counts the k tiles the block's ring has held before this tile (a
+// persistent block runs several tiles through one ring); the last stage is
+// released only when another tile follows (`releaseLast`).
 template <class Cfg, class TIn>
-__device__ __forceinline__ void wgmmaConsume(const WgmmaTile &tile, int wg,
-                                             float (&d)[Cfg::kBN / 2]) {
+__device__ __forceinline__ void
+wgmmaConsume(const WgmmaTile &tile, int wg, float (&d)[Cfg::kBN / 2],
+             int it0 = 0, bool releaseLast = false) {
   constexpr int BN = Cfg::kBN, BK = Cfg::kBK, ST = Cfg::kStages;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i)
@@ -275,8 +279,8 @@ __device__ __forceinline__ void wgmmaConsume(const WgmmaTile &tile, int wg,
   constexpr unsigned bLead = Cfg::kSwapB ? 1024 : 64 * 128;
   constexpr unsigned bStride = Cfg::kSwapB ? 64 * 128 : 1024;
   for (int kt = 0; kt < tile.kTiles; ++kt) {
-    const int s = kt % ST;
-    wgmmaBarWait(wgmmaSmemAddr(&tile.fullBar[s]), (kt / ST) & 1);
+    const int it = it0 + kt, s = it % ST;
+    wgmmaBarWait(wgmmaSmemAddr(&tile.fullBar[s]), (it / ST) & 1);
     // cp.async wrote the stage through the generic proxy; wgmma reads it
     // through the async proxy.
     if constexpr ((Cfg::kProbe & kProbeNoFence) == 0)
@@ -304,10 +308,12 @@ __device__ __forceinline__ void wgmmaConsume(const WgmmaTile &tile, int wg,
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
     wgmmaKeep(d);
     if (kt > 0)
-      wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[(kt - 1) % ST]));
+      wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[(it - 1) % ST]));
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
   wgmmaKeep(d);
+  if (releaseLast && tile.kTiles > 0)
+    wgmmaBarArrive(wgmmaSmemAddr(&tile.emptyBar[(it0 + tile.kTiles - 1) % ST]));
 }
 
 // A consumer warpgroup's sums to C (added, or through the generated store).
@@ -319,7 +325,7 @@ wgmmaStoreSums(const WgmmaArgs<TIn, TC> &p, const WgmmaTile &tile, int wg,
   // rows l/4 and l/4 + 8, columns 8j + 2(l%4) and the one after.
   const int warp = t / 32, lane = t % 32;
   const int row0 = tile.m0 + (wg - 1) * 64 + warp * 16 + lane / 4;
-  [[maybe_unused]] TC *c = p.C + blockIdx.y * p.batchC;
+  [[maybe_unused]] TC *c = p.C + tile.batch * p.batchC;
 #pragma unroll
   for (int j = 0; j < Cfg::kBN / 8; ++j) {
     const int col = tile.n0 + j * 8 + (lane % 4) * 2;
@@ -333,9 +339,9 @@ wgmmaStoreSums(const WgmmaArgs<TIn, TC> &p, const WgmmaTile &tile, int wg,
       // col is even; n may be odd (the 3xTF32 kernel's B is N x K).
       const bool pair = col + 1 < p.N;
       if constexpr (Store::kStore) {
-        out.store((int)blockIdx.y, row, col, d[4 * j + 2 * h]);
+        out.store(tile.batch, row, col, d[4 * j + 2 * h]);
         if (pair)
-          out.store((int)blockIdx.y, row, col + 1, d[4 * j + 2 * h + 1]);
+          out.store(tile.batch, row, col + 1, d[4 * j + 2 * h + 1]);
       } else if (pair) {
         wgmmaAddPair(c + (long long)row * p.ldc + col, d[4 * j + 2 * h],
                      d[4 * j + 2 * h + 1]);
@@ -347,30 +353,37 @@ wgmmaStoreSums(const WgmmaArgs<TIn, TC> &p, const WgmmaTile &tile, int wg,
   }
 }
 
-// The block's tile of C (tiles in groups of Cfg::kGroupM rows, so that
-// neighbouring blocks share their slices of A and B in L2) and its ring's
-// mbarriers: a stage is full once the producer warpgroup's 128 threads have
-// arrived, empty once the two consumer warpgroups' 256 have. Ends with
-// __syncthreads.
+// Tile `pid` of batch `batch` of C: tiles in groups of Cfg::kGroupM rows, so
+// that neighbouring blocks share their slices of A and B in L2.
 template <class Cfg, class Args>
-__device__ __forceinline__ void wgmmaPlaceTile(const Args &p, WgmmaTile &tile,
-                                               unsigned long long *fullBar,
-                                               unsigned long long *emptyBar) {
+__device__ __forceinline__ void wgmmaTileAt(const Args &p, WgmmaTile &tile,
+                                            int pid, int batch) {
   constexpr int BM = Cfg::kBM, BN = Cfg::kBN, BK = Cfg::kBK;
-  tile.fullBar = fullBar;
-  tile.emptyBar = emptyBar;
   const int tilesM = (p.M + BM - 1) / BM, tilesN = (p.N + BN - 1) / BN;
-  const int pid = blockIdx.x;
   const int groupWidth = Cfg::kGroupM * tilesN;
   const int firstM = (pid / groupWidth) * Cfg::kGroupM;
   const int groupRows = min(tilesM - firstM, Cfg::kGroupM);
   tile.m0 = (firstM + (pid % groupWidth) % groupRows) * BM;
   tile.n0 = ((pid % groupWidth) / groupRows) * BN;
   tile.kTiles = (p.K + BK - 1) / BK;
+  tile.batch = batch;
+}
+
+// The block's tile of C (wgmmaTileAt of blockIdx.x, blockIdx.y) and its ring's
+// mbarriers: a stage is full once FULL_ARRIVALS producer threads have
+// arrived (the producer warpgroup's 128 with cp.async, one with TMA), empty
+// once the two consumer warpgroups' 256 have. Ends with __syncthreads.
+template <class Cfg, unsigned FULL_ARRIVALS = 128, class Args>
+__device__ __forceinline__ void wgmmaPlaceTile(const Args &p, WgmmaTile &tile,
+                                               unsigned long long *fullBar,
+                                               unsigned long long *emptyBar) {
+  tile.fullBar = fullBar;
+  tile.emptyBar = emptyBar;
+  wgmmaTileAt<Cfg>(p, tile, blockIdx.x, blockIdx.y);
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int s = 0; s < Cfg::kStages; ++s) {
-      wgmmaBarInit(wgmmaSmemAddr(&fullBar[s]), 128);
+      wgmmaBarInit(wgmmaSmemAddr(&fullBar[s]), FULL_ARRIVALS);
       wgmmaBarInit(wgmmaSmemAddr(&emptyBar[s]), 256);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
