@@ -24,10 +24,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -132,16 +133,70 @@ static void storeAs(std::vector<uint8_t> &bytes, int64_t index, T v) {
   std::memcpy(bytes.data() + index * sizeof(T), &v, sizeof(T));
 }
 
-static double halfBitsToDouble(uint16_t bits, const llvm::fltSemantics &sem) {
-  llvm::APFloat f(sem, llvm::APInt(16, bits));
-  return f.convertToDouble();
+// Widening is exact, so it needs no rounding: the bits move into a float.
+// The judge reads every element of every output this way, several times per
+// trial, so it must not go through APFloat.
+static double bf16BitsToDouble(uint16_t bits) {
+  uint32_t wide = uint32_t(bits) << 16;
+  float f;
+  std::memcpy(&f, &wide, sizeof(f));
+  return f;
+}
+static double f16BitsToDouble(uint16_t bits) {
+  const double sign = (bits & 0x8000) ? -1.0 : 1.0;
+  const unsigned exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  if (exponent == 0x1f)
+    return mantissa ? std::numeric_limits<double>::quiet_NaN()
+                    : sign * std::numeric_limits<double>::infinity();
+  if (exponent == 0) // zero and the subnormals: mantissa * 2^-24
+    return sign * std::ldexp(double(mantissa), -24);
+  return sign * std::ldexp(double(mantissa | 0x400), int(exponent) - 25);
 }
 
-static uint16_t doubleToHalfBits(double v, const llvm::fltSemantics &sem) {
-  llvm::APFloat f(v);
-  bool losesInfo;
-  f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  return uint16_t(f.bitcastToAPInt().getZExtValue());
+namespace {
+/// A 16-bit float format: significand bits (with the implicit one), the
+/// exponent of the smallest normal and of the largest finite value, and
+/// where the exponent field starts.
+struct HalfFormat {
+  int precision, minExponent, maxExponent, bias;
+};
+constexpr HalfFormat kF16{11, -14, 15, 15};
+constexpr HalfFormat kBF16{8, -126, 127, 127};
+} // namespace
+
+// Narrowing rounds to nearest, ties to even, straight from the double (no
+// detour through float, which would round twice), as APFloat does: the
+// magnitude is scaled so that the format's last significand bit is the
+// units digit, rounded by nearbyint (the default rounding mode is to
+// nearest even), and the result's bits are assembled.
+static uint16_t doubleToHalfBits(double v, const HalfFormat &f) {
+  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  const int fieldShift = f.precision - 1;
+  const uint16_t infBits = uint16_t((2 * f.bias + 1) << fieldShift);
+  if (std::isnan(v))
+    return sign | infBits | uint16_t(1 << (fieldShift - 1));
+  double a = std::fabs(v);
+  if (std::isinf(a))
+    return sign | infBits;
+  if (a == 0)
+    return sign;
+  int e; // a = m * 2^e with m in [0.5, 1)
+  std::frexp(a, &e);
+  // The exponent of the leading bit, at least the smallest normal's: below
+  // it the value is a subnormal with fewer significant bits.
+  int lead = std::max(e - 1, f.minExponent);
+  double units = std::nearbyint(std::ldexp(a, fieldShift - lead));
+  if (units >= std::ldexp(1.0, f.precision)) { // rounded up to 2^precision
+    units /= 2;
+    ++lead;
+  }
+  if (lead > f.maxExponent)
+    return sign | infBits;
+  auto significand = uint32_t(units);
+  if (significand < (1u << fieldShift)) // subnormal (or rounded to zero)
+    return sign | uint16_t(significand);
+  return sign | uint16_t((lead + f.bias) << fieldShift) |
+         uint16_t(significand & ((1u << fieldShift) - 1));
 }
 
 double HostBuffer::getAsDouble(int64_t i) const {
@@ -151,11 +206,9 @@ double HostBuffer::getAsDouble(int64_t i) const {
   case ElementKind::F32:
     return loadAs<float>(bytes, i);
   case ElementKind::F16:
-    return halfBitsToDouble(loadAs<uint16_t>(bytes, i),
-                            llvm::APFloat::IEEEhalf());
+    return f16BitsToDouble(loadAs<uint16_t>(bytes, i));
   case ElementKind::BF16:
-    return halfBitsToDouble(loadAs<uint16_t>(bytes, i),
-                            llvm::APFloat::BFloat());
+    return bf16BitsToDouble(loadAs<uint16_t>(bytes, i));
   case ElementKind::I64:
     return double(loadAs<int64_t>(bytes, i));
   case ElementKind::I32:
@@ -175,11 +228,9 @@ void HostBuffer::setFromDouble(int64_t i, double v) {
   case ElementKind::F32:
     return storeAs<float>(bytes, i, float(v));
   case ElementKind::F16:
-    return storeAs<uint16_t>(bytes, i,
-                             doubleToHalfBits(v, llvm::APFloat::IEEEhalf()));
+    return storeAs<uint16_t>(bytes, i, doubleToHalfBits(v, kF16));
   case ElementKind::BF16:
-    return storeAs<uint16_t>(bytes, i,
-                             doubleToHalfBits(v, llvm::APFloat::BFloat()));
+    return storeAs<uint16_t>(bytes, i, doubleToHalfBits(v, kBF16));
   case ElementKind::I64:
     return storeAs<int64_t>(bytes, i, int64_t(v));
   case ElementKind::I32:

@@ -2,9 +2,11 @@
 
 #include "stark/Eval/Compare.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -243,4 +245,81 @@ TEST(CompareTest, ParallelComparisonMatchesOnePass) {
 
   // The largest difference, wherever its chunk.
   EXPECT_DOUBLE_EQ(getMaxAbsDifference(got, expected), 1.0);
+}
+
+// The judge widens 16-bit elements without APFloat; every bit pattern must
+// read as APFloat reads it (NaN as NaN, signed zeros and subnormals exact).
+TEST(CompareTest, SixteenBitElementsWidenExactly) {
+  for (auto [kind, sem] :
+       {std::pair{ElementKind::F16, &llvm::APFloat::IEEEhalf()},
+        std::pair{ElementKind::BF16, &llvm::APFloat::BFloat()}}) {
+    ArgSpec s;
+    s.kind = kind;
+    s.shape = {1 << 16};
+    HostBuffer b(s);
+    for (uint32_t bits = 0; bits < (1u << 16); ++bits) {
+      uint16_t v = uint16_t(bits);
+      std::memcpy(b.bytes.data() + 2 * bits, &v, 2);
+    }
+    for (uint32_t bits = 0; bits < (1u << 16); ++bits) {
+      double want =
+          llvm::APFloat(*sem, llvm::APInt(16, bits)).convertToDouble();
+      double got = b.getAsDouble(bits);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got)) << bits;
+        continue;
+      }
+      EXPECT_EQ(got, want) << std::hex << bits;
+      EXPECT_EQ(std::signbit(got), std::signbit(want)) << std::hex << bits;
+    }
+  }
+}
+
+// Narrowing to 16 bits rounds as APFloat does (to nearest, ties to even,
+// overflow to infinity), straight from the double: every value exactly
+// between two neighbours and just beside it, and random doubles of every
+// magnitude the formats reach.
+TEST(CompareTest, SixteenBitElementsNarrowAsApFloatRounds) {
+  for (auto [kind, sem] :
+       {std::pair{ElementKind::F16, &llvm::APFloat::IEEEhalf()},
+        std::pair{ElementKind::BF16, &llvm::APFloat::BFloat()}}) {
+    std::vector<double> values = {0.0,     -0.0,     1e300,
+                                  -1e300,  1e-300,   65504.0,
+                                  65520.0, 65519.99, 3.3895313892515355e38};
+    for (uint32_t bits = 0;
+         bits < 0x7c00 || (kind == ElementKind::BF16 && bits < 0x7f80);
+         ++bits) {
+      double lo = llvm::APFloat(*sem, llvm::APInt(16, bits)).convertToDouble();
+      double hi =
+          llvm::APFloat(*sem, llvm::APInt(16, bits + 1)).convertToDouble();
+      double mid = lo + (hi - lo) / 2;
+      for (double v :
+           {mid, std::nextafter(mid, 0.0), std::nextafter(mid, 1e308)}) {
+        values.push_back(v);
+        values.push_back(-v);
+      }
+    }
+    uint64_t state = 42;
+    for (int i = 0; i < 200000; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      double m = double(state >> 11) * 0x1.0p-53;
+      values.push_back((i % 2 ? -1 : 1) *
+                       std::ldexp(m, int(state % 300) - 150));
+    }
+    ArgSpec s;
+    s.kind = kind;
+    s.shape = {int64_t(values.size())};
+    HostBuffer b(s);
+    for (auto [i, v] : llvm::enumerate(values))
+      b.setFromDouble(int64_t(i), v);
+    for (auto [i, v] : llvm::enumerate(values)) {
+      llvm::APFloat want(v);
+      bool losesInfo;
+      want.convert(*sem, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      uint16_t got;
+      std::memcpy(&got, b.bytes.data() + 2 * i, 2);
+      ASSERT_EQ(got, uint16_t(want.bitcastToAPInt().getZExtValue()))
+          << (kind == ElementKind::F16 ? "f16 " : "bf16 ") << v;
+    }
+  }
 }
