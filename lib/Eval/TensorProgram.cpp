@@ -157,13 +157,9 @@ void mlir::stark::noteSynthesizedWeights(ModuleOp problem, ModuleOp candidate,
           .str());
 }
 
-LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
-                                                StringRef entryName,
-                                                bool synthesizeElidedWeights,
-                                                std::string &error) {
-  func::FuncOp entry = findEntry(module, entryName, error);
-  if (!entry)
-    return failure();
+/// Whether `entry` can be a program's entry: statically shaped tensors in,
+/// at least one result out.
+static LogicalResult checkProgramEntry(func::FuncOp entry, std::string &error) {
   FunctionType type = entry.getFunctionType();
   bool onTensors = false;
   for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults())) {
@@ -193,13 +189,13 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
                 .str();
     return failure();
   }
-  int64_t numOutputs = type.getNumResults();
-  std::string name = entry.getSymName().str();
-  if (failed(handleMissingWeights(module, synthesizeElidedWeights, error)))
-    return failure();
+  return success();
+}
 
-  // One-shot bufferization has no model for loads of constant globals:
-  // they become the constants they load.
+/// One-shot bufferization has no model for loads of constant globals: they
+/// become the constants they load.
+static LogicalResult inlineConstantGlobalLoads(ModuleOp module,
+                                               std::string &error) {
   SmallVector<ml_program::GlobalLoadConstOp> loads;
   module.walk(
       [&](ml_program::GlobalLoadConstOp load) { loads.push_back(load); });
@@ -223,6 +219,13 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
     load.erase();
   }
 
+  return success();
+}
+
+/// Bufferizes the program on tensors into one on memrefs whose results are
+/// out-parameters, freeing what it allocates.
+static LogicalResult bufferizeProgram(ModuleOp module, func::FuncOp entry,
+                                      std::string &error) {
   MLIRContext *ctx = module.getContext();
   // A program on tensors never changes its inputs, and the buffers the judge
   // passes for them are not the program's to write: without this, a result
@@ -279,8 +282,25 @@ LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
             (diagnostics.empty() ? std::string() : ":\n" + diagnostics);
     return failure();
   }
+  return success();
+}
+
+LogicalResult mlir::stark::prepareTensorProgram(ModuleOp module,
+                                                StringRef entryName,
+                                                bool synthesizeElidedWeights,
+                                                std::string &error) {
+  func::FuncOp entry = findEntry(module, entryName, error);
+  if (!entry || failed(checkProgramEntry(entry, error)))
+    return failure();
+  int64_t numOutputs = entry.getFunctionType().getNumResults();
+  std::string name = entry.getSymName().str();
+  if (failed(handleMissingWeights(module, synthesizeElidedWeights, error)) ||
+      failed(inlineConstantGlobalLoads(module, error)) ||
+      failed(bufferizeProgram(module, entry, error)))
+    return failure();
   module->setAttr(kProblemAttrName,
-                  ProblemAttr::get(ctx, name, /*fused_ops=*/0, numOutputs,
+                  ProblemAttr::get(module.getContext(), name,
+                                   /*fused_ops=*/0, numOutputs,
                                    /*op=*/"program", /*shapes=*/"",
                                    /*signature=*/""));
   return success();
