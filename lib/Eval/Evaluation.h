@@ -194,6 +194,17 @@ private:
   /// The candidate's second run of a trial is being checked: its notes
   /// would repeat the first run's.
   bool isSecondRun = false;
+  /// What checkOutputs derives from one trial's references, per output:
+  /// the same for both runs of the trial, so it is computed once. Filled
+  /// and dropped by runTrial; empty outside it.
+  struct OutputBasis {
+    std::optional<HostBuffer> rounded; // the reference of a low-precision one
+    std::optional<double> atolScale;
+    double atolFloor = 0;
+  };
+  std::vector<std::optional<OutputBasis>> trialBasis;
+  /// The trial's input checksums, as trialBasis.
+  std::optional<std::vector<uint64_t>> trialInputSums;
   std::unique_ptr<Target> hostTarget; // for the high-precision reference
   /// There is a high-precision reference: compiled here, or stored.
   bool haveHigh = false;

@@ -111,14 +111,25 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
   for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
     if (!spec.isOutput)
       continue;
+    // Within a trial both runs share this output's basis (runTrial).
+    OutputBasis local;
+    OutputBasis *basisOf = &local;
+    bool haveBasis = false;
+    if (i < trialBasis.size()) {
+      haveBasis = trialBasis[i].has_value();
+      if (!haveBasis)
+        trialBasis[i].emplace();
+      basisOf = &*trialBasis[i];
+    }
+    OutputBasis &basis = *basisOf;
     // An f16/bf16 problem is judged by its high-precision reference alone,
     // rounded to the output's type: a baseline that accumulates in low
     // precision is no measure of a candidate's accuracy. Only the baseline
     // itself is held to the baseline.
     bool highOnly = isJudgedByHighPrecision() && highOut;
-    std::optional<HostBuffer> rounded;
     if (highOnly) {
-      rounded.emplace(roundToOutputType(spec, (*highOut)[i]));
+      if (!haveBasis)
+        basis.rounded.emplace(roundToOutputType(spec, (*highOut)[i]));
       if (!result.hasFlag("bound_from_high_precision")) {
         addFlag("bound_from_high_precision");
         result.notes.push_back(
@@ -127,19 +138,23 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
             "result");
       }
     }
-    const HostBuffer &reference = highOnly ? *rounded : expected[i];
+    const HostBuffer &reference = highOnly ? *basis.rounded : expected[i];
 
     CompareOptions compare;
     compare.tolerance = getOutputTolerance(spec.kind, i);
-    if (std::optional<double> scale = getAtolScale(reference, dist, spec.kind))
-      compare.atolScale = *scale;
+    if (!haveBasis)
+      basis.atolScale = getAtolScale(reference, dist, spec.kind);
+    if (basis.atolScale)
+      compare.atolScale = *basis.atolScale;
     // Where an f32 baseline itself is further from the high-precision
     // result than the bound (long reductions with cancellation), a
     // candidate may be as far as twice the baseline's worst error: no more
     // accuracy is asked of it than the reference implementation has.
     if (highOut && !highOnly && !analysis.isLowPrecision) {
-      double baselineError = getMaxAbsDifference(expected[i], (*highOut)[i]);
-      compare.atolFloor = 2 * baselineError;
+      if (!haveBasis)
+        basis.atolFloor = 2 * getMaxAbsDifference(expected[i], (*highOut)[i]);
+      double baselineError = basis.atolFloor / 2;
+      compare.atolFloor = basis.atolFloor;
       if (compare.atolFloor > compare.tolerance.atol * compare.atolScale &&
           !result.hasFlag("bound_from_baseline_error")) {
         addFlag("bound_from_baseline_error");

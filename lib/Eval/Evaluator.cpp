@@ -14,6 +14,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -174,12 +175,20 @@ bool Evaluation::runTrial(Distribution dist, uint64_t seed, std::string where) {
   ++result.correctnessTrials;
 
   const KernelSignature &sig = analysis.signature;
+  phase("generating the trial's inputs: " + where);
   std::vector<HostBuffer> host =
       generateArguments(sig, analysis.outputIsRead, dist, seed);
   std::vector<HostBuffer> expected, highOut;
   if (!getReferences(host, dist, seed, where, expected, highOut))
     return false;
   const std::vector<HostBuffer> *high = haveHigh ? &highOut : nullptr;
+  // Both runs are checked against what this trial's references give.
+  trialBasis.assign(sig.args.size(), std::nullopt);
+  trialInputSums.reset();
+  auto dropBasis = llvm::make_scope_exit([&] {
+    trialBasis.clear();
+    trialInputSums.reset();
+  });
 
   // Twice: with the write-only outputs prefilled with NaN, then (the
   // "second run") with finite values and under another schedule
@@ -238,7 +247,9 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
     recipe.given.emplace_back(unsigned(i), std::move(prefill));
   }
   // The recipe changes outputs only: the inputs are those of `host`.
-  std::vector<uint64_t> sent = getInputChecksums(host);
+  if (!trialInputSums)
+    trialInputSums = getInputChecksums(host);
+  const std::vector<uint64_t> &sent = *trialInputSums;
 
   phase(("running the candidate: " + where).str());
   RunOutcome outcome;
@@ -261,6 +272,7 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
   }
   if (!checkInputsKept(sent, outcome.inputChecksums, where))
     return false;
+  phase(("checking the candidate's outputs: " + where).str());
   isSecondRun = garbagePrefill;
   bool ok =
       checkOutputs(host, expected, outcome.args, highOut, dist, seed, where);
