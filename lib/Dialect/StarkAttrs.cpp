@@ -78,10 +78,38 @@ LogicalResult WinnerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t arg,
+                      DenseI64ArrayAttr box, DenseI64ArrayAttr shape) {
+  if (arg < 0)
+    return emitError() << "'arg' must name an argument, got " << arg;
+  if (!box || !shape)
+    return emitError() << "'box' and 'shape' are both needed";
+  // The copy engine's limits: rank 1 to 5, boxes of 1 to 256 elements.
+  if (shape.empty() || shape.size() > 5 || box.size() != shape.size())
+    return emitError() << "'shape' must have 1 to 5 extents and 'box' as "
+                          "many";
+  for (auto [b, s] : llvm::zip(box.asArrayRef(), shape.asArrayRef()))
+    if (s <= 0 || b <= 0 || b > 256)
+      return emitError() << "'shape' extents must be positive and 'box' "
+                            "extents 1 to 256";
+  return success();
+}
+
+SmallVector<TensorMapAttr> LaunchAttr::getTensorMapList() const {
+  if (!getTensorMaps())
+    return {};
+  return llvm::to_vector(llvm::map_range(
+      getTensorMaps(), [](Attribute a) { return cast<TensorMapAttr>(a); }));
+}
+
 LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  DenseI64ArrayAttr block,
                                  DenseI64ArrayAttr grid, StringRef kernel,
-                                 int64_t sharedBytes) {
+                                 int64_t sharedBytes, ArrayAttr tensorMaps) {
+  if (tensorMaps && !llvm::all_of(tensorMaps, llvm::IsaPred<TensorMapAttr>))
+    return emitError() << "'tensor_maps' must hold #stark.tensor_map "
+                          "attributes";
   if (kernel.empty())
     return emitError() << "'kernel' must name a kernel";
   for (auto [what, dims] :

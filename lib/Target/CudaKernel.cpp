@@ -94,15 +94,36 @@ LogicalResult MlirCudaKernel::enqueue(CudaArgBuffers &args,
 LogicalResult SourceCudaKernel::enqueue(CudaArgBuffers &args,
                                         std::string &error) {
   SmallVector<CUdeviceptr> pointers(args.pointers.begin(), args.pointers.end());
-  SmallVector<void *> params;
-  for (CUdeviceptr &ptr : pointers)
-    params.push_back(&ptr);
+  const CudaDriverApi &api = device->api;
   for (const Launch &launch : launches) {
     const CudaLaunch &c = launch.config;
-    CUresult result = device->api.cuLaunchKernelFn(
-        launch.function, c.grid[0], c.grid[1], c.grid[2], c.block[0],
-        c.block[1], c.block[2], c.sharedBytes, device->stream, params.data(),
-        nullptr);
+    // The arguments' pointers, then the addresses of the launch's tensor
+    // maps, encoded for these arguments and written before the launch.
+    SmallVector<CUdeviceptr> mapAddresses;
+    for (auto [i, spec] : llvm::enumerate(launch.maps)) {
+      unsigned slot = launch.firstMap + unsigned(i);
+      CUtensorMap &map = hostMaps[slot];
+      if (spec.arg >= pointers.size() ||
+          failed(encodeTensorMap(api, spec, pointers[spec.arg], map, error)))
+        return failure();
+      CUdeviceptr address = mapMemory + slot * sizeof(CUtensorMap);
+      CUresult copied =
+          api.cuMemcpyHtoDAsyncFn(address, &map, sizeof(map), device->stream);
+      if (copied != CUDA_SUCCESS) {
+        error = api.describe(copied, "cuMemcpyHtoDAsync (tensor map)");
+        return failure();
+      }
+      mapAddresses.push_back(address);
+    }
+    SmallVector<void *> params;
+    for (CUdeviceptr &ptr : pointers)
+      params.push_back(&ptr);
+    for (CUdeviceptr &address : mapAddresses)
+      params.push_back(&address);
+    CUresult result =
+        api.cuLaunchKernelFn(launch.function, c.grid[0], c.grid[1], c.grid[2],
+                             c.block[0], c.block[1], c.block[2], c.sharedBytes,
+                             device->stream, params.data(), nullptr);
     if (result != CUDA_SUCCESS) {
       error = device->api.describe(
           result, llvm::formatv("cuLaunchKernel({0})", c.kernel).str());

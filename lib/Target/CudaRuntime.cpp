@@ -48,6 +48,9 @@ void CudaRuntimeState::releaseAll() {
   for (auto &entry : globals)
     api.cuMemFreeFn(entry.second.first);
   globals.clear();
+  for (auto &entry : tensorMaps)
+    api.cuMemFreeFn(entry.second);
+  tensorMaps.clear();
   for (CUevent event : events)
     api.cuEventDestroyFn(event);
   events.clear();
@@ -365,6 +368,70 @@ static void *starkDeviceCopyOfGlobal(void *host, uint64_t sizeBytes) {
   return s->hasError() ? nullptr : reinterpret_cast<void *>(ptr);
 }
 
+/// What `nvgpu.tma.create.descriptor` lowers to, with upstream's signature
+/// (mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp): a tiled tensor map
+/// of the memref whose ranked descriptor is at `descriptor` (rank `rank`),
+/// of the driver's data type, interleave, swizzle, L2 promotion and fill,
+/// boxes of `boxDims` (outermost first). Returns the map's device address;
+/// the map is written there again on every call.
+static void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                            int64_t dataType,
+                                            int64_t interleave, int64_t swizzle,
+                                            int64_t l2Promotion,
+                                            int64_t oobFill, int64_t *boxDims) {
+  CudaRuntimeState *s = state();
+  if (!s || !descriptor || !boxDims || s->hasError())
+    return nullptr;
+  // Element sizes of CUtensorMapDataType's values, in order.
+  static constexpr unsigned kElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                               4, 8, 2, 4, 4, 4};
+  if (rank < 1 || rank > 5 || dataType < 0 ||
+      dataType >= int64_t(std::size(kElementBytes))) {
+    s->recordError(llvm::formatv("mgpuTensorMapEncodeTiledMemref: rank {0} "
+                                 "or data type {1} is not supported",
+                                 rank, dataType));
+    return nullptr;
+  }
+  // A ranked memref descriptor: allocated and aligned pointers, offset,
+  // then `rank` sizes and `rank` strides (elements).
+  auto *fields = static_cast<int64_t *>(descriptor);
+  char *aligned = reinterpret_cast<char **>(descriptor)[1];
+  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
+  unsigned elementBytes = kElementBytes[dataType];
+  cuuint64_t dims[5], globalStrides[5];
+  cuuint32_t box[5], elementStrides[5];
+  for (int64_t i = 0; i < rank; ++i) {
+    dims[i] = cuuint64_t(sizes[rank - 1 - i]);
+    box[i] = cuuint32_t(boxDims[rank - 1 - i]);
+    elementStrides[i] = 1;
+    if (i + 1 < rank)
+      globalStrides[i] = cuuint64_t(strides[rank - 2 - i]) * elementBytes;
+  }
+  CUtensorMap map;
+  if (!s->check(s->api.cuTensorMapEncodeTiledFn(
+                    &map, CUtensorMapDataType(dataType), cuuint32_t(rank),
+                    aligned + fields[2] * elementBytes, dims, globalStrides,
+                    box, elementStrides, CUtensorMapInterleave(interleave),
+                    CUtensorMapSwizzle(swizzle),
+                    CUtensorMapL2promotion(l2Promotion),
+                    CUtensorMapFloatOOBfill(oobFill)),
+                "cuTensorMapEncodeTiled"))
+    return nullptr;
+  std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+  CUdeviceptr &memory = s->tensorMaps[key];
+  if (!memory &&
+      !s->check(s->api.cuMemAllocFn(&memory, sizeof(map)), "cuMemAlloc")) {
+    s->tensorMaps.erase(key);
+    return nullptr;
+  }
+  // Synchronous from pageable memory: the map may go out of scope.
+  if (!s->check(
+          s->api.cuMemcpyHtoDAsyncFn(memory, &map, sizeof(map), s->stream),
+          "cuMemcpyHtoDAsync (tensor map)"))
+    return nullptr;
+  return reinterpret_cast<void *>(memory);
+}
+
 static void mgpuSetDefaultDevice(int32_t device) {
   CudaRuntimeState *s = state();
   if (s && device != 0)
@@ -396,6 +463,7 @@ const llvm::StringMap<void *> &mlir::stark::getCudaRuntimeSymbols() {
     STARK_ADD(mgpuMemset32)
     STARK_ADD(mgpuMemset16)
     STARK_ADD(mgpuSetDefaultDevice)
+    STARK_ADD(mgpuTensorMapEncodeTiledMemref)
 #undef STARK_ADD
     map[kDeviceCopyOfGlobalSymbol] =
         reinterpret_cast<void *>(&starkDeviceCopyOfGlobal);

@@ -11,6 +11,7 @@
 #include "stark/Target/CompileCache.h"
 #include "stark/Target/CudaCompile.h"
 #include "stark/Target/CudaDriver.h"
+#include "stark/Target/CudaTensorMaps.h"
 #include "stark/Target/PtxGuards.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,6 +53,12 @@ mlir::stark::parseCudaSource(func::FuncOp func, std::string &error) {
     for (auto [i, v] : llvm::enumerate(l.getBlock().asArrayRef()))
       launch.block[i] = v;
     launch.sharedBytes = l.getSharedBytes();
+    launch.tensorMaps = l.getTensorMapList();
+    for (TensorMapAttr map : launch.tensorMaps)
+      if (failed(getTensorMapSpec(map, func.getArgumentTypes(), error))) {
+        error = llvm::formatv("launch of {0}: {1}", launch.kernel, error);
+        return failure();
+      }
     candidate.launches.push_back(std::move(launch));
   }
   candidate.options = attr.getOptionList();

@@ -250,9 +250,19 @@ CudaTarget::compileSource(func::FuncOp entry, const KernelSignature &signature,
     return failure();
   }
 
+  unsigned numMaps = 0;
   for (const CudaLaunch &launch : source->launches) {
     SourceCudaKernel::Launch compiled;
     compiled.config = launch;
+    compiled.firstMap = numMaps;
+    for (TensorMapAttr map : launch.tensorMaps) {
+      FailureOr<TensorMapSpec> spec =
+          getTensorMapSpec(map, entry.getArgumentTypes(), error);
+      if (failed(spec))
+        return failure();
+      compiled.maps.push_back(std::move(*spec));
+    }
+    numMaps += compiled.maps.size();
     std::string symbol = built->loweredNames.lookup(launch.kernel);
     result = api.cuModuleGetFunctionFn(&compiled.function, kernel->module,
                                        symbol.c_str());
@@ -306,6 +316,15 @@ CudaTarget::compileSource(func::FuncOp entry, const KernelSignature &signature,
       }
     }
     kernel->launches.push_back(std::move(compiled));
+  }
+  if (numMaps != 0) {
+    kernel->hostMaps.resize(numMaps);
+    result =
+        api.cuMemAllocFn(&kernel->mapMemory, numMaps * sizeof(CUtensorMap));
+    if (result != CUDA_SUCCESS) {
+      error = api.describe(result, "cuMemAlloc (tensor maps)");
+      return failure();
+    }
   }
   return std::unique_ptr<CompiledKernel>(std::move(kernel));
 }

@@ -14,6 +14,7 @@
 #include "stark/Target/CudaDeviceLoad.h"
 #include "stark/Target/CudaDriver.h"
 #include "stark/Target/CudaRuntime.h"
+#include "stark/Target/CudaTensorMaps.h"
 #include "stark/Target/Target.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -21,6 +22,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir::stark::cudatarget {
 
@@ -191,13 +193,19 @@ public:
   struct Launch {
     CUfunction function = nullptr;
     CudaLaunch config;
+    /// config.tensorMaps described, and where in mapMemory each goes.
+    std::vector<TensorMapSpec> maps;
+    unsigned firstMap = 0;
   };
   using CudaKernel::CudaKernel;
   ~SourceCudaKernel() override {
-    if (!module)
+    if (!module && !mapMemory)
       return;
     device->api.cuCtxSetCurrentFn(device->context);
-    device->api.cuModuleUnloadFn(module);
+    if (mapMemory)
+      device->api.cuMemFreeFn(mapMemory);
+    if (module)
+      device->api.cuModuleUnloadFn(module);
   }
 
   LogicalResult enqueue(CudaArgBuffers &args, std::string &error) override;
@@ -205,6 +213,11 @@ public:
 
   CUmodule module = nullptr;
   SmallVector<Launch> launches;
+  /// The launches' tensor maps in device memory, 128 bytes each, written
+  /// before every launch (a kernel cannot keep anything there between
+  /// runs), and the host copies they are written from.
+  CUdeviceptr mapMemory = 0;
+  std::vector<CUtensorMap> hostMaps;
 };
 
 } // namespace mlir::stark::cudatarget

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -31,6 +32,47 @@ CudaArch mlir::stark::getCudaArchForChip(StringRef chip) {
       arch.features = known.features;
   }
   return arch;
+}
+
+/// The tensor map `map` of the host function's argument, as upstream's
+/// `nvgpu.tma.create.descriptor` makes it: the argument seen as the
+/// row-major `shape`, boxes of `box`, the 128-byte swizzle, zeros past the
+/// edges. It lowers (convert-nvgpu-to-nvvm) to a call of the runtime's
+/// mgpuTensorMapEncodeTiledMemref, which returns the map's device address;
+/// the launch takes that address as the pointer it is (gpu-to-llvm has no
+/// conversion of the descriptor type for a launch's operands).
+static Value emitTensorMap(OpBuilder &b, Location loc, func::FuncOp host,
+                           TensorMapAttr map,
+                           function_ref<Value(int64_t)> index) {
+  MLIRContext *context = b.getContext();
+  Value arg = host.getArgument(unsigned(map.getArg()));
+  Type element = cast<MemRefType>(arg.getType()).getElementType();
+  ArrayRef<int64_t> shape = map.getShape().asArrayRef();
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  auto viewType = MemRefType::get(shape, element,
+                                  StridedLayoutAttr::get(context, 0, strides));
+  Value view = memref::ReinterpretCastOp::create(b, loc, viewType, arg, 0,
+                                                 shape, strides);
+  Value unranked =
+      memref::CastOp::create(b, loc, UnrankedMemRefType::get(element, 0), view);
+  SmallVector<Value> box;
+  for (int64_t extent : map.getBox().asArrayRef())
+    box.push_back(index(extent));
+  auto boxType = MemRefType::get(
+      map.getBox().asArrayRef(), element, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+  auto descriptorType = nvgpu::TensorMapDescriptorType::get(
+      context, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  Value descriptor = nvgpu::TmaCreateDescriptorOp::create(
+      b, loc, descriptorType, unranked, box);
+  return UnrealizedConversionCastOp::create(
+             b, loc, LLVM::LLVMPointerType::get(context), descriptor)
+      .getResult(0);
 }
 
 func::FuncOp mlir::stark::emitCudaLaunchHost(
@@ -77,8 +119,11 @@ func::FuncOp mlir::stark::emitCudaLaunchHost(
     auto kernel = SymbolRefAttr::get(
         context, binaryName,
         {FlatSymbolRefAttr::get(context, loweredNames.lookup(launch.kernel))});
+    SmallVector<Value> operands(pointers);
+    for (TensorMapAttr map : launch.tensorMaps)
+      operands.push_back(emitTensorMap(b, loc, host, map, index));
     token = gpu::LaunchFuncOp::create(b, loc, kernel, grid, block, shared,
-                                      pointers, tokenType, ValueRange{token})
+                                      operands, tokenType, ValueRange{token})
                 .getAsyncToken();
   }
   gpu::WaitOp::create(b, loc, Type(), ValueRange{token});

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -254,6 +255,7 @@ public:
     declareGeneratedDialect<LLVM::LLVMDialect>();
     declareGeneratedDialect<memref::MemRefDialect>();
     declareGeneratedDialect<NVVM::NVVMDialect>();
+    declareGeneratedDialect<nvgpu::NVGPUDialect>();
     declareDependentDialect<StarkDialect>();
     registerTransformOps<
 #define GET_OP_LIST

@@ -89,6 +89,33 @@ func.func private @k() attributes {stark.cuda = #stark.cuda<launches = [{kernel 
 
 // -----
 
+// expected-error @+2 {{'tensor_maps' must hold #stark.tensor_map attributes}}
+// expected-error @+1 {{failed to parse Stark_CudaKernelAttr parameter 'launches'}}
+func.func private @k() attributes {stark.cuda = #stark.cuda<launches = [#stark.launch<block = array<i64: 16>, grid = array<i64: 1>, kernel = "k", tensor_maps = [1]>], source = "__global__ void k() {}">}
+
+// -----
+
+// expected-error @+3 {{'shape' must have 1 to 5 extents and 'box' as many}}
+// expected-error @+2 {{failed to parse Stark_LaunchAttr parameter 'tensor_maps'}}
+// expected-error @+1 {{failed to parse Stark_CudaKernelAttr parameter 'launches'}}
+func.func private @k() attributes {stark.cuda = #stark.cuda<launches = [#stark.launch<block = array<i64: 16>, grid = array<i64: 1>, kernel = "k", tensor_maps = [#stark.tensor_map<arg = 0, shape = array<i64: 4, 4>, box = array<i64: 4>>]>], source = "__global__ void k() {}">}
+
+// -----
+
+// expected-error @+3 {{'shape' extents must be positive and 'box' extents 1 to 256}}
+// expected-error @+2 {{failed to parse Stark_LaunchAttr parameter 'tensor_maps'}}
+// expected-error @+1 {{failed to parse Stark_CudaKernelAttr parameter 'launches'}}
+func.func private @k() attributes {stark.cuda = #stark.cuda<launches = [#stark.launch<block = array<i64: 16>, grid = array<i64: 1>, kernel = "k", tensor_maps = [#stark.tensor_map<arg = 0, shape = array<i64: 4, 512>, box = array<i64: 4, 512>>]>], source = "__global__ void k() {}">}
+
+// -----
+
+// expected-error @+3 {{'arg' must name an argument, got -1}}
+// expected-error @+2 {{failed to parse Stark_LaunchAttr parameter 'tensor_maps'}}
+// expected-error @+1 {{failed to parse Stark_CudaKernelAttr parameter 'launches'}}
+func.func private @k() attributes {stark.cuda = #stark.cuda<launches = [#stark.launch<block = array<i64: 16>, grid = array<i64: 1>, kernel = "k", tensor_maps = [#stark.tensor_map<arg = -1, shape = array<i64: 4>, box = array<i64: 4>>]>], source = "__global__ void k() {}">}
+
+// -----
+
 // expected-error @+1 {{'options' must be an array of strings}}
 func.func private @k() attributes {stark.cuda = #stark.cuda<launches = [#stark.launch<block = array<i64: 16>, grid = array<i64: 1>, kernel = "k">], options = [1], source = "__global__ void k() {}">}
 

@@ -73,6 +73,14 @@ func.func private @bare() attributes {stark.cuda = #stark.cuda<source = "__globa
 
 // -----
 
+// A launch with tensor maps of its arguments (TMA descriptors).
+
+// CHECK-LABEL: func.func private @tma
+// CHECK-SAME: tensor_maps = [#stark.tensor_map<arg = 0, box = array<i64: 1, 128, 64>, shape = array<i64: 1, 256, 64>>, #stark.tensor_map<arg = 1, box = array<i64: 64, 64>, shape = array<i64: 64, 64>>]
+func.func private @tma(%a: memref<256x64xbf16>, %b: memref<64x64xbf16>) attributes {stark.cuda = #stark.cuda<source = "__global__ void k() {}", launches = [#stark.launch<kernel = "k", grid = array<i64: 1>, block = array<i64: 1>, tensor_maps = [#stark.tensor_map<arg = 0, shape = array<i64: 1, 256, 64>, box = array<i64: 1, 128, 64>>, #stark.tensor_map<arg = 1, shape = array<i64: 64, 64>, box = array<i64: 64, 64>>]>]>}
+
+// -----
+
 // CHECK-LABEL: func.func @scheduled
 // CHECK-SAME: stark.schedule = #stark.schedule<family = "td-matmul", params = {bm = 64 : i64, tm = 4 : i64}, script = "transform.named_sequence">
 func.func @scheduled() attributes {stark.schedule = #stark.schedule<family = "td-matmul", params = {bm = 64 : i64, tm = 4 : i64}, script = "transform.named_sequence">} {

@@ -133,11 +133,35 @@ def Stark_WinnerAttr : Stark_Attr<"Winner", "winner"> {
   );
 }
 
+def Stark_TensorMapAttr : Stark_Attr<"TensorMap", "tensor_map"> {
+  let summary = "A tensor map (TMA descriptor) of one entry argument";
+  let description = [{
+    Entry argument `arg`, a memref with the identity layout, seen as the
+    row-major tensor `shape` (the same elements in the same order, so the
+    product of `shape` is the argument's element count), read by the bulk
+    tensor copy engine in boxes of `box` (one extent per dimension of
+    `shape`, outermost first) with the 128-byte swizzle; elements past the
+    edges read as zero. The kernel receives the address of the encoded
+    128-byte map in device memory.
+
+    ```mlir
+    #stark.tensor_map<arg = 0, box = array<i64: 1, 128, 64>,
+                      shape = array<i64: 1, 512, 2048>>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$arg,
+    Stark_I64ArrayParameter<"box extents, outermost first">:$box,
+    Stark_I64ArrayParameter<"the argument's shape as a tensor">:$shape
+  );
+}
+
 def Stark_LaunchAttr : Stark_Attr<"Launch", "launch"> {
   let summary = "One kernel launch of a CUDA C++ candidate";
   let description = [{
     The kernel receives the data pointers of the entry's memref arguments,
-    in order. `grid` and `block` hold one to three positive extents.
+    in order, then the device addresses of its `tensor_maps`, in order.
+    `grid` and `block` hold one to three positive extents.
 
     ```mlir
     #stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 4, 1, 1>,
@@ -148,8 +172,13 @@ def Stark_LaunchAttr : Stark_Attr<"Launch", "launch"> {
     Stark_I64ArrayParameter<"threads per block">:$block,
     Stark_I64ArrayParameter<"blocks">:$grid,
     StringRefParameter<"kernel name (a name expression)">:$kernel,
-    DefaultValuedParameter<"int64_t", "0", "dynamic shared memory">:$shared_bytes
+    DefaultValuedParameter<"int64_t", "0", "dynamic shared memory">:$shared_bytes,
+    OptionalParameter<"::mlir::ArrayAttr", "#stark.tensor_map of arguments">:$tensor_maps
   );
+  let extraClassDeclaration = [{
+    /// The tensor maps, typed (empty when there are none).
+    ::llvm::SmallVector<TensorMapAttr> getTensorMapList() const;
+  }];
 }
 
 def Stark_CudaKernelAttr : Stark_Attr<"CudaKernel", "cuda"> {

@@ -94,6 +94,8 @@ struct CudaLaunch {
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
   int64_t sharedBytes = 0;
+  /// Passed after the pointers: each map's device address.
+  SmallVector<TensorMapAttr> tensorMaps;
 };
 
 /// The `family` of CUDA C++ that a language model wrote (the llm agents

@@ -62,7 +62,8 @@ namespace mlir::stark {
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
-  X(cuLaunchKernelEx)
+  X(cuLaunchKernelEx)                                                          \
+  X(cuTensorMapEncodeTiled)
 
 #define STARK_NVRTC_FUNCTIONS(X)                                               \
   X(nvrtcVersion)                                                              \

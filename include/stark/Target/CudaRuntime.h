@@ -63,6 +63,10 @@ public:
   /// Device copies of the host globals that the host code reads, by host
   /// address, with their sizes: made on first use, kept until releaseAll.
   llvm::DenseMap<const void *, std::pair<CUdeviceptr, uint64_t>> globals;
+  /// Device memory of the tensor maps the host code encoded, by their
+  /// bytes: a program that runs many times encodes the same maps again and
+  /// gets the same memory. Kept until releaseAll.
+  std::map<std::string, CUdeviceptr> tensorMaps;
 
 private:
   std::string error;

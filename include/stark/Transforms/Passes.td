@@ -508,7 +508,8 @@ def StarkSubstitutePass : Pass<"stark-substitute", "ModuleOp"> {
                            "bufferization::BufferizationDialect",
                            "func::FuncDialect", "gpu::GPUDialect",
                            "LLVM::LLVMDialect", "memref::MemRefDialect",
-                           "NVVM::NVVMDialect", "stark::StarkDialect"];
+                           "NVVM::NVVMDialect", "nvgpu::NVGPUDialect",
+                           "stark::StarkDialect"];
   let options = [
     Option<"keepProblems", "keep-problems", "bool", /*default=*/"false",
            "Keep the problem modules in the output">,
@@ -554,7 +555,8 @@ def StarkApplyTuningSpecPass : Pass<"stark-apply-tuning-spec", "ModuleOp"> {
                            "bufferization::BufferizationDialect",
                            "func::FuncDialect", "gpu::GPUDialect",
                            "LLVM::LLVMDialect", "memref::MemRefDialect",
-                           "NVVM::NVVMDialect", "stark::StarkDialect",
+                           "NVVM::NVVMDialect", "nvgpu::NVGPUDialect",
+                           "stark::StarkDialect",
                            "transform::TransformDialect"];
   let options = [
     Option<"spec", "spec", "std::string", /*default=*/"\"\"",
