@@ -123,10 +123,12 @@ TEST_F(GemmWgmmaFamilyTest, AppliesToRowMajorHalfContractions) {
     ProblemView v = view(ir);
     std::string why;
     EXPECT_TRUE(succeeded(checkFamilyApplies("gemm_wgmma", v, why))) << why;
-    // Offered right before the WMMA family.
+    // Offered after its TMA variant (whole arguments) and right before the
+    // WMMA family.
     SmallVector<std::string> order = getApplicableFamilies(v, false);
     auto at = [&](StringRef f) { return llvm::find(order, f) - order.begin(); };
-    EXPECT_EQ(order.front(), "gemm_wgmma") << v.opName;
+    EXPECT_EQ(order.front(), "gemm_wgmma_tma") << v.opName;
+    EXPECT_EQ(at("gemm_wgmma_tma") + 1, at("gemm_wgmma")) << v.opName;
     EXPECT_EQ(at("gemm_wgmma") + 1, at("gemm_tc")) << v.opName;
   }
 }
@@ -327,7 +329,122 @@ TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
             p.source.find("wgmmaTf32SplitTile"));
 }
 
+// B shared by every batch (a weight, as torch's linear layers on 3-D
+// inputs give it): A's and C's batches fold into m.
+const char *kSharedWeightBf16 = R"mlir(
+func.func @kernel(%a: memref<4x256x128xbf16>, %b: memref<128x512xbf16>, %c: memref<4x256x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<4x256x128xbf16>, memref<128x512xbf16>) outs(%c : memref<4x256x512xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+})mlir";
+
+TEST_F(GemmWgmmaFamilyTest, TmaDeclinesWithReasons) {
+  struct Case {
+    const char *ir, *why;
+  };
+  for (const Case &c :
+       {Case{kMatmulF32, "gemm_wgmma_tma needs both inputs f16 or both bf16"},
+        Case{kMatmulTransposeBBf16,
+             "gemm_wgmma_tma needs B contiguous along n (row-major B)"},
+        Case{kMatmulOddK, "gemm_wgmma_tma needs k and n multiples of 8"}}) {
+    ProblemView v = view(c.ir);
+    std::string why;
+    EXPECT_TRUE(failed(checkFamilyApplies("gemm_wgmma_tma", v, why))) << c.ir;
+    EXPECT_EQ(why, c.why);
+    EXPECT_FALSE(
+        llvm::is_contained(getApplicableFamilies(v, false), "gemm_wgmma_tma"));
+  }
+}
+
+// Persistent points first, one block per SM (132 on the H200); the last
+// point has a block per tile.
+TEST_F(GemmWgmmaFamilyTest, TmaOnlySm90aAndPersistentFirst) {
+  ProblemView v = view(kMatmulBf16);
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  std::vector<TemplateParams> sets = enumerateParams("gemm_wgmma_tma", v, h200);
+  ASSERT_EQ(sets.size(), 5u);
+  EXPECT_EQ(sets.front().at("bn"), 256);
+  EXPECT_EQ(sets.front().at("stages"), 4);
+  EXPECT_EQ(sets.front().at("blocks"), 132);
+  EXPECT_EQ(
+      llvm::count_if(
+          sets, [](const TemplateParams &p) { return p.at("blocks") == 0; }),
+      1);
+  EXPECT_TRUE(
+      enumerateParams("gemm_wgmma_tma", v, *lookupHardwareProfile("a100"))
+          .empty());
+  std::string error;
+  EXPECT_TRUE(
+      failed(generateCudaKernel("gemm_wgmma_tma", v, {{"blocks", -1}}, error)));
+  EXPECT_EQ(error,
+            "gemm_wgmma_tma: stages in [2, 8], group_m >= 1, blocks >= 0");
+}
+
+TEST_F(GemmWgmmaFamilyTest, TmaSourceLaunchAndTensorMaps) {
+  ProblemView v = view(kBatchOddF16);
+  CudaKernelPlan p =
+      plan(v, "gemm_wgmma_tma", {{"bn", 128}, {"stages", 5}, {"blocks", 0}});
+  ASSERT_EQ(p.launches.size(), 1u);
+  const CudaKernelPlan::Launch &l = p.launches[0];
+  // Every tile of both batches in grid.x.
+  EXPECT_EQ(l.grid[0], 8 * 9 * 2);
+  EXPECT_EQ(l.grid[1], 1);
+  EXPECT_EQ(l.block[0], 384);
+  ASSERT_EQ(l.tensorMaps.size(), 2u);
+  EXPECT_EQ(l.tensorMaps[0].arg, 0);
+  EXPECT_EQ(l.tensorMaps[0].shape, (std::vector<int64_t>{2, 1000, 520}));
+  EXPECT_EQ(l.tensorMaps[0].box, (std::vector<int64_t>{1, 128, 64}));
+  EXPECT_EQ(l.tensorMaps[1].arg, 1);
+  EXPECT_EQ(l.tensorMaps[1].shape, (std::vector<int64_t>{2, 520, 1032}));
+  EXPECT_EQ(l.tensorMaps[1].box, (std::vector<int64_t>{1, 64, 64}));
+  EXPECT_TRUE(contains(p.source, "WgmmaTmaArgs<__half, __half> p;"));
+  EXPECT_TRUE(contains(p.source, "const void* __restrict__ stark_map_a, const "
+                                 "void* __restrict__ stark_map_b)"));
+  EXPECT_TRUE(contains(p.source, "p.batches = (int)BATCH, p.aBroadcast = "
+                                 "false, p.bBroadcast = false;"));
+  EXPECT_TRUE(contains(p.source, "gemmWgmmaTmaBlock<StarkConfig>(p);"));
+  // A persistent grid never has more blocks than tiles.
+  EXPECT_EQ(plan(v, "gemm_wgmma_tma", {{"bn", 128}, {"blocks", 500}})
+                .launches[0]
+                .grid[0],
+            144);
+  // The attribute carries the maps.
+  std::string error;
+  FailureOr<OwningOpRef<ModuleOp>> candidate =
+      buildCudaCandidateModule(*modules.front(), p, error);
+  ASSERT_TRUE(succeeded(candidate)) << error;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*candidate)->print(os);
+  EXPECT_TRUE(contains(text, "tensor_maps = [#stark.tensor_map<arg = 0, box = "
+                             "array<i64: 1, 128, 64>, shape = array<i64: 2, "
+                             "1000, 520>>, #stark.tensor_map<arg = 1"))
+      << text;
+}
+
+TEST_F(GemmWgmmaFamilyTest, TmaMapsASharedWeightsBatchFoldedIntoM) {
+  ProblemView v = view(kSharedWeightBf16);
+  std::string why;
+  ASSERT_TRUE(succeeded(checkFamilyApplies("gemm_wgmma_tma", v, why))) << why;
+  CudaKernelPlan p = plan(v, "gemm_wgmma_tma", {});
+  EXPECT_EQ(p.launches[0].tensorMaps[0].shape,
+            (std::vector<int64_t>{1, 1024, 128}));
+  EXPECT_EQ(p.launches[0].tensorMaps[1].shape,
+            (std::vector<int64_t>{1, 128, 512}));
+}
+
 #ifdef STARK_ENABLE_CUDA
+TEST_F(GemmWgmmaFamilyTest, TmaSourcesCompileWithNvrtc) {
+  expectSourcesCompile("gemm_wgmma_tma", {kMatmulBf16, kBatchOddF16});
+}
+
 TEST_F(GemmWgmmaFamilyTest, Tf32SourcesCompileWithNvrtc) {
   expectSourcesCompile("gemm_wgmma_3xtf32",
                        {kSmallLinearF32.c_str(), kMatmulF32});

@@ -42,12 +42,20 @@ namespace mlir::stark {
 using TemplateParams = std::map<std::string, int64_t>;
 
 struct CudaKernelPlan {
+  /// A tensor map the launch passes after the arguments' pointers
+  /// (#stark.tensor_map): argument `arg` seen as the row-major `shape`,
+  /// copied in boxes of `box`.
+  struct TensorMap {
+    int64_t arg = 0;
+    std::vector<int64_t> shape, box;
+  };
   struct Launch {
     std::string kernel;
     std::array<int64_t, 3> grid = {1, 1, 1};
     std::array<int64_t, 3> block = {1, 1, 1};
     /// Dynamic shared memory.
     int64_t sharedBytes = 0;
+    std::vector<TensorMap> tensorMaps;
   };
   std::string source;
   std::vector<Launch> launches;

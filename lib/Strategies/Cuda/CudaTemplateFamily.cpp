@@ -347,10 +347,17 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::stark::buildCudaCandidateModule(
   MLIRContext *ctx = candidate->getContext();
   Builder b(ctx);
   SmallVector<Attribute> launches;
-  for (const CudaKernelPlan::Launch &l : plan.launches)
-    launches.push_back(LaunchAttr::get(ctx, b.getDenseI64ArrayAttr(l.block),
-                                       b.getDenseI64ArrayAttr(l.grid), l.kernel,
-                                       l.sharedBytes));
+  for (const CudaKernelPlan::Launch &l : plan.launches) {
+    SmallVector<Attribute> maps;
+    for (const CudaKernelPlan::TensorMap &m : l.tensorMaps)
+      maps.push_back(TensorMapAttr::get(ctx, m.arg,
+                                        b.getDenseI64ArrayAttr(m.box),
+                                        b.getDenseI64ArrayAttr(m.shape)));
+    launches.push_back(
+        LaunchAttr::get(ctx, b.getDenseI64ArrayAttr(l.block),
+                        b.getDenseI64ArrayAttr(l.grid), l.kernel, l.sharedBytes,
+                        maps.empty() ? ArrayAttr() : b.getArrayAttr(maps)));
+  }
   ArrayAttr options;
   if (!plan.options.empty())
     options = b.getStrArrayAttr(llvm::to_vector_of<StringRef>(plan.options));

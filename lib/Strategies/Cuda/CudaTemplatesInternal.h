@@ -62,6 +62,8 @@ enum RankBand : unsigned {
   /// GEMM kernels that decline nothing.
   kNarrowConvRows = 60,
   /// wgmma before WMMA: on chips other than sm_90a it offers nothing.
+  /// TMA loads first, where the operands are whole arguments.
+  kWgmmaTma = 68,
   kWgmma = 70,
   kTensorCores = 80,
   kSimtGemm = 90,

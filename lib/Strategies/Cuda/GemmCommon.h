@@ -80,6 +80,9 @@ struct WgmmaSourceSpec {
   std::string config, args;
   StringRef kernel, block;
   bool bRowsAlongN = false;
+  /// Parameters after the arguments' pointers (the tensor maps' addresses)
+  /// and the statements that put them into `p`.
+  std::string extraParams, extraArgs;
 };
 
 /// The candidate source of a wgmma kernel on `view`: the kernels, the

@@ -39,7 +39,8 @@ std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
        << "\n";
   os << "extern \"C\" __global__ void "
         "__launch_bounds__(StarkConfig::kThreads, 1) "
-     << spec.kernel << "(" << getKernelParameters(view) << ") {\n";
+     << spec.kernel << "(" << getKernelParameters(view) << spec.extraParams
+     << ") {\n";
   os << "  " << spec.args << " p;\n";
   os << llvm::formatv("  p.A = {0} + {1}LL;\n  p.B = {2} + {3}LL;\n"
                       "  p.C = {4} + {5}LL;\n",
@@ -52,6 +53,7 @@ std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
                       "{5}LL;\n",
                       addr.a[1], spec.bRowsAlongN ? addr.b[2] : addr.b[1],
                       addr.c[1], addr.a[0], addr.b[0], addr.c[0]);
+  os << spec.extraArgs;
   if (store)
     os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
   os << "  stark_kernels::" << spec.block << "<StarkConfig>(p"

@@ -1,0 +1,226 @@
+//===- GemmWgmmaTmaFamily.cpp - wgmma GEMM with TMA loads (gemm_wgmma_tma) ===//
+//
+// The kernel of lib/Strategies/Kernels/GemmWgmmaTma.cuh: gemm_wgmma's ring,
+// consumers and store stage, with one producer thread that loads each
+// stage by bulk tensor copies (TMA) and, with `blocks` set, a persistent
+// grid (one block per SM) that runs every tile through the same ring. The
+// copies read through tensor maps the launch asks for (#stark.tensor_map): A as
+// the row-major tensor (batch, m, k) with boxes of 1 x 128 x 64, B as (batch,
+// k, n) with boxes of 1 x 64 x 64, 128-byte swizzle, zeros past the edges.
+// So it takes what gemm_wgmma takes, where each operand is a whole
+// argument laid out exactly so (no offset, no padding between rows or
+// batches; a batch stride of 0 makes a one-batch map read by every batch).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmCommon.h"
+
+#include "stark/Strategies/KernelSources.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+namespace {
+/// gemm_wgmma's parameters and the schedule: `blocks` persistent blocks,
+/// each taking every blocks-th tile (enumerated as one per SM), or 0 for
+/// one block per tile.
+struct WgmmaTmaParams {
+  int64_t bn = 256, stages = 4, groupM = 8, blocks = 0;
+};
+
+constexpr int64_t kBM = 128, kBK = 64, kThreads = 384;
+/// The register cap of __launch_bounds__(384, 1).
+constexpr int64_t kRegisters = 168;
+/// The alignment of the dynamic array and the mbarriers.
+constexpr int64_t kStaticShared = 1024;
+
+int64_t sharedBytes(const WgmmaTmaParams &p) {
+  return p.stages * (kBM * kBK + kBK * p.bn) * 2 + 1024;
+}
+
+ArrayRef<ParamField<WgmmaTmaParams>> getFields() {
+  static const ParamField<WgmmaTmaParams> fields[] = {
+      {"bn", &WgmmaTmaParams::bn},
+      {"stages", &WgmmaTmaParams::stages},
+      {"group_m", &WgmmaTmaParams::groupM},
+      {"blocks", &WgmmaTmaParams::blocks}};
+  return fields;
+}
+
+/// An operand's tensor map: the whole argument `arg` as (batches, rows,
+/// cols), or nullopt (with `whyNot`) when its layout is anything else.
+std::optional<CudaKernelPlan::TensorMap>
+getOperandMap(const ProblemView &view, int arg, const int64_t (&strides)[3],
+              int64_t offset, int64_t rows, int64_t cols, StringRef what,
+              std::string &whyNot) {
+  const ContractionView &c = *view.contraction;
+  int64_t batches = strides[0] == 0 ? 1 : c.batch;
+  int64_t elements = 1;
+  for (int64_t extent : view.argShapes[arg])
+    elements *= extent;
+  bool dense = strides[2] == 1 && strides[1] == cols &&
+               (batches == 1 || strides[0] == rows * cols);
+  if (offset != 0 || !dense || elements != batches * rows * cols) {
+    whyNot = ("gemm_wgmma_tma needs " + what +
+              " to be a whole argument, row-major without padding")
+                 .str();
+    return std::nullopt;
+  }
+  return CudaKernelPlan::TensorMap{arg, {batches, rows, cols}, {}};
+}
+
+/// The maps of A (boxes of 1 x 128 x 64) and B (1 x 64 x 64), in that order.
+FailureOr<std::vector<CudaKernelPlan::TensorMap>>
+getTensorMaps(const ProblemView &view, std::string &whyNot) {
+  const ContractionView &c = *view.contraction;
+  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  std::optional<CudaKernelPlan::TensorMap> a =
+      getOperandMap(view, view.inputs[0].argNumber, addr.a, addr.aOffset, c.m,
+                    c.k, "A", whyNot);
+  if (!a)
+    return failure();
+  std::optional<CudaKernelPlan::TensorMap> b =
+      getOperandMap(view, view.inputs[1].argNumber, addr.b, addr.bOffset, c.k,
+                    c.n, "B", whyNot);
+  if (!b)
+    return failure();
+  a->box = {1, kBM, kBK};
+  b->box = {1, kBK, 64};
+  return std::vector<CudaKernelPlan::TensorMap>{*a, *b};
+}
+
+LogicalResult checkApplies(const ProblemView &view, std::string &whyNot) {
+  if (!view.contraction) {
+    whyNot = "the problem is not a contraction (out += a * b over linear maps)";
+    return failure();
+  }
+  const ContractionView &c = *view.contraction;
+  bool half = c.aKind == ElementKind::F16 && c.bKind == ElementKind::F16;
+  bool bf16 = c.aKind == ElementKind::BF16 && c.bKind == ElementKind::BF16;
+  if (!half && !bf16) {
+    whyNot = "gemm_wgmma_tma needs both inputs f16 or both bf16";
+    return failure();
+  }
+  if (c.cKind != ElementKind::F32 && c.cKind != ElementKind::F16 &&
+      c.cKind != ElementKind::BF16) {
+    whyNot = "gemm_wgmma_tma needs an f32, f16 or bf16 output";
+    return failure();
+  }
+  if (failed(checkWgmmaLayout(view, "gemm_wgmma_tma", /*copyElements=*/8,
+                              /*bRowsAlongN=*/false, whyNot)))
+    return failure();
+  return getTensorMaps(view, whyNot);
+}
+
+LogicalResult validate(const WgmmaTmaParams &p, std::string &whyNot) {
+  if (p.bn != 128 && p.bn != 256) {
+    whyNot = "gemm_wgmma_tma: bn must be 128 or 256";
+    return failure();
+  }
+  if (p.stages < 2 || p.stages > 8 || p.groupM < 1 || p.blocks < 0 ||
+      p.blocks > std::numeric_limits<int32_t>::max()) {
+    whyNot = "gemm_wgmma_tma: stages in [2, 8], group_m >= 1, blocks >= 0";
+    return failure();
+  }
+  int64_t bytes = sharedBytes(p) + kStaticShared;
+  if (bytes > 227 * 1024) {
+    whyNot = llvm::formatv("gemm_wgmma_tma: {0} stages of 128x{1} need {2} "
+                           "bytes of shared memory (limit {3})",
+                           p.stages, p.bn, bytes, 227 * 1024);
+    return failure();
+  }
+  return success();
+}
+
+std::string emitSource(const ProblemView &view, const WgmmaTmaParams &p) {
+  const ContractionView &c = *view.contraction;
+  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  WgmmaSourceSpec spec;
+  spec.kernelFiles = {"GemmWgmma.cuh", "GemmWgmmaTma.cuh"};
+  spec.config = llvm::formatv("stark_kernels::WgmmaConfig<{0}, {1}, {2}>", p.bn,
+                              p.stages, p.groupM)
+                    .str();
+  spec.args = ("stark_kernels::WgmmaTmaArgs<" + getCudaStorageType(c.aKind) +
+               ", " + getCudaStorageType(c.cKind) + ">")
+                  .str();
+  spec.kernel = "stark_gemm_wgmma_tma";
+  spec.block = "gemmWgmmaTmaBlock";
+  spec.extraParams = ", const void* __restrict__ stark_map_a, const void* "
+                     "__restrict__ stark_map_b";
+  spec.extraArgs =
+      llvm::formatv("  p.mapA = stark_map_a, p.mapB = stark_map_b;\n"
+                    "  p.batches = (int)BATCH, p.aBroadcast = {0}, "
+                    "p.bBroadcast = {1};\n",
+                    addr.a[0] == 0 ? "true" : "false",
+                    addr.b[0] == 0 ? "true" : "false")
+          .str();
+  return emitWgmmaCandidateSource(view, spec);
+}
+
+/// TMA and wgmma exist only on sm_90a. Measured on the H100
+/// (bench/results/wgmma-tma-2026-12-06d-h100.md): persistent 128x256 in 4
+/// stages at 4096^3 and on 512 x 5632 x 2048; 128x128 in 5 stages where
+/// there are few tiles (512 x 1024 x 2048: 23 us against 41).
+std::vector<WgmmaTmaParams> enumerate(const ProblemView &view,
+                                      const HardwareProfile &profile) {
+  if (profile.chip != "sm_90a")
+    return {};
+  static const int64_t configs[][3] = {
+      {256, 4, 1}, {128, 5, 1}, {256, 3, 1}, {256, 4, 0}, {128, 4, 1}};
+  const ContractionView &c = *view.contraction;
+  BlockLimits limits(profile);
+  std::vector<std::pair<WgmmaTmaParams, double>> scored;
+  for (auto &cfg : configs) {
+    WgmmaTmaParams p;
+    p.bn = cfg[0], p.stages = cfg[1];
+    if (cfg[2])
+      p.blocks = std::min(ceilDiv(c.m, kBM) * ceilDiv(c.n, p.bn) * c.batch,
+                          getNumUnits(profile));
+    std::string ignored;
+    if (failed(validate(p, ignored)) ||
+        !limits.fits(sharedBytes(p) + kStaticShared, kThreads, kRegisters))
+      continue;
+    double reuse = double(64 * p.bn) / double(64 + p.bn) / 16.0;
+    scored.push_back(
+        {p, gemmKernelTileScore(c, kBM, p.bn, kBK, reuse, profile)});
+  }
+  return sortByScore(std::move(scored));
+}
+
+FailureOr<CudaKernelPlan> generate(const ProblemView &view,
+                                   const WgmmaTmaParams &p,
+                                   std::string &whyNot) {
+  if (failed(checkApplies(view, whyNot)) || failed(validate(p, whyNot)))
+    return failure();
+  FailureOr<std::vector<CudaKernelPlan::TensorMap>> maps =
+      getTensorMaps(view, whyNot);
+  if (failed(maps))
+    return failure();
+  const ContractionView &c = *view.contraction;
+  CudaKernelPlan plan = makeGemmPlan(
+      c, "gemm_wgmma_tma", "stark_gemm_wgmma_tma", emitSource(view, p), kBM,
+      p.bn, kThreads, sharedBytes(p), /*dynamicShared=*/true);
+  // One dimension of tiles over every batch (the kernel loops while a
+  // block has tiles left).
+  int64_t tiles = ceilDiv(c.m, kBM) * ceilDiv(c.n, p.bn) * c.batch;
+  if (tiles > std::numeric_limits<int32_t>::max()) {
+    whyNot = "gemm_wgmma_tma: more tiles than a grid holds";
+    return failure();
+  }
+  CudaKernelPlan::Launch &launch = plan.launches.front();
+  launch.grid = {p.blocks ? std::min(tiles, p.blocks) : tiles, 1, 1};
+  launch.tensorMaps = std::move(*maps);
+  return plan;
+}
+} // namespace
+
+std::unique_ptr<StrategyFamily> mlir::stark::createGemmWgmmaTmaFamily() {
+  return makeFunctionFamily<WgmmaTmaParams>(
+      "gemm_wgmma_tma", getFields(), {/*initValue=*/true, /*epilogue=*/true},
+      rankContractionsIn(kWgmmaTma), checkApplies, enumerate, generate);
+}
