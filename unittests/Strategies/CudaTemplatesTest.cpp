@@ -770,7 +770,8 @@ TEST_F(CudaTemplatesTest, EnumeratedSetsFitTheProfiles) {
             enumerateParams(family, v, profile, options);
         // wgmma exists only on sm_90a: elsewhere the families offer
         // nothing.
-        bool wgmma = family == "gemm_wgmma" || family == "gemm_wgmma_3xtf32";
+        bool wgmma = family == "gemm_wgmma" || family == "gemm_wgmma_tma" ||
+                     family == "gemm_wgmma_3xtf32";
         bool offered = !wgmma || profile.chip == "sm_90a";
         EXPECT_EQ(sets.empty(), !offered) << family << " on " << v.opName;
         for (const TemplateParams &set : sets) {
