@@ -383,8 +383,10 @@ TEST_F(GemmWgmmaFamilyTest, TmaOnlySm90aAndPersistentFirst) {
   std::string error;
   EXPECT_TRUE(
       failed(generateCudaKernel("gemm_wgmma_tma", v, {{"blocks", -1}}, error)));
-  EXPECT_EQ(error,
-            "gemm_wgmma_tma: stages in [2, 8], group_m >= 1, blocks >= 0");
+  EXPECT_EQ(error, "gemm_wgmma_tma: blocks in [0, 2^31)");
+  EXPECT_TRUE(
+      failed(generateCudaKernel("gemm_wgmma_tma", v, {{"bn", 64}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma_tma: bn must be 128 or 256");
 }
 
 TEST_F(GemmWgmmaFamilyTest, TmaSourceLaunchAndTensorMaps) {

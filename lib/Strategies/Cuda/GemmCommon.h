@@ -70,6 +70,31 @@ LogicalResult checkWgmmaLayout(const ProblemView &view, StringRef family,
                                int64_t copyElements, bool bRowsAlongN,
                                std::string &whyNot);
 
+/// The 16-bit wgmma kernels (GemmWgmma.cuh, and GemmWgmmaTma.cuh on the
+/// same ring): a 128 x bn x 64 tile, 384 threads under
+/// __launch_bounds__(384, 1) (168 registers each), a ring of `stages`
+/// stages in dynamic shared memory plus one KB to align it, and 1 KB of
+/// static shared memory (the alignment and the mbarriers).
+inline constexpr int64_t kWgmmaBM = 128, kWgmmaBK = 64, kWgmmaThreads = 384,
+                         kWgmmaRegisters = 168, kWgmmaStaticShared = 1024;
+inline int64_t getWgmmaSharedBytes(int64_t bn, int64_t stages) {
+  return stages * (kWgmmaBM * kWgmmaBK + kWgmmaBK * bn) * 2 + 1024;
+}
+/// A contraction the 16-bit wgmma kernels take: both inputs f16 or both
+/// bf16, an f32, f16 or bf16 output, and checkWgmmaLayout's layout.
+LogicalResult checkWgmmaHalfApplies(const ProblemView &view, StringRef family,
+                                    std::string &whyNot);
+/// bn 128 or 256, stages in [2, 8], group_m >= 1, the ring within the
+/// shared memory of an sm_90a block. `family` starts the reason.
+LogicalResult validateWgmmaHalfTile(StringRef family, int64_t bn,
+                                    int64_t stages, int64_t groupM,
+                                    std::string &whyNot);
+/// gemmKernelTileScore of a 128 x bn tile with the consumers' reuse, or
+/// nullopt when the block does not fit `profile`.
+std::optional<double> scoreWgmmaHalfTile(const ContractionView &c, int64_t bn,
+                                         int64_t stages,
+                                         const HardwareProfile &profile);
+
 /// What differs between the candidates of the two wgmma kernels
 /// (GemmWgmma.cuh, GemmWgmmaTf32.cuh): the kernel sources in include order,
 /// the configuration and argument types, the entry's name, the block

@@ -32,20 +32,6 @@ struct WgmmaParams {
   int64_t bn = 256, stages = 4, groupM = 8;
 };
 
-constexpr int64_t kWgmmaBM = 128, kWgmmaBK = 64, kWgmmaThreads = 384;
-/// The register cap of __launch_bounds__(384, 1).
-constexpr int64_t kWgmmaRegisters = 168;
-
-/// Dynamic shared memory of a block: the stages and one KB to align them to
-/// the swizzle atom (WgmmaConfig::kSmemBytes).
-int64_t wgmmaSharedBytes(const WgmmaParams &p) {
-  return p.stages * (kWgmmaBM * kWgmmaBK + kWgmmaBK * p.bn) * 2 + 1024;
-}
-
-/// Static shared memory besides it: the alignment of the dynamic array and
-/// the mbarriers (ptxas reports 1 KB).
-constexpr int64_t kWgmmaStaticShared = 1024;
-
 ArrayRef<ParamField<WgmmaParams>> getWgmmaFields() {
   static const ParamField<WgmmaParams> fields[] = {
       {"bn", &WgmmaParams::bn},
@@ -55,44 +41,11 @@ ArrayRef<ParamField<WgmmaParams>> getWgmmaFields() {
 }
 
 LogicalResult checkWgmmaApplies(const ProblemView &view, std::string &whyNot) {
-  if (!view.contraction) {
-    whyNot = "the problem is not a contraction (out += a * b over linear maps)";
-    return failure();
-  }
-  const ContractionView &c = *view.contraction;
-  bool half = c.aKind == ElementKind::F16 && c.bKind == ElementKind::F16;
-  bool bf16 = c.aKind == ElementKind::BF16 && c.bKind == ElementKind::BF16;
-  if (!half && !bf16) {
-    whyNot = "gemm_wgmma needs both inputs f16 or both bf16";
-    return failure();
-  }
-  if (c.cKind != ElementKind::F32 && c.cKind != ElementKind::F16 &&
-      c.cKind != ElementKind::BF16) {
-    whyNot = "gemm_wgmma needs an f32, f16 or bf16 output";
-    return failure();
-  }
-  return checkWgmmaLayout(view, "gemm_wgmma", /*copyElements=*/8,
-                          /*bRowsAlongN=*/false, whyNot);
+  return checkWgmmaHalfApplies(view, "gemm_wgmma", whyNot);
 }
 
 LogicalResult validateWgmma(const WgmmaParams &p, std::string &whyNot) {
-  if (p.bn != 128 && p.bn != 256) {
-    whyNot = "gemm_wgmma: bn must be 128 or 256";
-    return failure();
-  }
-  if (p.stages < 2 || p.stages > 8 || p.groupM < 1) {
-    whyNot = "gemm_wgmma: stages in [2, 8], group_m >= 1";
-    return failure();
-  }
-  // The most a block may hold on the H200 (and any sm_90a part).
-  int64_t bytes = wgmmaSharedBytes(p) + kWgmmaStaticShared;
-  if (bytes > 227 * 1024) {
-    whyNot = llvm::formatv("gemm_wgmma: {0} stages of 128x{1} need {2} bytes "
-                           "of shared memory (limit {3})",
-                           p.stages, p.bn, bytes, 227 * 1024);
-    return failure();
-  }
-  return success();
+  return validateWgmmaHalfTile("gemm_wgmma", p.bn, p.stages, p.groupM, whyNot);
 }
 
 std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
@@ -121,22 +74,13 @@ std::vector<WgmmaParams> enumerateWgmma(const ProblemView &view,
   // 128x256 in 4 or 3 stages, then 128x128, which fills more SMs on
   // smaller problems.
   static const int64_t configs[][2] = {{256, 4}, {256, 3}, {128, 5}, {128, 4}};
-  const ContractionView &c = *view.contraction;
-  BlockLimits limits(profile);
   std::vector<std::pair<WgmmaParams, double>> scored;
   for (auto &cfg : configs) {
     WgmmaParams p;
     p.bn = cfg[0], p.stages = cfg[1];
-    std::string ignored;
-    if (failed(validateWgmma(p, ignored)) ||
-        !limits.fits(wgmmaSharedBytes(p) + kWgmmaStaticShared, kWgmmaThreads,
-                     kWgmmaRegisters))
-      continue;
-    // A consumer warpgroup's 64 x BN accumulator reuses each A element BN
-    // times and each B element 64 times.
-    double reuse = double(64 * p.bn) / double(64 + p.bn) / 16.0;
-    scored.push_back(
-        {p, gemmKernelTileScore(c, kWgmmaBM, p.bn, kWgmmaBK, reuse, profile)});
+    if (std::optional<double> score =
+            scoreWgmmaHalfTile(*view.contraction, p.bn, p.stages, profile))
+      scored.push_back({p, *score});
   }
   return sortByScore(std::move(scored));
 }
@@ -150,7 +94,7 @@ FailureOr<CudaKernelPlan> generateWgmmaKernel(const ProblemView &view,
   CudaKernelPlan plan =
       makeGemmPlan(*view.contraction, "gemm_wgmma", "stark_gemm_wgmma",
                    emitWgmmaSource(view, p), kWgmmaBM, p.bn, kWgmmaThreads,
-                   wgmmaSharedBytes(p), /*dynamicShared=*/true);
+                   getWgmmaSharedBytes(p.bn, p.stages), /*dynamicShared=*/true);
   return plan;
 }
 } // namespace

@@ -33,16 +33,6 @@ struct WgmmaTmaParams {
   int64_t bn = 256, stages = 4, groupM = 8, blocks = 0;
 };
 
-constexpr int64_t kBM = 128, kBK = 64, kThreads = 384;
-/// The register cap of __launch_bounds__(384, 1).
-constexpr int64_t kRegisters = 168;
-/// The alignment of the dynamic array and the mbarriers.
-constexpr int64_t kStaticShared = 1024;
-
-int64_t sharedBytes(const WgmmaTmaParams &p) {
-  return p.stages * (kBM * kBK + kBK * p.bn) * 2 + 1024;
-}
-
 ArrayRef<ParamField<WgmmaTmaParams>> getFields() {
   static const ParamField<WgmmaTmaParams> fields[] = {
       {"bn", &WgmmaTmaParams::bn},
@@ -89,49 +79,23 @@ getTensorMaps(const ProblemView &view, std::string &whyNot) {
                     c.n, "B", whyNot);
   if (!b)
     return failure();
-  a->box = {1, kBM, kBK};
-  b->box = {1, kBK, 64};
+  a->box = {1, kWgmmaBM, kWgmmaBK};
+  b->box = {1, kWgmmaBK, 64};
   return std::vector<CudaKernelPlan::TensorMap>{*a, *b};
 }
 
 LogicalResult checkApplies(const ProblemView &view, std::string &whyNot) {
-  if (!view.contraction) {
-    whyNot = "the problem is not a contraction (out += a * b over linear maps)";
-    return failure();
-  }
-  const ContractionView &c = *view.contraction;
-  bool half = c.aKind == ElementKind::F16 && c.bKind == ElementKind::F16;
-  bool bf16 = c.aKind == ElementKind::BF16 && c.bKind == ElementKind::BF16;
-  if (!half && !bf16) {
-    whyNot = "gemm_wgmma_tma needs both inputs f16 or both bf16";
-    return failure();
-  }
-  if (c.cKind != ElementKind::F32 && c.cKind != ElementKind::F16 &&
-      c.cKind != ElementKind::BF16) {
-    whyNot = "gemm_wgmma_tma needs an f32, f16 or bf16 output";
-    return failure();
-  }
-  if (failed(checkWgmmaLayout(view, "gemm_wgmma_tma", /*copyElements=*/8,
-                              /*bRowsAlongN=*/false, whyNot)))
+  if (failed(checkWgmmaHalfApplies(view, "gemm_wgmma_tma", whyNot)))
     return failure();
   return getTensorMaps(view, whyNot);
 }
 
 LogicalResult validate(const WgmmaTmaParams &p, std::string &whyNot) {
-  if (p.bn != 128 && p.bn != 256) {
-    whyNot = "gemm_wgmma_tma: bn must be 128 or 256";
+  if (failed(validateWgmmaHalfTile("gemm_wgmma_tma", p.bn, p.stages, p.groupM,
+                                   whyNot)))
     return failure();
-  }
-  if (p.stages < 2 || p.stages > 8 || p.groupM < 1 || p.blocks < 0 ||
-      p.blocks > std::numeric_limits<int32_t>::max()) {
-    whyNot = "gemm_wgmma_tma: stages in [2, 8], group_m >= 1, blocks >= 0";
-    return failure();
-  }
-  int64_t bytes = sharedBytes(p) + kStaticShared;
-  if (bytes > 227 * 1024) {
-    whyNot = llvm::formatv("gemm_wgmma_tma: {0} stages of 128x{1} need {2} "
-                           "bytes of shared memory (limit {3})",
-                           p.stages, p.bn, bytes, 227 * 1024);
+  if (p.blocks < 0 || p.blocks > std::numeric_limits<int32_t>::max()) {
+    whyNot = "gemm_wgmma_tma: blocks in [0, 2^31)";
     return failure();
   }
   return success();
@@ -173,21 +137,16 @@ std::vector<WgmmaTmaParams> enumerate(const ProblemView &view,
   static const int64_t configs[][3] = {
       {256, 4, 1}, {128, 5, 1}, {256, 3, 1}, {256, 4, 0}, {128, 4, 1}};
   const ContractionView &c = *view.contraction;
-  BlockLimits limits(profile);
   std::vector<std::pair<WgmmaTmaParams, double>> scored;
   for (auto &cfg : configs) {
     WgmmaTmaParams p;
     p.bn = cfg[0], p.stages = cfg[1];
     if (cfg[2])
-      p.blocks = std::min(ceilDiv(c.m, kBM) * ceilDiv(c.n, p.bn) * c.batch,
+      p.blocks = std::min(ceilDiv(c.m, kWgmmaBM) * ceilDiv(c.n, p.bn) * c.batch,
                           getNumUnits(profile));
-    std::string ignored;
-    if (failed(validate(p, ignored)) ||
-        !limits.fits(sharedBytes(p) + kStaticShared, kThreads, kRegisters))
-      continue;
-    double reuse = double(64 * p.bn) / double(64 + p.bn) / 16.0;
-    scored.push_back(
-        {p, gemmKernelTileScore(c, kBM, p.bn, kBK, reuse, profile)});
+    if (std::optional<double> score =
+            scoreWgmmaHalfTile(c, p.bn, p.stages, profile))
+      scored.push_back({p, *score});
   }
   return sortByScore(std::move(scored));
 }
@@ -203,11 +162,12 @@ FailureOr<CudaKernelPlan> generate(const ProblemView &view,
     return failure();
   const ContractionView &c = *view.contraction;
   CudaKernelPlan plan = makeGemmPlan(
-      c, "gemm_wgmma_tma", "stark_gemm_wgmma_tma", emitSource(view, p), kBM,
-      p.bn, kThreads, sharedBytes(p), /*dynamicShared=*/true);
+      c, "gemm_wgmma_tma", "stark_gemm_wgmma_tma", emitSource(view, p),
+      kWgmmaBM, p.bn, kWgmmaThreads, getWgmmaSharedBytes(p.bn, p.stages),
+      /*dynamicShared=*/true);
   // One dimension of tiles over every batch (the kernel loops while a
   // block has tiles left).
-  int64_t tiles = ceilDiv(c.m, kBM) * ceilDiv(c.n, p.bn) * c.batch;
+  int64_t tiles = ceilDiv(c.m, kWgmmaBM) * ceilDiv(c.n, p.bn) * c.batch;
   if (tiles > std::numeric_limits<int32_t>::max()) {
     whyNot = "gemm_wgmma_tma: more tiles than a grid holds";
     return failure();

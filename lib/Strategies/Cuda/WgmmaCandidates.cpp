@@ -5,6 +5,8 @@
 // swizzle and run the same frame (tile placement, mbarriers, store stage):
 // the check of the operands' layout and the candidate's entry are one piece
 // of code, parameterised by the copy width and B's orientation.
+// gemm_wgmma_tma (GemmWgmmaTma.cuh) runs gemm_wgmma's ring and consumers:
+// the two share their types, tile checks and scores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,4 +110,64 @@ LogicalResult cudatpl::checkWgmmaLayout(const ProblemView &view,
       (!even(addr.c[1]) || !even(addr.c[0]) || !even(addr.cOffset)))
     return decline("needs the rows of C aligned to two elements");
   return success();
+}
+
+LogicalResult cudatpl::checkWgmmaHalfApplies(const ProblemView &view,
+                                             StringRef family,
+                                             std::string &whyNot) {
+  if (!view.contraction) {
+    whyNot = "the problem is not a contraction (out += a * b over linear maps)";
+    return failure();
+  }
+  const ContractionView &c = *view.contraction;
+  bool half = c.aKind == ElementKind::F16 && c.bKind == ElementKind::F16;
+  bool bf16 = c.aKind == ElementKind::BF16 && c.bKind == ElementKind::BF16;
+  if (!half && !bf16) {
+    whyNot = (family + " needs both inputs f16 or both bf16").str();
+    return failure();
+  }
+  if (c.cKind != ElementKind::F32 && c.cKind != ElementKind::F16 &&
+      c.cKind != ElementKind::BF16) {
+    whyNot = (family + " needs an f32, f16 or bf16 output").str();
+    return failure();
+  }
+  return checkWgmmaLayout(view, family, /*copyElements=*/8,
+                          /*bRowsAlongN=*/false, whyNot);
+}
+
+LogicalResult cudatpl::validateWgmmaHalfTile(StringRef family, int64_t bn,
+                                             int64_t stages, int64_t groupM,
+                                             std::string &whyNot) {
+  if (bn != 128 && bn != 256) {
+    whyNot = (family + ": bn must be 128 or 256").str();
+    return failure();
+  }
+  if (stages < 2 || stages > 8 || groupM < 1) {
+    whyNot = (family + ": stages in [2, 8], group_m >= 1").str();
+    return failure();
+  }
+  // The most a block may hold on the H200 (and any sm_90a part).
+  int64_t bytes = getWgmmaSharedBytes(bn, stages) + kWgmmaStaticShared;
+  if (bytes > 227 * 1024) {
+    whyNot = llvm::formatv("{0}: {1} stages of 128x{2} need {3} bytes of "
+                           "shared memory (limit {4})",
+                           family, stages, bn, bytes, 227 * 1024);
+    return failure();
+  }
+  return success();
+}
+
+std::optional<double>
+cudatpl::scoreWgmmaHalfTile(const ContractionView &c, int64_t bn,
+                            int64_t stages, const HardwareProfile &profile) {
+  std::string ignored;
+  if (failed(validateWgmmaHalfTile("", bn, stages, 1, ignored)) ||
+      !BlockLimits(profile).fits(getWgmmaSharedBytes(bn, stages) +
+                                     kWgmmaStaticShared,
+                                 kWgmmaThreads, kWgmmaRegisters))
+    return std::nullopt;
+  // A consumer warpgroup's 64 x bn accumulator reuses each A element bn
+  // times and each B element 64 times.
+  double reuse = double(64 * bn) / double(64 + bn) / 16.0;
+  return gemmKernelTileScore(c, kWgmmaBM, bn, kWgmmaBK, reuse, profile);
 }
