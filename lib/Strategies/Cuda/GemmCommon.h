@@ -110,6 +110,16 @@ struct WgmmaSourceSpec {
   std::string extraParams, extraArgs;
 };
 
+/// The spec of a 16-bit wgmma kernel's candidate: `kernelFiles`, the
+/// configuration WgmmaConfig<bn, stages, groupM>, the arguments
+/// stark_kernels::`argsTemplate`<A's type, C's type>, the entry `kernel`
+/// running `block`, B row-major.
+WgmmaSourceSpec makeWgmmaHalfSpec(const ContractionView &c,
+                                  ArrayRef<StringRef> kernelFiles, int64_t bn,
+                                  int64_t stages, int64_t groupM,
+                                  StringRef argsTemplate, StringRef kernel,
+                                  StringRef block);
+
 /// The candidate source of a wgmma kernel on `view`: the kernels, the
 /// configuration as `StarkConfig`, and an entry that fills the kernel's
 /// arguments from the problem's pointers and strides and runs the block,

@@ -49,19 +49,10 @@ LogicalResult validateWgmma(const WgmmaParams &p, std::string &whyNot) {
 }
 
 std::string emitWgmmaSource(const ProblemView &view, const WgmmaParams &p) {
-  const ContractionView &c = *view.contraction;
-  WgmmaSourceSpec spec;
-  spec.kernelFiles = {"GemmWgmma.cuh"};
-  spec.config = llvm::formatv("stark_kernels::WgmmaConfig<{0}, {1}, {2}>", p.bn,
-                              p.stages, p.groupM)
-                    .str();
-  spec.args = ("stark_kernels::WgmmaArgs<" + getCudaStorageType(c.aKind) +
-               ", " + getCudaStorageType(c.cKind) + ">")
-                  .str();
-  spec.kernel = "stark_gemm_wgmma";
-  spec.block = "gemmWgmmaBlock";
-  spec.bRowsAlongN = false;
-  return emitWgmmaCandidateSource(view, spec);
+  return emitWgmmaCandidateSource(
+      view, makeWgmmaHalfSpec(*view.contraction, {"GemmWgmma.cuh"}, p.bn,
+                              p.stages, p.groupM, "WgmmaArgs",
+                              "stark_gemm_wgmma", "gemmWgmmaBlock"));
 }
 
 /// wgmma and setmaxnreg exist only on sm_90a; elsewhere gemm_tc serves

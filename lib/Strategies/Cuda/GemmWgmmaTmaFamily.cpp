@@ -104,16 +104,9 @@ LogicalResult validate(const WgmmaTmaParams &p, std::string &whyNot) {
 std::string emitSource(const ProblemView &view, const WgmmaTmaParams &p) {
   const ContractionView &c = *view.contraction;
   GemmKernelAddressing addr = getGemmKernelAddressing(view);
-  WgmmaSourceSpec spec;
-  spec.kernelFiles = {"GemmWgmma.cuh", "GemmWgmmaTma.cuh"};
-  spec.config = llvm::formatv("stark_kernels::WgmmaConfig<{0}, {1}, {2}>", p.bn,
-                              p.stages, p.groupM)
-                    .str();
-  spec.args = ("stark_kernels::WgmmaTmaArgs<" + getCudaStorageType(c.aKind) +
-               ", " + getCudaStorageType(c.cKind) + ">")
-                  .str();
-  spec.kernel = "stark_gemm_wgmma_tma";
-  spec.block = "gemmWgmmaTmaBlock";
+  WgmmaSourceSpec spec = makeWgmmaHalfSpec(
+      c, {"GemmWgmma.cuh", "GemmWgmmaTma.cuh"}, p.bn, p.stages, p.groupM,
+      "WgmmaTmaArgs", "stark_gemm_wgmma_tma", "gemmWgmmaTmaBlock");
   spec.extraParams = ", const void* __restrict__ stark_map_a, const void* "
                      "__restrict__ stark_map_b";
   spec.extraArgs =

@@ -112,6 +112,27 @@ LogicalResult cudatpl::checkWgmmaLayout(const ProblemView &view,
   return success();
 }
 
+WgmmaSourceSpec cudatpl::makeWgmmaHalfSpec(const ContractionView &c,
+                                           ArrayRef<StringRef> kernelFiles,
+                                           int64_t bn, int64_t stages,
+                                           int64_t groupM,
+                                           StringRef argsTemplate,
+                                           StringRef kernel, StringRef block) {
+  WgmmaSourceSpec spec;
+  spec.kernelFiles.assign(kernelFiles.begin(), kernelFiles.end());
+  spec.config = llvm::formatv("stark_kernels::WgmmaConfig<{0}, {1}, {2}>", bn,
+                              stages, groupM)
+                    .str();
+  spec.args =
+      llvm::formatv("stark_kernels::{0}<{1}, {2}>", argsTemplate,
+                    getCudaStorageType(c.aKind), getCudaStorageType(c.cKind))
+          .str();
+  spec.kernel = kernel;
+  spec.block = block;
+  spec.bRowsAlongN = false;
+  return spec;
+}
+
 LogicalResult cudatpl::checkWgmmaHalfApplies(const ProblemView &view,
                                              StringRef family,
                                              std::string &whyNot) {
