@@ -19,7 +19,6 @@
 
 #include "stark/Strategies/KernelSources.h"
 
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::stark;
