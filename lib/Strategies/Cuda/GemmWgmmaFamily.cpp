@@ -19,7 +19,6 @@
 
 #include "stark/Strategies/KernelSources.h"
 
-
 using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
