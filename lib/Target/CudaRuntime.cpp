@@ -8,6 +8,7 @@
 
 #include "stark/Target/CudaRuntime.h"
 #include "stark/Target/CudaCompile.h"
+#include "stark/Target/CudaTensorMaps.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -398,24 +399,17 @@ static void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   char *aligned = reinterpret_cast<char **>(descriptor)[1];
   const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
   unsigned elementBytes = kElementBytes[dataType];
-  cuuint64_t dims[5], globalStrides[5];
-  cuuint32_t box[5], elementStrides[5];
-  for (int64_t i = 0; i < rank; ++i) {
-    dims[i] = cuuint64_t(sizes[rank - 1 - i]);
-    box[i] = cuuint32_t(boxDims[rank - 1 - i]);
-    elementStrides[i] = 1;
-    if (i + 1 < rank)
-      globalStrides[i] = cuuint64_t(strides[rank - 2 - i]) * elementBytes;
-  }
   CUtensorMap map;
-  if (!s->check(s->api.cuTensorMapEncodeTiledFn(
-                    &map, CUtensorMapDataType(dataType), cuuint32_t(rank),
-                    aligned + fields[2] * elementBytes, dims, globalStrides,
-                    box, elementStrides, CUtensorMapInterleave(interleave),
-                    CUtensorMapSwizzle(swizzle),
-                    CUtensorMapL2promotion(l2Promotion),
-                    CUtensorMapFloatOOBfill(oobFill)),
-                "cuTensorMapEncodeTiled"))
+  if (!s->check(
+          encodeTiledTensorMap(
+              s->api, CUtensorMapDataType(dataType), elementBytes,
+              aligned + fields[2] * elementBytes,
+              ArrayRef<int64_t>(sizes, rank), ArrayRef<int64_t>(strides, rank),
+              ArrayRef<int64_t>(boxDims, rank),
+              CUtensorMapInterleave(interleave), CUtensorMapSwizzle(swizzle),
+              CUtensorMapL2promotion(l2Promotion),
+              CUtensorMapFloatOOBfill(oobFill), map),
+          "cuTensorMapEncodeTiled"))
     return nullptr;
   std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
   CUdeviceptr &memory = s->tensorMaps[key];

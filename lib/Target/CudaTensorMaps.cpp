@@ -67,6 +67,31 @@ FailureOr<TensorMapSpec> mlir::stark::getTensorMapSpec(TensorMapAttr map,
   return spec;
 }
 
+CUresult mlir::stark::encodeTiledTensorMap(
+    const CudaDriverApi &api, CUtensorMapDataType dataType,
+    unsigned elementBytes, void *base, ArrayRef<int64_t> shape,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> box,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill,
+    CUtensorMap &map) {
+  const size_t rank = shape.size();
+  if (rank < 1 || rank > 5 || strides.size() != rank || box.size() != rank)
+    return CUDA_ERROR_INVALID_VALUE;
+  // The driver counts dimensions innermost first, in bytes between rows.
+  cuuint64_t dims[5], globalStrides[5];
+  cuuint32_t boxDims[5], elementStrides[5];
+  for (size_t i = 0; i < rank; ++i) {
+    dims[i] = cuuint64_t(shape[rank - 1 - i]);
+    boxDims[i] = cuuint32_t(box[rank - 1 - i]);
+    elementStrides[i] = 1;
+    if (i + 1 < rank)
+      globalStrides[i] = cuuint64_t(strides[rank - 2 - i]) * elementBytes;
+  }
+  return api.cuTensorMapEncodeTiledFn(
+      &map, dataType, cuuint32_t(rank), base, dims, globalStrides, boxDims,
+      elementStrides, interleave, swizzle, l2Promotion, oobFill);
+}
+
 LogicalResult mlir::stark::encodeTensorMap(const CudaDriverApi &api,
                                            const TensorMapSpec &spec,
                                            CUdeviceptr base, CUtensorMap &map,
@@ -79,22 +104,13 @@ LogicalResult mlir::stark::encodeTensorMap(const CudaDriverApi &api,
                 .str();
     return failure();
   }
-  // The driver counts dimensions innermost first.
-  cuuint64_t dims[5], strides[5];
-  cuuint32_t box[5], elementStrides[5];
-  uint64_t stride = spec.elementBytes;
-  for (unsigned i = 0; i < rank; ++i) {
-    dims[i] = cuuint64_t(spec.shape[rank - 1 - i]);
-    box[i] = cuuint32_t(spec.box[rank - 1 - i]);
-    elementStrides[i] = 1;
-    stride *= dims[i];
-    if (i + 1 < rank)
-      strides[i] = stride;
-  }
-  CUresult result = api.cuTensorMapEncodeTiledFn(
-      &map, spec.dataType, rank, reinterpret_cast<void *>(base), dims, strides,
-      box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, spec.swizzle,
-      spec.l2Promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = int64_t(rank) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * spec.shape[d + 1];
+  CUresult result = encodeTiledTensorMap(
+      api, spec.dataType, spec.elementBytes, reinterpret_cast<void *>(base),
+      spec.shape, strides, spec.box, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      spec.swizzle, spec.l2Promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE, map);
   if (result != CUDA_SUCCESS) {
     error = api.describe(
         result,

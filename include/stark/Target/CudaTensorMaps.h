@@ -42,7 +42,21 @@ FailureOr<TensorMapSpec> getTensorMapSpec(TensorMapAttr map,
                                           TypeRange argumentTypes,
                                           std::string &error);
 
-/// Encodes `spec` over device memory at `base` (zeros past the edges).
+/// cuTensorMapEncodeTiled of the memory at `base` seen as `shape` with
+/// `strides` (elements) read in boxes of `box`, all outermost first (the
+/// innermost stride is 1), unit element strides: what both the evaluator
+/// and the runtime's mgpuTensorMapEncodeTiledMemref encode with.
+CUresult
+encodeTiledTensorMap(const CudaDriverApi &api, CUtensorMapDataType dataType,
+                     unsigned elementBytes, void *base, ArrayRef<int64_t> shape,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> box,
+                     CUtensorMapInterleave interleave,
+                     CUtensorMapSwizzle swizzle,
+                     CUtensorMapL2promotion l2Promotion,
+                     CUtensorMapFloatOOBfill oobFill, CUtensorMap &map);
+
+/// Encodes `spec` over device memory at `base` (row-major, zeros past the
+/// edges).
 LogicalResult encodeTensorMap(const CudaDriverApi &api,
                               const TensorMapSpec &spec, CUdeviceptr base,
                               CUtensorMap &map, std::string &error);
