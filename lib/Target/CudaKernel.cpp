@@ -91,39 +91,54 @@ LogicalResult MlirCudaKernel::enqueue(CudaArgBuffers &args,
   return success();
 }
 
-LogicalResult SourceCudaKernel::enqueue(CudaArgBuffers &args,
-                                        std::string &error) {
-  SmallVector<CUdeviceptr> pointers(args.pointers.begin(), args.pointers.end());
+LogicalResult SourceCudaKernel::prepareEnqueue(CudaArgBuffers &args,
+                                               std::string &error) {
+  // Each map is encoded for these arguments and written to memory of its
+  // own before the launch: a kernel can keep nothing there between runs.
   const CudaDriverApi &api = device->api;
-  for (const Launch &launch : launches) {
-    const CudaLaunch &c = launch.config;
-    // The arguments' pointers, then the addresses of the launch's tensor
-    // maps, encoded for these arguments and written before the launch.
-    SmallVector<CUdeviceptr> mapAddresses;
+  for (const Launch &launch : launches)
     for (auto [i, spec] : llvm::enumerate(launch.maps)) {
       unsigned slot = launch.firstMap + unsigned(i);
       CUtensorMap &map = hostMaps[slot];
-      if (spec.arg >= pointers.size() ||
-          failed(encodeTensorMap(api, spec, pointers[spec.arg], map, error)))
+      if (spec.arg >= args.pointers.size() ||
+          failed(
+              encodeTensorMap(api, spec, args.pointers[spec.arg], map, error)))
         return failure();
-      CUdeviceptr address = mapMemory + slot * sizeof(CUtensorMap);
       CUresult copied =
-          api.cuMemcpyHtoDAsyncFn(address, &map, sizeof(map), device->stream);
+          api.cuMemcpyHtoDAsyncFn(mapMemory + slot * sizeof(CUtensorMap), &map,
+                                  sizeof(map), device->stream);
       if (copied != CUDA_SUCCESS) {
         error = api.describe(copied, "cuMemcpyHtoDAsync (tensor map)");
         return failure();
       }
-      mapAddresses.push_back(address);
     }
+  mapsWrittenFor = &args;
+  return success();
+}
+
+LogicalResult SourceCudaKernel::enqueue(CudaArgBuffers &args,
+                                        std::string &error) {
+  if (mapsWrittenFor != &args && failed(prepareEnqueue(args, error)))
+    return failure();
+  mapsWrittenFor = nullptr;
+  SmallVector<CUdeviceptr> pointers(args.pointers.begin(), args.pointers.end());
+  for (const Launch &launch : launches) {
+    const CudaLaunch &c = launch.config;
+    // The arguments' pointers, then the addresses of the launch's tensor
+    // maps.
+    SmallVector<CUdeviceptr> mapAddresses;
+    for (unsigned i = 0, e = launch.maps.size(); i < e; ++i)
+      mapAddresses.push_back(mapMemory +
+                             (launch.firstMap + i) * sizeof(CUtensorMap));
     SmallVector<void *> params;
     for (CUdeviceptr &ptr : pointers)
       params.push_back(&ptr);
     for (CUdeviceptr &address : mapAddresses)
       params.push_back(&address);
-    CUresult result =
-        api.cuLaunchKernelFn(launch.function, c.grid[0], c.grid[1], c.grid[2],
-                             c.block[0], c.block[1], c.block[2], c.sharedBytes,
-                             device->stream, params.data(), nullptr);
+    CUresult result = device->api.cuLaunchKernelFn(
+        launch.function, c.grid[0], c.grid[1], c.grid[2], c.block[0],
+        c.block[1], c.block[2], c.sharedBytes, device->stream, params.data(),
+        nullptr);
     if (result != CUDA_SUCCESS) {
       error = device->api.describe(
           result, llvm::formatv("cuLaunchKernel({0})", c.kernel).str());

@@ -414,6 +414,10 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
                                    device->stream),
              "cuMemsetD8Async (L2 flush)"))
     return failure();
+  // What the launches need written first (tensor maps) goes before the
+  // start event.
+  if (failed(cudaKernel.prepareEnqueue(**cudaArgs, error)))
+    return failure();
   // Launch lists hold the stream at the gate until they are enqueued; a
   // lowered host program may wait on the stream itself, so it is not held.
   bool gated = cudaKernel.enqueuesOnlyLaunches() && device->holdAtGate();

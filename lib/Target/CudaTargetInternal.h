@@ -147,6 +147,13 @@ public:
 
   /// Queues the kernels on the device's stream without waiting.
   virtual LogicalResult enqueue(CudaArgBuffers &args, std::string &error) = 0;
+  /// Queues what the next enqueue on `args` needs before its launches (a
+  /// timed run calls it before its start event, so that only the launches
+  /// are timed). Without it, enqueue does that work itself.
+  virtual LogicalResult prepareEnqueue(CudaArgBuffers &args,
+                                       std::string &error) {
+    return success();
+  }
   /// Whether enqueue only launches kernels on the stream (nothing that
   /// waits for it): such runs are timed behind the gate (CudaDevice).
   virtual bool enqueuesOnlyLaunches() const { return false; }
@@ -209,10 +216,17 @@ public:
   }
 
   LogicalResult enqueue(CudaArgBuffers &args, std::string &error) override;
+  /// Encodes the launches' tensor maps for `args` and queues their writes.
+  LogicalResult prepareEnqueue(CudaArgBuffers &args,
+                               std::string &error) override;
   bool enqueuesOnlyLaunches() const override { return true; }
 
   CUmodule module = nullptr;
   SmallVector<Launch> launches;
+  /// The arguments the maps were last written for by prepareEnqueue: the
+  /// next enqueue on them takes the maps as they are and clears this, so
+  /// every enqueue is preceded by a write of its own.
+  const CudaArgBuffers *mapsWrittenFor = nullptr;
   /// The launches' tensor maps in device memory, 128 bytes each, written
   /// before every launch (a kernel cannot keep anything there between
   /// runs), and the host copies they are written from.
