@@ -32,6 +32,12 @@ void addSoftmaxFusedView(ProblemView &view);
 LogicalResult analyzeEpilogueProblem(Operation *func, ProblemView &view,
                                      std::string &whyNot);
 
+/// Reads a fused problem that computes attention (two contractions with a
+/// softmax between them, see AttentionView) into `view.attention`; fails
+/// with the first thing that is not attention.
+LogicalResult analyzeAttentionProblem(Operation *func, ProblemView &view,
+                                      std::string &whyNot);
+
 /// The contraction structure of `view` (its first two inputs A and B, its
 /// first output C) read off their accesses alone: every parallel loop is a
 /// batch, m or n loop, every reduction loop a k loop.

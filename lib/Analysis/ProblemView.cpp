@@ -661,12 +661,23 @@ static FailureOr<ProblemView> getFusedProblemView(func::FuncOp func,
     return failure();
   }
   view.numOutputArgs = numOutputs;
+  auto isContraction = [](Operation *op) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    return linalgOp && linalg::isaContractionOpInterface(linalgOp);
+  };
+  // Two contractions with a softmax between them: attention.
+  if (llvm::count_if(ops, isContraction) == 2) {
+    if (failed(
+            mlir::stark::detail::analyzeAttentionProblem(func, view, whyNot)))
+      return failure();
+    return view;
+  }
   // A contraction with its epilogue: the GEMM and a program for its
   // store stage, never a chain of rows over k.
-  if (llvm::any_of(ops, [](Operation *op) {
+  if (llvm::any_of(ops, [&](Operation *op) {
         auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-        return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
-                            linalg::isaConvolutionOpInterface(linalgOp));
+        return isContraction(op) ||
+               (linalgOp && linalg::isaConvolutionOpInterface(linalgOp));
       })) {
     if (failed(mlir::stark::detail::analyzeEpilogueProblem(func, view, whyNot)))
       return failure();

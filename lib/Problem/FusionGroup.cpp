@@ -46,8 +46,9 @@ static std::string describe(Operation *op) {
 
 /// Whether the payload of `op` reads the initial value of `init`.
 static bool readsInit(Operation *op, OpOperand &init) {
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  return linalgOp.payloadUsesValueFromOperand(&init);
+  // linalg.softmax only writes its output.
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.payloadUsesValueFromOperand(&init);
 }
 
 /// A linalg.fill of a constant (the usual init of a reduction).
@@ -539,9 +540,22 @@ static Operation *getPrologueConsumer(Operation *start) {
   return head;
 }
 
+LogicalResult mlir::stark::finishFusionGroup(ArrayRef<Operation *> ops,
+                                             FusionGroup &group,
+                                             std::string &whyNot) {
+  return finishGroup(ops, group, whyNot);
+}
+
 LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
                                            std::string &whyNot, bool epilogues,
-                                           bool convEpilogues, bool prologues) {
+                                           bool convEpilogues, bool prologues,
+                                           bool attention) {
+  if (attention)
+    if (FailureOr<FusionGroup> chain = growAttentionGroup(start);
+        succeeded(chain)) {
+      group = std::move(*chain);
+      return success();
+    }
   prologues &= epilogues;
   // An op of a contraction's operand prologue grows the group from that
   // contraction, so that every member grows the same group.
@@ -731,10 +745,11 @@ mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
       starts.push_back(&op);
   FusionGroup group;
   for (Operation *start : starts) {
-    for (auto [epilogues, convolutions, prologues] : kOutlineEpilogueVariants) {
+    for (auto [epilogues, convolutions, prologues, attention] :
+         kOutlineEpilogueVariants) {
       std::string why;
       if (failed(growFusionGroup(start, group, why, epilogues, convolutions,
-                                 prologues))) {
+                                 prologues, attention))) {
         if (start == member)
           whyNot = why;
         break;

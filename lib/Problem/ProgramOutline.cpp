@@ -67,6 +67,25 @@ LogicalResult checkEpilogueProblem(ModuleOp problem, std::string &whyNot) {
   return success();
 }
 
+/// Whether `group` holds two contractions (growAttentionGroup's chains).
+bool isAttentionGroup(const FusionGroup &group) {
+  return llvm::count_if(group.ops, [](Operation *op) {
+           return !isFusableOp(op) && isEpilogueHead(op, false);
+         }) == 2;
+}
+
+/// Whether `problem` (outlined from an attention chain) reads as attention.
+LogicalResult checkAttentionProblem(ModuleOp problem, std::string &whyNot) {
+  FailureOr<ProblemView> view = getProblemView(problem, whyNot);
+  if (failed(view))
+    return failure();
+  if (!view->attention) {
+    whyNot = "the problem is not read as attention";
+    return failure();
+  }
+  return success();
+}
+
 /// Writes `problem` to `<dir>/<signature>.mlir`.
 LogicalResult writeProblemFile(ModuleOp problem, StringRef dir,
                                StringRef signature, Operation *diagAnchor) {
@@ -129,6 +148,9 @@ private:
   /// Contractions (and the ops around them) whose problem with operand
   /// prologues no GEMM kernel would take: outlined without them.
   llvm::SmallPtrSet<Operation *, 16> withoutPrologues;
+  /// Ops of attention chains that do not read as attention: grouped as
+  /// other ops are.
+  llvm::SmallPtrSet<Operation *, 16> notAttention;
 
   SmallVector<Operation *> collectOps();
   void indexExistingProblems();
@@ -291,8 +313,36 @@ void ProgramOutliner::outlineChain(Operation *op,
   FusionGroup group;
   bool epilogues = options.fuseEpilogues && !headless.contains(op);
   bool prologues = !withoutPrologues.contains(op);
-  LogicalResult grown = growFusionGroup(op, group, why, epilogues,
-                                        options.fuseConvEpilogues, prologues);
+  bool attention =
+      epilogues && options.fuseAttention && !notAttention.contains(op);
+  LogicalResult grown =
+      growFusionGroup(op, group, why, epilogues, options.fuseConvEpilogues,
+                      prologues, attention);
+  if (succeeded(grown) && attention && isAttentionGroup(group)) {
+    // An attention chain is one problem where it reads as attention;
+    // otherwise its ops are grouped as any others.
+    std::string whyNot;
+    FailureOr<OwningOpRef<ModuleOp>> chain = outlineFusionGroup(group, whyNot);
+    if (succeeded(chain) && succeeded(checkAttentionProblem(**chain, whyNot))) {
+      members = group.ops;
+      problem = std::move(chain);
+      return;
+    }
+    notAttention.insert(group.ops.begin(), group.ops.end());
+    op->emitRemark() << "not fused as attention: " << whyNot;
+    grown = growFusionGroup(op, group, why, epilogues,
+                            options.fuseConvEpilogues, prologues);
+  }
+  // A chain that would take an op another problem holds (an attention
+  // chain's contraction) is not fused.
+  if (succeeded(grown) && group.ops.size() > 1 &&
+      llvm::any_of(group.ops, [&](Operation *member) {
+        return grouped.contains(member);
+      })) {
+    why = "an op of its chain belongs to another problem";
+    grown = failure();
+    group.ops.assign({op});
+  }
   if (succeeded(grown) && epilogues && group.ops.size() > 1 &&
       getEpilogueHead(group))
     outlineHeadedChain(op, group, grown, prologues, problem, why);
@@ -335,8 +385,11 @@ bool ProgramOutliner::outlineOp(Operation *op) {
   std::string why, costNote;
   FailureOr<OwningOpRef<ModuleOp>> problem = failure();
   if (options.fuse &&
-      (isFusableOp(op) || (options.fuseEpilogues &&
-                           isEpilogueHead(op, options.fuseConvEpilogues))) &&
+      (isFusableOp(op) ||
+       (options.fuseEpilogues &&
+        isEpilogueHead(op, options.fuseConvEpilogues)) ||
+       (options.fuseEpilogues && options.fuseAttention &&
+        isa<linalg::SoftmaxOp>(op))) &&
       !unfusable.contains(op))
     outlineChain(op, members, problem, why, costNote);
   // An accumulating op (contraction, convolution, reduction, pooling) owns
@@ -437,6 +490,13 @@ LogicalResult ProgramOutliner::outlineMembersAlone(
 LogicalResult ProgramOutliner::run() {
   SmallVector<Operation *> ops = collectOps();
   indexExistingProblems();
+  // Attention chains go first: a contraction of one is also the head of an
+  // epilogue or the consumer of a prologue outside it, and the chain must
+  // be grouped before those take it.
+  if (options.fuse && options.fuseEpilogues && options.fuseAttention)
+    std::stable_partition(ops.begin(), ops.end(), [](Operation *op) {
+      return !isa<linalg::FillOp>(op) && succeeded(growAttentionGroup(op));
+    });
   for (Operation *op : ops) {
     if (grouped.contains(op) || adoptChainFill(op))
       continue;

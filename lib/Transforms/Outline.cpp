@@ -35,6 +35,7 @@ struct StarkOutlinePass
     options.fuse = fuse;
     options.fuseEpilogues = fuseEpilogues;
     options.fuseConvEpilogues = fuseConvEpilogues;
+    options.fuseAttention = fuseAttention;
     options.costModel = costModel;
     options.compareUnfused = compareUnfused;
     options.profile = *hw;

@@ -67,11 +67,12 @@ outlineAsRecorded(Operation *op, int64_t fusedOps, StringRef signature,
   if (!isFusableOp(op)) {
     // A contraction that ends its group: the group of its operand
     // prologues, where the record is that group's.
-    for (auto [epilogues, convolutions, prologues] : kOutlineEpilogueVariants) {
+    for (auto [epilogues, convolutions, prologues, attention] :
+         kOutlineEpilogueVariants) {
       FusionGroup group;
       std::string ignored, error;
       if (failed(growFusionGroup(op, group, ignored, epilogues, convolutions,
-                                 prologues)) ||
+                                 prologues, attention)) ||
           group.ops.size() < 2 || int64_t(group.ops.size()) != fusedOps ||
           group.ops.back() != op)
         continue;
@@ -96,9 +97,10 @@ outlineAsRecorded(Operation *op, int64_t fusedOps, StringRef signature,
   // The chain with or without the contraction it is the epilogue of
   // (fuse-epilogues), whichever the record has.
   FusionGroup group;
-  for (auto [epilogues, convolutions, prologues] : kOutlineEpilogueVariants) {
+  for (auto [epilogues, convolutions, prologues, attention] :
+       kOutlineEpilogueVariants) {
     if (failed(growFusionGroup(op, group, whyNot, epilogues, convolutions,
-                               prologues)))
+                               prologues, attention)))
       return failure();
     if (int64_t(group.ops.size()) == fusedOps)
       break;

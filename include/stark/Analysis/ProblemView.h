@@ -19,6 +19,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -239,6 +240,36 @@ struct EpilogueView {
   bool hasPrologue() const { return aPrologue >= 0 || bPrologue >= 0; }
 };
 
+/// Attention, softmax(scale * Q K^T [+ mask]) V per batch index, read off a
+/// fused problem's ops exactly (AttentionView.cpp): a contraction of Q and
+/// K, element-wise ops that scale the scores and add a mask, a softmax over
+/// the keys (linalg.softmax, or its max / exp / sum / divide decomposition)
+/// and a contraction of the probabilities with V.
+struct AttentionView {
+  /// Entry arguments of Q, K, V, the additive mask (-1: none) and O.
+  int64_t qArg = 0, kArg = 1, vArg = 2, maskArg = -1, outArg = 3;
+  /// The batch index is b * heads + h, for b < batch and h < heads: the
+  /// contractions' batch loops (none, one, or two: batch then heads).
+  int64_t batch = 1, heads = 1;
+  /// Query rows, keys, the head dimension of Q and K, and that of V and O.
+  int64_t sq = 1, sk = 1, d = 1, dv = 1;
+  /// Element strides of each operand along (b, h, row, column): Q (i, d),
+  /// K (j, d), V (j, e), O (i, e), mask (i, j). Zero where the operand does
+  /// not depend on that index (a mask shared by all heads).
+  std::array<int64_t, 4> qStrides{}, kStrides{}, vStrides{}, oStrides{},
+      maskStrides{};
+  /// What the scores are multiplied by (the product of the constants the
+  /// chain multiplies them by, divided by those it divides them by).
+  double scale = 1;
+  /// Keys after the query row (j > i) score -inf.
+  bool causal = false;
+  ElementKind qKind = ElementKind::F32, kKind = ElementKind::F32,
+              vKind = ElementKind::F32, oKind = ElementKind::F32,
+              maskKind = ElementKind::F32;
+  /// Number of linalg ops fused.
+  int64_t numOps = 0;
+};
+
 struct ProblemView {
   std::string entry = "kernel";
   std::string opName;
@@ -267,6 +298,8 @@ struct ProblemView {
   /// Set for a fused problem that is a contraction with its epilogue (see
   /// EpilogueView); `contraction` and `initValue` are then set too.
   std::optional<EpilogueView> epilogue;
+  /// Set for a fused problem that is attention (see AttentionView).
+  std::optional<AttentionView> attention;
   /// Set for a problem that fills its output with a constant and then
   /// accumulates into it with one contraction or convolution (see
   /// stark/Analysis/InitFill.h): the view is the second op's, and a kernel

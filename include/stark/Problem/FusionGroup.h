@@ -91,27 +91,48 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 /// contraction alone and none of its inputs comes from a contraction or
 /// convolution (that chain would be their epilogue). Grown from an op of
 /// such a chain, the group is the contraction's.
+///
+/// With `attention`, an op of an attention chain (growAttentionGroup) grows
+/// that chain as its group, where it is one problem.
 LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
                               std::string &whyNot, bool epilogues = true,
-                              bool convEpilogues = true, bool prologues = true);
+                              bool convEpilogues = true, bool prologues = true,
+                              bool attention = false);
+
+/// The attention chain `op` belongs to: a contraction (Q K^T) with the
+/// permuting copies of its operands it alone reads, the
+/// element-wise ops and row reductions on its result (scale, mask, softmax
+/// written out or linalg.softmax) and the contraction of their result with
+/// V, each intermediate used only inside the chain. Only the shapes are
+/// checked here (the scores [batch..., queries, keys], row values [batch...,
+/// queries]); whether the ops compute attention is for the problem's view
+/// (AttentionView) to say. Fails where `op` belongs to no such chain.
+FailureOr<FusionGroup> growAttentionGroup(Operation *op);
+
+/// Whether `op` copies its one input to its output through permutation
+/// maps (linalg.transpose, or a generic that yields its input).
+bool isPermutingCopy(Operation *op);
+
+/// Sorts `ops` into `group` and finds its inputs and outputs; fails, saying
+/// why, when the ops cannot be one problem (see growFusionGroup).
+LogicalResult finishFusionGroup(ArrayRef<Operation *> ops, FusionGroup &group,
+                                std::string &whyNot);
 
 /// One way `--stark-outline` may have grown a group (growFusionGroup's
 /// flags).
 struct OutlineVariant {
-  bool epilogues, convolutions, prologues;
+  bool epilogues, convolutions, prologues, attention;
 };
 
-/// The ways `--stark-outline` may have grown a group: a contraction or
-/// convolution head with operand prologues or without (the headed problem
-/// with prologues was declined), a contraction head only
-/// (fuse-conv-epilogues off), no head (fuse-epilogues off). Finding an
-/// outlined group again tries them in turn.
+/// The ways `--stark-outline` may have grown a group: an attention chain
+/// (fuse-attention), a contraction or convolution head with operand
+/// prologues or without (the headed problem with prologues was declined), a
+/// contraction head only (fuse-conv-epilogues off), no head (fuse-epilogues
+/// off). Finding an outlined group again tries them in turn.
 inline constexpr OutlineVariant kOutlineEpilogueVariants[] = {
-    {true, true, true},
-    {true, true, false},
-    {true, false, true},
-    {true, false, false},
-    {false, false, false}};
+    {true, true, true, true},    {true, true, true, false},
+    {true, true, false, false},  {true, false, true, false},
+    {true, false, false, false}, {false, false, false, false}};
 
 /// Whether `op` alone is a fused problem: it reduces into several outputs,
 /// each initialised by a fill of a constant (an argmax's value and index).

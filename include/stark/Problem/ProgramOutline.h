@@ -34,6 +34,7 @@ struct OutlineOptions {
   bool fuse = true;
   bool fuseEpilogues = true;
   bool fuseConvEpilogues = true;
+  bool fuseAttention = true;
   bool costModel = true;
   bool compareUnfused = false;
   /// What the cost model estimates on.

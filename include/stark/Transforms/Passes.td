@@ -207,6 +207,18 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     element-wise kernel (bench/results/2026-12-02-h200-stop26*.md).
     `fuse-conv-epilogues=false` outlines them apart.
 
+    With `fuse-epilogues` and `fuse-attention` (both the default),
+    attention is one problem: a contraction (Q K^T), the element-wise ops
+    and row reductions on its result, and the contraction of their result
+    with V (`fused(linalg.batch_matmul,...,linalg.batch_matmul)`), where the
+    problem reads as softmax(Q K^T * scale [+ mask]) V (scaling by
+    constants, an additive mask tensor, the causal condition written as a
+    select on `linalg.index`, and the softmax as linalg.softmax or as its
+    max / exp / sum / divide ops; see docs/cuda-templates.md, "attention").
+    The flash-style `attention` family never writes the scores to memory.
+    A chain that does not read so gets a remark saying why and is grouped
+    as its ops otherwise are.
+
     With `cost-model` (the default), a chain is fused only where the cost
     model (stark/Analysis/FusionCost.h) estimates one kernel faster than one
     kernel per op on the hardware `profile`: one kernel moves only the
@@ -245,6 +257,9 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     Option<"fuseConvEpilogues", "fuse-conv-epilogues", "bool",
            /*default=*/"true",
            "With fuse-epilogues, convolutions head their chain too">,
+    Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"true",
+           "With fuse-epilogues, outline softmax(Q K^T * scale + mask) V "
+           "(two contractions and the softmax between them) as one problem">,
     Option<"costModel", "cost-model", "bool", /*default=*/"true",
            "With fuse, form a chain's problem only where the cost model "
            "estimates one kernel faster than one per op">,

@@ -54,6 +54,8 @@ static std::string unknownFamily(StringRef family) {
 //===----------------------------------------------------------------------===//
 
 RankingKind cudatpl::getRankingKind(const ProblemView &view) {
+  if (view.attention)
+    return RankingKind::Attention;
   if (view.isSoftmax)
     return RankingKind::Softmax;
   if (view.norm)

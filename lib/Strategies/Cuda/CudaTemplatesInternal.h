@@ -27,9 +27,10 @@ namespace mlir::stark::cudatpl {
 
 /// The problems whose template families are ranked among themselves only:
 /// a softmax, a fused norm, another fused chain with reductions, a window
-/// per output (pooling, depthwise convolution); every other problem is
-/// `Other`, where contractions and reductions are told apart by the view.
-enum class RankingKind { Softmax, Norm, FusedRows, Window, Other };
+/// per output (pooling, depthwise convolution), attention; every other
+/// problem is `Other`, where contractions and reductions are told apart by
+/// the view.
+enum class RankingKind { Softmax, Norm, FusedRows, Window, Attention, Other };
 RankingKind getRankingKind(const ProblemView &view);
 
 /// Where a template family stands on a problem (CudaTemplateFamily::rank),

@@ -1,0 +1,268 @@
+//===- AttentionFamily.cpp - Flash-style attention
+//-------------------------===//
+//
+// softmax(Q K^T * scale [+ mask]) V as one kernel (Kernels/Attention.cuh):
+// each block owns a tile of query rows and walks the keys in tiles with an
+// online softmax, so the scores never go to memory. f16 and bf16 run on
+// mma.sync tensor cores with f32 accumulation (head dims 64 and 128, Q, K
+// and V rows contiguous); f32 runs in f32 (no TF32) on any strides.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTemplatesInternal.h"
+#include "ParamTable.h"
+
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "stark-attention"
+
+using namespace mlir;
+using namespace mlir::stark;
+using namespace mlir::stark::cudatpl;
+
+namespace {
+
+/// Shared memory a block may have on sm_80 and sm_90 (opted in).
+constexpr int64_t kMaxAttentionSharedBytes = 227 * 1024;
+
+/// A block of `bm` query rows in `warps` warps walks keys `bn` at a time.
+/// The f32 kernel gives each thread `tm` rows and `tn` keys of the score
+/// tile (0 for the tensor-core kernel).
+struct AttentionParams {
+  int64_t bm = 64, bn = 64, warps = 4, tm = 0, tn = 0;
+};
+
+bool isHalfKind(ElementKind k) {
+  return k == ElementKind::F16 || k == ElementKind::BF16;
+}
+
+/// Whether the tensor-core kernel takes the problem: 16-bit Q, K and V of
+/// one type, head dims 64 or 128, rows contiguous and 16-byte aligned.
+bool takesTensorCores(const AttentionView &a, std::string &whyNot) {
+  if (!isHalfKind(a.qKind) || a.kKind != a.qKind || a.vKind != a.qKind) {
+    whyNot = "the tensor-core kernel takes Q, K and V of one 16-bit type";
+    return false;
+  }
+  if ((a.d != 64 && a.d != 128) || (a.dv != 64 && a.dv != 128)) {
+    whyNot = "the tensor-core kernel takes head dims 64 and 128";
+    return false;
+  }
+  for (const std::array<int64_t, 4> &s : {a.qStrides, a.kStrides, a.vStrides})
+    if (s[3] != 1 || s[0] % 8 || s[1] % 8 || s[2] % 8) {
+      whyNot = "the tensor-core kernel reads rows of Q, K and V that are "
+               "contiguous and 16-byte aligned";
+      return false;
+    }
+  return true;
+}
+
+LogicalResult checkAttentionApplies(const ProblemView &view,
+                                    std::string &whyNot) {
+  if (!view.attention) {
+    whyNot = "the problem is not attention";
+    return failure();
+  }
+  const AttentionView &a = *view.attention;
+  if (a.causal && a.maskArg >= 0) {
+    whyNot = "the kernel takes the causal condition or a mask, not both";
+    return failure();
+  }
+  if (a.batch * a.heads > 65535) {
+    whyNot = "more than 65535 batch indices (the grid's y dimension)";
+    return failure();
+  }
+  bool f32 = a.qKind == ElementKind::F32 && a.kKind == ElementKind::F32 &&
+             a.vKind == ElementKind::F32;
+  if (!f32 && !takesTensorCores(a, whyNot))
+    return failure();
+  if (a.maskArg >= 0 && a.maskKind == ElementKind::F64) {
+    whyNot = "the kernel adds f32, f16 or bf16 masks";
+    return failure();
+  }
+  if (!isFloatKind(a.oKind) || a.oKind == ElementKind::F64) {
+    whyNot = "the kernel writes f32, f16 or bf16 outputs";
+    return failure();
+  }
+  return success();
+}
+
+/// Dynamic shared memory of the tensor-core kernel (as
+/// attentionMma16SharedBytes in Attention.cuh, which the source checks).
+int64_t getMma16SharedBytes(const AttentionView &a, const AttentionParams &p) {
+  int64_t warpTiles = p.bm / p.warps / 16;
+  bool qInRegisters = warpTiles * a.d <= 128;
+  int64_t stage = p.bn * a.d * 2 + p.bn * a.dv * 2;
+  int64_t q = p.bm * a.d * 2;
+  bool aliased = qInRegisters && q <= stage;
+  return 2 * stage + (aliased ? 0 : q);
+}
+
+/// Dynamic shared memory of the f32 kernel (attentionF32SharedBytes).
+int64_t getF32SharedBytes(const AttentionView &a, const AttentionParams &p) {
+  int64_t columnGroups = p.bn / p.tn;
+  int64_t dvPadded = ceilDiv(a.dv, columnGroups * 4) * columnGroups * 4;
+  int64_t floats = a.d * (p.bm + 4) + a.d * (p.bn + 4) + p.bn * (dvPadded + 4) +
+                   p.bn * (p.bm + 4);
+  return 4 * floats;
+}
+
+bool usesTensorCores(const AttentionView &a) { return isHalfKind(a.qKind); }
+
+LogicalResult validate(const AttentionView &a, const AttentionParams &p,
+                       std::string &whyNot) {
+  if (p.warps < 1 || p.warps > 8 || p.bm < 16 || p.bn < 16) {
+    whyNot = "warps must be 1-8, bm and bn at least 16";
+    return failure();
+  }
+  if (usesTensorCores(a)) {
+    int64_t warpRows = p.bm % p.warps ? 0 : p.bm / p.warps;
+    if ((warpRows != 16 && warpRows != 32) || p.bn % 16 || p.tm || p.tn ||
+        (p.warps * 32) % (a.d / 8) || (p.warps * 32) % (a.dv / 8)) {
+      whyNot = "the tensor-core kernel needs 16 or 32 query rows a warp, bn "
+               "a multiple of 16, and no tm or tn";
+      return failure();
+    }
+    return success();
+  }
+  if (p.tm < 4 || p.tn < 4 || p.tm % 4 || p.tn % 4 || p.bm % p.tm ||
+      p.bn % p.tn || (p.bm / p.tm) * (p.bn / p.tn) != p.warps * 32 ||
+      !llvm::isPowerOf2_64(p.bn / p.tn) || p.bn / p.tn > 32) {
+    whyNot = "the f32 kernel needs tm and tn multiples of 4 dividing bm and "
+             "bn, (bm / tm) (bn / tn) threads = 32 warps, and bn / tn a "
+             "power of two of at most 32";
+    return failure();
+  }
+  return success();
+}
+
+std::string stridesOf(const std::array<int64_t, 4> &s) {
+  return llvm::formatv("{{{0}, {1}, {2}, {3}}", s[0], s[1], s[2], s[3]).str();
+}
+
+FailureOr<CudaKernelPlan> generateAttentionKernel(const ProblemView &view,
+                                                  const AttentionParams &p,
+                                                  std::string &whyNot) {
+  if (failed(checkAttentionApplies(view, whyNot)))
+    return failure();
+  const AttentionView &a = *view.attention;
+  if (failed(validate(a, p, whyNot)))
+    return failure();
+  bool tc = usesTensorCores(a);
+  int64_t shared = tc ? getMma16SharedBytes(a, p) : getF32SharedBytes(a, p);
+  if (shared > kMaxAttentionSharedBytes) {
+    whyNot = llvm::formatv("the tiles need {0} bytes of shared memory (at "
+                           "most {1})",
+                           shared, kMaxAttentionSharedBytes);
+    return failure();
+  }
+  std::string idx = getIndexType(view);
+  int mask = a.causal ? 1 : a.maskArg >= 0 ? 2 : 0;
+  std::string s = getCudaPrelude(view, {"Lanes.cuh", "Attention.cuh"});
+  llvm::raw_string_ostream os(s);
+  os << "// softmax(Q K^T * scale" << (a.causal ? ", causal" : "")
+     << (mask == 2 ? " + mask" : "") << ") V: " << a.batch << " x " << a.heads
+     << " heads, " << a.sq << " queries, " << a.sk << " keys, head dims " << a.d
+     << " / " << a.dv << ".\n";
+  os << "struct StarkAttention {\n";
+  os << "  typedef " << idx << " Idx;\n";
+  os << "  typedef " << getCudaStorageType(a.qKind) << " In;\n";
+  os << "  typedef " << getCudaStorageType(a.oKind) << " Out;\n";
+  os << "  typedef "
+     << getCudaStorageType(mask == 2 ? a.maskKind : ElementKind::F32)
+     << " MaskT;\n";
+  os << "  static constexpr Idx kBatch = " << a.batch * a.heads
+     << ", kHeads = " << a.heads << ", kSq = " << a.sq << ", kSk = " << a.sk
+     << ", kD = " << a.d << ", kDv = " << a.dv << ";\n";
+  os << "  static constexpr Idx kQStride[4] = " << stridesOf(a.qStrides)
+     << ", kKStride[4] = " << stridesOf(a.kStrides)
+     << ", kVStride[4] = " << stridesOf(a.vStrides)
+     << ", kOStride[4] = " << stridesOf(a.oStrides)
+     << ", kMaskStride[4] = " << stridesOf(a.maskStrides) << ";\n";
+  os << "  static constexpr float kScale = "
+     << llvm::formatv("{0:e9}", a.scale).str() << "f;\n";
+  os << "  static constexpr int kMask = " << mask << ";\n";
+  os << "  static constexpr Idx kCausalOffset = 0;\n";
+  os << "  static constexpr int kBlockM = " << p.bm << ", kBlockN = " << p.bn
+     << ", kWarps = " << p.warps << ";\n";
+  if (!tc)
+    os << "  static constexpr int kThreadM = " << p.tm
+       << ", kThreadN = " << p.tn << ";\n";
+  os << "};\n";
+  StringRef body = tc ? "attentionMma16" : "attentionF32";
+  os << "static_assert(stark_kernels::" << body
+     << "SharedBytes<StarkAttention>() == " << shared
+     << ", \"the launch's shared memory\");\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(" << p.warps * 32
+     << ") stark_attention(" << getKernelParameters(view) << ") {\n";
+  os << "  stark_kernels::" << body << "<StarkAttention>(" << argName(a.qArg)
+     << ", " << argName(a.kArg) << ", " << argName(a.vArg) << ", "
+     << (mask == 2 ? argName(a.maskArg) : "nullptr") << ", "
+     << argName(a.outArg) << ");\n}\n";
+  LLVM_DEBUG(llvm::dbgs() << "attention: " << body << " bm " << p.bm << " bn "
+                          << p.bn << " warps " << p.warps << ", " << shared
+                          << " bytes of shared memory\n");
+  return makeOneLaunchPlan("attention", std::move(s), "stark_attention",
+                           {ceilDiv(a.sq, p.bm), a.batch * a.heads, 1},
+                           {p.warps * 32, 1, 1}, /*staticShared=*/0,
+                           /*dynamicShared=*/shared);
+}
+
+std::vector<AttentionParams>
+enumerateAttention(const ProblemView &view, const HardwareProfile &profile) {
+  const AttentionView &a = *view.attention;
+  int64_t maxShared =
+      profile.sharedMemoryPerBlock > 0
+          ? std::min(profile.sharedMemoryPerBlock, kMaxAttentionSharedBytes)
+          : kMaxAttentionSharedBytes;
+  std::vector<AttentionParams> out;
+  auto add = [&](AttentionParams p) {
+    std::string ignored;
+    if (succeeded(validate(a, p, ignored)) &&
+        (usesTensorCores(a) ? getMma16SharedBytes(a, p)
+                            : getF32SharedBytes(a, p)) <= maxShared)
+      out.push_back(p);
+  };
+  if (usesTensorCores(a)) {
+    // 16 query rows a warp keep Q's fragments in registers at head dim
+    // 128; at 64, 32 rows a warp halve the K and V traffic per row.
+    if (a.d == 64) {
+      add({128, 64, 4});
+      add({64, 64, 4});
+      add({128, 32, 4});
+    } else {
+      add({64, 64, 4});
+      add({128, 64, 4});
+      add({64, 32, 4});
+    }
+    add({128, 64, 8});
+    return out;
+  }
+  // f32: 128 threads, thread tiles of 8 x 4 or 4 x 8.
+  add({64, 64, 4, 8, 4});
+  add({64, 64, 4, 4, 8});
+  add({128, 64, 4, 8, 8});
+  add({32, 64, 4, 4, 4});
+  add({64, 32, 4, 4, 4});
+  return out;
+}
+
+} // namespace
+
+std::unique_ptr<StrategyFamily> mlir::stark::createAttentionFamily() {
+  using P = AttentionParams;
+  static const ParamField<P> fields[] = {{"bm", &P::bm},
+                                         {"bn", &P::bn},
+                                         {"warps", &P::warps},
+                                         {"tm", &P::tm, 0},
+                                         {"tn", &P::tn, 0}};
+  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
+    if (getRankingKind(view) != RankingKind::Attention)
+      return std::nullopt;
+    return kFirst;
+  };
+  return makeFunctionFamily<P>("attention", fields, {}, rank,
+                               checkAttentionApplies, enumerateAttention,
+                               generateAttentionKernel);
+}
