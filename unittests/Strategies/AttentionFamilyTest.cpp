@@ -9,13 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaProblemTest.h"
-#include "stark/Analysis/HardwareProfile.h"
-
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#ifdef STARK_ENABLE_CUDA
-#include "stark/Target/CudaCompile.h"
-#endif
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -398,25 +393,11 @@ TEST_F(AttentionFamilyTest, ChecksItsParameters) {
 
 #ifdef STARK_ENABLE_CUDA
 TEST_F(AttentionFamilyTest, SourcesCompileWithNvrtc) {
-  HardwareProfile h200 = *lookupHardwareProfile("h200");
-  for (StringRef name :
-       {"attention-f32-odd", "attention-f32-causal", "attention-bf16-d64",
-        "attention-bf16-causal-d128", "attention-f16-mask-d64"}) {
-    ProblemView v = view(input(name));
-    for (const TemplateParams &set : enumerateParams("attention", v, h200)) {
-      CudaKernelPlan p = plan(v, "attention", set);
-      std::vector<std::string> names = {p.launches[0].kernel};
-      std::string error;
-      FailureOr<NvrtcOutput> out =
-          compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
-      if (failed(out) && contains(error, "NVRTC") &&
-          contains(error, "not found"))
-        GTEST_SKIP() << "NVRTC is not available";
-      EXPECT_TRUE(succeeded(out))
-          << formatTemplateParams(set) << " on " << name.str() << "\n"
-          << error;
-    }
-  }
+  expectSourcesCompile("attention", {input("attention-f32-odd"),
+                                     input("attention-f32-causal"),
+                                     input("attention-bf16-d64"),
+                                     input("attention-bf16-causal-d128"),
+                                     input("attention-f16-mask-d64")});
 }
 #endif
 

@@ -3,10 +3,14 @@
 #ifndef STARK_UNITTESTS_STRATEGIES_CUDAPROBLEMTEST_H
 #define STARK_UNITTESTS_STRATEGIES_CUDAPROBLEMTEST_H
 
+#include "stark/Analysis/HardwareProfile.h"
 #include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Strategies/CudaCodegen.h"
 #include "stark/Strategies/CudaTemplates.h"
+#ifdef STARK_ENABLE_CUDA
+#include "stark/Target/CudaCompile.h"
+#endif
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,6 +75,33 @@ protected:
     EXPECT_TRUE(succeeded(p)) << family.str() << ": " << error;
     return succeeded(p) ? *p : CudaKernelPlan();
   }
+
+#ifdef STARK_ENABLE_CUDA
+  /// NVRTC compiles, for sm_90a, every point `family` enumerates on the h200
+  /// profile for each problem of `irs` (the kernels' static_asserts
+  /// included); the test is skipped where the cuda target cannot load NVRTC.
+  void expectSourcesCompile(StringRef family, ArrayRef<std::string> irs) {
+    HardwareProfile h200 = *lookupHardwareProfile("h200");
+    for (const std::string &ir : irs) {
+      ProblemView v = view(ir);
+      for (const TemplateParams &set : enumerateParams(family, v, h200)) {
+        CudaKernelPlan p = plan(v, family, set);
+        std::vector<std::string> names;
+        for (const CudaKernelPlan::Launch &l : p.launches)
+          names.push_back(l.kernel);
+        std::string error;
+        FailureOr<NvrtcOutput> out =
+            compileCudaSourceWithNvrtc(p.source, names, "sm_90a", {}, error);
+        if (failed(out) && error.find("NVRTC") != std::string::npos &&
+            error.find("not found") != std::string::npos)
+          GTEST_SKIP() << "NVRTC is not available";
+        EXPECT_TRUE(succeeded(out))
+            << formatTemplateParams(set) << " on " << v.opName << "\n"
+            << error;
+      }
+    }
+  }
+#endif
 
   MLIRContext context;
   std::vector<OwningOpRef<ModuleOp>> modules;
