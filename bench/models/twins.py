@@ -365,10 +365,11 @@ def bert_base(torch, device, batch=1, seq=128, layers=12, hidden=768,
 
 
 def llama_block(torch, device, batch=1, seq=512, hidden=2048, heads=16,
-                ffn=5632):
+                ffn=5632, dtype="f32"):
     """A LLaMA decoder block (Hugging Face's LlamaDecoderLayer without
     grouped-query attention), eval mode; the rotary tables are the model's
-    splats (cos 1, sin 0), the work is the same."""
+    splats (cos 1, sin 0), the work is the same. dtype "bf16": the module
+    and its input cast to bfloat16, as generate.py's llama_block_bf16."""
     nn = torch.nn
     F = torch.nn.functional
     hd = hidden // heads
@@ -410,8 +411,8 @@ def llama_block(torch, device, batch=1, seq=512, hidden=2048, heads=16,
             v = self.v_proj(n).view(batch, seq, heads, hd).transpose(
                 1, 2).reshape(batch * heads, seq, hd)
             s = torch.bmm(q, k.transpose(1, 2)) * (1 / math.sqrt(hd))
-            mask = torch.full((seq, seq), float("-inf"),
-                              device=x.device).triu(1)
+            mask = torch.full((seq, seq), float("-inf"), device=x.device,
+                              dtype=x.dtype).triu(1)
             p = torch.softmax(s + mask, dim=-1)
             ctx = torch.bmm(p, v).view(batch, heads, seq, hd).transpose(
                 1, 2).reshape(batch * seq, hidden)
@@ -423,6 +424,8 @@ def llama_block(torch, device, batch=1, seq=512, hidden=2048, heads=16,
     m = Block().to(device)
     _fill_like_generator(torch, m, {"cos": 1.0, "sin": 0.0})
     x = torch.rand(batch, seq, hidden, device=device)
+    if dtype == "bf16":
+        m, x = m.to(torch.bfloat16), x.to(torch.bfloat16)
     return m.eval(), (x,)
 
 
@@ -439,6 +442,10 @@ ZOO = [
     ("bert_base_b8", bert_base, {"batch": 8}),
     ("llama_block_b1", llama_block, {"batch": 1, "seq": 512}),
     ("llama_block_b8", llama_block, {"batch": 8, "seq": 256}),
+    ("llama_block_bf16_b1", llama_block,
+     {"batch": 1, "seq": 512, "dtype": "bf16"}),
+    ("llama_block_bf16_b8", llama_block,
+     {"batch": 8, "seq": 256, "dtype": "bf16"}),
 ]
 
 MODELS = {

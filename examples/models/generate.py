@@ -836,6 +836,16 @@ def bert(batch, seq, hidden, heads, ffn, layers, vocab, positions, dense, title)
     return m.text(f"%ids: {ids_t}", tensor(shape3), header)
 
 
+def as_bf16(text):
+    """A model as a frontend writes it after module.to(torch.bfloat16): every
+    f32 tensor, scalar and constant in bf16 (weights, activations, and the
+    reductions of the norms and the softmax), -inf as bf16's."""
+    text = text.replace("0xFF800000 : f32", "0xFF80 : bf16")
+    if "0x" in text.replace("0xFF80 : bf16", ""):
+        raise ValueError("a hex constant as_bf16 does not know")
+    return text.replace("f32", "bf16")
+
+
 def llama_block(batch, seq, hidden, heads, ffn, dense, title):
     """A LLaMA decoder block: RMSNorm, q/k/v projections (no bias), rotary
     embedding (x * cos + rotate_half(x) * sin), causal attention (a -inf
@@ -930,12 +940,18 @@ def zoo_full(layers=12):
 
     def llama(b, s):
         return lambda: llama_block(b, s, 2048, 16, 5632, False, "A LLaMA-style decoder block")
+
+    def llama_bf16(b, s):
+        return lambda: as_bf16(llama_block(b, s, 2048, 16, 5632, False,
+                                           "A LLaMA-style decoder block in bf16"))
     return {
         "vgg16_b1.mlir": vgg16(1), "vgg16_b8.mlir": vgg16(8),
         "resnet18_b1.mlir": resnet18(1), "resnet18_b8.mlir": resnet18(8),
         "mobilenet_v3_small_b1.mlir": mbv3(1), "mobilenet_v3_small_b8.mlir": mbv3(8),
         "bert_base_b1.mlir": bert_base(1), "bert_base_b8.mlir": bert_base(8),
         "llama_block_b1.mlir": llama(1, 512), "llama_block_b8.mlir": llama(8, 256),
+        "llama_block_bf16_b1.mlir": llama_bf16(1, 512),
+        "llama_block_bf16_b8.mlir": llama_bf16(8, 256),
     }
 
 
