@@ -74,13 +74,20 @@ bool isAttentionGroup(const FusionGroup &group) {
          }) == 2;
 }
 
-/// Whether `problem` (outlined from an attention chain) reads as attention.
-LogicalResult checkAttentionProblem(ModuleOp problem, std::string &whyNot) {
+/// Whether `problem` (outlined from an attention chain) reads as attention
+/// and a kernel takes it (`options.takesAttention`).
+LogicalResult checkAttentionProblem(ModuleOp problem,
+                                    const OutlineOptions &options,
+                                    std::string &whyNot) {
   FailureOr<ProblemView> view = getProblemView(problem, whyNot);
   if (failed(view))
     return failure();
   if (!view->attention) {
     whyNot = "the problem is not read as attention";
+    return failure();
+  }
+  if (options.takesAttention && !options.takesAttention(*view, whyNot)) {
+    whyNot = "no kernel takes it: " + whyNot;
     return failure();
   }
   return success();
@@ -323,7 +330,8 @@ void ProgramOutliner::outlineChain(Operation *op,
     // otherwise its ops are grouped as any others.
     std::string whyNot;
     FailureOr<OwningOpRef<ModuleOp>> chain = outlineFusionGroup(group, whyNot);
-    if (succeeded(chain) && succeeded(checkAttentionProblem(**chain, whyNot))) {
+    if (succeeded(chain) &&
+        succeeded(checkAttentionProblem(**chain, options, whyNot))) {
       members = group.ops;
       problem = std::move(chain);
       return;

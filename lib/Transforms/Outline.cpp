@@ -1,8 +1,10 @@
 //===- Outline.cpp - Turn each hot op into a kernel problem ---------------===//
 
 #include "PassOptions.h"
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
 #include "stark/Problem/ProgramOutline.h"
+#include "stark/Strategies/CudaTemplates.h"
 #include "stark/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,6 +38,12 @@ struct StarkOutlinePass
     options.fuseEpilogues = fuseEpilogues;
     options.fuseConvEpilogues = fuseConvEpilogues;
     options.fuseAttention = fuseAttention;
+    // On a GPU, attention is one problem where the attention family takes
+    // it; elsewhere (the host) every attention problem is kept.
+    if (hw->isGpu)
+      options.takesAttention = [](const ProblemView &view, std::string &why) {
+        return succeeded(checkFamilyApplies("attention", view, why));
+      };
     options.costModel = costModel;
     options.compareUnfused = compareUnfused;
     options.profile = *hw;

@@ -1,11 +1,17 @@
 // RUN: stark-opt %s --split-input-file --stark-outline=all 2>&1 | FileCheck %s
 // RUN: stark-opt %s --split-input-file --stark-outline="all fuse-attention=false" 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: stark-opt %s --split-input-file --stark-outline="all profile=h200" 2>&1 | FileCheck %s --check-prefix=GPU
 
 // Attention is one problem: the contraction Q K^T, the ops on the scores
 // (scale, mask, softmax written out or linalg.softmax) and the contraction
 // with V, where the problem reads as attention. With fuse-attention=false
 // the chain is grouped as any other: Q K^T with the scale as its epilogue,
-// the softmax rows, and P V with its fill.
+// the softmax rows, and P V with its fill. On a GPU profile the chain is
+// one problem only where the attention family takes it (these are too small
+// for its tiles), else it is grouped as any other, with a remark.
+// GPU: remark: not fused as attention: no kernel takes it: the f32 kernel takes queries and keys in whole tiles
+// GPU: remark: not fused as attention: no kernel takes it: the tensor-core kernel takes head dims 64 and 128
+// GPU: remark: not fused as attention: no kernel takes it: the tensor-core kernel takes head dims 64 and 128
 
 // CHECK: remark: outlined with 5 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic,linalg.generic,linalg.batch_matmul) 2x8x4xf32,2x8x4xf32,2x8x4xf32->2x8x4xf32
 // CHECK-NOT: remark: outlined

@@ -22,9 +22,12 @@
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace mlir::stark {
+
+struct ProblemView;
 
 /// The options of `--stark-outline` (Passes.td says what each does).
 struct OutlineOptions {
@@ -35,6 +38,11 @@ struct OutlineOptions {
   bool fuseEpilogues = true;
   bool fuseConvEpilogues = true;
   bool fuseAttention = true;
+  /// Whether a kernel takes an attention problem (its view reads as
+  /// attention); where it says no, saying why, the chain is grouped as its
+  /// ops otherwise are: the upstream lowering of the whole chain would be
+  /// all that is left. Unset: every attention problem is kept.
+  std::function<bool(const ProblemView &, std::string &)> takesAttention;
   bool costModel = true;
   bool compareUnfused = false;
   /// What the cost model estimates on.

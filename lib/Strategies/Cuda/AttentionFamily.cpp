@@ -58,6 +58,9 @@ bool takesTensorCores(const AttentionView &a, std::string &whyNot) {
   return true;
 }
 
+std::vector<AttentionParams> getTiles(const AttentionView &a, int64_t maxShared,
+                                      std::string &whyNot);
+
 LogicalResult checkAttentionApplies(const ProblemView &view,
                                     std::string &whyNot) {
   if (!view.attention) {
@@ -85,6 +88,8 @@ LogicalResult checkAttentionApplies(const ProblemView &view,
     whyNot = "the kernel writes f32, f16 or bf16 outputs";
     return failure();
   }
+  if (getTiles(a, kMaxAttentionSharedBytes, whyNot).empty())
+    return failure();
   return success();
 }
 
@@ -125,6 +130,19 @@ LogicalResult validate(const AttentionView &a, const AttentionParams &p,
       return failure();
     }
     return success();
+  }
+  // On the H100 a problem of ragged tiles (77 queries and 131 keys in
+  // tiles of 64, head dims 40 and 24) was judged wrong in the
+  // special-values trial: finite values in 8 rows where NaN was due, though
+  // attention_bench.cu's planted NaN and infinities passed on such shapes.
+  // Until that is understood, the f32 kernel takes whole tiles only, which
+  // is what has verified (the suite's attention_small_heads, 32 x 512 x 64).
+  int64_t columnGroups = p.tn > 0 ? p.bn / p.tn : 1;
+  if (a.sq % p.bm || a.sk % p.bn || a.dv % (4 * columnGroups)) {
+    whyNot = "the f32 kernel takes queries and keys in whole tiles and head "
+             "dims of V that fill every thread's columns (bm, bn and 4 bn / "
+             "tn dividing them)";
+    return failure();
   }
   if (p.tm < 4 || p.tn < 4 || p.tm % 4 || p.tn % 4 || p.bm % p.tm ||
       p.bn % p.tn || (p.bm / p.tm) * (p.bn / p.tn) != p.warps * 32 ||
@@ -209,43 +227,61 @@ FailureOr<CudaKernelPlan> generateAttentionKernel(const ProblemView &view,
                            /*dynamicShared=*/shared);
 }
 
-std::vector<AttentionParams>
-enumerateAttention(const ProblemView &view, const HardwareProfile &profile) {
-  const AttentionView &a = *view.attention;
-  int64_t maxShared =
-      profile.sharedMemoryPerBlock > 0
-          ? std::min(profile.sharedMemoryPerBlock, kMaxAttentionSharedBytes)
-          : kMaxAttentionSharedBytes;
+/// The tiles that fit `a` within `maxShared` bytes of shared memory, the
+/// fastest measured first; `whyNot` says why the first candidate tile does
+/// not fit when none does.
+std::vector<AttentionParams> getTiles(const AttentionView &a, int64_t maxShared,
+                                      std::string &whyNot) {
   std::vector<AttentionParams> out;
+  bool first = true;
   auto add = [&](AttentionParams p) {
-    std::string ignored;
-    if (succeeded(validate(a, p, ignored)) &&
-        (usesTensorCores(a) ? getMma16SharedBytes(a, p)
-                            : getF32SharedBytes(a, p)) <= maxShared)
+    std::string why;
+    bool fits = succeeded(validate(a, p, why));
+    int64_t shared = usesTensorCores(a) ? getMma16SharedBytes(a, p)
+                                        : getF32SharedBytes(a, p);
+    if (fits && shared > maxShared) {
+      fits = false;
+      why = llvm::formatv("the tiles need {0} bytes of shared memory (at most "
+                          "{1})",
+                          shared, maxShared);
+    }
+    if (fits)
       out.push_back(p);
+    else if (first)
+      whyNot = why;
+    first = false;
   };
   if (usesTensorCores(a)) {
-    // 16 query rows a warp keep Q's fragments in registers at head dim
-    // 128; at 64, 32 rows a warp halve the K and V traffic per row.
-    if (a.d == 64) {
-      add({128, 64, 4});
-      add({64, 64, 4});
-      add({128, 32, 4});
-    } else {
-      add({64, 64, 4});
-      add({128, 64, 4});
-      add({64, 32, 4});
-    }
+    // On the H100 (B 8, H 16, S 2048, bf16) 32 rows a warp ran fastest at
+    // both head dims: two m16 tiles share every K and V fragment (327
+    // TFLOP/s at D 128, 293 at D 64); 16 rows a warp keep Q in registers
+    // without spilling (285 at D 128).
+    add({128, 64, 4});
+    add({64, 64, 4});
+    add({128, 32, 4});
+    add({64, 32, 4});
     add({128, 64, 8});
     return out;
   }
-  // f32: 128 threads, thread tiles of 8 x 4 or 4 x 8.
+  // f32: 8 warps with 8 x 4 thread tiles ran fastest on the H100 (33
+  // TFLOP/s at D 128), then 128 threads.
+  add({128, 64, 8, 8, 4});
   add({64, 64, 4, 8, 4});
   add({64, 64, 4, 4, 8});
   add({128, 64, 4, 8, 8});
   add({32, 64, 4, 4, 4});
   add({64, 32, 4, 4, 4});
   return out;
+}
+
+std::vector<AttentionParams>
+enumerateAttention(const ProblemView &view, const HardwareProfile &profile) {
+  int64_t maxShared =
+      profile.sharedMemoryPerBlock > 0
+          ? std::min(profile.sharedMemoryPerBlock, kMaxAttentionSharedBytes)
+          : kMaxAttentionSharedBytes;
+  std::string ignored;
+  return getTiles(*view.attention, maxShared, ignored);
 }
 
 } // namespace
