@@ -91,10 +91,16 @@
 //   kBlockM / kWarps is 16 or 32; kBlockN a multiple of 16; kWarps * 32 a
 //   multiple of kD / 8 and kDv / 8.
 // O and the mask take any strides (scalar accesses). kSq and kSk need not be
-// multiples of the tiles. Suggested tiles: kWarps 4, kBlockN 64, kBlockM 64
-// (D 128) or 128 (D 64). Shared memory: 2 (kD + kDv) kBlockN bytes per
+// multiples of the tiles. Shared memory: 2 (kD + kDv) kBlockN bytes per
 // stage, two stages, plus 2 kBlockM kD for Q unless Q lives in registers and
 // fits in the second stage before the loop (attentionMma16SharedBytes).
+// Tiles: kWarps 4, kBlockN 64 and kBlockM 128 (32 rows a warp; two m16
+// tiles share every K and V fragment, halving the ldmatrix traffic) at D 64
+// and 128. On an H100 (bench/kernels/attention_bench.cu, B 8, H 16, S 2048,
+// bf16) that ran at 327 TFLOP/s (D 128), 268 causal, 293 (D 64), against 285
+// and 253 for kBlockM 64 (16 rows a warp, Q in registers), which is the
+// choice where 255 registers (D 128, 32 rows: a few spilled) are unwelcome.
+// kWarps 8 was slower.
 //
 // ---- attentionF32: f32 SIMT, any strides ----
 //
@@ -112,7 +118,10 @@
 // kBlockN; (kBlockM / kThreadM) (kBlockN / kThreadN) == kWarps * 32;
 // kBlockN / kThreadN a power of two <= 32 (the lanes of a row share a warp).
 // Any kD, kDv. Shared memory: 4 (kD (kBlockM + 4) + kD (kBlockN + 4) +
-// kBlockN (kDv' + 4) + kBlockN (kBlockM + 4)) bytes.
+// kBlockN (kDv' + 4) + kBlockN (kBlockM + 4)) bytes. Tiles: kBlockM 128,
+// kBlockN 64, kWarps 8, kThreadM 8, kThreadN 4 ran at 33 TFLOP/s on an H100
+// (B 8, H 16, S 2048, D 128; 170 KB of shared memory, one block an SM);
+// kBlockM 64, kBlockN 32, kWarps 4, 4 x 4 (79 KB) at 27.
 #pragma once
 
 #include "Lanes.cuh"
