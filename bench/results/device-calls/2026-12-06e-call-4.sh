@@ -1,4 +1,5 @@
 #!/bin/bash
+# (Written but not run: the session's device time was spent when it was ready.)
 # Device call 4 (2026-12-06, fifth session): each evaluation of
 # templates/attention.mlir on its own (call 3's lit run stopped at its
 # first, which the judge found wrong in the special-values trial), and that
