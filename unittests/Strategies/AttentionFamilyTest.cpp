@@ -327,52 +327,58 @@ TEST_F(AttentionFamilyTest, DeclinesWhatIsNotAttention) {
             std::string::npos);
 }
 
-TEST_F(AttentionFamilyTest, TakesF32InWholeTilesAndHalvesAt64And128) {
+TEST_F(AttentionFamilyTest, TakesF32AnyShapeAndHalvesAt64And128) {
   std::string why;
-  EXPECT_TRUE(succeeded(checkFamilyApplies(
-      "attention", view(input("attention-f32-causal")), why)))
-      << why;
-  EXPECT_TRUE(succeeded(checkFamilyApplies(
-      "attention", view(input("attention-bf16-causal-d128")), why)))
-      << why;
-  // f32 in ragged tiles: declined (one was judged wrong on the H100).
   for (std::string ir :
-       {std::string(kDecomposedF32), input("attention-f32-odd")}) {
-    EXPECT_TRUE(failed(checkFamilyApplies("attention", view(ir), why)));
-    EXPECT_NE(why.find("whole tiles"), std::string::npos) << why;
-  }
+       {std::string(kDecomposedF32), input("attention-f32-odd"),
+        input("attention-bf16-d64"), input("attention-f16-mask-d64")})
+    EXPECT_TRUE(succeeded(checkFamilyApplies("attention", view(ir), why)))
+        << why;
   // 16-bit at a head dim the tensor-core kernel does not take.
-  EXPECT_TRUE(failed(checkFamilyApplies("attention", view(kCausalBf16), why)));
+  EXPECT_TRUE(failed(checkFamilyApplies("attention", view(kMaskF16), why)));
   EXPECT_NE(why.find("head dims 64 and 128"), std::string::npos) << why;
   // Not attention: the family declines, saying so.
   EXPECT_TRUE(failed(checkFamilyApplies("attention", view(kMatmul4096), why)));
   EXPECT_NE(why.find("not attention"), std::string::npos) << why;
 }
 
+TEST_F(AttentionFamilyTest, DeclinesCausalAttention) {
+  // The kernel skips the keys the causal condition hides; the program's NaN
+  // and infinities there reach its output (the judge found it on the H100).
+  for (std::string ir :
+       {input("attention-bf16-causal-d128"), input("attention-f32-causal")}) {
+    std::string why;
+    EXPECT_TRUE(failed(checkFamilyApplies("attention", view(ir), why)));
+    EXPECT_NE(why.find("causal condition hides"), std::string::npos) << why;
+  }
+}
+
 TEST_F(AttentionFamilyTest, IsTheOnlyFamilyOfAttention) {
-  std::string bf16 = input("attention-bf16-causal-d128");
-  EXPECT_EQ(getApplicableFamilies(view(bf16)),
+  EXPECT_EQ(getApplicableFamilies(view(input("attention-bf16-d64"))),
+            SmallVector<std::string>{"attention"});
+  EXPECT_EQ(getApplicableFamilies(view(kDecomposedF32)),
             SmallVector<std::string>{"attention"});
   // Where attention declines, no other family takes the chain for a part
   // of it.
-  EXPECT_TRUE(getApplicableFamilies(view(kDecomposedF32)).empty());
+  EXPECT_TRUE(
+      getApplicableFamilies(view(input("attention-bf16-causal-d128"))).empty());
 }
 
-TEST_F(AttentionFamilyTest, BuildsTheCausalTensorCoreLaunch) {
-  std::string bf16 = input("attention-bf16-causal-d128");
-  CudaKernelPlan p = plan(view(bf16), "attention", {});
+TEST_F(AttentionFamilyTest, BuildsTheTensorCoreLaunch) {
+  CudaKernelPlan p = plan(view(input("attention-bf16-d64")), "attention",
+                          {{"bm", 128}, {"bn", 64}, {"warps", 4}});
   ASSERT_EQ(p.launches.size(), 1u);
-  // 200 queries in blocks of 64, four batch indices, four warps.
-  EXPECT_EQ(p.launches[0].grid, (std::array<int64_t, 3>{4, 4, 1}));
+  // 256 queries in blocks of 128, eight batch indices, four warps.
+  EXPECT_EQ(p.launches[0].grid, (std::array<int64_t, 3>{2, 8, 1}));
   EXPECT_EQ(p.launches[0].block, (std::array<int64_t, 3>{128, 1, 1}));
-  // Two stages of 64 keys of K and V rows of 128 bf16; Q (64 rows) lives
-  // in registers after passing through the second stage.
-  EXPECT_EQ(p.launches[0].sharedBytes, 2 * (64 * 128 * 2 * 2));
+  // Two stages of 64 keys of K and V rows of 64 bf16; Q (128 rows, in
+  // registers) passes through the second stage.
+  EXPECT_EQ(p.launches[0].sharedBytes, 2 * (64 * 64 * 2 * 2));
   EXPECT_TRUE(contains(p.source, "attentionMma16<StarkAttention>"));
-  EXPECT_TRUE(contains(p.source, "kMask = 1;"));
+  EXPECT_TRUE(contains(p.source, "kMask = 0;"));
   EXPECT_TRUE(contains(p.source, "typedef __nv_bfloat16 In;"));
-  // 1 / 11.3125, the bf16 constant the scores are divided by.
-  EXPECT_TRUE(contains(p.source, "kScale = 8.839779006e-02f;"));
+  EXPECT_TRUE(contains(p.source, "kScale = 1.250000000e-01f;"));
+  EXPECT_TRUE(contains(p.source, "kSq = 256, kSk = 320, kD = 64, kDv = 64"));
 }
 
 TEST_F(AttentionFamilyTest, PassesTheMaskWithItsBroadcastStrides) {
@@ -392,7 +398,7 @@ TEST_F(AttentionFamilyTest, ChecksItsParameters) {
       "attention", v, {{"bm", 64}, {"bn", 64}, {"warps", 1}}, error)));
   EXPECT_NE(error.find("16 or 32 query rows a warp"), std::string::npos)
       << error;
-  ProblemView f32 = view(input("attention-f32-causal"));
+  ProblemView f32 = view(input("attention-f32-odd"));
   EXPECT_TRUE(failed(generateCudaKernel(
       "attention", f32,
       {{"bm", 64}, {"bn", 64}, {"warps", 4}, {"tm", 4}, {"tn", 4}}, error)));
@@ -401,11 +407,9 @@ TEST_F(AttentionFamilyTest, ChecksItsParameters) {
 
 #ifdef STARK_ENABLE_CUDA
 TEST_F(AttentionFamilyTest, SourcesCompileWithNvrtc) {
-  expectSourcesCompile("attention", {input("attention-f32-odd"),
-                                     input("attention-f32-causal"),
-                                     input("attention-bf16-d64"),
-                                     input("attention-bf16-causal-d128"),
-                                     input("attention-f16-mask-d64")});
+  expectSourcesCompile("attention",
+                       {input("attention-f32-odd"), input("attention-bf16-d64"),
+                        input("attention-f16-mask-d64")});
 }
 #endif
 

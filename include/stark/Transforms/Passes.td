@@ -216,8 +216,10 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     select on `linalg.index`, and the softmax as linalg.softmax or as its
     max / exp / sum / divide ops; see docs/cuda-templates.md, "attention").
     The flash-style `attention` family never writes the scores to memory.
-    A chain that does not read so gets a remark saying why and is grouped
-    as its ops otherwise are.
+    On a GPU `profile` the chain is also kept only where that family takes
+    it (not causal attention, for now). A chain that does not read so, or
+    that no kernel takes, gets a remark saying why and is grouped as its
+    ops otherwise are.
 
     With `cost-model` (the default), a chain is fused only where the cost
     model (stark/Analysis/FusionCost.h) estimates one kernel faster than one
