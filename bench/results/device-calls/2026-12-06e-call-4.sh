@@ -2,8 +2,9 @@
 # (Written but not run: the session's device time was spent when it was ready.)
 # Device call 4 (2026-12-06, fifth session): each evaluation of
 # templates/attention.mlir on its own (call 3's lit run stopped at its
-# first, which the judge found wrong in the special-values trial), and that
-# f32 one without the special-values trial.
+# third, f32 causal, which the judge found wrong in the special-values
+# trial; this script was written before that was read right and still
+# names the ragged f32 input as the suspect).
 B=/tmp/stark-$(md5sum .bundle/stark-bundle.tar.xz | cut -c1-8)
 [ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/stark-bundle.tar.xz | tar -x -C $B; }
 R=/tmp/results4; mkdir -p $R
