@@ -767,6 +767,7 @@ LogicalResult AttentionMatcher::run() {
       av.maskArg == av.outArg)
     return fail("the output is also read");
   view.attention = av;
+  view.opName = "attention";
   view.opClass = OpClass::Contraction;
   return success();
 }

@@ -176,9 +176,11 @@ int main(int argc, char **argv) {
     SmallVector<std::string> families = getApplicableFamilies(*view, allowTf32);
     if (families.empty()) {
       // The direct family takes any linalg op; its reason is the one that
-      // matters.
-      (void)checkFamilyApplies(view->isSoftmax ? "softmax" : "direct", *view,
-                               error);
+      // matters, but for the kinds only one family takes.
+      (void)checkFamilyApplies(view->attention   ? "attention"
+                               : view->isSoftmax ? "softmax"
+                                                 : "direct",
+                               *view, error);
       return fail("no template family applies to " + view->opName + ": " +
                   error);
     }
