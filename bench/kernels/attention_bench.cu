@@ -1,5 +1,5 @@
 // attention_bench.cu - checks and times the fused attention kernels of
-// lib/Strategies/Kernels/Attention.cuh (attentionMma16: f16/bf16 on
+// lib/Strategies/Kernels/Attention*.cuh (attentionMma16: f16/bf16 on
 // mma.sync; attentionF32: f32 SIMT).
 //
 // (a) Every variant runs on small odd shapes (3 batches x 2 heads, 77 queries,
@@ -23,7 +23,8 @@
 // ("quick": checks only).
 #include "../../lib/Strategies/Kernels/Prelude.cuh"
 
-#include "../../lib/Strategies/Kernels/Attention.cuh"
+#include "../../lib/Strategies/Kernels/AttentionF32.cuh"
+#include "../../lib/Strategies/Kernels/AttentionMma16.cuh"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,8 @@
 //===- AttentionFamily.cpp - Flash-style attention
 //-------------------------===//
 //
-// softmax(Q K^T * scale [+ mask]) V as one kernel (Kernels/Attention.cuh):
+// softmax(Q K^T * scale [+ mask]) V as one kernel (Kernels/Attention.cuh,
+// AttentionMma16.cuh, AttentionF32.cuh):
 // each block owns a tile of query rows and walks the keys in tiles with an
 // online softmax, so the scores never go to memory. f16 and bf16 run on
 // mma.sync tensor cores with f32 accumulation (head dims 64 and 128, Q, K
@@ -103,7 +104,8 @@ LogicalResult checkAttentionApplies(const ProblemView &view,
 }
 
 /// Dynamic shared memory of the tensor-core kernel (as
-/// attentionMma16SharedBytes in Attention.cuh, which the source checks).
+/// attentionMma16SharedBytes in AttentionMma16.cuh, which the source
+/// checks).
 int64_t getMma16SharedBytes(const AttentionView &a, const AttentionParams &p) {
   int64_t warpTiles = p.bm / p.warps / 16;
   bool qInRegisters = warpTiles * a.d <= 128;
@@ -173,7 +175,10 @@ FailureOr<CudaKernelPlan> generateAttentionKernel(const ProblemView &view,
   }
   std::string idx = getIndexType(view);
   int mask = a.maskArg >= 0 ? 2 : 0;
-  std::string s = getCudaPrelude(view, {"Lanes.cuh", "Attention.cuh"});
+  // A candidate carries the shared part and its own kernel only.
+  std::string s =
+      getCudaPrelude(view, {"Lanes.cuh", "Attention.cuh",
+                            tc ? "AttentionMma16.cuh" : "AttentionF32.cuh"});
   llvm::raw_string_ostream os(s);
   os << "// softmax(Q K^T * scale" << (mask == 2 ? " + mask" : "")
      << ") V: " << a.batch << " x " << a.heads << " heads, " << a.sq

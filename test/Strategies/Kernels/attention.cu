@@ -1,4 +1,5 @@
-// The fused attention kernels (Attention.cuh) compile for sm_90a:
+// The fused attention kernels (AttentionMma16.cuh, AttentionF32.cuh)
+// compile for sm_90a:
 // mma.sync f16/bf16 at head dims 64 and 128 with 16 and 32 rows a warp (Q in
 // registers and Q in shared memory), no mask, causal (bottom-right, top-left,
 // more queries than keys) and an additive mask broadcast over heads, f16 and
@@ -16,7 +17,8 @@
 
 #include "Prelude.cuh"
 
-#include "Attention.cuh"
+#include "AttentionF32.cuh"
+#include "AttentionMma16.cuh"
 
 using namespace stark_kernels;
 
