@@ -156,22 +156,6 @@ static bool isConst(const ScalarProgram &p, int node, double &value) {
   return true;
 }
 
-/// A copy of one buffer into another through permutation maps (a
-/// linalg.transpose, or a generic that yields its input).
-static bool isPermutingCopy(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
-      linalgOp.getNumDpsInputs() != 1 || linalgOp.getNumDpsInits() != 1 ||
-      linalgOp.getNumReductionLoops() != 0 ||
-      !llvm::all_of(linalgOp.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isPermutation(); }))
-    return false;
-  Block *body = linalgOp.getBlock();
-  Operation *yield = body->getTerminator();
-  return yield->getNumOperands() == 1 &&
-         yield->getOperand(0) == body->getArgument(0);
-}
-
 /// Whether `access` reads a dense row-major buffer of `shape` at the point
 /// whose dimension t is loop `loops[t]`.
 static bool isDenseAccess(const LinearAccess &access, ArrayRef<int64_t> shape,
@@ -734,6 +718,7 @@ LogicalResult AttentionMatcher::run() {
   // their use.
   auto copiesArgument = [&](Operation *op) {
     return isPermutingCopy(op) &&
+           cast<linalg::LinalgOp>(op).hasPureBufferSemantics() &&
            argNumber(cast<linalg::LinalgOp>(op).getDpsInputs()[0]) >= 0;
   };
   Operation *first = nullptr, *last = computing.back();

@@ -111,6 +111,20 @@ static FailureOr<ScalarNode> makeConstantNode(Attribute value, Type type,
   return failure();
 }
 
+bool mlir::stark::isPermutingCopy(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInputs() != 1 ||
+      linalgOp.getNumDpsInits() != 1 || linalgOp.getNumReductionLoops() != 0 ||
+      !llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isPermutation(); }))
+    return false;
+  // The payload yields the input element as it is.
+  Block *body = linalgOp.getBlock();
+  Operation *yield = body->getTerminator();
+  return yield->getNumOperands() == 1 &&
+         yield->getOperand(0) == body->getArgument(0);
+}
+
 FailureOr<ScalarProgram>
 mlir::stark::extractScalarProgram(Operation *op, std::string &whyNot) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stark/Analysis/ProblemView.h"
 #include "stark/Problem/FusionGroup.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,20 +31,6 @@ static bool isTensorContraction(Operation *op) {
     return false;
   auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   return out && out.hasStaticShape() && out.getRank() >= 2;
-}
-
-bool mlir::stark::isPermutingCopy(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !isFusableOp(op) || linalgOp.getNumDpsInputs() != 1 ||
-      linalgOp.getNumDpsInits() != 1 || linalgOp.getNumReductionLoops() != 0 ||
-      !llvm::all_of(linalgOp.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isPermutation(); }))
-    return false;
-  // The payload yields the input element as it is.
-  Block *body = linalgOp.getBlock();
-  auto yield = body->getTerminator();
-  return yield->getNumOperands() == 1 &&
-         yield->getOperand(0) == body->getArgument(0);
 }
 
 /// The attention chain whose second contraction is `last`.
@@ -101,8 +88,9 @@ static FailureOr<FusionGroup> growFromLast(Operation *last) {
   operands.push_back(cast<linalg::LinalgOp>(last).getDpsInputs()[1]);
   for (Value in : operands)
     if (Operation *def = in.getDefiningOp();
-        def && def->getBlock() == block && isPermutingCopy(def) &&
-        in.hasOneUse() && !llvm::is_contained(members, def))
+        def && def->getBlock() == block && isFusableOp(def) &&
+        isPermutingCopy(def) && in.hasOneUse() &&
+        !llvm::is_contained(members, def))
       members.push_back(def);
   FusionGroup group;
   std::string ignored;

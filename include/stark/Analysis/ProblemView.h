@@ -58,6 +58,11 @@ struct ScalarProgram {
   SmallVector<bool> reachable(ArrayRef<int> roots = {}) const;
 };
 
+/// Whether `op` is a linalg op that copies its one input to its one output
+/// through permutation maps (linalg.transpose, or a generic that yields its
+/// input), on tensors or on buffers.
+bool isPermutingCopy(Operation *op);
+
 /// Reads the payload of a linalg op. Scalar constant operands (the value of
 /// a linalg.fill) and constants captured from above become "const" nodes.
 /// Fails, naming the op, for ops without a CUDA translation.

@@ -109,10 +109,6 @@ LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
 /// (AttentionView) to say. Fails where `op` belongs to no such chain.
 FailureOr<FusionGroup> growAttentionGroup(Operation *op);
 
-/// Whether `op` copies its one input to its output through permutation
-/// maps (linalg.transpose, or a generic that yields its input).
-bool isPermutingCopy(Operation *op);
-
 /// Sorts `ops` into `group` and finds its inputs and outputs; fails, saying
 /// why, when the ops cannot be one problem (see growFusionGroup).
 LogicalResult finishFusionGroup(ArrayRef<Operation *> ops, FusionGroup &group,
