@@ -114,8 +114,11 @@ struct Cfg {
   static constexpr Idx kOStride[4] = {oB, oH, oR, 1};
   static constexpr Idx kMaskStride[4] = {mB, mH, SK, 1};
   static constexpr float kScale = (float)invSqrt((double)D);
-  static constexpr int kMask = MASK;
+  // MASK 3: causal, the -inf added to the score rather than selected.
+  static constexpr int kMask = MASK == 3 ? 1 : MASK;
   static constexpr Idx kCausalOffset = OFF;
+  static constexpr bool kCausalAdds = MASK == 3;
+  static constexpr float kCausalLimit = 1e18f;
   static constexpr int kBlockM = BM, kBlockN = BN, kWarps = W;
   static constexpr int kThreadM = TM, kThreadN = TN;
 };
@@ -124,15 +127,21 @@ template <class C, int MINB>
 __global__ void __launch_bounds__(attentionThreads<C>(), MINB)
     kMma16(const typename C::In *q, const typename C::In *k,
            const typename C::In *v, const typename C::MaskT *mask,
-           typename C::Out *o) {
-  attentionMma16<C>(q, k, v, mask, o);
+           typename C::Out *o, const unsigned *full) {
+  attentionMma16<C>(q, k, v, mask, o, full);
 }
 template <class C, int MINB>
 __global__ void __launch_bounds__(attentionThreads<C>(), MINB)
     kF32(const typename C::In *q, const typename C::In *k,
          const typename C::In *v, const typename C::MaskT *mask,
-         typename C::Out *o) {
-  attentionF32<C>(q, k, v, mask, o);
+         typename C::Out *o, const unsigned *full) {
+  attentionF32<C>(q, k, v, mask, o, full);
+}
+template <class C>
+__global__ void __launch_bounds__(kAttnScanThreads)
+    kScan(const typename C::In *q, const typename C::In *k,
+          const typename C::In *v, unsigned *full) {
+  attentionCausalScan<C>(q, k, v, full);
 }
 
 // Elements an operand spans: 1 + sum (extent - 1) * stride.
@@ -155,6 +164,7 @@ enum Special {
   kQNaN = 1,    // Q[bi 0, row 3, d 7] = NaN
   kKInf = 2,    // K[bi 2, key 10, d 5] = +inf
   kMaskRow = 4, // mask row 5 of batch 1 all -inf (kMask == 2)
+  kVInf = 8, // V[bi 1, key SK - 3, e 4] = +inf (hidden from most causal rows)
 };
 
 struct Row {
@@ -196,6 +206,8 @@ template <class C> struct Problem {
       q[at(C::kQStride, 0, H, 3, 7)] = fromF<In>(NAN);
     if (specials & kKInf)
       k[at(C::kKStride, 2 % C::kBatch, H, 10, 5)] = fromF<In>(INFINITY);
+    if (specials & kVInf)
+      v[at(C::kVStride, 1 % C::kBatch, H, SK - 3, 4)] = fromF<In>(INFINITY);
     if constexpr (C::kMask == 2) {
       nm = span(C::kMaskStride, B, H, SQ, SK);
       m.resize(nm);
@@ -233,18 +245,16 @@ template <class C> struct Problem {
     double mx = -INFINITY;
     bool nan = false;
     for (long long j = 0; j < SK; ++j) {
-      double x;
-      if (C::kMask == 1 && j > i + (long long)C::kCausalOffset) {
-        x = -INFINITY;
-      } else {
-        double dot = 0;
-        for (long long d = 0; d < D; ++d)
-          dot += toD(q[at(C::kQStride, bi, H, i, d)]) *
-                 toD(k[at(C::kKStride, bi, H, j, d)]);
-        x = dot * scale;
-        if constexpr (C::kMask == 2)
-          x += toD(m[at(C::kMaskStride, bi, H, i, j)]);
-      }
+      double dot = 0;
+      for (long long d = 0; d < D; ++d)
+        dot += toD(q[at(C::kQStride, bi, H, i, d)]) *
+               toD(k[at(C::kKStride, bi, H, j, d)]);
+      double x = dot * scale;
+      if constexpr (C::kMask == 2)
+        x += toD(m[at(C::kMaskStride, bi, H, i, j)]);
+      // Hidden keys: selected -inf, or -inf added (NaN for a NaN or +inf x).
+      if (C::kMask == 1 && j > i + (long long)C::kCausalOffset)
+        x = C::kCausalAdds ? x + -INFINITY : -INFINITY;
       s[j] = x;
       if (x != x)
         nan = true;
@@ -289,8 +299,15 @@ template <class C, bool F32, int MINB> struct Launcher {
                               smem()));
       init = true;
     }
+    // A causal launch scans first (Masking in Attention.cuh).
+    static unsigned *full = nullptr;
+    if constexpr (C::kMask == 1) {
+      if (!full)
+        CK(cudaMalloc(&full, C::kBatch * sizeof(unsigned)));
+      kScan<C><<<(unsigned)C::kBatch, kAttnScanThreads>>>(q, k, v, full);
+    }
     dim3 grid((unsigned)attentionGridX<C>(), (unsigned)attentionGridY<C>());
-    kern<<<grid, attentionThreads<C>(), smem()>>>(q, k, v, m, o);
+    kern<<<grid, attentionThreads<C>(), smem()>>>(q, k, v, m, o, full);
   }
 };
 
@@ -433,7 +450,7 @@ template <class T> static void checksMma16(const char *ty) {
     snprintf(n, sizeof(n), "mma16 %s %s", ty, what);
     return n;
   };
-  const int all = kQNaN | kKInf | kMaskRow;
+  const int all = kQNaN | kKInf | kMaskRow | kVInf;
   // D 128, 16 rows a warp (Q in registers).
   check<Small<T, T, 128, 0, 64, 64, 4>, false>(name("D128 M64 none"), all, 1);
   check<Small<T, T, 128, 1, 64, 64, 4>, false>(name("D128 M64 causal"), all, 2);
@@ -441,6 +458,14 @@ template <class T> static void checksMma16(const char *ty) {
                                                    all, 3);
   check<Small<T, T, 128, 0, 64, 64, 4>, false>(name("D128 M64 none clean"),
                                                kNone, 4);
+  // Causal with the -inf added, and causal on finite inputs (hidden tiles
+  // skipped).
+  check<Small<T, T, 128, 3, 64, 64, 4>, false>(name("D128 M64 causal added"),
+                                               all, 18);
+  check<Small<T, T, 128, 3, 128, 64, 4>, false>(
+      name("D128 M128 causal added clean"), kNone, 19);
+  check<Small<T, T, 64, 1, 128, 64, 4>, false>(name("D64 M128 causal clean"),
+                                               kNone, 20);
   // 32 rows a warp at D 128: Q fragments from shared memory.
   check<Small<T, T, 128, 0, 128, 64, 4>, false>(name("D128 M128 none"), all, 5);
   check<Small<T, T, 128, 1, 128, 64, 4>, false>(name("D128 M128 causal"), all,
@@ -471,7 +496,7 @@ template <class T> static void checksMma16(const char *ty) {
 }
 
 static void checksF32() {
-  const int all = kQNaN | kKInf | kMaskRow;
+  const int all = kQNaN | kKInf | kMaskRow | kVInf;
   check<SmallF32<64, 64, 0, 64, 64, 8>, true>("f32 D64 M64 N64 W8 none", all,
                                               21);
   check<SmallF32<128, 128, 1, 64, 32, 4>, true>("f32 D128 M64 N32 W4 causal",
@@ -488,6 +513,10 @@ static void checksF32() {
       "f32 D40 Dv24 Kt M128 T8x4 none", all, 27);
   check<Tall<float, float, 64, 64, 64, 8>, true>("f32 D64 Sq>Sk causal", all,
                                                  28);
+  check<SmallF32<77, 50, 3, 64, 32, 4, 1>, true>("f32 D77 Dv50 Kt causal added",
+                                                 all, 29);
+  check<SmallF32<64, 64, 3, 64, 64, 8>, true>("f32 D64 causal added clean",
+                                              kNone, 30);
 }
 
 int main(int argc, char **argv) {
@@ -542,6 +571,10 @@ int main(int argc, char **argv) {
         "f32 B8 H16 S2048 D128 M128 N64 W8 T8x4", 117);
     timed<Big<float, float, 128, 1, 64, 32, 4>, true>(
         "f32 B8 H16 S2048 D128 M64 N32 W4 T4x4 causal", 118);
+    timed<Big<bf16, bf16, 128, 3, 128, 64, 4>, false>(
+        "bf16 B8 H16 S2048 D128 M128 N64 W4 causal added", 119);
+    timed<Big<float, float, 128, 3, 128, 64, 8, 8, 4>, true>(
+        "f32 B8 H16 S2048 D128 M128 N64 W8 T8x4 causal added", 120);
   }
 
   printf("\n| kernel | us | TFLOP/s | err / max abs O |\n|---|---|---|---|\n");

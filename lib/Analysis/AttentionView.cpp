@@ -53,6 +53,8 @@ struct ScoreForm {
   int64_t maskArg = -1;
   std::array<int64_t, 4> maskStrides{};
   bool causal = false;
+  /// The causal mask is added (s + (j > i ? -inf : 0)), not selected.
+  bool causalAdds = false;
 };
 
 /// The loops of a contraction: batch loops (outermost first), then the m,
@@ -384,6 +386,7 @@ LogicalResult AttentionMatcher::matchLastContraction(linalg::LinalgOp op) {
   const ScoreForm &form = forms[m->scores];
   av.scale = form.scale;
   av.causal = form.causal;
+  av.causalAdds = form.causalAdds;
   av.maskArg = form.maskArg;
   av.maskStrides = form.maskStrides;
   if (form.maskArg >= 0) {
@@ -514,6 +517,7 @@ bool AttentionMatcher::matchScores(const ScalarProgram &p, int node,
         if (!matchScores(p, n.operands[side], buffers, op, form) || form.causal)
           return false;
         form.causal = true;
+        form.causalAdds = true;
         return true;
       }
     }

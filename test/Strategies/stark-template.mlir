@@ -25,8 +25,10 @@
 // RUN: stark-template --problem %S/Inputs/templates/fill-depthwise.mlir --family direct --source | FileCheck %s --check-prefix=DW-FILL
 // RUN: not stark-template --problem %S/Inputs/templates/bias-gelu.mlir --family gemm 2>&1 | FileCheck %s --check-prefix=NOGEMM
 // RUN: not stark-template --problem %S/Inputs/templates/ctlz.mlir 2>&1 | FileCheck %s --check-prefix=NOBODY
-// Attention only the attention family takes: where it declines, its reason.
-// RUN: not stark-template --problem %stark_src_root/test/Integration/CUDA/templates/Inputs/attention-bf16-causal-d128.mlir 2>&1 | FileCheck %s --check-prefix=CAUSAL
+// Attention only the attention family takes: where it declines, its reason
+// (bf16 at head dim 40). Causal attention scans its inputs first.
+// RUN: not stark-template --problem %S/Inputs/templates/attention-bf16-d40.mlir 2>&1 | FileCheck %s --check-prefix=ATTN-D40
+// RUN: stark-template --problem %stark_src_root/test/Integration/CUDA/templates/Inputs/attention-bf16-causal-d128.mlir --source | FileCheck %s --check-prefix=CAUSAL
 // RUN: not stark-template --problem %s --family gemm --params bm=128,bogus=1 2>&1 | FileCheck %s --check-prefix=BADPARAM
 // RUN: not stark-template --problem %s --family gemm_tc 2>&1 | FileCheck %s --check-prefix=NOTF32
 // RUN: not stark-template --problem %s --family softmax 2>&1 | FileCheck %s --check-prefix=NOSOFTMAX
@@ -178,7 +180,13 @@
 
 // NOGEMM: stark-template: family 'gemm' does not apply to linalg.generic: the problem is not a contraction (out += a * b over linear maps)
 // NOBODY: stark-template: no template family applies to linalg.generic: payload op 'math.ctlz' has no CUDA translation
-// CAUSAL: stark-template: no template family applies to attention: the kernel skips the keys the causal condition hides
+// ATTN-D40: stark-template: no template family applies to attention: the tensor-core kernel takes head dims 64 and 128
+// CAUSAL: kMask = 1;
+// CAUSAL: kCausalAdds = true;
+// CAUSAL: __device__ unsigned stark_attention_full[4];
+// CAUSAL: stark_attention_scan(
+// CAUSAL-NEXT: stark_kernels::attentionCausalScan<StarkAttention>(arg1, arg0, arg2, stark_attention_full);
+// CAUSAL: stark_kernels::attentionMma16<StarkAttention>(arg1, arg0, arg2, nullptr, arg3, stark_attention_full);
 // BADPARAM: stark-template: family 'gemm' cannot generate a kernel for linalg.matmul: family 'gemm' has no parameter 'bogus'
 // NOTF32: stark-template: family 'gemm_tc' cannot generate a kernel for linalg.matmul: f32 inputs use tensor cores only as tf32, which needs allow_tf32=1
 // NOSOFTMAX: stark-template: family 'softmax' does not apply to linalg.matmul: the problem is not linalg.softmax

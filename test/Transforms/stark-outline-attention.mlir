@@ -8,10 +8,10 @@
 // the chain is grouped as any other: Q K^T with the scale as its epilogue,
 // the softmax rows, and P V with its fill. On a GPU profile the chain is
 // one problem only where the attention family takes it (f32 of any shape
-// here; not causal attention, nor f16 at head dim 4), else it is grouped as
-// any other, with a remark.
+// here; not bf16 at head dim 8, causal or not, nor f16 at head dim 4), else
+// it is grouped as any other, with a remark.
 // GPU: remark: outlined with 5 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic,linalg.generic,linalg.batch_matmul)
-// GPU: remark: not fused as attention: no kernel takes it: the kernel skips the keys the causal condition hides
+// GPU: remark: not fused as attention: no kernel takes it: the tensor-core kernel takes head dims 64 and 128
 // GPU: remark: not fused as attention: no kernel takes it: the tensor-core kernel takes head dims 64 and 128
 
 // CHECK: remark: outlined with 5 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.generic,linalg.generic,linalg.generic,linalg.generic,linalg.batch_matmul) 2x8x4xf32,2x8x4xf32,2x8x4xf32->2x8x4xf32

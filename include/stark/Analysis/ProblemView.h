@@ -268,6 +268,9 @@ struct AttentionView {
   double scale = 1;
   /// Keys after the query row (j > i) score -inf.
   bool causal = false;
+  /// With `causal`: the -inf is added to the score (s + (j > i ? -inf : 0),
+  /// NaN where s is NaN or +inf), not selected in its place.
+  bool causalAdds = false;
   ElementKind qKind = ElementKind::F32, kKind = ElementKind::F32,
               vKind = ElementKind::F32, oKind = ElementKind::F32,
               maskKind = ElementKind::F32;

@@ -97,7 +97,7 @@ template <class C>
 __device__ __forceinline__ void
 attentionF32(const typename C::In *q, const typename C::In *k,
              const typename C::In *v, const typename C::MaskT *mask,
-             typename C::Out *o) {
+             typename C::Out *o, const unsigned *full) {
   using Sh = AttnF32Shape<C>;
   using Idx = typename C::Idx;
   using Out = typename C::Out;
@@ -130,7 +130,7 @@ attentionF32(const typename C::In *q, const typename C::In *k,
   const float *kB = k + bo * ksB + hi * ksH;
   const float *vB = v + bo * vsB + hi * vsH;
 
-  const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM);
+  const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM, attnFullKeys<C>(full, bi));
   const int nTiles = nEnd > 0 ? (int)((nEnd + BN - 1) / BN) : 0;
   auto loadK = [&](Idx n0) {
     attnCopyTile4<BN, D, 1, LDK, NT, Idx, ksR, ksC>(Ks, kB, n0, Sk, (Idx)D,
@@ -221,7 +221,7 @@ attentionF32(const typename C::In *q, const typename C::In *k,
                 mask[bo * msB + hi * msH + row * msR + key * msC]);
         }
         if (edge && key > lim)
-          x = kNegInf;
+          x = attnMaskScore<C>(x, key < Sk);
         sc[i][j] = x;
       }
     }

@@ -178,7 +178,7 @@ template <class C>
 __device__ __forceinline__ void
 attentionMma16(const typename C::In *q, const typename C::In *k,
                const typename C::In *v, const typename C::MaskT *mask,
-               typename C::Out *o) {
+               typename C::Out *o, const unsigned *full) {
   using Sh = AttnMma16Shape<C>;
   using Idx = typename C::Idx;
   using In = typename C::In;
@@ -220,7 +220,8 @@ attentionMma16(const typename C::In *q, const typename C::In *k,
   const In *kB = k + bo * ksB + hi * ksH;
   const In *vB = v + bo * vsB + hi * vsH;
 
-  const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM);
+  const bool fullKeys = attnFullKeys<C>(full, bi);
+  const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM, fullKeys);
   const int nTiles = nEnd > 0 ? (int)((nEnd + BN - 1) / BN) : 0;
   auto loadKV = [&](unsigned st, Idx n0) {
     attnCopyTile16<BN, D, NT>(st, kB, ksR, n0, Sk, tid);
@@ -282,11 +283,12 @@ attentionMma16(const typename C::In *q, const typename C::In *k,
     const unsigned vS = kS + Sh::kKBytes;
     const Idx n0 = (Idx)it * BN;
     // A tile masked for all of this warp's rows would leave m, l and the
-    // accumulator as they are: skip it (and the rows past kSq).
+    // accumulator as they are (unless fullKeys): skip it (and the rows past
+    // kSq).
     if (!warpLive)
       continue;
     if constexpr (C::kMask == 1)
-      if (n0 > m0 + wr0 + (WR - 1) + (Idx)C::kCausalOffset)
+      if (!fullKeys && n0 > m0 + wr0 + (WR - 1) + (Idx)C::kCausalOffset)
         continue;
 
     // S = Q K^T: s[mt][nb] is the m16n8 tile of rows mt, keys nb.
@@ -382,9 +384,12 @@ attentionMma16(const typename C::In *q, const typename C::In *k,
 #pragma unroll
             for (int nb = 0; nb < NB; ++nb)
 #pragma unroll
-              for (int c1 = 0; c1 < 2; ++c1)
-                if ((Idx)(nb * 8 + 2 * t + c1) > lim)
-                  s[mt][nb][2 * h + c1] = kNegInf;
+              for (int c1 = 0; c1 < 2; ++c1) {
+                const Idx at = nb * 8 + 2 * t + c1;
+                float &x = s[mt][nb][2 * h + c1];
+                if (at > lim)
+                  x = attnMaskScore<C>(x, n0 + at < Sk);
+              }
           }
       }
     }

@@ -2,7 +2,8 @@
 // compile for sm_90a:
 // mma.sync f16/bf16 at head dims 64 and 128 with 16 and 32 rows a warp (Q in
 // registers and Q in shared memory), no mask, causal (bottom-right, top-left,
-// more queries than keys) and an additive mask broadcast over heads, f16 and
+// more queries than keys; selected and added masks) and an additive mask
+// broadcast over heads, the scans of causal launches, f16 and
 // f32 outputs, int and long long indices; the f32 SIMT kernel with odd sizes,
 // K stored transposed, V and O strided and an f16 mask. The tensor-core
 // instructions and the ldmatrix loads are in the PTX.
@@ -24,7 +25,7 @@ using namespace stark_kernels;
 
 template <class I, class TIn, class TOut, class TMask, I Batch, I Heads, I Sq,
           I Sk, I D, I Dv, int Mask, I CausalOffset, int BM, int BN, int W,
-          int TM = 4, int TN = 4>
+          int TM = 4, int TN = 4, bool Adds = false>
 struct Config {
   typedef I Idx;
   typedef TIn In;
@@ -41,6 +42,8 @@ struct Config {
   static constexpr float kScale = 0.125f;
   static constexpr int kMask = Mask;
   static constexpr Idx kCausalOffset = CausalOffset;
+  static constexpr bool kCausalAdds = Adds;
+  static constexpr float kCausalLimit = 1e18f;
   static constexpr int kBlockM = BM, kBlockN = BN, kWarps = W;
   static constexpr int kThreadM = TM, kThreadN = TN;
 };
@@ -63,6 +66,8 @@ struct F32Transposed {
   static constexpr float kScale = 0.11396058f;
   static constexpr int kMask = 2;
   static constexpr Idx kCausalOffset = 0;
+  static constexpr bool kCausalAdds = false;
+  static constexpr float kCausalLimit = 1e18f;
   static constexpr int kBlockM = 64, kBlockN = 32, kWarps = 4;
   static constexpr int kThreadM = 4, kThreadN = 4;
 };
@@ -71,15 +76,21 @@ template <class C>
 __global__ void __launch_bounds__(attentionThreads<C>())
     attnMma16(const typename C::In *q, const typename C::In *k,
               const typename C::In *v, const typename C::MaskT *mask,
-              typename C::Out *o) {
-  attentionMma16<C>(q, k, v, mask, o);
+              typename C::Out *o, const unsigned *full) {
+  attentionMma16<C>(q, k, v, mask, o, full);
 }
 template <class C>
 __global__ void __launch_bounds__(attentionThreads<C>())
     attnF32(const typename C::In *q, const typename C::In *k,
             const typename C::In *v, const typename C::MaskT *mask,
-            typename C::Out *o) {
-  attentionF32<C>(q, k, v, mask, o);
+            typename C::Out *o, const unsigned *full) {
+  attentionF32<C>(q, k, v, mask, o, full);
+}
+template <class C>
+__global__ void __launch_bounds__(kAttnScanThreads)
+    attnScan(const typename C::In *q, const typename C::In *k,
+             const typename C::In *v, unsigned *full) {
+  attentionCausalScan<C>(q, k, v, full);
 }
 
 typedef __nv_bfloat16 bf16;
@@ -87,7 +98,7 @@ typedef __nv_bfloat16 bf16;
 using Bf128 = Config<int, bf16, bf16, float, 8, 16, 2048, 2048, 128, 128, 0, 0,
                      64, 64, 4>;
 using Bf128Causal = Config<int, bf16, bf16, float, 8, 16, 2048, 2048, 128, 128,
-                           1, 0, 64, 64, 4>;
+                           1, 0, 64, 64, 4, 4, 4, /*Adds=*/true>;
 using Bf128Mask =
     Config<int, bf16, float, float, 3, 2, 77, 131, 128, 128, 2, 0, 64, 64, 4>;
 // 32 rows a warp at D 128: Q fragments from shared memory.
@@ -108,42 +119,55 @@ using H128x8 = Config<int, __half, __half, void, 1, 1, 4096, 4096, 128, 128, 1,
 using F32 = Config<int, float, float, void, 8, 16, 2048, 2048, 128, 128, 0, 0,
                    64, 32, 4, 4, 4>;
 using F32Causal = Config<int, float, float, void, 3, 2, 77, 131, 40, 24, 1,
-                         131 - 77, 64, 64, 8, 4, 4>;
+                         131 - 77, 64, 64, 8, 4, 4, /*Adds=*/true>;
 using F32Wide = Config<int, float, bf16, void, 2, 3, 300, 257, 64, 64, 0, 0,
                        128, 64, 8, 8, 4>;
 
 template __global__ void attnMma16<Bf128>(const bf16 *, const bf16 *,
-                                          const bf16 *, const float *, bf16 *);
+                                          const bf16 *, const float *, bf16 *,
+                                          const unsigned *);
 template __global__ void attnMma16<Bf128Causal>(const bf16 *, const bf16 *,
                                                 const bf16 *, const float *,
-                                                bf16 *);
+                                                bf16 *, const unsigned *);
 template __global__ void attnMma16<Bf128Mask>(const bf16 *, const bf16 *,
                                               const bf16 *, const float *,
-                                              float *);
+                                              float *, const unsigned *);
 template __global__ void attnMma16<Bf128Wide>(const bf16 *, const bf16 *,
                                               const bf16 *, const void *,
-                                              bf16 *);
+                                              bf16 *, const unsigned *);
 template __global__ void attnMma16<Bf64>(const bf16 *, const bf16 *,
-                                         const bf16 *, const void *, bf16 *);
+                                         const bf16 *, const void *, bf16 *,
+                                         const unsigned *);
 template __global__ void attnMma16<H64>(const __half *, const __half *,
                                         const __half *, const __half *,
-                                        __half *);
+                                        __half *, const unsigned *);
 template __global__ void attnMma16<H128Causal>(const __half *, const __half *,
                                                const __half *, const void *,
-                                               float *);
+                                               float *, const unsigned *);
 template __global__ void attnMma16<H128x8>(const __half *, const __half *,
                                            const __half *, const void *,
-                                           __half *);
+                                           __half *, const unsigned *);
 template __global__ void attnF32<F32>(const float *, const float *,
-                                      const float *, const void *, float *);
+                                      const float *, const void *, float *,
+                                      const unsigned *);
 template __global__ void attnF32<F32Causal>(const float *, const float *,
                                             const float *, const void *,
-                                            float *);
+                                            float *, const unsigned *);
 template __global__ void attnF32<F32Wide>(const float *, const float *,
-                                          const float *, const void *, bf16 *);
+                                          const float *, const void *, bf16 *,
+                                          const unsigned *);
 template __global__ void attnF32<F32Transposed>(const float *, const float *,
                                                 const float *, const __half *,
-                                                float *);
+                                                float *, const unsigned *);
+
+// The scans of causal launches: 16-bit contiguous rows (8 elements a
+// load), select and added masks, and f32 with odd sizes.
+template __global__ void attnScan<Bf128Causal>(const bf16 *, const bf16 *,
+                                               const bf16 *, unsigned *);
+template __global__ void attnScan<H128Causal>(const __half *, const __half *,
+                                              const __half *, unsigned *);
+template __global__ void attnScan<F32Causal>(const float *, const float *,
+                                             const float *, unsigned *);
 
 static_assert(attentionMma16SharedBytes<Bf128>() == 64 * 1024, "");
 static_assert(attentionMma16SharedBytes<Bf128Wide>() == 96 * 1024, "");
