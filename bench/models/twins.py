@@ -365,11 +365,14 @@ def bert_base(torch, device, batch=1, seq=128, layers=12, hidden=768,
 
 
 def llama_block(torch, device, batch=1, seq=512, hidden=2048, heads=16,
-                ffn=5632, dtype="f32"):
+                ffn=5632, dtype="f32", sdpa=False):
     """A LLaMA decoder block (Hugging Face's LlamaDecoderLayer without
     grouped-query attention), eval mode; the rotary tables are the model's
     splats (cos 1, sin 0), the work is the same. dtype "bf16": the module
-    and its input cast to bfloat16, as generate.py's llama_block_bf16."""
+    and its input cast to bfloat16, as generate.py's llama_block_bf16.
+    sdpa: the attention is torch's fused scaled_dot_product_attention
+    (is_causal; flash, cuDNN or efficient kernels as torch picks) instead of
+    the matmul / softmax chain the exported file holds."""
     nn = torch.nn
     F = torch.nn.functional
     hd = hidden // heads
@@ -410,11 +413,16 @@ def llama_block(torch, device, batch=1, seq=512, hidden=2048, heads=16,
             k = self.rope(self.k_proj(n)).reshape(batch * heads, seq, hd)
             v = self.v_proj(n).view(batch, seq, heads, hd).transpose(
                 1, 2).reshape(batch * heads, seq, hd)
-            s = torch.bmm(q, k.transpose(1, 2)) * (1 / math.sqrt(hd))
-            mask = torch.full((seq, seq), float("-inf"), device=x.device,
-                              dtype=x.dtype).triu(1)
-            p = torch.softmax(s + mask, dim=-1)
-            ctx = torch.bmm(p, v).view(batch, heads, seq, hd).transpose(
+            if sdpa:
+                o = F.scaled_dot_product_attention(
+                    q.view(batch, heads, seq, hd), k.view(batch, heads, seq, hd),
+                    v.view(batch, heads, seq, hd), is_causal=True)
+            else:
+                s = torch.bmm(q, k.transpose(1, 2)) * (1 / math.sqrt(hd))
+                mask = torch.full((seq, seq), float("-inf"), device=x.device,
+                                  dtype=x.dtype).triu(1)
+                o = torch.bmm(torch.softmax(s + mask, dim=-1), v)
+            ctx = o.reshape(batch, heads, seq, hd).transpose(
                 1, 2).reshape(batch * seq, hidden)
             h = x + self.o_proj(ctx)
             n2 = self.post_attention_layernorm(h)
@@ -447,6 +455,11 @@ ZOO = [
     ("llama_block_bf16_b8", llama_block,
      {"batch": 8, "seq": 256, "dtype": "bf16"}),
 ]
+
+# Models whose twin has a variant on torch's fused attention: the SDPA peers
+# (eager and a CUDA graph of it).
+SDPA = {name: functools.partial(build, sdpa=True, **kw)
+        for name, build, kw in ZOO if build is llama_block}
 
 MODELS = {
     "transformer_layer": transformer_layer,

@@ -20,8 +20,10 @@ Per model (examples/models/*.mlir, written by examples/models/generate.py):
    "upstream" and "stark" columns;
 3. the twin (bench/models/twins.py) runs, where torch imports, under
    eager, torch.compile (each compile alone after torch._dynamo.reset(),
-   its graphs counted: stark.peers) and a CUDA graph of eager, interleaved
-   with the same protocol (stark.bench.time_interleaved); torch.compile
+   its graphs counted: stark.peers) and a CUDA graph of eager, and (the
+   LLaMA blocks) the twin on torch's fused scaled_dot_product_attention,
+   eager and as a CUDA graph (twins.SDPA), interleaved with the same
+   protocol (stark.bench.time_interleaved); torch.compile
    with mode max-autotune-no-cudagraphs runs in a child process killed
    after --autotune-limit seconds. Beside each call time, the device time:
    the GPU activity torch.profiler records per call, or the replay of the
@@ -56,10 +58,14 @@ TARGET_MODELS = ("transformer_layer", "resnet_block")
 EXAMPLES = ("mlp_model", "resnet_block", "transformer_layer")
 ZOO_GEOMEAN = 1.3
 # The peers, in the order of the report's columns.
-PEERS = ("eager", "compile", "autotune", "cuda_graph")
+# sdpa, sdpa_graph: the twin with torch's fused scaled_dot_product_attention
+# in place of the exported matmul / softmax chain (twins.SDPA), eager and as
+# a CUDA graph.
+PEERS = ("eager", "compile", "autotune", "cuda_graph", "sdpa", "sdpa_graph")
 PEER_TITLES = {"eager": "eager", "compile": "torch.compile",
                "autotune": "max-autotune-no-cudagraphs",
-               "cuda_graph": "CUDA graph"}
+               "cuda_graph": "CUDA graph", "sdpa": "SDPA (eager)",
+               "sdpa_graph": "SDPA CUDA graph"}
 
 
 def load_twins():
@@ -181,6 +187,15 @@ def run_torch(args, model, row):
                 fns["cuda_graph"] = cuda_graph(torch, eager)
             except Exception as e:  # a failed capture is a result too
                 row["cuda_graph_error"] = f"{type(e).__name__}: {e}"[:300]
+        sdpa_twin = getattr(twins, "SDPA", {}).get(model["name"])
+        if sdpa_twin and device == "cuda":
+            fused, fused_inputs = sdpa_twin(torch, device)
+            fns["sdpa"] = lambda: fused(*fused_inputs)
+            if not args.no_cuda_graph:
+                try:
+                    fns["sdpa_graph"] = cuda_graph(torch, fns["sdpa"])
+                except Exception as e:
+                    row["sdpa_graph_error"] = f"{type(e).__name__}: {e}"[:300]
         names = list(fns)
         if device == "cuda":
             stats = time_interleaved(torch, [fns[n] for n in names])
@@ -192,7 +207,7 @@ def run_torch(args, model, row):
         if device == "cuda":
             for n in names:
                 # A graph's replay is its device time: no host launch in it.
-                row[f"{n}_device_s"] = (row[f"{n}_s"] if n == "cuda_graph"
+                row[f"{n}_device_s"] = (row[f"{n}_s"] if n.endswith("graph")
                                         else kernel_seconds(torch, fns[n]))
     del fns, module
     if device == "cuda" and not args.no_compile and args.autotune_limit > 0:
@@ -356,7 +371,8 @@ def markdown(rows, header):
 
 TORCH_FIELDS = tuple(f"{p}_{k}" for p in PEERS
                      for k in ("s", "spread", "device_s")) + (
-    "compile_checks", "cuda_graph_error", "torch", "torch_error")
+    "compile_checks", "cuda_graph_error", "sdpa_graph_error", "torch",
+    "torch_error")
 
 
 def merge_peers(rows, path):
