@@ -8,10 +8,12 @@ driver (python/stark/bench.py) reads: name, category, twin, arguments,
 result, dims, params, the KernelBench problem and shapes it follows and the
 scale-down factor.
 
-The full set (--set full, bench/problems/full/) is every problem with
-KernelBench shapes of its own in the table (`full=`) at those shapes, less
-those too large for the host (HOST_CAP_BYTES), with a generated README.md
-that lists sizes and what is left out.
+The full set (--set full, bench/problems/full/) is every problem of the
+table at its `full=` dims (KernelBench's own shapes; a fused chain's own),
+and bf16 twins of the GEMM and memory-bound problems (`twin_bf16`, in the
+full set only), less those too large for the host (HOST_CAP_BYTES), with a
+generated README.md that lists groups, sizes and what is left out. Its
+headers carry a finer `group` than the reduced set's (group_of).
 
   python3 bench/problems/gen.py            # rewrite the .mlir files here
   python3 bench/problems/gen.py --set full # rewrite bench/problems/full
@@ -69,8 +71,9 @@ class Fn:
         else:
             lit = repr(float(value))
             if "e" in lit or "inf" in lit or "nan" in lit:
-                lit = {"inf": "0x7F800000", "-inf": "0xFF800000"}.get(
-                    lit, f"{float(value):e}")
+                inf = ({"inf": "0x7F80", "-inf": "0xFF80"} if dt == "bf16"
+                       else {"inf": "0x7F800000", "-inf": "0xFF800000"})
+                lit = inf.get(lit, f"{float(value):e}")
         self.lines.append(f"{v} = arith.constant {lit} : {dt}")
         return v
 
@@ -225,25 +228,48 @@ ACTIVATIONS = {
 }
 
 
+def widen(dt, a):
+    """A block argument of type dt as f32: (lines, name). Low-precision
+    problems keep their tensors in dt and compute in f32, as the bf16 GEMM
+    twins accumulate in f32 and torch computes a bf16 op in f32."""
+    if dt == "f32":
+        return [], a
+    return [f"{a}f = arith.extf {a} : {dt} to f32"], a + "f"
+
+
+def narrow(dt, r):
+    """The value a payload yields when it computed r in f32: (lines, name)."""
+    if dt == "f32":
+        return [], r
+    return [f"{r}n = arith.truncf {r} : f32 to {dt}"], r + "n"
+
+
 def unary(f, x, payload):
-    shape = f.types[x][0]
+    shape, dt = f.types[x]
     rank = len(shape)
-    out = f.empty(shape)
+    out = f.empty(shape, dt)
+    pre, xa = widen(dt, "%a0")
+    post, res = narrow(dt, "%r")
     return f.generic(rank, [(x, idmap(rank))], [(out, idmap(rank))],
-                     ["parallel"] * rank, payload("%a0", "%r"), ["%r"])
+                     ["parallel"] * rank, pre + payload(xa, "%r") + post,
+                     [res])
 
 
 # ---------------------------------------------------------------------------
 # Problem builders: each takes dims (and params) and returns (args, Fn, result)
 # ---------------------------------------------------------------------------
 
+def dtype_of(p):
+    return p.get("dtype", "f32")
+
+
 def b_activation(d, p):
-    f = Fn([("x", [d["B"], d["D"]], "f32")])
+    f = Fn([("x", [d["B"], d["D"]], dtype_of(p))])
     return f, unary(f, "%x", ACTIVATIONS[p["act"]])
 
 
 def b_scalar_mul(d, p):
-    f = Fn([("A", [d["M"], d["N"]], "f32")])
+    f = Fn([("A", [d["M"], d["N"]], dtype_of(p))])
     s = p["s"]
     return f, unary(f, "%A", lambda x, r: [
         f"%s = arith.constant {s!r} : f32", f"{r} = arith.mulf {x}, %s : f32"])
@@ -330,145 +356,193 @@ def row_reduce_generic(f, x, rank, red_dims, init, body, dt="f32", pre=None):
 
 def b_reduce(d, p):
     B, D1, D2 = d["B"], d["D1"], d["D2"]
-    f = Fn([("x", [B, D1, D2], "f32")])
+    dt = dtype_of(p)
+    f = Fn([("x", [B, D1, D2], dt)])
     kind = p["kind"]
     if kind in ("sum", "mean"):
         init, comb = 0.0, "arith.addf"
     else:
         init, comb = float("-inf"), "arith.maximumf"
+    # The accumulator is f32 whatever the input's type (torch accumulates a
+    # bf16 sum in f32 too); a low-precision result is rounded once, after.
     acc = f.filled([B, D2], init)
     v = f.fresh()
     f.lines.append(f"{v} = linalg.reduce ins(%x : {f.t('%x')}) outs({acc} : "
                    f"{f.t(acc)}) dimensions = [1]")
-    f.lines.append("  (%in: f32, %init: f32) {")
-    f.lines.append(f"    %r = {comb} %in, %init : f32")
+    f.lines.append(f"  (%in: {dt}, %init: f32) {{")
+    pre, xin = widen(dt, "%in")
+    f.lines += ["    " + l for l in pre]
+    f.lines.append(f"    %r = {comb} {xin}, %init : f32")
     f.lines.append("    linalg.yield %r : f32")
     f.lines.append("  }")
     f.types[v] = f.types[acc]
-    if kind == "mean":
-        out = f.empty([B, D2])
+    if kind == "mean" or dt != "f32":
+        out = f.empty([B, D2], dt)
+        if kind == "mean":
+            body = [f"%n = arith.constant {float(D1)!r} : f32",
+                    "%r = arith.divf %a0, %n : f32"]
+            post, res = narrow(dt, "%r")
+        else:
+            body, post, res = [], [f"%r = arith.truncf %a0 : f32 to {dt}"], \
+                "%r"
         v = f.generic(2, [(v, ["d0", "d1"])], [(out, ["d0", "d1"])],
-                      ["parallel", "parallel"],
-                      [f"%n = arith.constant {float(D1)!r} : f32",
-                       "%r = arith.divf %a0, %n : f32"], ["%r"])
+                      ["parallel", "parallel"], body + post, [res])
     return f, v
 
 
 def b_argmax(d, p):
     B, D1, D2 = d["B"], d["D1"], d["D2"]
-    f = Fn([("x", [B, D1, D2], "f32")])
-    m = f.filled([B, D2], float("-inf"))
+    dt = dtype_of(p)
+    f = Fn([("x", [B, D1, D2], dt)])
+    # the running maximum stays in the input's type: comparing is exact
+    m = f.filled([B, D2], float("-inf"), dt)
     i = f.filled([B, D2], 0, "i64")
     vals = f.generic(3, [("%x", ["d0", "d1", "d2"])],
                      [(m, ["d0", "d2"]), (i, ["d0", "d2"])],
                      ["parallel", "reduction", "parallel"],
                      ["%k = linalg.index 1 : index",
                       "%ki = arith.index_cast %k : index to i64",
-                      "%gt = arith.cmpf ogt, %a0, %o0 : f32",
-                      "%m = arith.select %gt, %a0, %o0 : f32",
+                      f"%gt = arith.cmpf ogt, %a0, %o0 : {dt}",
+                      f"%m = arith.select %gt, %a0, %o0 : {dt}",
                       "%r = arith.select %gt, %ki, %o1 : i64"], ["%m", "%r"])
     return f, vals[1]
 
 
+def row_softmax(f, B, D, dt, log):
+    """(log-)softmax over the rows of %x (B x D, type dt) as generics: row
+    max, sum of exp(x - max), then the normalisation; the statistics are f32
+    and a low-precision result is rounded once."""
+    pre, xa = widen(dt, "%a0")
+    m = row_reduce_generic(f, "%x", 2, [1], float("-inf"),
+                           pre + [f"%r = arith.maximumf {xa}, %o0 : f32"])
+    s = row_reduce_generic(f, "%x", 2, [1], 0.0,
+                           pre + [f"%d = arith.subf {xa}, %a1 : f32",
+                                  "%e = math.exp %d : f32",
+                                  "%r = arith.addf %e, %o0 : f32"],
+                           pre=[(m, ["d0"])])
+    out = f.empty([B, D], dt)
+    if log:
+        body = ["%l = math.log %a2 : f32",
+                f"%d = arith.subf {xa}, %a1 : f32",
+                "%r = arith.subf %d, %l : f32"]
+    else:
+        body = [f"%d = arith.subf {xa}, %a1 : f32",
+                "%e = math.exp %d : f32",
+                "%r = arith.divf %e, %a2 : f32"]
+    post, res = narrow(dt, "%r")
+    return f.generic(2, [("%x", ["d0", "d1"]), (m, ["d0"]), (s, ["d0"])],
+                     [(out, ["d0", "d1"])], ["parallel", "parallel"],
+                     pre + body + post, [res])
+
+
 def b_softmax(d, p):
-    f = Fn([("x", [d["B"], d["D"]], "f32")])
+    dt = dtype_of(p)
+    f = Fn([("x", [d["B"], d["D"]], dt)])
+    if dt != "f32":
+        # linalg.softmax computes in its tensors' type: a bf16 one would
+        # sum 393216 exponentials in bf16
+        return f, row_softmax(f, d["B"], d["D"], dt, log=False)
     out = f.empty([d["B"], d["D"]])
     return f, f.named("linalg.softmax", ["%x"], out, "dimension(1)")
 
 
 def b_log_softmax(d, p):
-    B, D = d["B"], d["D"]
-    f = Fn([("x", [B, D], "f32")])
-    m = row_reduce_generic(f, "%x", 2, [1], float("-inf"),
-                           ["%r = arith.maximumf %a0, %o0 : f32"])
-    s = row_reduce_generic(f, "%x", 2, [1], 0.0,
-                           ["%d = arith.subf %a0, %a1 : f32",
-                            "%e = math.exp %d : f32",
-                            "%r = arith.addf %e, %o0 : f32"],
-                           pre=[(m, ["d0"])])
-    out = f.empty([B, D])
-    return f, f.generic(2, [("%x", ["d0", "d1"]), (m, ["d0"]), (s, ["d0"])],
-                        [(out, ["d0", "d1"])], ["parallel", "parallel"],
-                        ["%l = math.log %a2 : f32",
-                         "%d = arith.subf %a0, %a1 : f32",
-                         "%r = arith.subf %d, %l : f32"], ["%r"])
+    dt = dtype_of(p)
+    f = Fn([("x", [d["B"], d["D"]], dt)])
+    return f, row_softmax(f, d["B"], d["D"], dt, log=True)
 
 
 def layer_norm(f, x, rank, red, gamma, gmap, beta, eps, act=None):
     """Two-pass layer norm of x over the loop dims `red`, affine, optional
-    activation payload fused into the normalisation."""
-    shape = f.types[x][0]
+    activation payload fused into the normalisation. x, gamma and beta share
+    a type; the statistics and the arithmetic are f32."""
+    shape, dt = f.types[x]
     n = 1
     for i in red:
         n *= shape[i]
+    px, xa = widen(dt, "%a0")
     s = row_reduce_generic(f, x, rank, red, 0.0,
-                           ["%r = arith.addf %a0, %o0 : f32"])
+                           px + [f"%r = arith.addf {xa}, %o0 : f32"])
     keep = [f"d{i}" for i in range(rank) if i not in red]
     v = row_reduce_generic(f, x, rank, red, 0.0,
-                           [f"%n = arith.constant {float(n)!r} : f32",
-                            "%mu = arith.divf %a1, %n : f32",
-                            "%d = arith.subf %a0, %mu : f32",
-                            "%q = arith.mulf %d, %d : f32",
-                            "%r = arith.addf %q, %o0 : f32"],
+                           px + [f"%n = arith.constant {float(n)!r} : f32",
+                                 "%mu = arith.divf %a1, %n : f32",
+                                 f"%d = arith.subf {xa}, %mu : f32",
+                                 "%q = arith.mulf %d, %d : f32",
+                                 "%r = arith.addf %q, %o0 : f32"],
                            pre=[(s, keep)])
-    out = f.empty(shape)
-    body = [f"%n = arith.constant {float(n)!r} : f32",
-            f"%eps = arith.constant {eps:e} : f32",
-            "%mu = arith.divf %a1, %n : f32",
-            "%var = arith.divf %a2, %n : f32",
-            "%ve = arith.addf %var, %eps : f32",
-            "%rs = math.rsqrt %ve : f32",
-            "%d = arith.subf %a0, %mu : f32",
-            "%y = arith.mulf %d, %rs : f32",
-            "%yg = arith.mulf %y, %a3 : f32",
-            ("%r" if act is None else "%yb") + " = arith.addf %yg, %a4 : f32"]
+    out = f.empty(shape, dt)
+    pg, ga = widen(dt, "%a3")
+    pb, ba = widen(dt, "%a4")
+    body = px + pg + pb + [
+        f"%n = arith.constant {float(n)!r} : f32",
+        f"%eps = arith.constant {eps:e} : f32",
+        "%mu = arith.divf %a1, %n : f32",
+        "%var = arith.divf %a2, %n : f32",
+        "%ve = arith.addf %var, %eps : f32",
+        "%rs = math.rsqrt %ve : f32",
+        f"%d = arith.subf {xa}, %mu : f32",
+        "%y = arith.mulf %d, %rs : f32",
+        f"%yg = arith.mulf %y, {ga} : f32",
+        ("%r" if act is None else "%yb") + f" = arith.addf %yg, {ba} : f32"]
     if act is not None:
         body += act("%yb", "%r")
+    post, res = narrow(dt, "%r")
     return f.generic(rank, [(x, idmap(rank)), (s, keep), (v, keep),
                             (gamma, gmap), (beta, gmap)],
-                     [(out, idmap(rank))], ["parallel"] * rank, body, ["%r"])
+                     [(out, idmap(rank))], ["parallel"] * rank, body + post,
+                     [res])
 
 
 def b_layer_norm(d, p):
     B, C, H, W = d["B"], d["C"], d["H"], d["W"]
-    f = Fn([("x", [B, C, H, W], "f32"), ("gamma", [C, H, W], "f32"),
-            ("beta", [C, H, W], "f32")])
+    dt = dtype_of(p)
+    f = Fn([("x", [B, C, H, W], dt), ("gamma", [C, H, W], dt),
+            ("beta", [C, H, W], dt)])
     return f, layer_norm(f, "%x", 4, [1, 2, 3], "%gamma", ["d1", "d2", "d3"],
                          "%beta", 1e-5)
 
 
 def b_rms_norm(d, p):
     B, C, H, W = d["B"], d["C"], d["H"], d["W"]
-    f = Fn([("x", [B, C, H, W], "f32")])
+    dt = dtype_of(p)
+    f = Fn([("x", [B, C, H, W], dt)])
+    px, xa = widen(dt, "%a0")
     ss = row_reduce_generic(f, "%x", 4, [1], 0.0,
-                            ["%q = arith.mulf %a0, %a0 : f32",
-                             "%r = arith.addf %q, %o0 : f32"])
-    out = f.empty([B, C, H, W])
+                            px + [f"%q = arith.mulf {xa}, {xa} : f32",
+                                  "%r = arith.addf %q, %o0 : f32"])
+    out = f.empty([B, C, H, W], dt)
+    post, res = narrow(dt, "%r")
     return f, f.generic(4, [("%x", idmap(4)), (ss, ["d0", "d2", "d3"])],
                         [(out, idmap(4))], ["parallel"] * 4,
-                        [f"%n = arith.constant {float(C)!r} : f32",
-                         "%eps = arith.constant 9.99999974E-6 : f32",
-                         "%m = arith.divf %a1, %n : f32",
-                         "%me = arith.addf %m, %eps : f32",
-                         "%rms = math.sqrt %me : f32",
-                         "%r = arith.divf %a0, %rms : f32"], ["%r"])
+                        px + [f"%n = arith.constant {float(C)!r} : f32",
+                              "%eps = arith.constant 9.99999974E-6 : f32",
+                              "%m = arith.divf %a1, %n : f32",
+                              "%me = arith.addf %m, %eps : f32",
+                              "%rms = math.sqrt %me : f32",
+                              f"%r = arith.divf {xa}, %rms : f32"] + post,
+                        [res])
 
 
 def b_lp_norm(d, p):
     B, D = d["B"], d["D"]
-    f = Fn([("x", [B, D], "f32")])
+    dt = dtype_of(p)
+    f = Fn([("x", [B, D], dt)])
+    px, xa = widen(dt, "%a0")
     if p["p"] == 2:
-        pre = ["%q = arith.mulf %a0, %a0 : f32"]
-        fin = ["%nrm = math.sqrt %a1 : f32", "%r = arith.divf %a0, %nrm : f32"]
+        pre = [f"%q = arith.mulf {xa}, {xa} : f32"]
+        fin = ["%nrm = math.sqrt %a1 : f32",
+               f"%r = arith.divf {xa}, %nrm : f32"]
     else:
-        pre = ["%q = math.absf %a0 : f32"]
-        fin = ["%r = arith.divf %a0, %a1 : f32"]
+        pre = [f"%q = math.absf {xa} : f32"]
+        fin = [f"%r = arith.divf {xa}, %a1 : f32"]
     ss = row_reduce_generic(f, "%x", 2, [1], 0.0,
-                            pre + ["%r = arith.addf %q, %o0 : f32"])
-    out = f.empty([B, D])
+                            px + pre + ["%r = arith.addf %q, %o0 : f32"])
+    out = f.empty([B, D], dt)
+    post, res = narrow(dt, "%r")
     return f, f.generic(2, [("%x", ["d0", "d1"]), (ss, ["d0"])],
-                        [(out, ["d0", "d1"])], ["parallel", "parallel"], fin,
-                        ["%r"])
+                        [(out, ["d0", "d1"])], ["parallel", "parallel"],
+                        px + fin + post, [res])
 
 
 def conv_attrs(rank, stride=1, dil=1):
@@ -509,20 +583,24 @@ def b_conv1d(d, p):
 
 def b_pool2d(d, p):
     N, C, H, W, K, S = d["N"], d["C"], d["H"], d["W"], d["K"], d["S"]
-    f = Fn([("x", [N, C, H, W], "f32")])
+    dt = dtype_of(p)
+    f = Fn([("x", [N, C, H, W], dt)])
     OH, OW = (H - K) // S + 1, (W - K) // S + 1
     win = f.empty([K, K])
     if p["kind"] == "max":
-        acc = f.filled([N, C, OH, OW], float("-inf"))
+        # a maximum is exact in any type: the window runs in the input's
+        acc = f.filled([N, C, OH, OW], float("-inf"), dt)
         return f, f.named("linalg.pooling_nchw_max", ["%x", win], acc,
                           conv_attrs(2, S))
+    # the window sum is f32 (the named op extends each input to it)
     acc = f.filled([N, C, OH, OW], 0.0)
     s = f.named("linalg.pooling_nchw_sum", ["%x", win], acc, conv_attrs(2, S))
-    out = f.empty([N, C, OH, OW])
+    out = f.empty([N, C, OH, OW], dt)
+    post, res = narrow(dt, "%r")
     return f, f.generic(4, [(s, idmap(4))], [(out, idmap(4))],
                         ["parallel"] * 4,
                         [f"%n = arith.constant {float(K * K)!r} : f32",
-                         "%r = arith.divf %a0, %n : f32"], ["%r"])
+                         "%r = arith.divf %a0, %n : f32"] + post, [res])
 
 
 def b_cumsum(d, p):
@@ -771,7 +849,8 @@ def b_gemm_logsumexp_relu(d, p):
 # ---------------------------------------------------------------------------
 # The table. dims: benchmark shapes; small: shapes for checks. kb: the
 # KernelBench level-1 problem followed and its shapes; scale: the factor
-# every dimension (but kernel sizes) was divided by (1: KernelBench's own).
+# every dimension (but kernel sizes) was divided by (1: KernelBench's own);
+# full: the dims of the full set (KernelBench's own shapes).
 # ---------------------------------------------------------------------------
 
 ACT_KB = {"relu": "19_ReLU", "leaky_relu": "20_LeakyReLU",
@@ -784,12 +863,63 @@ PROBLEMS = []
 
 
 def P(name, category, builder, twin, dims, small, params=None, kb=None,
-      kb_shapes=None, scale=1, note="", full=None):
-    """full: the dims at KernelBench's own shapes, for the full set."""
+      kb_shapes=None, scale=1, note="", full=None, full_only=False):
+    """full: the dims at KernelBench's own shapes, for the full set. A fused
+    chain has no KernelBench shapes: without `full` its full dims are its
+    dims with the scale-down undone (every chain is at scale 1, so they are
+    its dims). full_only: in the full set only (the bf16 twins of `twin_bf16`
+    below), not in the reduced one."""
+    if full is None and category != "level1":
+        if scale != 1:
+            raise SystemExit(f"{name}: a scaled-down chain needs full= dims "
+                             "(which of its dims are kernel sizes is its own)")
+        full = dict(dims)
+    if full is None:
+        raise SystemExit(f"{name}: a level-1 problem needs full= dims")
     PROBLEMS.append(dict(name=name, category=category, builder=builder,
                          twin=twin, dims=dims, small=small,
                          params=params or {}, kb=kb, kb_shapes=kb_shapes,
-                         scale=scale, note=note, full=full))
+                         scale=scale, note=note, full=full,
+                         full_only=full_only))
+
+
+def twin_bf16(name, note=""):
+    """The full set's bf16 twin of the problem `name` (defined above): bf16
+    arguments and result, f32 arithmetic and statistics inside (each builder
+    says how), KernelBench's shapes. Not in the reduced set."""
+    base = next(s for s in PROBLEMS if s["name"] == name)
+    what = f"bf16 twin of {name} (KernelBench's problem is f32)"
+    P(name + "_bf16", base["category"], base["builder"], base["twin"],
+      base["dims"], base["small"], params=dict(base["params"], dtype="bf16"),
+      kb=base["kb"], kb_shapes=base["kb_shapes"], scale=base["scale"],
+      note=what + ("; " + note if note else ""), full=base["full"],
+      full_only=True)
+
+
+# Level-1 problems of the reduced set with no bf16 twin in the full set, and
+# why (the full set's README lists them).
+BF16_GEMMS = "the bf16 GEMM family is matmul_square_bf16 and matmul_rect_bf16"
+F32_ONLY = {
+    "matmul_batched": BF16_GEMMS,
+    "matmul_large_k": BF16_GEMMS,
+    "matmul_small_k": BF16_GEMMS,
+    "matmul_irregular": BF16_GEMMS,
+    "matmul_tall_skinny": BF16_GEMMS,
+    "matmul_3d_tensor": BF16_GEMMS,
+    "matmul_transposed_a": BF16_GEMMS,
+    "matmul_transposed_b": BF16_GEMMS,
+    "matmul_transposed_both": BF16_GEMMS,
+    "matvec": "the f32 problem alone needs 43 GB of host memory",
+    "matmul_diag": "a row scaling, which the bf16 element-wise twins cover; "
+    "the builder takes no dtype",
+    "conv2d_square": "the convolution builders are f32 only",
+    "conv2d_asym": "the convolution builders are f32 only",
+    "conv2d_depthwise": "the convolution builders are f32 only",
+    "conv2d_pointwise": "the convolution builders are f32 only",
+    "conv1d": "the convolution builders are f32 only",
+    "cumsum": "a masked O(L^2) reduction; a bf16 scan of 32768 adds nothing "
+    "but rounding",
+}
 
 
 # matmul family
@@ -824,7 +954,9 @@ P("matvec", "level1", b_matvec, "matvec", dict(M=128, K=65536),
 P("matrix_scalar", "level1", b_scalar_mul, "scalar_mul",
   dict(M=4096, N=1024), dict(M=4, N=9), params=dict(s=3.14),
   kb="5_Matrix_scalar_multiplication", kb_shapes="M = 65536, N = 16384",
-  scale=16, note="the scalar 3.14 is a constant of the function")
+  scale=16, note="the scalar 3.14 is a constant of the function",
+  full=dict(M=65536, N=16384))
+twin_bf16("matrix_scalar")
 P("matmul_large_k", "level1", b_matmul, "matmul",
   dict(M=64, N=64, K=131072), dict(M=3, N=4, K=300),
   kb="6_Matmul_with_large_K_dimension_",
@@ -871,36 +1003,52 @@ for act in ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu",
             "softplus", "elu", "hardtanh"):
     P(act, "level1", b_activation, act, dict(B=256, D=24576), ACT_SMALL,
       params=dict(act=act), kb=ACT_KB[act],
-      kb_shapes="batch_size = 4096, dim = 393216", scale=16)
+      kb_shapes="batch_size = 4096, dim = 393216", scale=16,
+      full=dict(B=4096, D=393216))
+    twin_bf16(act)
 P("new_gelu", "level1", b_activation, "new_gelu", dict(B=2048, D=2048),
   ACT_SMALL, params=dict(act="new_gelu"), kb="88_MinGPTNewGelu",
-  kb_shapes="batch_size = 8192, dim = 8192", scale=4)
+  kb_shapes="batch_size = 8192, dim = 8192", scale=4,
+  full=dict(B=8192, D=8192))
+twin_bf16("new_gelu")
 
 # softmax family
 P("softmax", "level1", b_softmax, "softmax", dict(B=256, D=24576), ACT_SMALL,
   kb="23_Softmax", kb_shapes="batch_size = 4096, dim = 393216", scale=16,
-  note="linalg.softmax")
+  note="linalg.softmax", full=dict(B=4096, D=393216))
+twin_bf16("softmax", "row max, sum of exp and division as generics with f32 "
+          "statistics (linalg.softmax computes in its tensors' type)")
 P("log_softmax", "level1", b_log_softmax, "log_softmax", dict(B=256, D=24576),
   ACT_SMALL, kb="24_LogSoftmax",
   kb_shapes="batch_size = 4096, dim = 393216", scale=16,
-  note="row max, sum of exp(x - max), x - max - log(sum)")
+  note="row max, sum of exp(x - max), x - max - log(sum)",
+  full=dict(B=4096, D=393216))
+twin_bf16("log_softmax", "f32 statistics")
 
 # norms
 P("layer_norm", "level1", b_layer_norm, "layer_norm",
   dict(B=8, C=32, H=128, W=128), dict(B=2, C=3, H=4, W=5),
   kb="40_LayerNorm",
   kb_shapes="batch_size = 16, features = 64, dim1 = 256, dim2 = 256",
-  scale=2, note="normalised over (C, H, W), eps 1e-5, weight and bias inputs")
+  scale=2, note="normalised over (C, H, W), eps 1e-5, weight and bias inputs",
+  full=dict(B=16, C=64, H=256, W=256))
+twin_bf16("layer_norm", "bf16 weight and bias, f32 statistics")
 P("rms_norm", "level1", b_rms_norm, "rms_norm",
   dict(B=28, C=16, H=128, W=128), dict(B=2, C=3, H=4, W=5), kb="36_RMSNorm_",
   kb_shapes="batch_size = 112, features = 64, dim1 = 512, dim2 = 512",
-  scale=4, note="over the feature dim, eps 1e-5")
+  scale=4, note="over the feature dim, eps 1e-5",
+  full=dict(B=112, C=64, H=512, W=512))
+twin_bf16("rms_norm", "f32 statistics")
 P("l2_norm", "level1", b_lp_norm, "l2_norm", dict(B=2048, D=4095),
   dict(B=3, D=11), params=dict(p=2), kb="39_L2Norm_",
-  kb_shapes="batch_size = 32768, dim = 65535", scale=16)
+  kb_shapes="batch_size = 32768, dim = 65535", scale=16,
+  full=dict(B=32768, D=65535))
+twin_bf16("l2_norm", "f32 statistics")
 P("l1_norm", "level1", b_lp_norm, "l1_norm", dict(B=2048, D=4095),
   dict(B=3, D=11), params=dict(p=1), kb="38_L1Norm_",
-  kb_shapes="batch_size = 32768, dim = 65535", scale=16)
+  kb_shapes="batch_size = 32768, dim = 65535", scale=16,
+  full=dict(B=32768, D=65535))
+twin_bf16("l1_norm", "f32 statistics")
 
 # reductions over dim 1 of (B, D1, D2)
 for kind, kbn in (("sum", "47_Sum_reduction_over_a_dimension"),
@@ -910,12 +1058,16 @@ for kind, kbn in (("sum", "47_Sum_reduction_over_a_dimension"),
       dict(B=16, D1=512, D2=511), dict(B=2, D1=5, D2=3),
       params=dict(kind=kind), kb=kbn,
       kb_shapes="batch_size = 128, dim1 = 4096, dim2 = 4095", scale=8,
-      note="keepdim dropped" if kind == "sum" else "")
+      note="keepdim dropped" if kind == "sum" else "",
+      full=dict(B=128, D1=4096, D2=4095))
+    twin_bf16(f"{kind}_dim1", "an f32 accumulator, rounded once")
 P("argmax_dim1", "level1", b_argmax, "argmax_dim1",
   dict(B=16, D1=512, D2=511), dict(B=2, D1=5, D2=3),
   kb="51_Argmax_over_a_dimension",
   kb_shapes="batch_size = 128, dim1 = 4096, dim2 = 4095", scale=8,
-  note="i64 indices; a generic with a value and an index output")
+  note="i64 indices; a generic with a value and an index output",
+  full=dict(B=128, D1=4096, D2=4095))
+twin_bf16("argmax_dim1", "the running maximum in bf16 (comparing is exact)")
 
 # convolutions (no bias, stride 1, no padding)
 P("conv2d_square", "level1", b_conv2d, "conv2d",
@@ -956,18 +1108,23 @@ P("maxpool2d", "level1", b_pool2d, "maxpool2d",
   dict(N=8, C=16, H=128, W=128, K=4, S=1), dict(N=1, C=2, H=7, W=6, K=4, S=1),
   params=dict(kind="max"), kb="42_Max_Pooling_2D",
   kb_shapes="batch_size = 32, channels = 64, 512 x 512, kernel_size = 4, "
-  "stride = 1, padding = 1", scale=4, note="padding 0 instead of 1")
+  "stride = 1, padding = 1", scale=4, note="padding 0 instead of 1",
+  full=dict(N=32, C=64, H=512, W=512, K=4, S=1))
+twin_bf16("maxpool2d", "the window's maximum in bf16 (exact)")
 P("avgpool2d", "level1", b_pool2d, "avgpool2d",
   dict(N=2, C=8, H=256, W=256, K=11, S=11),
   dict(N=1, C=2, H=23, W=13, K=11, S=11), params=dict(kind="avg"),
   kb="45_Average_Pooling_2D",
   kb_shapes="batch_size = 16, channels = 64, 2048 x 2048, kernel_size = 11",
-  scale=8, note="window sum, then divided by 121")
+  scale=8, note="window sum, then divided by 121",
+  full=dict(N=16, C=64, H=2048, W=2048, K=11, S=11))
+twin_bf16("avgpool2d", "the window sum in f32")
 
 P("cumsum", "level1", b_cumsum, "cumsum", dict(B=2048, L=2048),
   dict(B=3, L=7), kb="89_cumsum", kb_shapes="batch_size = 32768, "
   "input_shape = (32768,), dim = 1", scale=16,
-  note="linalg has no scan: a masked reduction, O(L^2) work per row")
+  note="linalg has no scan: a masked reduction, O(L^2) work per row",
+  full=dict(B=32768, L=32768))
 
 # fused chains, level-2 style
 P("gemm_bias_relu", "fused", b_gemm_bias_act, "gemm_bias_relu",
@@ -1017,26 +1174,42 @@ P("gemm_logsumexp_relu", "fused", b_gemm_logsumexp_relu,
 
 
 # ---------------------------------------------------------------------------
-# The full set: the problems that have KernelBench shapes of their own
-# (`full=` in the table) at those shapes, in bench/problems/full/.
+# The full set: every problem of the table at its `full=` dims (KernelBench's
+# own shapes; a fused chain's own), and the bf16 twins, in
+# bench/problems/full/.
 # ---------------------------------------------------------------------------
 
 FULL_DIR = os.path.join(HERE, "full")
 
 # A full-size problem is left out when one correctness trial needs more
-# host memory than this for its arguments and its f64 references; the
-# driver may run several searches side by side, and one of these alone
-# takes far more than this at its peak (see `estimate`).
+# host memory than this for its arguments and its high-precision
+# references; the driver may run several searches side by side, and one of
+# these alone takes far more than this at its peak (see `estimate`).
 HOST_CAP_BYTES = 20e9
 
 ELEMENT_BYTES = {"f32": 4, "bf16": 2, "f16": 2, "f64": 8, "i64": 8}
 GEMM_TWINS = ("matmul", "matmul_t", "bmm", "tensor3_matmul")
 CONV_TWINS = ("conv2d", "conv2d_depthwise", "conv1d")
 
+# The full set's groups of the problems that are not contractions, by twin
+# (the fused chains are all `fused`). A low-precision problem's group has
+# its type appended: `elementwise_bf16`, as `gemm_bf16`.
+TWIN_GROUPS = {
+    "elementwise": ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu",
+                    "softplus", "elu", "hardtanh", "new_gelu", "scalar_mul",
+                    "diag_matmul"),
+    "softmax": ("softmax", "log_softmax"),
+    "norm": ("layer_norm", "rms_norm", "l1_norm", "l2_norm"),
+    "reduce": ("sum_dim1", "mean_dim1", "max_dim1", "argmax_dim1", "cumsum"),
+    "pool": ("maxpool2d", "avgpool2d"),
+}
+GROUP_OF_TWIN = {t: g for g, ts in TWIN_GROUPS.items() for t in ts}
 
-def group_of(twin, dtype):
-    """The family a problem's row is summarised in: `gemm` (f32), `gemm_bf16`,
-    `gemv`, `conv`, or `other`."""
+
+def family_of(twin, dtype):
+    """The contraction family a problem's row is summarised in: `gemm`
+    (f32), `gemm_bf16`, `gemv`, `conv`, or `other`. The reduced set's
+    headers carry it as their `group`."""
     if twin in GEMM_TWINS:
         return "gemm" if dtype == "f32" else "gemm_" + dtype
     if twin == "matvec":
@@ -1044,6 +1217,18 @@ def group_of(twin, dtype):
     if twin in CONV_TWINS:
         return "conv"
     return "other"
+
+
+def group_of(twin, dtype, category):
+    """The full set's group of a problem, what `stark.bench --names` selects
+    a device call's share by: the contraction families (gemm, gemm_bf16,
+    gemv, conv), `fused` for the chains, else the twin's TWIN_GROUPS entry,
+    with `_<dtype>` for a low-precision problem."""
+    family = family_of(twin, dtype)
+    if family != "other":
+        return family
+    base = "fused" if category == "fused" else GROUP_OF_TWIN[twin]
+    return base if dtype == "f32" else f"{base}_{dtype}"
 
 
 def flop_count(twin, d):
@@ -1075,32 +1260,76 @@ def numel(shape):
     return n
 
 
-def estimate(fn, result, contraction):
+# Ops whose loops include a reduction, besides generics with a "reduction"
+# iterator.
+REDUCING_OPS = ("linalg.matmul", "linalg.batch_matmul", "linalg.matvec",
+                "linalg.conv_", "linalg.depthwise_conv_", "linalg.pooling_",
+                "linalg.reduce", "linalg.softmax")
+
+
+def has_reduction(fn):
+    return any('"reduction"' in l or any(l.split(" = ", 1)[-1].startswith(op)
+                                         for op in REDUCING_OPS)
+               for l in fn.lines)
+
+
+def reference_type(fn, result):
+    """The element type of stark-eval's high-precision reference of the
+    problem (docs/evaluation.md, "References"), from its signature (the
+    arguments and the result): f32 for an f16 or bf16 problem, f64 for an
+    f32 problem with a reduction, else none."""
+    types = {d for _, _, d in fn.args} | {fn.types[result][1]}
+    if types & {"bf16", "f16"}:
+        return "f32"
+    if "f32" in types and not types & {"f64"} and has_reduction(fn):
+        return "f64"
+    return None
+
+
+# Host seconds of one evaluation per element of the arguments (the inputs
+# and the result), by the high-precision reference's type: generating the
+# inputs, running the baseline and the candidate on every correctness trial
+# and reading their outputs back, comparing. Measured with nothing else
+# running (bench/results/eval-cost-2026-12-06d-h100/after: reduced gelu,
+# 128 ns; matmul_rect_bf16, 138 ns; softmax, sum_dim1, matmul_square and
+# conv2d_square with f64 references, 175-265 ns) and scaled linearly; the
+# baseline's device time comes on top, and parallel searches share the
+# host's cores, so a search takes longer.
+EVAL_HOST_SECONDS_PER_ELEMENT = {None: 130e-9, "f32": 140e-9, "f64": 230e-9}
+
+
+def estimate(fn, result):
     """Host memory of one correctness trial, from what stark-eval holds
     (docs/evaluation.md): every argument (inputs and the output) in its own
     type four times (the generated inputs, the candidate's copy, the
-    baseline's and the candidate's results), and for an f32 problem with a
-    reduction twice more widened to f64 (the f64 reference's inputs and its
-    results). `arguments + f64` is what HOST_CAP_BYTES bounds."""
+    baseline's and the candidate's results), and, where the problem has a
+    high-precision reference (f64 for an f32 problem with a reduction, f32
+    for a bf16 one), every argument twice more in that type (the reference's
+    widened inputs and its results). `arguments + reference` is what
+    HOST_CAP_BYTES bounds. Also a rough floor on one evaluation's host
+    seconds (EVAL_HOST_SECONDS_PER_ELEMENT)."""
     shapes = [(s, d) for _, s, d in fn.args] + [fn.types[result]]
     elements = sum(numel(s) for s, _ in shapes)
     arg_bytes = sum(numel(s) * ELEMENT_BYTES[d] for s, d in shapes)
-    f32 = all(d == "f32" for _, s, d in fn.args)
-    f64_bytes = 2 * 8 * elements if (f32 and contraction) else 0
+    ref = reference_type(fn, result)
+    ref_bytes = 2 * ELEMENT_BYTES[ref] * elements if ref else 0
     return {"elements": elements, "argument_bytes": arg_bytes,
-            "f64_reference_bytes": f64_bytes,
-            "trial_peak_bytes": 4 * arg_bytes + f64_bytes}
+            "reference_type": ref, "reference_bytes": ref_bytes,
+            "trial_peak_bytes": 4 * arg_bytes + ref_bytes,
+            "evaluation_host_seconds": round(
+                elements * EVAL_HOST_SECONDS_PER_ELEMENT[ref], 1)}
 
 
 def full_status(spec, cap=HOST_CAP_BYTES):
     """(estimate, reason it is left out or None) of a problem's full shape."""
     fn, result = spec["builder"](spec["full"], spec["params"])
-    est = estimate(fn, result, flop_count(spec["twin"], spec["full"]) is not
-                   None)
-    need = est["argument_bytes"] + est["f64_reference_bytes"]
+    est = estimate(fn, result)
+    need = est["argument_bytes"] + est["reference_bytes"]
     why = None
     if need > cap:
-        why = (f"arguments and f64 references need {need / 1e9:.1f} GB of "
+        ref = est["reference_type"]
+        what = f"arguments and {ref} references" if ref else "arguments"
+        why = (f"{what} need {need / 1e9:.1f} GB of "
                f"host memory per trial, above the {cap / 1e9:.0f} GB cap "
                f"(peak {est['trial_peak_bytes'] / 1e9:.0f} GB)")
     return est, why
@@ -1132,7 +1361,8 @@ def render(spec, small=False, full=False):
         "category": spec["category"],
         "twin": spec["twin"],
         "dtype": dtype,
-        "group": group_of(spec["twin"], dtype),
+        "group": (group_of(spec["twin"], dtype, spec["category"]) if full
+                  else family_of(spec["twin"], dtype)),
         "set": "full" if full else ("small" if small else "reduced"),
         "flops": flops,
         "args": [{"name": a, "shape": s, "dtype": d} for a, s, d in fn.args],
@@ -1145,7 +1375,7 @@ def render(spec, small=False, full=False):
                         else None),
     }
     if full:
-        meta["host"] = estimate(fn, result, flops is not None)
+        meta["host"] = estimate(fn, result)
     lines = [f"// stark-bench: {json.dumps(meta, sort_keys=True)}"]
     title = spec["name"].replace("_", " ")
     lines.append(f"// {title} ({spec['category']}), {dtype}, generated by "
@@ -1153,8 +1383,11 @@ def render(spec, small=False, full=False):
     if spec["kb"]:
         lines.append(f"// KernelBench level 1 {spec['kb']}: "
                      f"{spec['kb_shapes']}.")
-    if full:
+    if full and spec["kb"]:
         lines.append("// Full set: KernelBench's own shapes.")
+    elif full:
+        lines.append("// Full set: the chain's own shapes (it follows no "
+                     "KernelBench problem and is not scaled down).")
     elif spec["scale"] != 1:
         lines.append(f"// Scaled down: every dimension but kernel sizes "
                      f"divided by {spec['scale']} to fit the suite's size "
@@ -1169,44 +1402,97 @@ def render(spec, small=False, full=False):
     return "\n".join(lines) + "\n" + fn.text(result)
 
 
-def full_readme(cap=HOST_CAP_BYTES):
-    """bench/problems/full/README.md: the set, each problem's size, and the
-    problems left out with the reason."""
-    L = ["# The full set (generated by bench/problems/gen.py --set full)", "",
-         "Every GEMM, matrix-vector and convolution problem of the suite at "
-         "KernelBench's own shapes, and the bf16 twins of matmul_square and "
-         "matmul_rect. Run it with `python3 -m stark.bench --set full` "
-         "(docs/benchmarks.md, \"The full set\", says how to split it over "
-         "device calls).", "",
-         "*args*: all arguments and the result in their own type; *f64*: "
-         "the f64 reference's widened arguments and results (f32 "
-         "contractions); *peak*: one correctness trial's host memory in "
-         "stark-eval (4 x args + f64). A problem whose args + f64 exceed "
-         f"{cap / 1e9:.0f} GB is left out.", "",
-         "| problem | group | shapes | GFLOP | args GB | f64 GB | peak GB "
-         "| in the set |", "|---|---|---|---|---|---|---|---|"]
+def full_rows(cap=HOST_CAP_BYTES):
+    """Every problem of the full set's table: (spec, dtype, group, estimate,
+    reason it is left out or None)."""
+    rows = []
     for spec in PROBLEMS:
-        if not spec["full"]:
-            continue
         est, why = full_status(spec, cap)
         dtype = spec["params"].get("dtype", "f32")
+        rows.append((spec, dtype, group_of(spec["twin"], dtype,
+                                           spec["category"]), est, why))
+    return rows
+
+
+def full_readme(cap=HOST_CAP_BYTES):
+    """bench/problems/full/README.md: the set, its groups, each problem's
+    size, the problems left out with the reason, and those without a bf16
+    twin."""
+    rows = full_rows(cap)
+    kept = [r for r in rows if r[4] is None]
+    n16 = sum(1 for r in kept if r[1] != "f32")
+    names = {spec["name"] for spec in PROBLEMS}
+    L = ["# The full set (generated by bench/problems/gen.py --set full)", "",
+         "Every problem of the suite at KernelBench's own shapes: each "
+         "level-1 file at the shapes of the KernelBench problem it names "
+         "(ScalingIntelligence/KernelBench, level 1). The fused chains follow "
+         "no KernelBench problem; their full dims are the table's dims with "
+         "the scale-down undone, and as no chain is scaled down they are the "
+         "reduced set's own. Beside them, bf16 twins at the same shapes: of "
+         "matmul_square and matmul_rect (bf16 operands, f32 accumulation) and "
+         "of the element-wise, softmax, norm, reduction and pooling problems "
+         "(bf16 arguments and result, f32 arithmetic and statistics inside, "
+         "each rounded to bf16 once). Run it with `python3 -m stark.bench "
+         "--set full`; `--names` takes the groups below "
+         "(docs/benchmarks.md, \"The full set\", says how to split the set "
+         "over device calls).", "",
+         f"In the set: {len(kept)} problems ({len(kept) - n16} f32, {n16} "
+         f"bf16); left out for host memory: {len(rows) - len(kept)} of the "
+         f"{len(rows)} below.", "",
+         "*args*: all arguments and the result in their own type; *ref*: "
+         "the high-precision reference's widened arguments and results "
+         "(f64 for an f32 problem with a reduction, f32 for a bf16 problem; "
+         "stark-eval holds both on the host); *peak*: one correctness "
+         "trial's host memory in stark-eval (4 x args + ref). A problem "
+         f"whose args + ref exceed {cap / 1e9:.0f} GB is left out. *host s*: "
+         "a floor on one evaluation's host seconds (input generation, "
+         "read-backs and comparisons, measured per element on the reduced "
+         "set and scaled; `EVAL_HOST_SECONDS_PER_ELEMENT`); a search pays it "
+         "for the problem's own evaluation and for every candidate, plus "
+         "the baseline's device time.", "",
+         "| problem | group | shapes | GFLOP | args GB | ref GB | peak GB "
+         "| host s | in the set |", "|---|---|---|---|---|---|---|---|---|"]
+    for spec, dtype, group, est, why in rows:
         flops = flop_count(spec["twin"], spec["full"])
         dims = ", ".join(f"{k}={v}" for k, v in spec["full"].items())
-        L.append(f"| {spec['name']} | {group_of(spec['twin'], dtype)} | "
+        ref = (f"{est['reference_bytes'] / 1e9:.2f} ({est['reference_type']})"
+               if est["reference_type"] else "0")
+        L.append(f"| {spec['name']} | {group} | "
                  f"{dims} | {'-' if flops is None else f'{flops / 1e9:.1f}'}"
-                 f" | {est['argument_bytes'] / 1e9:.2f} | "
-                 f"{est['f64_reference_bytes'] / 1e9:.2f} | "
+                 f" | {est['argument_bytes'] / 1e9:.2f} | {ref} | "
                  f"{est['trial_peak_bytes'] / 1e9:.1f} | "
+                 f"{est['evaluation_host_seconds']:.0f} | "
                  f"{'yes' if why is None else 'no: ' + why} |")
+    L += ["", "## Groups (in the set)", ""]
+    groups = {}
+    for spec, dtype, group, est, why in kept:
+        groups.setdefault(group, []).append(spec["name"])
+    for g in sorted(groups):
+        L.append(f"- `{g}` ({len(groups[g])}): {', '.join(groups[g])}")
+    L += ["", "## f32 only", "",
+          "Problems without a bf16 twin: every fused chain, and"]
+    for spec in PROBLEMS:
+        if (spec["category"] == "level1" and not spec["full_only"] and
+                spec["params"].get("dtype", "f32") == "f32" and
+                spec["name"] + "_bf16" not in names):
+            L.append(f"- {spec['name']}: {F32_ONLY[spec['name']]}")
+    L += ["", "## Notes from the table", "",
+          "How a problem is written, where it departs from KernelBench's "
+          "(a note on the scale-down concerns the reduced set only):", ""]
+    for spec in PROBLEMS:
+        if spec["category"] == "level1" and not spec["full_only"] and \
+                spec["note"] and not spec["note"].startswith("bf16 twin"):
+            L.append(f"- {spec['name']}: {spec['note']}")
     return "\n".join(L) + "\n"
 
 
 def outputs(which, cap=HOST_CAP_BYTES):
     """{file name: text} of a set: `reduced` or `full`."""
     if which == "reduced":
-        return {s["name"] + ".mlir": render(s) for s in PROBLEMS}
+        return {s["name"] + ".mlir": render(s) for s in PROBLEMS
+                if not s["full_only"]}
     out = {s["name"] + ".mlir": render(s, full=True) for s in PROBLEMS
-           if s["full"] and full_status(s, cap)[1] is None}
+           if full_status(s, cap)[1] is None}
     out["README.md"] = full_readme(cap)
     return out
 

@@ -6,9 +6,11 @@ torch.compile and the roofline, on the problems of bench/problems/.
       [--budget N] [--seconds S] [--jobs J]
   PYTHONPATH=python python3 -m stark.bench --set full --names conv --list
 
---set full runs KernelBench's own shapes of the GEMM and convolution
-problems (bench/problems/full); --names picks problems by name or group
-(gemm, gemm_bf16, gemv, conv) so that a set splits over device calls.
+--set full runs the problems at KernelBench's own shapes, with bf16 twins
+(bench/problems/full); --names picks problems by name, group or category so
+that a set splits over device calls (the full set's groups: gemm,
+gemm_bf16, gemv, conv, elementwise, softmax, norm, reduce, pool, fused and
+the *_bf16 ones; bench/problems/full/README.md lists them).
 
 One run, four phases (docs/benchmarks.md):
 
@@ -69,18 +71,29 @@ FLUSH_BYTES = 256 << 20  # >= 2x the H200's 60 MB L2
 # ---------------------------------------------------------------------------
 
 def name_filter(names):
-    """--names: problem names, groups (gemm, gemm_bf16, gemv, conv, other)
-    or categories (level1, fused), comma-separated; a problem is kept when
-    any of them names it."""
+    """--names: problem names, groups or categories (level1, fused),
+    comma-separated; a problem is kept when any of them names it. Groups:
+    the header's `group`, in the reduced set gemm, gemm_bf16, gemv, conv
+    or other; in the full set also elementwise, softmax, norm, reduce, pool
+    and fused for the rest, a bf16 problem's with `_bf16`."""
     wanted = {n.strip() for n in names.split(",") if n.strip()}
     return lambda meta: bool(wanted & {meta["name"], meta.get("group"),
                                        meta.get("category")})
 
 
+def unmatched_names(names, problems):
+    """The --names entries that name none of the problems."""
+    seen = set()
+    for m in problems:
+        seen |= {m["name"], m.get("group"), m.get("category")}
+    return [n.strip() for n in names.split(",")
+            if n.strip() and n.strip() not in seen]
+
+
 def load_problems(folder, only=None, names=None):
     rx = re.compile(only) if only else None
     keep = name_filter(names) if names else None
-    out = []
+    out, every = [], []
     for fname in sorted(os.listdir(folder)):
         if not fname.endswith(".mlir"):
             continue
@@ -90,12 +103,17 @@ def load_problems(folder, only=None, names=None):
         if not first.startswith(HEADER):
             raise SystemExit(f"{path}: no '{HEADER.strip()}' header line")
         meta = json.loads(first[len(HEADER):])
+        every.append(meta)
         if rx and not rx.search(meta["name"]):
             continue
         if keep and not keep(meta):
             continue
         meta["path"] = path
         out.append(meta)
+    if names:
+        for n in unmatched_names(names, every):
+            print(f"warning: --names {n}: no problem, group or category of "
+                  f"that name in {folder}", file=sys.stderr)
     return out
 
 
@@ -663,14 +681,16 @@ def parse_args(argv):
     ap.add_argument("--stark-bin", help="folder with stark-opt and stark-eval")
     ap.add_argument("--set", choices=sorted(SETS), default="reduced",
                     help="reduced: the suite's shapes (bench/problems); full:"
-                    " KernelBench's own shapes of the GEMM and convolution "
-                    "problems (bench/problems/full)")
+                    " KernelBench's own shapes, with bf16 twins "
+                    "(bench/problems/full)")
     ap.add_argument("--problems", default=None,
                     help="a folder of problem files (default: the --set's)")
     ap.add_argument("--only", help="regular expression on problem names")
     ap.add_argument("--names", help="comma-separated problem names, groups "
-                    "(gemm, gemm_bf16, gemv, conv, other) or categories "
-                    "(level1, fused)")
+                    "(the headers' `group`: gemm, gemm_bf16, gemv, conv, "
+                    "other; in the full set elementwise, softmax, norm, "
+                    "reduce, pool, fused and their _bf16 forms instead of "
+                    "other) or categories (level1, fused)")
     ap.add_argument("--out", help="output folder")
     ap.add_argument("--label", default=None,
                     help="results file name suffix (default: h200 on cuda, "
