@@ -139,9 +139,8 @@ __global__ void __launch_bounds__(attentionThreads<C>(), MINB)
 }
 template <class C>
 __global__ void __launch_bounds__(kAttnScanThreads)
-    kScan(const typename C::In *q, const typename C::In *k,
-          const typename C::In *v, unsigned *full) {
-  attentionCausalScan<C>(q, k, v, full);
+    kScan(const typename C::In *k, const typename C::In *v, unsigned *full) {
+  attentionCausalScan<C>(k, v, full);
 }
 
 // Elements an operand spans: 1 + sum (extent - 1) * stride.
@@ -302,9 +301,12 @@ template <class C, bool F32, int MINB> struct Launcher {
     // A causal launch scans first (Masking in Attention.cuh).
     static unsigned *full = nullptr;
     if constexpr (C::kMask == 1) {
+      constexpr long long chunks = attnScanChunks<C>();
       if (!full)
-        CK(cudaMalloc(&full, C::kBatch * sizeof(unsigned)));
-      kScan<C><<<(unsigned)C::kBatch, kAttnScanThreads>>>(q, k, v, full);
+        CK(cudaMalloc(&full, C::kBatch * chunks * sizeof(unsigned)));
+      kScan<C>
+          <<<dim3((unsigned)chunks, (unsigned)C::kBatch), kAttnScanThreads>>>(
+              k, v, full);
     }
     dim3 grid((unsigned)attentionGridX<C>(), (unsigned)attentionGridY<C>());
     kern<<<grid, attentionThreads<C>(), smem()>>>(q, k, v, m, o, full);

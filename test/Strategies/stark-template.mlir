@@ -183,9 +183,9 @@
 // ATTN-D40: stark-template: no template family applies to attention: the tensor-core kernel takes head dims 64 and 128
 // CAUSAL: kMask = 1;
 // CAUSAL: kCausalAdds = true;
-// CAUSAL: __device__ unsigned stark_attention_full[4];
+// CAUSAL: __device__ unsigned stark_attention_full[8];
 // CAUSAL: stark_attention_scan(
-// CAUSAL-NEXT: stark_kernels::attentionCausalScan<StarkAttention>(arg1, arg0, arg2, stark_attention_full);
+// CAUSAL-NEXT: stark_kernels::attentionCausalScan<StarkAttention>(arg0, arg2, stark_attention_full);
 // CAUSAL: stark_kernels::attentionMma16<StarkAttention>(arg1, arg0, arg2, nullptr, arg3, stark_attention_full);
 // BADPARAM: stark-template: family 'gemm' cannot generate a kernel for linalg.matmul: family 'gemm' has no parameter 'bogus'
 // NOTF32: stark-template: family 'gemm_tc' cannot generate a kernel for linalg.matmul: f32 inputs use tensor cores only as tf32, which needs allow_tf32=1

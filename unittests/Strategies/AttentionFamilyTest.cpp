@@ -378,7 +378,10 @@ TEST_F(AttentionFamilyTest, ScansBeforeCausalAttention) {
                  : TemplateParams{{"bm", 128}, {"bn", 64}, {"warps", 4}});
     ASSERT_EQ(p.launches.size(), 2u) << c.input;
     EXPECT_EQ(p.launches[0].kernel, "stark_attention_scan");
-    EXPECT_EQ(p.launches[0].grid[0], c.batch * v.attention->heads);
+    // A block per 128 keys of each batch index.
+    EXPECT_EQ(p.launches[0].grid,
+              (std::array<int64_t, 3>{(v.attention->sk + 127) / 128,
+                                      c.batch * v.attention->heads, 1}));
     EXPECT_EQ(p.launches[0].block, (std::array<int64_t, 3>{256, 1, 1}));
     EXPECT_EQ(p.launches[1].kernel, "stark_attention");
     EXPECT_TRUE(contains(p.source, "kMask = 1;"));

@@ -30,8 +30,9 @@ namespace {
 
 /// Shared memory a block may have on sm_80 and sm_90 (opted in).
 constexpr int64_t kMaxAttentionSharedBytes = 227 * 1024;
-/// Threads of a causal launch's scan (kAttnScanThreads in Attention.cuh).
-constexpr int64_t kAttentionScanThreads = 256;
+/// Threads of a causal launch's scan and the keys each of its blocks reads
+/// (kAttnScanThreads, kAttnScanRows in Attention.cuh).
+constexpr int64_t kAttentionScanThreads = 256, kAttentionScanRows = 128;
 
 /// A block of `bm` query rows in `warps` warps walks keys `bn` at a time.
 /// The f32 kernel gives each thread `tm` rows and `tn` keys of the score
@@ -107,6 +108,11 @@ LogicalResult checkAttentionApplies(const ProblemView &view,
 double getCausalLimit(const AttentionView &a) {
   double factor = double(a.d) * std::max(a.scale * 1.5, 1.0);
   return std::sqrt(std::ldexp(1.0, 126) / factor);
+}
+
+/// Blocks of the scan per batch index (attnScanChunks).
+int64_t getScanChunks(const AttentionView &a) {
+  return ceilDiv(a.sk, kAttentionScanRows);
 }
 
 /// Dynamic shared memory of the tensor-core kernel (as
@@ -230,12 +236,13 @@ FailureOr<CudaKernelPlan> generateAttentionKernel(const ProblemView &view,
       argName(a.qArg) + ", " + argName(a.kArg) + ", " + argName(a.vArg);
   if (mask == 1) {
     // The scan's flags (Masking in Attention.cuh): rewritten by every run.
-    os << "__device__ unsigned stark_attention_full[" << a.batch * a.heads
-       << "];\n\n";
+    os << "__device__ unsigned stark_attention_full["
+       << a.batch * a.heads * getScanChunks(a) << "];\n\n";
     os << "extern \"C\" __global__ void __launch_bounds__("
        << kAttentionScanThreads << ") stark_attention_scan("
        << getKernelParameters(view) << ") {\n";
-    os << "  stark_kernels::attentionCausalScan<StarkAttention>(" << qkv
+    os << "  stark_kernels::attentionCausalScan<StarkAttention>("
+       << argName(a.kArg) << ", " << argName(a.vArg)
        << ", stark_attention_full);\n}\n\n";
   }
   os << "extern \"C\" __global__ void __launch_bounds__(" << p.warps * 32
@@ -254,7 +261,7 @@ FailureOr<CudaKernelPlan> generateAttentionKernel(const ProblemView &view,
   if (mask == 1) {
     CudaKernelPlan::Launch scan;
     scan.kernel = "stark_attention_scan";
-    scan.grid = {a.batch * a.heads, 1, 1};
+    scan.grid = {getScanChunks(a), a.batch * a.heads, 1};
     scan.block = {kAttentionScanThreads, 1, 1};
     plan.launches.insert(plan.launches.begin(), scan);
     plan.threadsPerBlock =

@@ -59,13 +59,14 @@
 // tiles masked for every row of a block are never loaded, and a warp skips
 // the tiles masked for all its rows. They reach it when V holds an inf or a
 // NaN (0 * V is NaN), or, with kCausalAdds, when a hidden score is NaN or
-// +inf. So a causal launch runs attentionCausalScan first (grid kBatch, 256
-// threads): it sets full[bi] when V of batch index bi holds a non-finite
-// value, or (kCausalAdds) Q or K an element of magnitude at least
-// kCausalLimit (NaN and inf included), and the attention kernel then walks
-// every key tile of that batch index, masking element by element: the result
-// is that of the exact formula on every input. The flags are rewritten by
-// every scan, so nothing is carried from one run to the next.
+// +inf. So a causal launch runs attentionCausalScan first (a block per 128
+// keys of a batch index): it flags the keys of batch index bi where V holds
+// a non-finite value, or (kCausalAdds) K an element of magnitude at least
+// kCausalLimit (NaN and inf included). With kCausalAdds a thread block also
+// checks its own Q tile against kCausalLimit. A block that finds a flag or
+// such a Q element walks every key tile, masking element by element: the
+// result is that of the exact formula on every input. The flags are
+// rewritten by every scan, so nothing is carried from one run to the next.
 //
 // Numerics follow the exact formula under IEEE rules: the row maximum
 // propagates NaN (max.NaN, as arith.maximumf), a +inf score makes its row
@@ -156,14 +157,25 @@ __device__ __forceinline__ Idx attnKeyEnd(Idx m0, int rows, bool full) {
   return end;
 }
 
-// Whether batch index bi must walk every key tile (see Masking): only causal
-// launches read the scan's flags.
+// The scan of a causal launch reads kAttnScanRows keys a block: grid
+// (attnScanChunks<C>(), kBatch), kAttnScanThreads threads, one flag a block.
+constexpr int kAttnScanRows = 128, kAttnScanThreads = 256;
+template <class C> __host__ __device__ constexpr long long attnScanChunks() {
+  return ((long long)C::kSk + kAttnScanRows - 1) / kAttnScanRows;
+}
+
+// Whether batch index bi must walk every key tile as far as the scan knows
+// (see Masking): only causal launches read its flags.
 template <class C>
 __device__ __forceinline__ bool attnFullKeys(const unsigned *full,
                                              long long bi) {
-  if constexpr (C::kMask == 1)
-    return full[bi] != 0;
-  return false;
+  bool any = false;
+  if constexpr (C::kMask == 1) {
+    constexpr long long chunks = attnScanChunks<C>();
+    for (long long c = 0; c < chunks; ++c)
+      any |= full[bi * chunks + c] != 0;
+  }
+  return any;
 }
 
 // A masked score: -inf, or with kCausalAdds and a key inside kSk (a key past
@@ -176,71 +188,74 @@ __device__ __forceinline__ float attnMaskScore(float s, bool inKeys) {
   return ninf;
 }
 
-// Whether some element of the ROWS x COLS matrix at base (strides RS, CS) is
-// not below `limit` in magnitude (NaN included); the block's NT threads
-// share the elements. 16-bit rows that are contiguous and 16-byte aligned
-// are read 8 elements a load.
-template <int NT, bool VEC, class Idx, Idx ROWS, Idx COLS, Idx RS, Idx CS,
-          class In>
-__device__ __forceinline__ bool attnScanMatrix(const In *base, float limit,
-                                               int tid) {
+// Whether x is not below `limit` in magnitude (NaN included).
+template <class In>
+__device__ __forceinline__ bool attnOutside(In x, float limit) {
+  return !(fabsf((float)stark_widen(x)) < limit);
+}
+
+// Whether an element of rows [r0, r1) of a COLS-wide matrix at base (strides
+// RS, CS) is outside `limit`; the block's NT threads share the elements.
+// 16-bit rows that are contiguous and 16-byte aligned (VEC) are read 8
+// elements a load.
+template <int NT, bool VEC, class Idx, Idx COLS, Idx RS, Idx CS, class In>
+__device__ __forceinline__ bool attnScanRows(const In *base, Idx r0, Idx r1,
+                                             float limit, int tid) {
   bool bad = false;
   if constexpr (VEC) {
     constexpr Idx CH = COLS / 8;
-    for (Idx x = tid; x < ROWS * CH; x += NT) {
+    for (Idx x = r0 * CH + tid; x < r1 * CH; x += NT) {
       const uint4 w =
           *reinterpret_cast<const uint4 *>(base + (x / CH) * RS + (x % CH) * 8);
       const In *e = reinterpret_cast<const In *>(&w);
 #pragma unroll
       for (int i = 0; i < 8; ++i)
-        bad |= !(fabsf((float)stark_widen(e[i])) < limit);
+        bad |= attnOutside(e[i], limit);
     }
   } else {
-    for (Idx x = tid; x < ROWS * COLS; x += NT)
-      bad |=
-          !(fabsf((float)stark_widen(base[(x / COLS) * RS + (x % COLS) * CS])) <
-            limit);
+    for (Idx x = r0 * COLS + tid; x < r1 * COLS; x += NT)
+      bad |= attnOutside(base[(x / COLS) * RS + (x % COLS) * CS], limit);
   }
   return bad;
 }
 
-// One operand's matrix of batch index bi (element strides {SB, SH, SR, SC}).
-template <class C, int NT, class Idx, Idx ROWS, Idx COLS, Idx SB, Idx SH,
-          Idx SR, Idx SC, class In>
-__device__ __forceinline__ bool attnScanOperand(const In *x, Idx bi,
-                                                float limit, int tid) {
+// Rows [r0, r1) of one operand of batch index bi (element strides {SB, SH,
+// SR, SC}, COLS columns).
+template <class C, int NT, class Idx, Idx COLS, Idx SB, Idx SH, Idx SR, Idx SC,
+          class In>
+__device__ __forceinline__ bool attnScanOperand(const In *x, Idx bi, Idx r0,
+                                                Idx r1, float limit, int tid) {
   constexpr bool vec = sizeof(In) == 2 && SC == 1 && COLS % 8 == 0 &&
                        SB % 8 == 0 && SH % 8 == 0 && SR % 8 == 0;
   const In *base = x + (bi / C::kHeads) * SB + (bi % C::kHeads) * SH;
-  return attnScanMatrix<NT, vec, Idx, ROWS, COLS, SR, SC>(base, limit, tid);
+  return attnScanRows<NT, vec, Idx, COLS, SR, SC>(base, r0, r1, limit, tid);
 }
 
-constexpr int kAttnScanThreads = 256;
-
-// The scan of a causal launch (see Masking): block bi sets full[bi].
+// The scan of a causal launch (see Masking): block (c, bi) reads keys
+// [c kAttnScanRows, (c + 1) kAttnScanRows) of V (and of K where the -inf is
+// added) and sets full[bi * chunks + c]. Q is checked by the attention
+// kernel itself, a query block at a time (attnQTileOutside).
 template <class C>
-__device__ __forceinline__ void
-attentionCausalScan(const typename C::In *q, const typename C::In *k,
-                    const typename C::In *v, unsigned *full) {
+__device__ __forceinline__ void attentionCausalScan(const typename C::In *k,
+                                                    const typename C::In *v,
+                                                    unsigned *full) {
   using Idx = typename C::Idx;
   constexpr int NT = kAttnScanThreads;
   static_assert(C::kMask == 1, "attentionCausalScan: causal launches only");
-  const Idx bi = blockIdx.x;
+  const Idx c = blockIdx.x, bi = blockIdx.y;
+  const Idx r0 = c * kAttnScanRows;
+  const Idx r1 = r0 + kAttnScanRows < C::kSk ? r0 + kAttnScanRows : C::kSk;
   const int tid = threadIdx.x;
-  bool bad = attnScanOperand<C, NT, Idx, C::kSk, C::kDv, C::kVStride[0],
-                             C::kVStride[1], C::kVStride[2], C::kVStride[3]>(
-      v, bi, -negativeInfinity<float>(), tid);
-  if constexpr (C::kCausalAdds) {
-    bad |= attnScanOperand<C, NT, Idx, C::kSq, C::kD, C::kQStride[0],
-                           C::kQStride[1], C::kQStride[2], C::kQStride[3]>(
-        q, bi, C::kCausalLimit, tid);
-    bad |= attnScanOperand<C, NT, Idx, C::kSk, C::kD, C::kKStride[0],
-                           C::kKStride[1], C::kKStride[2], C::kKStride[3]>(
-        k, bi, C::kCausalLimit, tid);
-  }
+  bool bad = attnScanOperand<C, NT, Idx, C::kDv, C::kVStride[0], C::kVStride[1],
+                             C::kVStride[2], C::kVStride[3]>(
+      v, bi, r0, r1, -negativeInfinity<float>(), tid);
+  if constexpr (C::kCausalAdds)
+    bad |= attnScanOperand<C, NT, Idx, C::kD, C::kKStride[0], C::kKStride[1],
+                           C::kKStride[2], C::kKStride[3]>(
+        k, bi, r0, r1, C::kCausalLimit, tid);
   bad = __syncthreads_or(bad) != 0;
   if (tid == 0)
-    full[bi] = bad ? 1u : 0u;
+    full[bi * attnScanChunks<C>() + c] = bad ? 1u : 0u;
 }
 
 // Query block of this thread block: with causal masking the blocks of the

@@ -130,8 +130,6 @@ attentionF32(const typename C::In *q, const typename C::In *k,
   const float *kB = k + bo * ksB + hi * ksH;
   const float *vB = v + bo * vsB + hi * vsH;
 
-  const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM, attnFullKeys<C>(full, bi));
-  const int nTiles = nEnd > 0 ? (int)((nEnd + BN - 1) / BN) : 0;
   auto loadK = [&](Idx n0) {
     attnCopyTile4<BN, D, 1, LDK, NT, Idx, ksR, ksC>(Ks, kB, n0, Sk, (Idx)D,
                                                     tid);
@@ -140,14 +138,27 @@ attentionF32(const typename C::In *q, const typename C::In *k,
     attnCopyTile4<BN, DVP, LDV, 1, NT, Idx, vsR, vsC>(Vs, vB, n0, Sk, (Idx)DV,
                                                       tid);
   };
-  // Groups: {Q, K0}, {V0}, then {K(n + 1)}, {V(n + 1)} per tile.
+  // Groups: {Q, K0}, {V0}, then {K(n + 1)}, {V(n + 1)} per tile. The first
+  // key tile is copied before the block knows how many it walks.
   attnCopyTile4<BM, D, 1, LDQ, NT, Idx, qsR, qsC>(Qs, qB, m0, Sq, (Idx)D, tid);
-  if (nTiles > 0)
-    loadK(0);
+  loadK(0);
   attnCommit();
-  if (nTiles > 0)
-    loadV(0);
+  loadV(0);
   attnCommit();
+
+  // Whether the block walks every key tile (see Masking in Attention.cuh):
+  // the scan's flags, and where the -inf is added this block's Q tile.
+  bool fullKeys = attnFullKeys<C>(full, bi);
+  if constexpr (C::kMask == 1 && C::kCausalAdds) {
+    attnWait<1>();
+    __syncthreads();
+    bool big = false;
+    for (int x = tid; x < BM * D; x += NT)
+      big |= attnOutside(Qs[(x / BM) * LDQ + x % BM], C::kCausalLimit);
+    fullKeys = __syncthreads_or(fullKeys || big) != 0;
+  }
+  const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM, fullKeys);
+  const int nTiles = nEnd > 0 ? (int)((nEnd + BN - 1) / BN) : 0;
 
   // Thread rows: row(i) = (i / 4) * 4 RG + 4 ty + i % 4; key and O columns
   // likewise with 4 CG and tx.

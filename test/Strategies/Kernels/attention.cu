@@ -88,9 +88,8 @@ __global__ void __launch_bounds__(attentionThreads<C>())
 }
 template <class C>
 __global__ void __launch_bounds__(kAttnScanThreads)
-    attnScan(const typename C::In *q, const typename C::In *k,
-             const typename C::In *v, unsigned *full) {
-  attentionCausalScan<C>(q, k, v, full);
+    attnScan(const typename C::In *k, const typename C::In *v, unsigned *full) {
+  attentionCausalScan<C>(k, v, full);
 }
 
 typedef __nv_bfloat16 bf16;
@@ -163,11 +162,11 @@ template __global__ void attnF32<F32Transposed>(const float *, const float *,
 // The scans of causal launches: 16-bit contiguous rows (8 elements a
 // load), select and added masks, and f32 with odd sizes.
 template __global__ void attnScan<Bf128Causal>(const bf16 *, const bf16 *,
-                                               const bf16 *, unsigned *);
+                                               unsigned *);
 template __global__ void attnScan<H128Causal>(const __half *, const __half *,
-                                              const __half *, unsigned *);
+                                              unsigned *);
 template __global__ void attnScan<F32Causal>(const float *, const float *,
-                                             const float *, unsigned *);
+                                             unsigned *);
 
 static_assert(attentionMma16SharedBytes<Bf128>() == 64 * 1024, "");
 static_assert(attentionMma16SharedBytes<Bf128Wide>() == 96 * 1024, "");
