@@ -320,15 +320,18 @@ def markdown(rows, header):
            "activity torch.profiler records per call (kernels, memsets, "
            "copies; not the launch gaps), the CUDA graph's its replay.", "",
            "| model | upstream | stark | eager | compile | max-autotune | "
-           "CUDA graph | best peer | stark vs best peer | stark vs upstream"
-           " | verified |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "CUDA graph | SDPA | SDPA graph | best peer | stark vs best peer | "
+           "stark vs upstream | verified |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         up, st, best = r.get("upstream_s"), r.get("stark_s"), \
             r.get("best_peer_s")
-        out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |"
+        out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | "
+                   "{} | {} |"
                    .format(r["model"], fmt(up), fmt(st), fmt(r.get("eager_s")),
                            fmt(r.get("compile_s")), fmt(r.get("autotune_s")),
-                           fmt(r.get("cuda_graph_s")),
+                           fmt(r.get("cuda_graph_s")), fmt(r.get("sdpa_s")),
+                           fmt(r.get("sdpa_graph_s")),
                            f"{r['best_peer']} {fmt(best)}"
                            if r.get("best_peer") else "-",
                            fmt_x(ratio(best, st)), fmt_x(ratio(up, st)),
@@ -338,14 +341,16 @@ def markdown(rows, header):
             "alone after `torch._dynamo.reset()`, graphs counted by the "
             "backend; compile seconds include the first call):", "",
             "| model | stark (events) | eager kernels | compile kernels | "
-            "max-autotune kernels | CUDA graph replay | torch.compile | "
-            "max-autotune |", "|---|---|---|---|---|---|---|---|"]
+            "max-autotune kernels | CUDA graph replay | SDPA kernels | "
+            "SDPA graph replay | torch.compile | max-autotune |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ch = r.get("compile_checks") or {}
-        out.append("| {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["model"], fmt(r.get("stark_s")), fmt(r.get("eager_device_s")),
             fmt(r.get("compile_device_s")), fmt(r.get("autotune_device_s")),
-            fmt(r.get("cuda_graph_device_s")),
+            fmt(r.get("cuda_graph_device_s")), fmt(r.get("sdpa_device_s")),
+            fmt(r.get("sdpa_graph_device_s")),
             compile_note(ch.get("compile")), compile_note(ch.get("autotune"))))
     for r in rows:
         if r["model"] in TARGET_MODELS and r.get("stark_s") and r.get("eager_s"):

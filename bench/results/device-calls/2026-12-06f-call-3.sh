@@ -1,0 +1,20 @@
+#!/bin/bash
+# Device call 3 (2026-12-06, sixth session): after bf16 P went to P V as
+# head + tail and the causal scan was split into blocks of 128 keys (Q
+# checked by the attention kernel): the kernel bench, templates/attention.mlir
+# (now with the LLaMA block's attention, which the judge rejected in call 2),
+# then the bf16 LLaMA block again with call 2's torch peers.
+B=/tmp/stark-$(md5sum .bundle/stark-bundle.tar.xz | cut -c1-8)
+[ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/stark-bundle.tar.xz | tar -x -C $B; }
+export PATH=$PATH:/usr/local/cuda/bin LIT_OPTS="-j 16"
+R=/tmp/results3; mkdir -p $R
+nvidia-smi -L > $R/gpu.txt 2>&1
+timeout 80 .bundle/attention_bench/attention_bench > $R/attention-bench.log 2>&1; echo "rc=$?" >> $R/attention-bench.log
+tar -czf $OUT/results.tgz -C $R .
+timeout 150 $B/run-tests.sh -v test/Integration/CUDA/templates/attention.mlir > $R/cuda-lit-attention.log 2>&1; echo "rc=$?" >> $R/cuda-lit-attention.log
+tar -czf $OUT/results.tgz -C $R .
+PEERS=bench/results/models/2026-12-06f-h100/models-h100f-llama_block_bf16_b1.json
+timeout 300 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/llama --label h100f3-llama_block_bf16_b1 --names llama_block_bf16_b1 --total-seconds 150 --autotune-limit 0 --peers-from $PEERS > $R/llama_block_bf16_b1.log 2>&1; echo "rc=$?" >> $R/llama_block_bf16_b1.log
+cp /tmp/models/llama/*.json /tmp/models/llama/*.md $R/ 2>/dev/null
+find /tmp/models/llama -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
+tar -czf $OUT/results.tgz -C $R .
