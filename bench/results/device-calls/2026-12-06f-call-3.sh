@@ -13,8 +13,11 @@ timeout 80 .bundle/attention_bench/attention_bench > $R/attention-bench.log 2>&1
 tar -czf $OUT/results.tgz -C $R .
 timeout 150 $B/run-tests.sh -v test/Integration/CUDA/templates/attention.mlir > $R/cuda-lit-attention.log 2>&1; echo "rc=$?" >> $R/cuda-lit-attention.log
 tar -czf $OUT/results.tgz -C $R .
-PEERS=bench/results/models/2026-12-06f-h100/models-h100f-llama_block_bf16_b1.json
-timeout 300 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/llama --label h100f3-llama_block_bf16_b1 --names llama_block_bf16_b1 --total-seconds 150 --autotune-limit 0 --peers-from $PEERS > $R/llama_block_bf16_b1.log 2>&1; echo "rc=$?" >> $R/llama_block_bf16_b1.log
+# Call 2's peers (bench/results/models/2026-12-06f-h100/, carried as
+# .bundle/llama-bf16-peers-h100.json) ran on an H100: reused only on one.
+PEERS="--peers-from .bundle/llama-bf16-peers-h100.json"; L=h100f3
+grep -q H100 $R/gpu.txt || { PEERS=; L=h200f3; }
+timeout 330 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/llama --label $L-llama_block_bf16_b1 --names llama_block_bf16_b1 --total-seconds 150 --autotune-limit 0 $PEERS > $R/llama_block_bf16_b1.log 2>&1; echo "rc=$?" >> $R/llama_block_bf16_b1.log
 cp /tmp/models/llama/*.json /tmp/models/llama/*.md $R/ 2>/dev/null
 find /tmp/models/llama -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
 tar -czf $OUT/results.tgz -C $R .
