@@ -91,13 +91,21 @@ template <> struct AttnMma<__nv_bfloat16> {
     __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
     return *reinterpret_cast<unsigned *>(&h);
   }
-  // The pair rounded (`head`) and what rounding left of it (`tail`, itself
-  // rounded): head + tail holds 16 significant bits of each.
+  // A pair of probabilities (>= 0) as `head`, rounded toward zero, and
+  // `tail`, the remainder rounded: head + tail holds 16 significant bits of
+  // each. The tail is never below p 2^-20 (an error of at most that much),
+  // so that a p > 0 has a positive tail: a zero tail times an infinite V is
+  // NaN where p V is inf, and a negative one makes inf - inf (the bench's
+  // special values found both). That holds for p >= 2^-113, below which
+  // p 2^-20 is under bf16's least subnormal; p = 0 keeps 0 and 0.
   static __device__ __forceinline__ void split(float lo, float hi,
                                                unsigned &head, unsigned &tail) {
-    __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+    const __nv_bfloat16 hl = __float2bfloat16_rz(lo),
+                        hh = __float2bfloat16_rz(hi);
+    __nv_bfloat162 h = __halves2bfloat162(hl, hh);
     head = *reinterpret_cast<unsigned *>(&h);
-    tail = pack(lo - __low2float(h), hi - __high2float(h));
+    tail = pack(fmaxf(lo - __bfloat162float(hl), lo * 0x1p-20f),
+                fmaxf(hi - __bfloat162float(hh), hi * 0x1p-20f));
   }
 };
 template <> struct AttnMma<__half> {
