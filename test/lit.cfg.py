@@ -164,3 +164,11 @@ if nvcc:
         "-I %s -c" %
         (nvcc, os.path.join(config.stark_src_root, "lib", "Strategies",
                             "Kernels"))))
+    # A host program over the kernel headers (their __host__ __device__
+    # arithmetic), compiled and linked.
+    config.substitutions.append((
+        "%nvcc-host",
+        "%s -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings "
+        "-I %s" %
+        (nvcc, os.path.join(config.stark_src_root, "lib", "Strategies",
+                            "Kernels"))))

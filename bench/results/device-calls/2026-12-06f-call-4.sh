@@ -1,4 +1,5 @@
 #!/bin/bash
+# (Written but not run: the session's device time was spent when it was ready.)
 # Device call 4 (2026-12-06, sixth session): the part of the full set
 # (bench/problems/full) that fits the device time left: the bf16 GEMMs at
 # 4096^3 and 2048x4096x8192 (against cuBLAS through torch), and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# (Written but not run: the session's device time was spent when it was ready.)
 # Device call 5 (2026-12-06, sixth session): bf16 P's head rounded toward
 # zero and a tail never zero or negative for p > 0 (call 3's bench found
 # NaN where the reference has inf: 0 * inf and inf - inf from the tail).

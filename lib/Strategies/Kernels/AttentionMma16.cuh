@@ -87,7 +87,8 @@ template <> struct AttnMma<__nv_bfloat16> {
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
   }
-  static __device__ __forceinline__ unsigned pack(float lo, float hi) {
+  // pack and split run on the host too (a test checks split's arithmetic).
+  static __host__ __device__ __forceinline__ unsigned pack(float lo, float hi) {
     __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
     return *reinterpret_cast<unsigned *>(&h);
   }
@@ -98,8 +99,8 @@ template <> struct AttnMma<__nv_bfloat16> {
   // NaN where p V is inf, and a negative one makes inf - inf (the bench's
   // special values found both). That holds for p >= 2^-113, below which
   // p 2^-20 is under bf16's least subnormal; p = 0 keeps 0 and 0.
-  static __device__ __forceinline__ void split(float lo, float hi,
-                                               unsigned &head, unsigned &tail) {
+  static __host__ __device__ __forceinline__ void
+  split(float lo, float hi, unsigned &head, unsigned &tail) {
     const __nv_bfloat16 hl = __float2bfloat16_rz(lo),
                         hh = __float2bfloat16_rz(hi);
     __nv_bfloat162 h = __halves2bfloat162(hl, hh);
