@@ -408,6 +408,29 @@ TEST_F(AttentionFamilyTest, IsTheOnlyFamilyOfAttention) {
   EXPECT_TRUE(getApplicableFamilies(view(kMaskF16)).empty());
 }
 
+TEST_F(AttentionFamilyTest, OrdersTilesByWhetherTheyFillTheGpu) {
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  auto first = [&](const std::string &ir) {
+    std::vector<TemplateParams> sets =
+        enumerateParams("attention", view(ir), h200);
+    return sets.empty() ? std::string() : formatTemplateParams(sets.front());
+  };
+  // The LLaMA block's attention: 16 heads of 512 queries are 64 blocks of
+  // 128 rows for 132 SMs; the smaller tiles first.
+  EXPECT_EQ(first(input("attention-bf16-causal-llama")), "bm=64,bn=32,warps=4");
+  // 128 heads of 2048 queries fill the GPU with the largest tile.
+  std::string big = input("attention-bf16-d64");
+  for (auto [from, to] :
+       {std::pair<StringRef, StringRef>{"8x256x320x", "128x2048x2048x"},
+        {"8x256x64x", "128x2048x64x"},
+        {"8x320x64x", "128x2048x64x"},
+        {"8x256xbf16", "128x2048xbf16"}})
+    for (size_t at = big.find(from.str()); at != std::string::npos;
+         at = big.find(from.str(), at + to.size()))
+      big.replace(at, from.size(), to.str());
+  EXPECT_EQ(first(big), "bm=128,bn=64,warps=4");
+}
+
 TEST_F(AttentionFamilyTest, BuildsTheTensorCoreLaunch) {
   CudaKernelPlan p = plan(view(input("attention-bf16-d64")), "attention",
                           {{"bm", 128}, {"bn", 64}, {"warps", 4}});
