@@ -131,11 +131,29 @@ static double getSmallestDenormal(ElementKind kind) {
   }
 }
 
+/// Whether element (row, column) of a secondary argument of a Special trial
+/// may hold a special value: in columns 3 mod 4, at one row of each slice
+/// of its second-to-last dimension, a different one for each column. One
+/// special value in a column of V or of a matmul's B reaches the result on
+/// its own: with one at every fourth row (as a vector still has), infinities
+/// of both signs made whole columns of the result NaN and hid a kernel that
+/// turned an inf into NaN (a bf16 attention kernel's split of P; its bench
+/// caught it, the trial did not).
+static bool maySpecialSecondary(const ArgSpec &spec, int64_t row,
+                                int64_t column) {
+  if (column % 4 != 3)
+    return false;
+  if (spec.shape.size() < 2)
+    return row % 4 == 3;
+  int64_t rows = std::max<int64_t>(spec.shape[spec.shape.size() - 2], 1);
+  return row % rows == (7 * (column / 4) + 3) % rows;
+}
+
 /// Element `i` of a Special buffer: a plain value, a special one, or a
 /// mask, by its row (see Inputs.h). Two draws per element. A secondary
-/// argument gets special values only where its row and its column are both
-/// 3 mod 4, and no masks: a -inf row of the second operand of a matmul
-/// would make the whole product non-finite.
+/// argument gets special values only where maySpecialSecondary says, and no
+/// masks: a -inf row of the second operand of a matmul would make the whole
+/// product non-finite.
 static double drawSpecial(Rng &rng, const ArgSpec &spec, int64_t i,
                           bool primary) {
   uint64_t category = rng.next() % 11;
@@ -148,7 +166,7 @@ static double drawSpecial(Rng &rng, const ArgSpec &spec, int64_t i,
     return -inf;
   if (primary && row % 8 == 5 && column > row % rowLength)
     return -inf;
-  if (row % 4 != 3 || (!primary && column % 4 != 3))
+  if (primary ? row % 4 != 3 : !maySpecialSecondary(spec, row, column))
     return value;
   switch (category) {
   case 0:

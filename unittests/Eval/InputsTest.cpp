@@ -227,6 +227,36 @@ TEST(InputsTest, SpecialValuesHoldEveryKindAndTheMasks) {
   EXPECT_EQ(a.bytes, c.bytes);
 }
 
+// A secondary argument of the special-values trial holds at most one
+// special value per column of each slice, in columns 3 mod 4 only, so that
+// one inf in a column of V or B reaches the result alone; over its columns
+// it still holds special values.
+TEST(InputsTest, SecondaryArgumentsHoldOneSpecialValueAColumn) {
+  KernelSignature sig;
+  sig.entry = "kernel";
+  sig.args = {spec(ElementKind::F32, {4, 64, 32}),
+              spec(ElementKind::BF16, {4, 64, 32}),
+              spec(ElementKind::F32, {4, 64, 32}, true)};
+  SmallVector<bool> read = {false, false, false};
+  std::vector<HostBuffer> args =
+      generateArguments(sig, read, Distribution::Special, 21);
+  const HostBuffer &v = args[1];
+  int64_t specials = 0;
+  for (int64_t slice = 0; slice < 4; ++slice)
+    for (int64_t c = 0; c < 32; ++c) {
+      int64_t inColumn = 0;
+      for (int64_t r = 0; r < 64; ++r) {
+        double x = v.getAsDouble((slice * 64 + r) * 32 + c);
+        bool special = !std::isfinite(x) || (x == 0 && std::signbit(x)) ||
+                       (x != 0 && std::fabs(x) < 0x1.0p-126);
+        inColumn += special;
+      }
+      EXPECT_LE(inColumn, c % 4 == 3 ? 1 : 0) << slice << ", " << c;
+      specials += inColumn;
+    }
+  EXPECT_GT(specials, 0);
+}
+
 TEST(InputsTest, FiniteGarbageIsFiniteAndNotZero) {
   HostBuffer b(spec(ElementKind::F32, {1000}));
   fillFiniteGarbage(b, 5);

@@ -42,9 +42,12 @@ namespace mlir::stark {
 ///    position are -inf, as an attention mask before a softmax) and rows 2
 ///    mod 8 are -inf throughout. A row is the innermost dimension
 ///    (16 elements for a vector). That is the first float argument of a
-///    trial (generateArguments); the others get special values only where
-///    row and column are both 3 mod 4, and no masks, so that a product of
-///    two operands keeps finite elements. Integers draw as Uniform.
+///    trial (generateArguments); the others get special values only in
+///    columns 3 mod 4, at one row of each slice of their second-to-last
+///    dimension ((7 (column / 4) + 3) mod rows; a vector: rows 3 mod 4),
+///    and no masks, so that a product of two operands keeps finite
+///    elements and a special value in a column reaches the result alone.
+///    Integers draw as Uniform.
 
 /// All distributions but Special, in the order the evaluator cycles
 /// through them.
