@@ -152,9 +152,9 @@ attentionF32(const typename C::In *q, const typename C::In *k,
   if constexpr (C::kMask == 1 && C::kCausalAdds) {
     attnWait<1>();
     __syncthreads();
-    bool big = false;
-    for (int x = tid; x < BM * D; x += NT)
-      big |= attnOutside(Qs[(x / BM) * LDQ + x % BM], C::kCausalLimit);
+    // Qs is [d][i]: D rows of BM queries, LDQ apart.
+    const bool big = attnScanRows<NT, false, int, BM, LDQ, 1>(
+        Qs, 0, D, C::kCausalLimit, tid);
     fullKeys = __syncthreads_or(fullKeys || big) != 0;
   }
   const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM, fullKeys);

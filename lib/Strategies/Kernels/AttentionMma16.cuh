@@ -257,16 +257,12 @@ attentionMma16(const typename C::In *q, const typename C::In *k,
   if constexpr (C::kMask == 1 && C::kCausalAdds) {
     attnWait<0>();
     __syncthreads();
-    const uint4 *qTile = reinterpret_cast<const uint4 *>(
+    // The tile's rows are D contiguous elements (swizzled within the row,
+    // which an any-element check does not mind).
+    const In *qTile = reinterpret_cast<const In *>(
         stark_smem + (Sh::kQAliased ? Sh::kStageBytes : 0));
-    bool big = false;
-    for (int x = tid; x < BM * D / 8; x += NT) {
-      const uint4 w = qTile[x];
-      const In *e = reinterpret_cast<const In *>(&w);
-#pragma unroll
-      for (int i = 0; i < 8; ++i)
-        big |= attnOutside(e[i], C::kCausalLimit);
-    }
+    const bool big = attnScanRows<NT, true, int, D, D, 1>(qTile, 0, BM,
+                                                          C::kCausalLimit, tid);
     fullKeys = __syncthreads_or(fullKeys || big) != 0;
   }
   const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM, fullKeys);
