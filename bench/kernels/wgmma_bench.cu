@@ -410,6 +410,8 @@ using T256x3p = TmaConfig<WgmmaConfig<256, 3>, true>;
 using T256x4g16p = TmaConfig<WgmmaConfig<256, 4, 16>, true>;
 using T128x5p = TmaConfig<WgmmaConfig<128, 5>, true>;
 using T128x6p = TmaConfig<WgmmaConfig<128, 6>, true>;
+using T64x8p = TmaConfig<WgmmaConfig<64, 8>, true>;
+using T192x4p = TmaConfig<WgmmaConfig<192, 4>, true>;
 
 int main(int argc, char **argv) {
   cudaDeviceProp prop;
@@ -438,15 +440,21 @@ int main(int argc, char **argv) {
     variantTma<T256x4>(b, "tma bf16>f32 128x256 s4", false, 41);
     variantTma<T256x4p>(b, "tma bf16>f32 128x256 s4 persistent", false, 43);
     variantTma<T128x5p>(b, "tma bf16>f32 128x128 s5 persistent", false, 45);
+    variantTma<T64x8p>(b, "tma bf16>f32 128x64 s8 persistent", false, 91);
+    variantTma<T192x4p>(b, "tma bf16>f32 128x192 s4 persistent", false, 93);
     Buffers<__half, __half> hb({1, 520, 264, 136});
     variant<S256x4>(hb, "wgmma f16>f16 128x256 s4", false, 7);
     variant<S128x5>(hb, "wgmma f16>f16 128x128 s5", false, 9);
     variantTma<T256x4p>(hb, "tma f16>f16 128x256 s4 persistent", false, 47);
     variantTma<T128x5p>(hb, "tma f16>f16 128x128 s5 persistent", false, 49);
+    variantTma<T64x8p>(hb, "tma f16>f16 128x64 s8 persistent", false, 95);
+    variantTma<T192x4p>(hb, "tma f16>f16 128x192 s4 persistent", false, 97);
     // Many tiles per block: the ring's phases carry across tiles.
     Buffers<bf16, float> many({3, 1024, 2048, 192});
     variantTma<T256x4p>(many, "tma bf16>f32 128x256 s4 persistent", false, 51);
     variantTma<T128x5p>(many, "tma bf16>f32 128x128 s5 persistent", false, 53);
+    variantTma<T64x8p>(many, "tma bf16>f32 128x64 s8 persistent", false, 99);
+    variantTma<T192x4p>(many, "tma bf16>f32 128x192 s4 persistent", false, 101);
   }
   if (argc > 1 && std::string(argv[1]) == "tma") {
     Buffers<bf16, float> b({1, 4096, 4096, 4096});
@@ -471,7 +479,16 @@ int main(int argc, char **argv) {
     variant<S256x4>(l, "wgmma bf16>bf16 128x256 s4", true, 83);
     variantTma<T128x5p>(l, "tma bf16>bf16 128x128 s5 persistent", true, 85);
     variantTma<T256x4p>(l, "tma bf16>bf16 128x256 s4 persistent", true, 87);
+    variantTma<T192x4p>(l, "tma bf16>bf16 128x192 s4 persistent", true, 103);
     cublasRow(h, l, 1.f, "cublas bf16>bf16 C+=AB", 89);
+    // The LLaMA block's q/k/v/o projections and its down projection: 64
+    // tiles of 128 x 128 for 132 SMs, 128 of 128 x 64.
+    for (int k : {2048, 5632}) {
+      Buffers<bf16, bf16> q({1, 512, 2048, k});
+      variantTma<T128x5p>(q, "tma bf16>bf16 128x128 s5 persistent", true, 105);
+      variantTma<T64x8p>(q, "tma bf16>bf16 128x64 s8 persistent", true, 107);
+      cublasRow(h, q, 1.f, "cublas bf16>bf16 C+=AB", 109);
+    }
     quick = true;
   }
   if (!quick) {

@@ -11,6 +11,7 @@
 #include "stark/Analysis/HardwareProfile.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -342,7 +343,7 @@ TEST_F(GemmWgmmaFamilyTest, TmaOnlySm90aAndPersistentFirst) {
   ProblemView v = view(kMatmulBf16);
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   std::vector<TemplateParams> sets = enumerateParams("gemm_wgmma_tma", v, h200);
-  ASSERT_EQ(sets.size(), 5u);
+  ASSERT_EQ(sets.size(), 7u);
   EXPECT_EQ(sets.front().at("bn"), 256);
   EXPECT_EQ(sets.front().at("stages"), 4);
   EXPECT_EQ(sets.front().at("blocks"), 132);
@@ -358,8 +359,43 @@ TEST_F(GemmWgmmaFamilyTest, TmaOnlySm90aAndPersistentFirst) {
       failed(generateCudaKernel("gemm_wgmma_tma", v, {{"blocks", -1}}, error)));
   EXPECT_EQ(error, "gemm_wgmma_tma: blocks in [0, 2^31)");
   EXPECT_TRUE(
-      failed(generateCudaKernel("gemm_wgmma_tma", v, {{"bn", 64}}, error)));
-  EXPECT_EQ(error, "gemm_wgmma_tma: bn must be 128 or 256");
+      failed(generateCudaKernel("gemm_wgmma_tma", v, {{"bn", 96}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma_tma: bn must be 64, 128, 192 or 256");
+  // The cp.async producer takes no 64- or 192-wide tile.
+  EXPECT_TRUE(failed(generateCudaKernel("gemm_wgmma", v, {{"bn", 64}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma: bn must be 128 or 256");
+}
+
+// Where the widest tiles leave most SMs idle in their one round, the
+// persistent grid of the tile that fills the round ranks first: 512 x 2048
+// (a LLaMA block's projections) has 32 tiles of 128 x 256 and 128 of
+// 128 x 64 for 132 SMs; 512 x 5632 has 88 of 128 x 256 and 120 of
+// 128 x 192.
+TEST_F(GemmWgmmaFamilyTest, TmaWidthFillsTheSms) {
+  HardwareProfile h200 = *lookupHardwareProfile("h200");
+  auto first = [&](int64_t n, int64_t k) {
+    std::string ir = llvm::formatv(R"mlir(
+func.func @kernel(%a: memref<512x{1}xbf16>, %b: memref<{1}x{0}xbf16>, %c: memref<512x{0}xbf16>) {{
+  linalg.matmul ins(%a, %b : memref<512x{1}xbf16>, memref<{1}x{0}xbf16>) outs(%c : memref<512x{0}xbf16>)
+  return
+})mlir",
+                                   n, k)
+                         .str();
+    std::vector<TemplateParams> sets =
+        enumerateParams("gemm_wgmma_tma", view(ir), h200);
+    EXPECT_FALSE(sets.empty());
+    return sets.empty() ? TemplateParams() : sets.front();
+  };
+  TemplateParams narrow = first(2048, 2048);
+  EXPECT_EQ(narrow.at("bn"), 64);
+  EXPECT_EQ(narrow.at("blocks"), 128);
+  TemplateParams wide = first(5632, 2048);
+  EXPECT_EQ(wide.at("bn"), 192);
+  EXPECT_EQ(wide.at("blocks"), 120);
+  // 4096^3 keeps its measured best.
+  TemplateParams square =
+      enumerateParams("gemm_wgmma_tma", view(kMatmulBf16), h200).front();
+  EXPECT_EQ(square.at("bn"), 256);
 }
 
 TEST_F(GemmWgmmaFamilyTest, TmaSourceLaunchAndTensorMaps) {

@@ -84,11 +84,16 @@ inline int64_t getWgmmaSharedBytes(int64_t bn, int64_t stages) {
 /// bf16, an f32, f16 or bf16 output, and checkWgmmaLayout's layout.
 LogicalResult checkWgmmaHalfApplies(const ProblemView &view, StringRef family,
                                     std::string &whyNot);
-/// bn 128 or 256, stages in [2, 8], group_m >= 1, the ring within the
+/// The tile widths of the cp.async kernel (GemmWgmma.cuh) and of the TMA
+/// kernel (GemmWgmmaTma.cuh, whose producer loads B in 64-wide panels).
+inline constexpr int64_t kWgmmaWidths[] = {128, 256};
+inline constexpr int64_t kWgmmaTmaWidths[] = {64, 128, 192, 256};
+/// bn one of `widths`, stages in [2, 8], group_m >= 1, the ring within the
 /// shared memory of an sm_90a block. `family` starts the reason.
 LogicalResult validateWgmmaHalfTile(StringRef family, int64_t bn,
                                     int64_t stages, int64_t groupM,
-                                    std::string &whyNot);
+                                    std::string &whyNot,
+                                    ArrayRef<int64_t> widths = kWgmmaWidths);
 /// gemmKernelTileScore of a 128 x bn tile with the consumers' reuse, or
 /// nullopt when the block does not fit `profile`.
 std::optional<double> scoreWgmmaHalfTile(const ContractionView &c, int64_t bn,

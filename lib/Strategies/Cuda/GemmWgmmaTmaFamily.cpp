@@ -19,6 +19,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -92,7 +93,7 @@ LogicalResult checkApplies(const ProblemView &view, std::string &whyNot) {
 
 LogicalResult validate(const WgmmaTmaParams &p, std::string &whyNot) {
   if (failed(validateWgmmaHalfTile("gemm_wgmma_tma", p.bn, p.stages, p.groupM,
-                                   whyNot)))
+                                   whyNot, kWgmmaTmaWidths)))
     return failure();
   if (p.blocks < 0 || p.blocks > std::numeric_limits<int32_t>::max()) {
     whyNot = "gemm_wgmma_tma: blocks in [0, 2^31)";
@@ -119,27 +120,52 @@ std::string emitSource(const ProblemView &view, const WgmmaTmaParams &p) {
   return emitWgmmaCandidateSource(view, spec);
 }
 
+/// The score of a persistent grid of one block per SM: every round of
+/// tiles takes as long as its slowest SM, so the fill is the share of the
+/// rounds' SM time that holds a tile (512 x 2048: 64 tiles of 128 x 128 fill
+/// 48% of one round on 132 SMs, 128 tiles of 128 x 64 fill 97%); a wider
+/// tile still reuses each operand element more.
+double scorePersistent(const ContractionView &c, int64_t bn,
+                       const HardwareProfile &profile) {
+  int64_t tilesM = ceilDiv(c.m, kWgmmaBM), tilesN = ceilDiv(c.n, bn);
+  int64_t tiles = tilesM * tilesN * c.batch, sms = getNumUnits(profile);
+  double fill = double(tiles) / double(ceilDiv(tiles, sms) * sms);
+  double useful = double(c.m) * double(c.n) /
+                  (double(tilesM * kWgmmaBM) * double(tilesN * bn));
+  double intensity = double(kWgmmaBM * bn) / double(kWgmmaBM + bn) / 64.0;
+  double reuse = double(64 * bn) / double(64 + bn) / 16.0;
+  return useful * fill * std::sqrt(intensity * reuse);
+}
+
 /// TMA and wgmma exist only on sm_90a. Measured on the H100
 /// (bench/results/wgmma-tma-2026-12-06d-h100.md): persistent 128x256 in 4
 /// stages at 4096^3 and on 512 x 5632 x 2048; 128x128 in 5 stages where
-/// there are few tiles (512 x 1024 x 2048: 23 us against 41).
+/// there are few tiles (512 x 1024 x 2048: 23 us against 41). The 64- and
+/// 192-wide tiles fill the SMs where those leave a round half empty (a
+/// LLaMA block's 512-row projections).
 std::vector<WgmmaTmaParams> enumerate(const ProblemView &view,
                                       const HardwareProfile &profile) {
   if (profile.chip != "sm_90a")
     return {};
-  static const int64_t configs[][3] = {
-      {256, 4, 1}, {128, 5, 1}, {256, 3, 1}, {256, 4, 0}, {128, 4, 1}};
+  static const int64_t configs[][3] = {{256, 4, 1}, {128, 5, 1}, {256, 3, 1},
+                                       {256, 4, 0}, {128, 4, 1}, {64, 8, 1},
+                                       {192, 4, 1}};
   const ContractionView &c = *view.contraction;
   std::vector<std::pair<WgmmaTmaParams, double>> scored;
   for (auto &cfg : configs) {
     WgmmaTmaParams p;
     p.bn = cfg[0], p.stages = cfg[1];
-    if (cfg[2])
+    std::optional<double> score =
+        scoreWgmmaHalfTile(c, p.bn, p.stages, profile);
+    if (!score)
+      continue;
+    if (cfg[2]) {
       p.blocks = std::min(ceilDiv(c.m, kWgmmaBM) * ceilDiv(c.n, p.bn) * c.batch,
                           getNumUnits(profile));
-    if (std::optional<double> score =
-            scoreWgmmaHalfTile(c, p.bn, p.stages, profile))
-      scored.push_back({p, *score});
+      // Among persistent grids of one width, more stages rank first.
+      *score = scorePersistent(c, p.bn, profile) * (1.0 + 0.01 * p.stages);
+    }
+    scored.push_back({p, *score});
   }
   return sortByScore(std::move(scored));
 }

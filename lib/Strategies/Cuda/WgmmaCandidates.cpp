@@ -158,9 +158,16 @@ LogicalResult cudatpl::checkWgmmaHalfApplies(const ProblemView &view,
 
 LogicalResult cudatpl::validateWgmmaHalfTile(StringRef family, int64_t bn,
                                              int64_t stages, int64_t groupM,
-                                             std::string &whyNot) {
-  if (bn != 128 && bn != 256) {
-    whyNot = (family + ": bn must be 128 or 256").str();
+                                             std::string &whyNot,
+                                             ArrayRef<int64_t> widths) {
+  if (!llvm::is_contained(widths, bn)) {
+    std::string list;
+    for (auto [i, w] : llvm::enumerate(widths))
+      list += (i == 0                   ? ""
+               : i + 1 == widths.size() ? " or "
+                                        : ", ") +
+              std::to_string(w);
+    whyNot = (family + ": bn must be " + list).str();
     return failure();
   }
   if (stages < 2 || stages > 8 || groupM < 1) {
@@ -182,7 +189,8 @@ std::optional<double>
 cudatpl::scoreWgmmaHalfTile(const ContractionView &c, int64_t bn,
                             int64_t stages, const HardwareProfile &profile) {
   std::string ignored;
-  if (failed(validateWgmmaHalfTile("", bn, stages, 1, ignored)) ||
+  if (failed(
+          validateWgmmaHalfTile("", bn, stages, 1, ignored, kWgmmaTmaWidths)) ||
       !BlockLimits(profile).fits(getWgmmaSharedBytes(bn, stages) +
                                      kWgmmaStaticShared,
                                  kWgmmaThreads, kWgmmaRegisters))

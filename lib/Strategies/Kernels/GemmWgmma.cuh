@@ -39,7 +39,10 @@ enum WgmmaProbe {
 
 template <int BN_, int STAGES_, int GROUP_M_ = 8, int PROBE_ = 0>
 struct WgmmaConfig {
-  static_assert(BN_ == 128 || BN_ == 256, "wgmma tile width is 128 or 256");
+  // 64 and 192 for the TMA producer (GemmWgmmaTma.cuh) only: the cp.async
+  // producer below spreads a k row of B over 128 / (BN / 8) threads.
+  static_assert(BN_ == 64 || BN_ == 128 || BN_ == 192 || BN_ == 256,
+                "wgmma tile width is 64, 128, 192 or 256");
   static constexpr int kBM = 128, kBN = BN_, kBK = 64;
   static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
   static constexpr int kThreads = 384;
@@ -158,45 +161,65 @@ template <int N> __device__ __forceinline__ void wgmmaKeep(float (&d)[N]) {
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31," \
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47," \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define STARK_WGMMA_D32(i) STARK_WGMMA_D8(i), STARK_WGMMA_D8(i + 8), STARK_WGMMA_D8(i + 16), STARK_WGMMA_D8(i + 24)
+#define STARK_WGMMA_REGS_64_95 \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79," \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define STARK_WGMMA_REGS_96_127 \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111," \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+// The instruction of width N with its accumulator registers REGS, followed
+// by the operand numbers of the two descriptors.
+#define STARK_WGMMA_ASM(TY, N, REGS, DA, DB) \
+  "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" \
+  "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TY "." TY " " \
+  "{" REGS "}, " DA ", " DB ", p, 1, 1, 0, 1;\n}\n"
+#define STARK_WGMMA_M64N64K16(TY) \
+  asm volatile(STARK_WGMMA_ASM(TY, 64, \
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15," \
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31", "%32", "%33") \
+               : STARK_WGMMA_D32(0) : "l"(da), "l"(db))
 #define STARK_WGMMA_M64N128K16(TY) \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n128k16.f32." TY "." TY " " \
-               "{" \
-               STARK_WGMMA_REGS_0_63 \
-               "}, %64, %65, p, 1, 1, 0, 1;\n}\n" \
-               : STARK_WGMMA_D8(0), STARK_WGMMA_D8(8), STARK_WGMMA_D8(16), STARK_WGMMA_D8(24), STARK_WGMMA_D8(32), STARK_WGMMA_D8(40), STARK_WGMMA_D8(48), STARK_WGMMA_D8(56) \
-               : "l"(da), "l"(db))
-
+  asm volatile(STARK_WGMMA_ASM(TY, 128, STARK_WGMMA_REGS_0_63, "%64", "%65") \
+               : STARK_WGMMA_D32(0), STARK_WGMMA_D32(32) : "l"(da), "l"(db))
+#define STARK_WGMMA_M64N192K16(TY) \
+  asm volatile(STARK_WGMMA_ASM(TY, 192, STARK_WGMMA_REGS_0_63 "," STARK_WGMMA_REGS_64_95, "%96", "%97") \
+               : STARK_WGMMA_D32(0), STARK_WGMMA_D32(32), STARK_WGMMA_D32(64) : "l"(da), "l"(db))
 #define STARK_WGMMA_M64N256K16(TY) \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" \
-               "wgmma.mma_async.sync.aligned.m64n256k16.f32." TY "." TY " " \
-               "{" \
-               STARK_WGMMA_REGS_0_63 "," \
-               "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79," \
-               "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95," \
-               "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111," \
-               "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
-               "}, %128, %129, p, 1, 1, 0, 1;\n}\n" \
-               : STARK_WGMMA_D8(0), STARK_WGMMA_D8(8), STARK_WGMMA_D8(16), STARK_WGMMA_D8(24), STARK_WGMMA_D8(32), STARK_WGMMA_D8(40), STARK_WGMMA_D8(48), STARK_WGMMA_D8(56), STARK_WGMMA_D8(64), STARK_WGMMA_D8(72), STARK_WGMMA_D8(80), STARK_WGMMA_D8(88), STARK_WGMMA_D8(96), STARK_WGMMA_D8(104), STARK_WGMMA_D8(112), STARK_WGMMA_D8(120) \
-               : "l"(da), "l"(db))
+  asm volatile(STARK_WGMMA_ASM(TY, 256, STARK_WGMMA_REGS_0_63 "," STARK_WGMMA_REGS_64_95 "," STARK_WGMMA_REGS_96_127, "%128", "%129") \
+               : STARK_WGMMA_D32(0), STARK_WGMMA_D32(32), STARK_WGMMA_D32(64), STARK_WGMMA_D32(96) : "l"(da), "l"(db))
 
 // One m64nBNk16 wgmma of the element type TIn.
 template <class TIn, int BN>
 __device__ __forceinline__ void wgmmaIssue(float (&d)[BN / 2], unsigned long long da, unsigned long long db) {
   constexpr bool bf16 = WgmmaIsBf16<TIn>::value;
-  if constexpr (BN == 256 && bf16)
-    STARK_WGMMA_M64N256K16("bf16");
-  else if constexpr (BN == 256)
-    STARK_WGMMA_M64N256K16("f16");
-  else if constexpr (bf16)
+  if constexpr (BN == 64 && bf16)
+    STARK_WGMMA_M64N64K16("bf16");
+  else if constexpr (BN == 64)
+    STARK_WGMMA_M64N64K16("f16");
+  else if constexpr (BN == 128 && bf16)
     STARK_WGMMA_M64N128K16("bf16");
-  else
+  else if constexpr (BN == 128)
     STARK_WGMMA_M64N128K16("f16");
+  else if constexpr (BN == 192 && bf16)
+    STARK_WGMMA_M64N192K16("bf16");
+  else if constexpr (BN == 192)
+    STARK_WGMMA_M64N192K16("f16");
+  else if constexpr (bf16)
+    STARK_WGMMA_M64N256K16("bf16");
+  else
+    STARK_WGMMA_M64N256K16("f16");
 }
+#undef STARK_WGMMA_M64N64K16
 #undef STARK_WGMMA_M64N128K16
+#undef STARK_WGMMA_M64N192K16
 #undef STARK_WGMMA_M64N256K16
+#undef STARK_WGMMA_ASM
+#undef STARK_WGMMA_D32
 #undef STARK_WGMMA_D8
 #undef STARK_WGMMA_REGS_0_63
+#undef STARK_WGMMA_REGS_64_95
+#undef STARK_WGMMA_REGS_96_127
 // clang-format on
 
 // Where a block's tile lies and where its shared-memory ring is.
@@ -222,6 +245,8 @@ __device__ __forceinline__ void wgmmaProduce(const WgmmaArgs<TIn, TC> &p,
   const unsigned aDst = aRow * 128 + ((aChunk ^ (aRow % 8)) << 4);
   // B: BN / 8 chunks per k row, 128 * 8 / BN rows per pass.
   constexpr int bChunks = BN / 8, bRowsPerPass = 128 / bChunks;
+  static_assert(128 % bChunks == 0 && BK % bRowsPerPass == 0,
+                "the cp.async producer takes BN 64, 128 or 256");
   const int bc = t % bChunks, bRow = t / bChunks;
   const TIn *bSrc =
       p.B + tile.batch * p.batchB + (long long)bRow * p.ldb + n0 + bc * 8;
