@@ -131,21 +131,39 @@ static double getSmallestDenormal(ElementKind kind) {
   }
 }
 
-/// Whether element (row, column) of a secondary argument of a Special trial
-/// may hold a special value: in columns 3 mod 4, at one row of each slice
-/// of its second-to-last dimension, a different one for each column. One
-/// special value in a column of V or of a matmul's B reaches the result on
-/// its own: with one at every fourth row (as a vector still has), infinities
-/// of both signs made whole columns of the result NaN and hid a kernel that
-/// turned an inf into NaN (a bf16 attention kernel's split of P; its bench
-/// caught it, the trial did not).
-static bool maySpecialSecondary(const ArgSpec &spec, int64_t row,
-                                int64_t column) {
+namespace {
+/// What part of a Special trial's values an argument holds: the primary
+/// argument's (the problem's first float input) or those of secondary
+/// argument `index` of `count`.
+struct SpecialRole {
+  int index = -1, count = 0;
+  bool isPrimary() const { return index < 0; }
+};
+} // namespace
+
+/// Whether element `i` (row, column) of a secondary argument of a Special
+/// trial may hold a special value: in columns 3 mod 4, at one row of each
+/// slice of its second-to-last dimension, a different one for each column.
+/// One special value in a column of V or of a matmul's B reaches the result
+/// on its own: with one at every fourth row (as a vector still has),
+/// infinities of both signs made whole columns of the result NaN and hid a
+/// kernel that turned an inf into NaN (a bf16 attention kernel's split of
+/// P; its bench caught it, the trial did not). Several secondary arguments
+/// with as many slices (their leading dimensions) take turns by slice: in
+/// an attention, a NaN or inf in a row of K makes every row of its head
+/// non-finite, so V's special values count only in heads where K has none.
+static bool maySpecialSecondary(const ArgSpec &spec, int64_t i, int64_t row,
+                                int64_t column, SpecialRole role) {
   if (column % 4 != 3)
     return false;
   if (spec.shape.size() < 2)
     return row % 4 == 3;
   int64_t rows = std::max<int64_t>(spec.shape[spec.shape.size() - 2], 1);
+  int64_t sliceElements = rows * std::max<int64_t>(spec.shape.back(), 1);
+  int64_t slices = spec.numElements() / sliceElements;
+  if (role.count > 1 && slices >= role.count &&
+      (i / sliceElements) % role.count != role.index)
+    return false;
   return row % rows == (7 * (column / 4) + 3) % rows;
 }
 
@@ -155,18 +173,19 @@ static bool maySpecialSecondary(const ArgSpec &spec, int64_t row,
 /// masks: a -inf row of the second operand of a matmul would make the whole
 /// product non-finite.
 static double drawSpecial(Rng &rng, const ArgSpec &spec, int64_t i,
-                          bool primary) {
+                          SpecialRole role) {
   uint64_t category = rng.next() % 11;
   double value = rng.uniform(-2, 2);
   int64_t rowLength = spec.shape.size() >= 2 ? spec.shape.back() : 16;
   rowLength = std::max<int64_t>(rowLength, 1);
   int64_t row = i / rowLength, column = i % rowLength;
   double inf = std::numeric_limits<double>::infinity();
+  bool primary = role.isPrimary();
   if (primary && row % 8 == 2)
     return -inf;
   if (primary && row % 8 == 5 && column > row % rowLength)
     return -inf;
-  if (primary ? row % 4 != 3 : !maySpecialSecondary(spec, row, column))
+  if (primary ? row % 4 != 3 : !maySpecialSecondary(spec, i, row, column, role))
     return value;
   switch (category) {
   case 0:
@@ -218,10 +237,10 @@ static uint64_t getDrawsPerElement(Distribution d, bool isFloat) {
              : 1;
 }
 
-/// fillRandomRange, with `primary` saying whether a Special buffer is the
+/// fillRandomRange, with `role` saying whether a Special buffer is the
 /// problem's first float input (the others get fewer special values).
 static void fillRange(HostBuffer &buffer, Distribution d, uint64_t seed,
-                      int64_t begin, int64_t end, bool primary) {
+                      int64_t begin, int64_t end, SpecialRole role) {
   ElementKind kind = buffer.spec.kind;
   bool isFloat = isFloatKind(kind);
   assert((begin % 2 == 0 || begin == end) &&
@@ -237,7 +256,7 @@ static void fillRange(HostBuffer &buffer, Distribution d, uint64_t seed,
   }
   for (int64_t i = begin; i < end; ++i) {
     if (isFloat && d == Distribution::Special)
-      buffer.setFromDouble(i, drawSpecial(rng, buffer.spec, i, primary));
+      buffer.setFromDouble(i, drawSpecial(rng, buffer.spec, i, role));
     else
       buffer.setFromDouble(i, isFloat ? drawFloat(rng, d, kind)
                                       : double(drawInteger(rng, d, kind)));
@@ -246,19 +265,19 @@ static void fillRange(HostBuffer &buffer, Distribution d, uint64_t seed,
 
 void mlir::stark::fillRandomRange(HostBuffer &buffer, Distribution d,
                                   uint64_t seed, int64_t begin, int64_t end) {
-  fillRange(buffer, d, seed, begin, end, /*primary=*/true);
+  fillRange(buffer, d, seed, begin, end, SpecialRole());
 }
 
 static void fill(HostBuffer &buffer, Distribution d, uint64_t seed,
-                 bool primary) {
+                 SpecialRole role) {
   forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
-    fillRange(buffer, d, seed, begin, end, primary);
+    fillRange(buffer, d, seed, begin, end, role);
   });
 }
 
 void mlir::stark::fillRandom(HostBuffer &buffer, Distribution d,
                              uint64_t seed) {
-  fill(buffer, d, seed, /*primary=*/true);
+  fill(buffer, d, seed, SpecialRole());
 }
 
 void mlir::stark::fillPrefill(HostBuffer &buffer) {
@@ -332,12 +351,19 @@ static HostBuffer generateArgument(const KernelSignature &signature,
     fillPrefill(buffer);
     return buffer;
   }
-  // The primary argument is the first float one that is read.
-  bool primary = true;
-  for (size_t j = 0; j < i; ++j)
-    primary &= !(isReadArgument(signature, outputIsRead, j) &&
-                 isFloatKind(signature.args[j].kind));
-  fill(buffer, d, mixSeed(seed, i), primary);
+  // The primary argument is the first float one that is read; the other
+  // float ones that are read are the secondaries, in order.
+  SpecialRole role;
+  int floats = 0, before = 0;
+  for (size_t j = 0; j < signature.args.size(); ++j)
+    if (isReadArgument(signature, outputIsRead, j) &&
+        isFloatKind(signature.args[j].kind)) {
+      ++floats;
+      before += j < i;
+    }
+  if (before > 0)
+    role = SpecialRole{before - 1, floats - 1};
+  fill(buffer, d, mixSeed(seed, i), role);
   if (roundsToEighths(signature, d) && isFloatKind(spec.kind))
     forEachChunk(buffer.spec.numElements(), [&](int64_t begin, int64_t end) {
       for (int64_t e = begin; e < end; ++e)

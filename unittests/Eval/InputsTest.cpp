@@ -257,6 +257,42 @@ TEST(InputsTest, SecondaryArgumentsHoldOneSpecialValueAColumn) {
   EXPECT_GT(specials, 0);
 }
 
+// Secondary arguments with as many slices take turns by slice (K's special
+// values would otherwise make every row of V's heads non-finite); one with
+// fewer slices (a mask shared by the heads) holds them in every slice.
+TEST(InputsTest, SecondaryArgumentsTakeTurnsBySlice) {
+  KernelSignature sig;
+  sig.entry = "kernel";
+  sig.args = {spec(ElementKind::F32, {4, 64, 128}),
+              spec(ElementKind::F32, {4, 64, 128}),
+              spec(ElementKind::F32, {4, 64, 128}),
+              spec(ElementKind::F32, {64, 128}),
+              spec(ElementKind::F32, {4, 64, 128}, true)};
+  SmallVector<bool> read = {false, false, false, false, false};
+  std::vector<HostBuffer> args =
+      generateArguments(sig, read, Distribution::Special, 33);
+  auto specialsIn = [](const HostBuffer &b, int64_t begin, int64_t end) {
+    int64_t n = 0;
+    for (int64_t e = begin; e < end; ++e) {
+      double x = b.getAsDouble(e);
+      n += !std::isfinite(x) || (x == 0 && std::signbit(x)) ||
+           (x != 0 && std::fabs(x) < 0x1.0p-126);
+    }
+    return n;
+  };
+  // 32 columns a slice may hold one each: none of them special by chance
+  // has odds (6/11)^32.
+  constexpr int64_t slice = 64 * 128;
+  for (int64_t s = 0; s < 4; ++s) {
+    // Three secondaries: K (index 0), V (index 1), the mask (2, one slice).
+    EXPECT_EQ(specialsIn(args[1], s * slice, (s + 1) * slice) > 0, s % 3 == 0)
+        << "K, slice " << s;
+    EXPECT_EQ(specialsIn(args[2], s * slice, (s + 1) * slice) > 0, s % 3 == 1)
+        << "V, slice " << s;
+  }
+  EXPECT_GT(specialsIn(args[3], 0, 64 * 128), 0);
+}
+
 TEST(InputsTest, FiniteGarbageIsFiniteAndNotZero) {
   HostBuffer b(spec(ElementKind::F32, {1000}));
   fillFiniteGarbage(b, 5);
