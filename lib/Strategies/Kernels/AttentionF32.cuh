@@ -92,6 +92,157 @@ __device__ __forceinline__ void attnCopyTile4(float *dst, const float *src,
   }
 }
 
+// A thread's rows and columns of the score tile and of O: row(i) =
+// (i / 4) 4 RG + 4 ty + i % 4, and columns likewise with 4 CG and tx.
+template <class C> struct AttnF32Thread {
+  using Sh = AttnF32Shape<C>;
+  int ty, tx;
+  __device__ __forceinline__ explicit AttnF32Thread(int tid)
+      : ty(tid / Sh::kCG), tx(tid % Sh::kCG) {}
+  __device__ __forceinline__ int rowOf(int i) const {
+    return (i / 4) * (4 * Sh::kRG) + 4 * ty + i % 4;
+  }
+  __device__ __forceinline__ int colOf(int j) const {
+    return (j / 4) * (4 * Sh::kCG) + 4 * tx + j % 4;
+  }
+};
+
+// acc[i][j] += sum_{x < X} a[x][rowOf(i)] b[x][colOf(j)], with a's rows LDA
+// and b's rows LDB floats apart (Q K^T over d, P V over the keys): 16-byte
+// reads of four rows or columns at a time.
+template <int X, int LDA, int LDB, int TM, int TN, class Thread>
+__device__ __forceinline__ void attnF32Product(float (&acc)[TM][TN],
+                                               const float *a, const float *b,
+                                               const Thread &th) {
+#pragma unroll 4
+  for (int x = 0; x < X; ++x) {
+    float ra[TM], rb[TN];
+#pragma unroll
+    for (int i = 0; i < TM; i += 4) {
+      const float4 r =
+          *reinterpret_cast<const float4 *>(a + x * LDA + th.rowOf(i));
+      ra[i] = r.x, ra[i + 1] = r.y, ra[i + 2] = r.z, ra[i + 3] = r.w;
+    }
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {
+      const float4 r =
+          *reinterpret_cast<const float4 *>(b + x * LDB + th.colOf(j));
+      rb[j] = r.x, rb[j + 1] = r.y, rb[j + 2] = r.z, rb[j + 3] = r.w;
+    }
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+      for (int j = 0; j < TN; ++j)
+        acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
+  }
+}
+
+// The scores of key tile n0: scaled, plus the mask, masked keys -inf (or
+// s + -inf).
+template <class C>
+__device__ __forceinline__ void
+attnF32MaskScores(float (&sc)[C::kThreadM][C::kThreadN],
+                  const typename C::MaskT *mask, typename C::Idx bo,
+                  typename C::Idx hi, typename C::Idx m0, typename C::Idx n0,
+                  const AttnF32Thread<C> &th) {
+  using Idx = typename C::Idx;
+  constexpr int TM = C::kThreadM, TN = C::kThreadN, BN = C::kBlockN;
+  constexpr Idx Sq = C::kSq, Sk = C::kSk;
+  bool edge = Sk % BN != 0 && n0 + BN > Sk;
+  if constexpr (C::kMask == 1)
+    edge = edge || n0 + (BN - 1) > m0 + (Idx)C::kCausalOffset;
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const Idx row = m0 + th.rowOf(i);
+    Idx lim = Sk - 1; // the last key row `row` sees
+    if constexpr (C::kMask == 1) {
+      const Idx diag = row + (Idx)C::kCausalOffset;
+      lim = diag < lim ? diag : lim;
+    }
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const Idx key = n0 + th.colOf(j);
+      float x = sc[i][j] * C::kScale;
+      if constexpr (C::kMask == 2) {
+        constexpr Idx msB = C::kMaskStride[0], msH = C::kMaskStride[1],
+                      msR = C::kMaskStride[2], msC = C::kMaskStride[3];
+        if (row < Sq && key < Sk)
+          x += (float)stark_widen(
+              mask[bo * msB + hi * msH + row * msR + key * msC]);
+      }
+      if (edge && key > lim)
+        x = attnMaskScore<C>(x, key < Sk);
+      sc[i][j] = x;
+    }
+  }
+}
+
+// Online softmax; the CG lanes of a row are consecutive in the warp. Turns
+// sc into the tile's p = exp(s - m) and rescales the accumulator.
+template <class C>
+__device__ __forceinline__ void
+attnF32Softmax(float (&sc)[C::kThreadM][C::kThreadN],
+               float (&acc)[C::kThreadM][AttnF32Shape<C>::kTDv],
+               float (&mRow)[C::kThreadM], float (&lRow)[C::kThreadM]) {
+  constexpr int TM = C::kThreadM, TN = C::kThreadN;
+  constexpr int CG = AttnF32Shape<C>::kCG, TDV = AttnF32Shape<C>::kTDv;
+  const float kNegInf = negativeInfinity<float>();
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    float mx = kNegInf;
+#pragma unroll
+    for (int j = 0; j < TN; ++j)
+      mx = attnMax(mx, sc[i][j]);
+#pragma unroll
+    for (int off = CG / 2; off > 0; off /= 2)
+      mx = attnMax(mx, __shfl_xor_sync(0xffffffffu, mx, off));
+    const float mNew = attnMax(mRow[i], mx);
+    // See attentionMma16: an all-masked prefix rescales by 0, not NaN.
+    const float mUse = mNew == kNegInf ? 0.f : mNew;
+    const float alpha = expf(mRow[i] - mUse);
+    mRow[i] = mNew;
+    float sum = 0.f;
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      sc[i][j] = expf(sc[i][j] - mUse);
+      sum += sc[i][j];
+    }
+    lRow[i] = lRow[i] * alpha + sum;
+#pragma unroll
+    for (int j = 0; j < TDV; ++j)
+      acc[i][j] *= alpha;
+  }
+}
+
+// O = acc / l (NaN for a row that saw no unmasked key, as the formula).
+template <class C>
+__device__ __forceinline__ void
+attnF32Store(typename C::Out *oB,
+             const float (&acc)[C::kThreadM][AttnF32Shape<C>::kTDv],
+             const float (&lRow)[C::kThreadM], typename C::Idx m0,
+             const AttnF32Thread<C> &th) {
+  using Idx = typename C::Idx;
+  using Sh = AttnF32Shape<C>;
+  constexpr Idx osR = C::kOStride[2], osC = C::kOStride[3];
+#pragma unroll
+  for (int i = 0; i < C::kThreadM; ++i) {
+    float l = lRow[i];
+#pragma unroll
+    for (int off = Sh::kCG / 2; off > 0; off /= 2)
+      l += __shfl_xor_sync(0xffffffffu, l, off);
+    const Idx row = m0 + th.rowOf(i);
+    if (row >= C::kSq)
+      continue;
+#pragma unroll
+    for (int e = 0; e < Sh::kTDv; ++e) {
+      const int col = th.colOf(e);
+      if (Sh::kDvp == Sh::kDv || col < Sh::kDv)
+        oB[row * osR + (Idx)col * osC] =
+            stark_cast<typename C::Out>(acc[i][e] / l);
+    }
+  }
+}
+
 // The kernel body: query block blockIdx.x, batch index blockIdx.y.
 template <class C>
 __device__ __forceinline__ void
@@ -100,14 +251,11 @@ attentionF32(const typename C::In *q, const typename C::In *k,
              typename C::Out *o, const unsigned *full) {
   using Sh = AttnF32Shape<C>;
   using Idx = typename C::Idx;
-  using Out = typename C::Out;
   constexpr int BM = Sh::kBM, BN = Sh::kBN, NT = Sh::kThreads;
-  constexpr int TM = Sh::kTM, TN = Sh::kTN, RG = Sh::kRG, CG = Sh::kCG;
-  constexpr int D = Sh::kD, DV = Sh::kDv, DVP = Sh::kDvp, TDV = Sh::kTDv;
+  constexpr int TM = Sh::kTM, TN = Sh::kTN, TDV = Sh::kTDv;
+  constexpr int D = Sh::kD, DV = Sh::kDv, DVP = Sh::kDvp;
   constexpr int LDQ = Sh::kLdQ, LDK = Sh::kLdK, LDV = Sh::kLdV, LDP = Sh::kLdP;
   constexpr Idx Sq = C::kSq, Sk = C::kSk;
-  constexpr float kScale = C::kScale;
-  const float kNegInf = negativeInfinity<float>();
 
   extern __shared__ __align__(128) unsigned char stark_smem[];
   float *Qs = reinterpret_cast<float *>(stark_smem); // [d][i]
@@ -115,7 +263,8 @@ attentionF32(const typename C::In *q, const typename C::In *k,
   float *Vs = Ks + Sh::kKFloats;                     // [j][e]
   float *Ps = Vs + Sh::kVFloats;                     // [j][i]
 
-  const int tid = threadIdx.x, ty = tid / CG, tx = tid % CG;
+  const int tid = threadIdx.x;
+  const AttnF32Thread<C> th(tid);
   const Idx m0 = attnMBlock<C, Idx>() * BM;
   const Idx bi = blockIdx.y, bo = bi / C::kHeads, hi = bi % C::kHeads;
   constexpr Idx qsB = C::kQStride[0], qsH = C::kQStride[1],
@@ -124,9 +273,7 @@ attentionF32(const typename C::In *q, const typename C::In *k,
                 ksR = C::kKStride[2], ksC = C::kKStride[3];
   constexpr Idx vsB = C::kVStride[0], vsH = C::kVStride[1],
                 vsR = C::kVStride[2], vsC = C::kVStride[3];
-  constexpr Idx osB = C::kOStride[0], osH = C::kOStride[1],
-                osR = C::kOStride[2], osC = C::kOStride[3];
-  const float *qB = q + bo * qsB + hi * qsH;
+  constexpr Idx osB = C::kOStride[0], osH = C::kOStride[1];
   const float *kB = k + bo * ksB + hi * ksH;
   const float *vB = v + bo * vsB + hi * vsH;
 
@@ -140,7 +287,8 @@ attentionF32(const typename C::In *q, const typename C::In *k,
   };
   // Groups: {Q, K0}, {V0}, then {K(n + 1)}, {V(n + 1)} per tile. The first
   // key tile is copied before the block knows how many it walks.
-  attnCopyTile4<BM, D, 1, LDQ, NT, Idx, qsR, qsC>(Qs, qB, m0, Sq, (Idx)D, tid);
+  attnCopyTile4<BM, D, 1, LDQ, NT, Idx, qsR, qsC>(Qs, q + bo * qsB + hi * qsH,
+                                                  m0, Sq, (Idx)D, tid);
   loadK(0);
   attnCommit();
   loadV(0);
@@ -160,16 +308,11 @@ attentionF32(const typename C::In *q, const typename C::In *k,
   const Idx nEnd = attnKeyEnd<C, Idx>(m0, BM, fullKeys);
   const int nTiles = nEnd > 0 ? (int)((nEnd + BN - 1) / BN) : 0;
 
-  // Thread rows: row(i) = (i / 4) * 4 RG + 4 ty + i % 4; key and O columns
-  // likewise with 4 CG and tx.
-  auto rowOf = [&](int i) { return (i / 4) * (4 * RG) + 4 * ty + i % 4; };
-  auto colOf = [&](int j) { return (j / 4) * (4 * CG) + 4 * tx + j % 4; };
-
   float acc[TM][TDV];
   float mRow[TM], lRow[TM];
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
-    mRow[i] = kNegInf, lRow[i] = 0.f;
+    mRow[i] = negativeInfinity<float>(), lRow[i] = 0.f;
 #pragma unroll
     for (int j = 0; j < TDV; ++j)
       acc[i][j] = 0.f;
@@ -186,89 +329,15 @@ attentionF32(const typename C::In *q, const typename C::In *k,
 #pragma unroll
       for (int j = 0; j < TN; ++j)
         sc[i][j] = 0.f;
-#pragma unroll 4
-    for (int d = 0; d < D; ++d) {
-      float a[TM], b[TN];
-#pragma unroll
-      for (int i = 0; i < TM; i += 4) {
-        const float4 x =
-            *reinterpret_cast<const float4 *>(Qs + d * LDQ + rowOf(i));
-        a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
-      }
-#pragma unroll
-      for (int j = 0; j < TN; j += 4) {
-        const float4 x =
-            *reinterpret_cast<const float4 *>(Ks + d * LDK + colOf(j));
-        b[j] = x.x, b[j + 1] = x.y, b[j + 2] = x.z, b[j + 3] = x.w;
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j)
-          sc[i][j] = fmaf(a[i], b[j], sc[i][j]);
-    }
-
-    // Scores: scaled, plus the mask, masked keys -inf.
-    bool edge = Sk % BN != 0 && n0 + BN > Sk;
-    if constexpr (C::kMask == 1)
-      edge = edge || n0 + (BN - 1) > m0 + (Idx)C::kCausalOffset;
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const Idx row = m0 + rowOf(i);
-      Idx lim = Sk - 1; // the last key row `row` sees
-      if constexpr (C::kMask == 1) {
-        const Idx diag = row + (Idx)C::kCausalOffset;
-        lim = diag < lim ? diag : lim;
-      }
-#pragma unroll
-      for (int j = 0; j < TN; ++j) {
-        const Idx key = n0 + colOf(j);
-        float x = sc[i][j] * kScale;
-        if constexpr (C::kMask == 2) {
-          constexpr Idx msB = C::kMaskStride[0], msH = C::kMaskStride[1],
-                        msR = C::kMaskStride[2], msC = C::kMaskStride[3];
-          if (row < Sq && key < Sk)
-            x += (float)stark_widen(
-                mask[bo * msB + hi * msH + row * msR + key * msC]);
-        }
-        if (edge && key > lim)
-          x = attnMaskScore<C>(x, key < Sk);
-        sc[i][j] = x;
-      }
-    }
-
-    // Online softmax; the CG lanes of a row are consecutive in the warp.
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      float mx = kNegInf;
-#pragma unroll
-      for (int j = 0; j < TN; ++j)
-        mx = attnMax(mx, sc[i][j]);
-#pragma unroll
-      for (int off = CG / 2; off > 0; off /= 2)
-        mx = attnMax(mx, __shfl_xor_sync(0xffffffffu, mx, off));
-      const float mNew = attnMax(mRow[i], mx);
-      // See attentionMma16: an all-masked prefix rescales by 0, not NaN.
-      const float mUse = mNew == kNegInf ? 0.f : mNew;
-      const float alpha = expf(mRow[i] - mUse);
-      mRow[i] = mNew;
-      float sum = 0.f;
-#pragma unroll
-      for (int j = 0; j < TN; ++j) {
-        sc[i][j] = expf(sc[i][j] - mUse);
-        sum += sc[i][j];
-      }
-      lRow[i] = lRow[i] * alpha + sum;
-#pragma unroll
-      for (int j = 0; j < TDV; ++j)
-        acc[i][j] *= alpha;
-    }
+    attnF32Product<D, LDQ, LDK>(sc, Qs, Ks, th);
+    attnF32MaskScores<C>(sc, mask, bo, hi, m0, n0, th);
+    attnF32Softmax<C>(sc, acc, mRow, lRow);
     // P transposed, four rows a vector.
 #pragma unroll
     for (int i = 0; i < TM; i += 4)
 #pragma unroll
       for (int j = 0; j < TN; ++j)
-        *reinterpret_cast<float4 *>(Ps + colOf(j) * LDP + rowOf(i)) =
+        *reinterpret_cast<float4 *>(Ps + th.colOf(j) * LDP + th.rowOf(i)) =
             make_float4(sc[i][j], sc[i + 1][j], sc[i + 2][j], sc[i + 3][j]);
 
     attnWait<0>();   // V(it) landed
@@ -277,28 +346,7 @@ attentionF32(const typename C::In *q, const typename C::In *k,
       loadK(n0 + BN);
       attnCommit();
     }
-
-#pragma unroll 4
-    for (int j = 0; j < BN; ++j) {
-      float a[TM], b[TDV];
-#pragma unroll
-      for (int i = 0; i < TM; i += 4) {
-        const float4 x =
-            *reinterpret_cast<const float4 *>(Ps + j * LDP + rowOf(i));
-        a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
-      }
-#pragma unroll
-      for (int e = 0; e < TDV; e += 4) {
-        const float4 x =
-            *reinterpret_cast<const float4 *>(Vs + j * LDV + colOf(e));
-        b[e] = x.x, b[e + 1] = x.y, b[e + 2] = x.z, b[e + 3] = x.w;
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int e = 0; e < TDV; ++e)
-          acc[i][e] = fmaf(a[i], b[e], acc[i][e]);
-    }
+    attnF32Product<BN, LDP, LDV>(acc, Ps, Vs, th);
     __syncthreads(); // every thread is done with P and V(it)
     if (it + 1 < nTiles) {
       loadV(n0 + BN);
@@ -306,24 +354,7 @@ attentionF32(const typename C::In *q, const typename C::In *k,
     }
   }
   attnWait<0>();
-
-  Out *oB = o + bo * osB + hi * osH;
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    float l = lRow[i];
-#pragma unroll
-    for (int off = CG / 2; off > 0; off /= 2)
-      l += __shfl_xor_sync(0xffffffffu, l, off);
-    const Idx row = m0 + rowOf(i);
-    if (row >= Sq)
-      continue;
-#pragma unroll
-    for (int e = 0; e < TDV; ++e) {
-      const int col = colOf(e);
-      if (DVP == DV || col < DV)
-        oB[row * osR + (Idx)col * osC] = stark_cast<Out>(acc[i][e] / l);
-    }
-  }
+  attnF32Store<C>(o + bo * osB + hi * osH, acc, lRow, m0, th);
 }
 
 } // namespace stark_kernels
