@@ -219,9 +219,10 @@ static void encodeMap(CUtensorMap *map, const TIn *base, long long inner,
 }
 static CUtensorMap *deviceMaps;
 template <class TIn, class TC>
-static WgmmaTmaArgs<TIn, TC> tmaArgs(const WgmmaArgs<TIn, TC> &a, int batch) {
+static WgmmaTmaArgs<TIn, TC> tmaArgs(const WgmmaArgs<TIn, TC> &a, int batch,
+                                     unsigned bm) {
   CUtensorMap maps[2];
-  encodeMap(&maps[0], a.A, a.K, a.M, batch, a.lda, a.batchA, 64, 128);
+  encodeMap(&maps[0], a.A, a.K, a.M, batch, a.lda, a.batchA, 64, bm);
   encodeMap(&maps[1], a.B, a.N, a.K, batch, a.ldb, a.batchB, 64, 64);
   if (!deviceMaps)
     CK(cudaMalloc(&deviceMaps, sizeof(maps)));
@@ -335,7 +336,7 @@ template <class Cfg, class TIn, class TC>
 static void variantTma(Buffers<TIn, TC> &buf, const char *name, bool time,
                        unsigned long long seed) {
   const Problem &p = buf.pr;
-  WgmmaTmaArgs<TIn, TC> a = tmaArgs(buf.args(), p.batch);
+  WgmmaTmaArgs<TIn, TC> a = tmaArgs(buf.args(), p.batch, Cfg::kBM);
   double worst = 0;
   for (int rep = 0; rep < 2; ++rep) {
     buf.fresh(seed + 10 * rep);
@@ -412,6 +413,7 @@ using T128x5p = TmaConfig<WgmmaConfig<128, 5>, true>;
 using T128x6p = TmaConfig<WgmmaConfig<128, 6>, true>;
 using T64x8p = TmaConfig<WgmmaConfig<64, 8>, true>;
 using T192x4p = TmaConfig<WgmmaConfig<192, 4>, true>;
+using T64x128x8p = TmaConfig<WgmmaConfig<128, 8, 8, 0, 64>, true>;
 
 int main(int argc, char **argv) {
   cudaDeviceProp prop;
@@ -442,6 +444,7 @@ int main(int argc, char **argv) {
     variantTma<T128x5p>(b, "tma bf16>f32 128x128 s5 persistent", false, 45);
     variantTma<T64x8p>(b, "tma bf16>f32 128x64 s8 persistent", false, 91);
     variantTma<T192x4p>(b, "tma bf16>f32 128x192 s4 persistent", false, 93);
+    variantTma<T64x128x8p>(b, "tma bf16>f32 64x128 s8 persistent", false, 111);
     Buffers<__half, __half> hb({1, 520, 264, 136});
     variant<S256x4>(hb, "wgmma f16>f16 128x256 s4", false, 7);
     variant<S128x5>(hb, "wgmma f16>f16 128x128 s5", false, 9);
@@ -449,12 +452,15 @@ int main(int argc, char **argv) {
     variantTma<T128x5p>(hb, "tma f16>f16 128x128 s5 persistent", false, 49);
     variantTma<T64x8p>(hb, "tma f16>f16 128x64 s8 persistent", false, 95);
     variantTma<T192x4p>(hb, "tma f16>f16 128x192 s4 persistent", false, 97);
+    variantTma<T64x128x8p>(hb, "tma f16>f16 64x128 s8 persistent", false, 113);
     // Many tiles per block: the ring's phases carry across tiles.
     Buffers<bf16, float> many({3, 1024, 2048, 192});
     variantTma<T256x4p>(many, "tma bf16>f32 128x256 s4 persistent", false, 51);
     variantTma<T128x5p>(many, "tma bf16>f32 128x128 s5 persistent", false, 53);
     variantTma<T64x8p>(many, "tma bf16>f32 128x64 s8 persistent", false, 99);
     variantTma<T192x4p>(many, "tma bf16>f32 128x192 s4 persistent", false, 101);
+    variantTma<T64x128x8p>(many, "tma bf16>f32 64x128 s8 persistent", false,
+                           115);
   }
   if (argc > 1 && std::string(argv[1]) == "tma") {
     Buffers<bf16, float> b({1, 4096, 4096, 4096});
@@ -487,6 +493,8 @@ int main(int argc, char **argv) {
       Buffers<bf16, bf16> q({1, 512, 2048, k});
       variantTma<T128x5p>(q, "tma bf16>bf16 128x128 s5 persistent", true, 105);
       variantTma<T64x8p>(q, "tma bf16>bf16 128x64 s8 persistent", true, 107);
+      variantTma<T64x128x8p>(q, "tma bf16>bf16 64x128 s8 persistent", true,
+                             117);
       cublasRow(h, q, 1.f, "cublas bf16>bf16 C+=AB", 109);
     }
     quick = true;

@@ -343,7 +343,7 @@ TEST_F(GemmWgmmaFamilyTest, TmaOnlySm90aAndPersistentFirst) {
   ProblemView v = view(kMatmulBf16);
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   std::vector<TemplateParams> sets = enumerateParams("gemm_wgmma_tma", v, h200);
-  ASSERT_EQ(sets.size(), 7u);
+  ASSERT_EQ(sets.size(), 8u);
   EXPECT_EQ(sets.front().at("bn"), 256);
   EXPECT_EQ(sets.front().at("stages"), 4);
   EXPECT_EQ(sets.front().at("blocks"), 132);
@@ -361,6 +361,15 @@ TEST_F(GemmWgmmaFamilyTest, TmaOnlySm90aAndPersistentFirst) {
   EXPECT_TRUE(
       failed(generateCudaKernel("gemm_wgmma_tma", v, {{"bn", 96}}, error)));
   EXPECT_EQ(error, "gemm_wgmma_tma: bn must be 64, 128, 192 or 256");
+  EXPECT_TRUE(
+      failed(generateCudaKernel("gemm_wgmma_tma", v, {{"bm", 96}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma_tma: bm must be 64 or 128");
+  // 8 stages of 128 x 128 do not fit a block; of 64 x 128 they do.
+  EXPECT_TRUE(failed(generateCudaKernel("gemm_wgmma_tma", v,
+                                        {{"bn", 128}, {"stages", 8}}, error)));
+  EXPECT_TRUE(succeeded(generateCudaKernel(
+      "gemm_wgmma_tma", v, {{"bm", 64}, {"bn", 128}, {"stages", 8}}, error)))
+      << error;
   // The cp.async producer takes no 64- or 192-wide tile.
   EXPECT_TRUE(failed(generateCudaKernel("gemm_wgmma", v, {{"bn", 64}}, error)));
   EXPECT_EQ(error, "gemm_wgmma: bn must be 128 or 256");
@@ -369,8 +378,8 @@ TEST_F(GemmWgmmaFamilyTest, TmaOnlySm90aAndPersistentFirst) {
 // Where the widest tiles leave most SMs idle in their one round, the
 // persistent grid of the tile that fills the round ranks first: 512 x 2048
 // (a LLaMA block's projections) has 32 tiles of 128 x 256 and 128 of
-// 128 x 64 for 132 SMs; 512 x 5632 has 88 of 128 x 256 and 120 of
-// 128 x 192.
+// 64 x 128 (or 128 x 64, whose m64n64 instructions rank it second) for 132
+// SMs; 512 x 5632 has 88 of 128 x 256 and 120 of 128 x 192.
 TEST_F(GemmWgmmaFamilyTest, TmaWidthFillsTheSms) {
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   auto first = [&](int64_t n, int64_t k) {
@@ -387,9 +396,11 @@ func.func @kernel(%a: memref<512x{1}xbf16>, %b: memref<{1}x{0}xbf16>, %c: memref
     return sets.empty() ? TemplateParams() : sets.front();
   };
   TemplateParams narrow = first(2048, 2048);
-  EXPECT_EQ(narrow.at("bn"), 64);
+  EXPECT_EQ(narrow.at("bm"), 64);
+  EXPECT_EQ(narrow.at("bn"), 128);
   EXPECT_EQ(narrow.at("blocks"), 128);
   TemplateParams wide = first(5632, 2048);
+  EXPECT_EQ(wide.at("bm"), 128);
   EXPECT_EQ(wide.at("bn"), 192);
   EXPECT_EQ(wide.at("blocks"), 120);
   // 4096^3 keeps its measured best.
@@ -421,6 +432,18 @@ TEST_F(GemmWgmmaFamilyTest, TmaSourceLaunchAndTensorMaps) {
   EXPECT_TRUE(contains(p.source, "p.batches = (int)BATCH, p.aBroadcast = "
                                  "false, p.bBroadcast = false;"));
   EXPECT_TRUE(contains(p.source, "gemmWgmmaTmaBlock<StarkConfig>(p);"));
+  // A 64-row tile: one consumer warpgroup, A's boxes 64 rows high, twice
+  // the tiles along m.
+  CudaKernelPlan low =
+      plan(v, "gemm_wgmma_tma",
+           {{"bm", 64}, {"bn", 128}, {"stages", 8}, {"blocks", 0}});
+  EXPECT_EQ(low.launches[0].block[0], 256);
+  EXPECT_EQ(low.launches[0].grid[0], 16 * 9 * 2);
+  EXPECT_EQ(low.launches[0].tensorMaps[0].box,
+            (std::vector<int64_t>{1, 64, 64}));
+  EXPECT_EQ(low.launches[0].tensorMaps[1].box,
+            (std::vector<int64_t>{1, 64, 64}));
+  EXPECT_TRUE(contains(low.source, "WgmmaConfig<128, 8, 8, 0, 64>"));
   // A persistent grid never has more blocks than tiles.
   EXPECT_EQ(plan(v, "gemm_wgmma_tma", {{"bn", 128}, {"blocks", 500}})
                 .launches[0]

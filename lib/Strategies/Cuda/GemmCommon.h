@@ -77,8 +77,11 @@ LogicalResult checkWgmmaLayout(const ProblemView &view, StringRef family,
 /// static shared memory (the alignment and the mbarriers).
 inline constexpr int64_t kWgmmaBM = 128, kWgmmaBK = 64, kWgmmaThreads = 384,
                          kWgmmaRegisters = 168, kWgmmaStaticShared = 1024;
-inline int64_t getWgmmaSharedBytes(int64_t bn, int64_t stages) {
-  return stages * (kWgmmaBM * kWgmmaBK + kWgmmaBK * bn) * 2 + 1024;
+/// The ring of `stages` stages of bm x 64 of A and 64 x bn of B (bm 64:
+/// the TMA kernel with one consumer warpgroup, 256 threads).
+inline int64_t getWgmmaSharedBytes(int64_t bn, int64_t stages,
+                                   int64_t bm = kWgmmaBM) {
+  return stages * (bm * kWgmmaBK + kWgmmaBK * bn) * 2 + 1024;
 }
 /// A contraction the 16-bit wgmma kernels take: both inputs f16 or both
 /// bf16, an f32, f16 or bf16 output, and checkWgmmaLayout's layout.
@@ -88,17 +91,20 @@ LogicalResult checkWgmmaHalfApplies(const ProblemView &view, StringRef family,
 /// kernel (GemmWgmmaTma.cuh, whose producer loads B in 64-wide panels).
 inline constexpr int64_t kWgmmaWidths[] = {128, 256};
 inline constexpr int64_t kWgmmaTmaWidths[] = {64, 128, 192, 256};
-/// bn one of `widths`, stages in [2, 8], group_m >= 1, the ring within the
-/// shared memory of an sm_90a block. `family` starts the reason.
+/// bn one of `widths`, stages in [2, 8], group_m >= 1, the ring of bm x bn
+/// tiles within the shared memory of an sm_90a block. `family` starts the
+/// reason.
 LogicalResult validateWgmmaHalfTile(StringRef family, int64_t bn,
                                     int64_t stages, int64_t groupM,
                                     std::string &whyNot,
-                                    ArrayRef<int64_t> widths = kWgmmaWidths);
-/// gemmKernelTileScore of a 128 x bn tile with the consumers' reuse, or
+                                    ArrayRef<int64_t> widths = kWgmmaWidths,
+                                    int64_t bm = kWgmmaBM);
+/// gemmKernelTileScore of a bm x bn tile with the consumers' reuse, or
 /// nullopt when the block does not fit `profile`.
 std::optional<double> scoreWgmmaHalfTile(const ContractionView &c, int64_t bn,
                                          int64_t stages,
-                                         const HardwareProfile &profile);
+                                         const HardwareProfile &profile,
+                                         int64_t bm = kWgmmaBM);
 
 /// What differs between the candidates of the two wgmma kernels
 /// (GemmWgmma.cuh, GemmWgmmaTf32.cuh): the kernel sources in include order,

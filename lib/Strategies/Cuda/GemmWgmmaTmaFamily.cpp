@@ -27,15 +27,17 @@ using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
 
 namespace {
-/// gemm_wgmma's parameters and the schedule: `blocks` persistent blocks,
-/// each taking every blocks-th tile (enumerated as one per SM), or 0 for
-/// one block per tile.
+/// gemm_wgmma's parameters, the tile's height (128: two consumer
+/// warpgroups; 64: one) and the schedule: `blocks` persistent blocks, each
+/// taking every blocks-th tile (enumerated as one per SM), or 0 for one
+/// block per tile.
 struct WgmmaTmaParams {
-  int64_t bn = 256, stages = 4, groupM = 8, blocks = 0;
+  int64_t bm = 128, bn = 256, stages = 4, groupM = 8, blocks = 0;
 };
 
 ArrayRef<ParamField<WgmmaTmaParams>> getFields() {
   static const ParamField<WgmmaTmaParams> fields[] = {
+      {"bm", &WgmmaTmaParams::bm},
       {"bn", &WgmmaTmaParams::bn},
       {"stages", &WgmmaTmaParams::stages},
       {"group_m", &WgmmaTmaParams::groupM},
@@ -65,9 +67,9 @@ getOperandMap(const ProblemView &view, int arg, const int64_t (&strides)[3],
   return CudaKernelPlan::TensorMap{arg, {batches, rows, cols}, {}};
 }
 
-/// The maps of A (boxes of 1 x 128 x 64) and B (1 x 64 x 64), in that order.
+/// The maps of A (boxes of 1 x bm x 64) and B (1 x 64 x 64), in that order.
 FailureOr<std::vector<CudaKernelPlan::TensorMap>>
-getTensorMaps(const ProblemView &view, std::string &whyNot) {
+getTensorMaps(const ProblemView &view, int64_t bm, std::string &whyNot) {
   const ContractionView &c = *view.contraction;
   GemmKernelAddressing addr = getGemmKernelAddressing(view);
   std::optional<CudaKernelPlan::TensorMap> a =
@@ -80,7 +82,7 @@ getTensorMaps(const ProblemView &view, std::string &whyNot) {
                     c.n, "B", whyNot);
   if (!b)
     return failure();
-  a->box = {1, kWgmmaBM, kWgmmaBK};
+  a->box = {1, bm, kWgmmaBK};
   b->box = {1, kWgmmaBK, 64};
   return std::vector<CudaKernelPlan::TensorMap>{*a, *b};
 }
@@ -88,12 +90,16 @@ getTensorMaps(const ProblemView &view, std::string &whyNot) {
 LogicalResult checkApplies(const ProblemView &view, std::string &whyNot) {
   if (failed(checkWgmmaHalfApplies(view, "gemm_wgmma_tma", whyNot)))
     return failure();
-  return getTensorMaps(view, whyNot);
+  return getTensorMaps(view, kWgmmaBM, whyNot);
 }
 
 LogicalResult validate(const WgmmaTmaParams &p, std::string &whyNot) {
+  if (p.bm != 64 && p.bm != 128) {
+    whyNot = "gemm_wgmma_tma: bm must be 64 or 128";
+    return failure();
+  }
   if (failed(validateWgmmaHalfTile("gemm_wgmma_tma", p.bn, p.stages, p.groupM,
-                                   whyNot, kWgmmaTmaWidths)))
+                                   whyNot, kWgmmaTmaWidths, p.bm)))
     return failure();
   if (p.blocks < 0 || p.blocks > std::numeric_limits<int32_t>::max()) {
     whyNot = "gemm_wgmma_tma: blocks in [0, 2^31)";
@@ -108,6 +114,11 @@ std::string emitSource(const ProblemView &view, const WgmmaTmaParams &p) {
   WgmmaSourceSpec spec = makeWgmmaHalfSpec(
       c, {"GemmWgmma.cuh", "GemmWgmmaTma.cuh"}, p.bn, p.stages, p.groupM,
       "WgmmaTmaArgs", "stark_gemm_wgmma_tma", "gemmWgmmaTmaBlock");
+  if (p.bm != kWgmmaBM)
+    spec.config = llvm::formatv("stark_kernels::WgmmaConfig<{0}, {1}, {2}, "
+                                "0, {3}>",
+                                p.bn, p.stages, p.groupM, p.bm)
+                      .str();
   spec.extraParams = ", const void* __restrict__ stark_map_a, const void* "
                      "__restrict__ stark_map_b";
   spec.extraArgs =
@@ -125,14 +136,14 @@ std::string emitSource(const ProblemView &view, const WgmmaTmaParams &p) {
 /// rounds' SM time that holds a tile (512 x 2048: 64 tiles of 128 x 128 fill
 /// 48% of one round on 132 SMs, 128 tiles of 128 x 64 fill 97%); a wider
 /// tile still reuses each operand element more.
-double scorePersistent(const ContractionView &c, int64_t bn,
+double scorePersistent(const ContractionView &c, int64_t bm, int64_t bn,
                        const HardwareProfile &profile) {
-  int64_t tilesM = ceilDiv(c.m, kWgmmaBM), tilesN = ceilDiv(c.n, bn);
+  int64_t tilesM = ceilDiv(c.m, bm), tilesN = ceilDiv(c.n, bn);
   int64_t tiles = tilesM * tilesN * c.batch, sms = getNumUnits(profile);
   double fill = double(tiles) / double(ceilDiv(tiles, sms) * sms);
-  double useful = double(c.m) * double(c.n) /
-                  (double(tilesM * kWgmmaBM) * double(tilesN * bn));
-  double intensity = double(kWgmmaBM * bn) / double(kWgmmaBM + bn) / 64.0;
+  double useful =
+      double(c.m) * double(c.n) / (double(tilesM * bm) * double(tilesN * bn));
+  double intensity = double(bm * bn) / double(bm + bn) / 64.0;
   double reuse = double(64 * bn) / double(64 + bn) / 16.0;
   return useful * fill * std::sqrt(intensity * reuse);
 }
@@ -142,28 +153,31 @@ double scorePersistent(const ContractionView &c, int64_t bn,
 /// stages at 4096^3 and on 512 x 5632 x 2048; 128x128 in 5 stages where
 /// there are few tiles (512 x 1024 x 2048: 23 us against 41). The 64- and
 /// 192-wide tiles fill the SMs where those leave a round half empty (a
-/// LLaMA block's 512-row projections).
+/// LLaMA block's 512-row projections), and so does the 64-row tile, whose
+/// one consumer warpgroup keeps the wider instruction.
 std::vector<WgmmaTmaParams> enumerate(const ProblemView &view,
                                       const HardwareProfile &profile) {
   if (profile.chip != "sm_90a")
     return {};
-  static const int64_t configs[][3] = {{256, 4, 1}, {128, 5, 1}, {256, 3, 1},
-                                       {256, 4, 0}, {128, 4, 1}, {64, 8, 1},
-                                       {192, 4, 1}};
+  // bm, bn, stages, persistent.
+  static const int64_t configs[][4] = {
+      {128, 256, 4, 1}, {128, 128, 5, 1}, {128, 256, 3, 1}, {128, 256, 4, 0},
+      {128, 128, 4, 1}, {128, 64, 8, 1},  {128, 192, 4, 1}, {64, 128, 8, 1}};
   const ContractionView &c = *view.contraction;
   std::vector<std::pair<WgmmaTmaParams, double>> scored;
   for (auto &cfg : configs) {
     WgmmaTmaParams p;
-    p.bn = cfg[0], p.stages = cfg[1];
+    p.bm = cfg[0], p.bn = cfg[1], p.stages = cfg[2];
     std::optional<double> score =
-        scoreWgmmaHalfTile(c, p.bn, p.stages, profile);
+        scoreWgmmaHalfTile(c, p.bn, p.stages, profile, p.bm);
     if (!score)
       continue;
-    if (cfg[2]) {
-      p.blocks = std::min(ceilDiv(c.m, kWgmmaBM) * ceilDiv(c.n, p.bn) * c.batch,
+    if (cfg[3]) {
+      p.blocks = std::min(ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn) * c.batch,
                           getNumUnits(profile));
-      // Among persistent grids of one width, more stages rank first.
-      *score = scorePersistent(c, p.bn, profile) * (1.0 + 0.01 * p.stages);
+      // Among persistent grids of one tile, more stages rank first.
+      *score =
+          scorePersistent(c, p.bm, p.bn, profile) * (1.0 + 0.01 * p.stages);
     }
     scored.push_back({p, *score});
   }
@@ -176,17 +190,17 @@ FailureOr<CudaKernelPlan> generate(const ProblemView &view,
   if (failed(checkApplies(view, whyNot)) || failed(validate(p, whyNot)))
     return failure();
   FailureOr<std::vector<CudaKernelPlan::TensorMap>> maps =
-      getTensorMaps(view, whyNot);
+      getTensorMaps(view, p.bm, whyNot);
   if (failed(maps))
     return failure();
   const ContractionView &c = *view.contraction;
   CudaKernelPlan plan = makeGemmPlan(
-      c, "gemm_wgmma_tma", "stark_gemm_wgmma_tma", emitSource(view, p),
-      kWgmmaBM, p.bn, kWgmmaThreads, getWgmmaSharedBytes(p.bn, p.stages),
+      c, "gemm_wgmma_tma", "stark_gemm_wgmma_tma", emitSource(view, p), p.bm,
+      p.bn, 128 * (1 + p.bm / 64), getWgmmaSharedBytes(p.bn, p.stages, p.bm),
       /*dynamicShared=*/true);
   // One dimension of tiles over every batch (the kernel loops while a
   // block has tiles left).
-  int64_t tiles = ceilDiv(c.m, kWgmmaBM) * ceilDiv(c.n, p.bn) * c.batch;
+  int64_t tiles = ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn) * c.batch;
   if (tiles > std::numeric_limits<int32_t>::max()) {
     whyNot = "gemm_wgmma_tma: more tiles than a grid holds";
     return failure();

@@ -159,7 +159,8 @@ LogicalResult cudatpl::checkWgmmaHalfApplies(const ProblemView &view,
 LogicalResult cudatpl::validateWgmmaHalfTile(StringRef family, int64_t bn,
                                              int64_t stages, int64_t groupM,
                                              std::string &whyNot,
-                                             ArrayRef<int64_t> widths) {
+                                             ArrayRef<int64_t> widths,
+                                             int64_t bm) {
   if (!llvm::is_contained(widths, bn)) {
     std::string list;
     for (auto [i, w] : llvm::enumerate(widths))
@@ -175,11 +176,11 @@ LogicalResult cudatpl::validateWgmmaHalfTile(StringRef family, int64_t bn,
     return failure();
   }
   // The most a block may hold on the H200 (and any sm_90a part).
-  int64_t bytes = getWgmmaSharedBytes(bn, stages) + kWgmmaStaticShared;
+  int64_t bytes = getWgmmaSharedBytes(bn, stages, bm) + kWgmmaStaticShared;
   if (bytes > 227 * 1024) {
-    whyNot = llvm::formatv("{0}: {1} stages of 128x{2} need {3} bytes of "
-                           "shared memory (limit {4})",
-                           family, stages, bn, bytes, 227 * 1024);
+    whyNot = llvm::formatv("{0}: {1} stages of {2}x{3} need {4} bytes of "
+                           "shared memory (limit {5})",
+                           family, stages, bm, bn, bytes, 227 * 1024);
     return failure();
   }
   return success();
@@ -187,16 +188,17 @@ LogicalResult cudatpl::validateWgmmaHalfTile(StringRef family, int64_t bn,
 
 std::optional<double>
 cudatpl::scoreWgmmaHalfTile(const ContractionView &c, int64_t bn,
-                            int64_t stages, const HardwareProfile &profile) {
+                            int64_t stages, const HardwareProfile &profile,
+                            int64_t bm) {
   std::string ignored;
-  if (failed(
-          validateWgmmaHalfTile("", bn, stages, 1, ignored, kWgmmaTmaWidths)) ||
-      !BlockLimits(profile).fits(getWgmmaSharedBytes(bn, stages) +
+  if (failed(validateWgmmaHalfTile("", bn, stages, 1, ignored, kWgmmaTmaWidths,
+                                   bm)) ||
+      !BlockLimits(profile).fits(getWgmmaSharedBytes(bn, stages, bm) +
                                      kWgmmaStaticShared,
                                  kWgmmaThreads, kWgmmaRegisters))
     return std::nullopt;
   // A consumer warpgroup's 64 x bn accumulator reuses each A element bn
   // times and each B element 64 times.
   double reuse = double(64 * bn) / double(64 + bn) / 16.0;
-  return gemmKernelTileScore(c, kWgmmaBM, bn, kWgmmaBK, reuse, profile);
+  return gemmKernelTileScore(c, bm, bn, kWgmmaBK, reuse, profile);
 }

@@ -2,10 +2,11 @@
 //
 // C[b,m,n] += sum_k A[b,m,k] * B[b,k,n] with A k-contiguous (row-major M x K),
 // B n-contiguous (row-major K x N), C n-contiguous, f32 accumulation. A block
-// owns a 128 x BN tile of C and has three warpgroups: warpgroup 0 copies
-// 128 x 64 slices of A and 64 x BN slices of B into a STAGES-deep ring of
-// shared-memory stages, warpgroups 1 and 2 each multiply 64 rows of the tile
-// with wgmma.m64nBNk16 straight out of shared memory.
+// owns a BM x BN tile of C (BM 128, or 64 with TMA loads) and has a
+// producer warpgroup and BM / 64 consumers: warpgroup 0 copies BM x 64
+// slices of A and 64 x BN slices of B into a STAGES-deep ring of
+// shared-memory stages, warpgroups 1 (and 2) each multiply 64 rows of the
+// tile with wgmma.m64nBNk16 straight out of shared memory.
 //
 // The copies are 16-byte cp.async (zero-filled past the edges of M, N and K)
 // rather than the bulk tensor copy engine: a tensor map has to be encoded on
@@ -37,26 +38,46 @@ enum WgmmaProbe {
   kProbeWait0 = 16,  // retire each stage's wgmma before the next one
 };
 
-template <int BN_, int STAGES_, int GROUP_M_ = 8, int PROBE_ = 0>
+// BM_ 64 (one consumer warpgroup, 256 threads) for the TMA producer only:
+// at few tiles a 64 x 128 tile keeps m64n128 instructions where a 128 x 64
+// one needs m64n64, which read more shared memory per product.
+template <int BN_, int STAGES_, int GROUP_M_ = 8, int PROBE_ = 0, int BM_ = 128>
 struct WgmmaConfig {
   // 64 and 192 for the TMA producer (GemmWgmmaTma.cuh) only: the cp.async
   // producer below spreads a k row of B over 128 / (BN / 8) threads.
   static_assert(BN_ == 64 || BN_ == 128 || BN_ == 192 || BN_ == 256,
                 "wgmma tile width is 64, 128, 192 or 256");
-  static constexpr int kBM = 128, kBN = BN_, kBK = 64;
+  static_assert(BM_ == 64 || BM_ == 128, "wgmma tile height is 64 or 128");
+  static constexpr int kBM = BM_, kBN = BN_, kBK = 64;
   static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
-  static constexpr int kThreads = 384;
+  static constexpr int kConsumers = BM_ / 64; // warpgroups of 64 rows
+  static constexpr int kThreads = 128 * (1 + kConsumers);
   static constexpr int kAStageBytes = kBM * kBK * 2;
   static constexpr int kBStageBytes = kBK * kBN * 2;
   // One extra KB to align the ring to the 1024-byte swizzle atom.
   static constexpr int kSmemBytes =
       kStages * (kAStageBytes + kBStageBytes) + 1024;
   // Registers after setmaxnreg: producers give theirs to the consumers.
+  // With one consumer warpgroup every thread has 255 to begin with, and
+  // nothing is moved.
+  static constexpr bool kMoveRegs = kConsumers == 2;
   static constexpr int kProducerRegs = 56;
   static constexpr int kConsumerRegs = 224;
   static constexpr int kProbe = PROBE_;
   static constexpr bool kSwapB = PROBE_ & kProbeSwapB;
 };
+
+// The producer warpgroup gives up registers, the consumers take them.
+template <class Cfg> __device__ __forceinline__ void wgmmaProducerRegs() {
+  if constexpr (Cfg::kMoveRegs)
+    asm volatile(
+        "setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Cfg::kProducerRegs));
+}
+template <class Cfg> __device__ __forceinline__ void wgmmaConsumerRegs() {
+  if constexpr (Cfg::kMoveRegs)
+    asm volatile(
+        "setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Cfg::kConsumerRegs));
+}
 
 template <class TIn, class TC> struct WgmmaArgs {
   const TIn *A;
@@ -397,7 +418,7 @@ __device__ __forceinline__ void wgmmaTileAt(const Args &p, WgmmaTile &tile,
 // The block's tile of C (wgmmaTileAt of blockIdx.x, blockIdx.y) and its ring's
 // mbarriers: a stage is full once FULL_ARRIVALS producer threads have
 // arrived (the producer warpgroup's 128 with cp.async, one with TMA), empty
-// once the two consumer warpgroups' 256 have. Ends with __syncthreads.
+// once every consumer warpgroup's 128 threads have. Ends with __syncthreads.
 template <class Cfg, unsigned FULL_ARRIVALS = 128, class Args>
 __device__ __forceinline__ void wgmmaPlaceTile(const Args &p, WgmmaTile &tile,
                                                unsigned long long *fullBar,
@@ -409,7 +430,7 @@ __device__ __forceinline__ void wgmmaPlaceTile(const Args &p, WgmmaTile &tile,
 #pragma unroll
     for (int s = 0; s < Cfg::kStages; ++s) {
       wgmmaBarInit(wgmmaSmemAddr(&fullBar[s]), FULL_ARRIVALS);
-      wgmmaBarInit(wgmmaSmemAddr(&emptyBar[s]), 256);
+      wgmmaBarInit(wgmmaSmemAddr(&emptyBar[s]), Cfg::kConsumers * 128);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
@@ -433,12 +454,10 @@ __device__ __forceinline__ void gemmWgmmaBlock(const WgmmaArgs<TIn, TC> &p,
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
 
   if (wg == 0) {
-    asm volatile(
-        "setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Cfg::kProducerRegs));
+    wgmmaProducerRegs<Cfg>();
     wgmmaProduce<Cfg>(p, tile, t);
   } else {
-    asm volatile(
-        "setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Cfg::kConsumerRegs));
+    wgmmaConsumerRegs<Cfg>();
     float d[BN / 2];
     wgmmaConsume<Cfg, TIn>(tile, wg, d);
     wgmmaStoreSums<Cfg>(p, tile, wg, t, d, out);

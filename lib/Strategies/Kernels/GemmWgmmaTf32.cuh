@@ -47,7 +47,7 @@ struct WgmmaTf32Config {
   static constexpr int kBM = 128, kBN = 128, kBK = 32;
   static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
   static constexpr bool kBRowsAlongK = B_ROWS_ALONG_K_;
-  static constexpr int kThreads = 384;
+  static constexpr int kThreads = 384, kConsumers = 2;
   // One 128 x 32 f32 operand tile; a stage holds A, B big and B small, and
   // B as copied when it is K x N.
   static constexpr int kTileBytes = 128 * 32 * 4;

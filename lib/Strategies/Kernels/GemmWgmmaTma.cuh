@@ -4,7 +4,7 @@
 //
 // The ring, its swizzle, the consumers and the store are GemmWgmma.cuh's.
 // What differs is the producer: one thread of warpgroup 0 issues, per k tile,
-// one bulk tensor copy of A's 128 x 64 slice and BN / 64 copies of B's
+// one bulk tensor copy of A's BM x 64 slice and BN / 64 copies of B's
 // 64 x 64 panels, and announces their bytes on the stage's "full" mbarrier
 // (mbarrier.arrive.expect_tx); the copy engine computes the addresses, writes
 // the 128-byte swizzle and fills zeros past the edges of M, N and K. Nothing
@@ -115,14 +115,12 @@ gemmWgmmaTmaBlock(const WgmmaTmaArgs<TIn, TC> &p, const Store &out = Store()) {
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
 
   if (wg == 0) {
-    asm volatile(
-        "setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Cfg::kProducerRegs));
+    wgmmaProducerRegs<Cfg>();
     if (t == 0)
       wgmmaTmaProduce<Cfg>(p, tile);
     return;
   }
-  asm volatile(
-      "setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Cfg::kConsumerRegs));
+  wgmmaConsumerRegs<Cfg>();
   float d[BN / 2];
   int it = 0;
   const int tiles = wgmmaTmaTiles<Cfg>(p);

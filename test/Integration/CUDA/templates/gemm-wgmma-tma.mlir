@@ -6,7 +6,8 @@
 // matmul + bias + relu in the store stage, f16 batches whose m, n and k are
 // no tile multiples (persistent with 7 blocks, so each block runs tiles of
 // both batches through one ring), and a bf16 output. The 64- and 192-wide
-// tiles on the odd f16 batches and the fused bias + relu.
+// tiles on the odd f16 batches and the fused bias + relu, and so is the
+// 64-row tile (one consumer warpgroup).
 
 // RUN: stark-template --problem %S/Inputs/matmul-2048x512-bf16.mlir --family gemm_wgmma_tma | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-2048x512-bf16.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/matmul-2048x512-bf16.mlir --family gemm_wgmma_tma --params bn=128,stages=5,blocks=0 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-2048x512-bf16.mlir --candidate - | FileCheck %s
@@ -19,6 +20,9 @@
 // RUN: stark-template --problem %S/Inputs/batch-matmul-f16-k136.mlir --family gemm_wgmma_tma --params bn=192,stages=4,blocks=5 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f16-k136.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-batch-matmul-f16-bias-relu.mlir --family gemm_wgmma_tma --params bn=192,stages=4,blocks=132 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-batch-matmul-f16-bias-relu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-batch-matmul-f16-bias-relu.mlir --family gemm_wgmma_tma --params bn=64,stages=8,blocks=132 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-batch-matmul-f16-bias-relu.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/batch-matmul-f16-k136.mlir --family gemm_wgmma_tma --params bm=64,bn=128,stages=8,blocks=5 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f16-k136.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-batch-matmul-f16-bias-relu.mlir --family gemm_wgmma_tma --params bm=64,bn=128,stages=8,blocks=132 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-batch-matmul-f16-bias-relu.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-2048x512-bf16.mlir --family gemm_wgmma_tma --params bm=64,bn=128,stages=8,blocks=0 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-2048x512-bf16.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/matmul-bf16-out.mlir --family gemm_wgmma_tma | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-bf16-out.mlir --candidate - | FileCheck %s
 // With timing (the maps are encoded and written before every launch):
 // RUN: stark-template --problem %S/Inputs/matmul-2048x512-bf16.mlir --family gemm_wgmma_tma | stark-eval --target cuda --problem %S/Inputs/matmul-2048x512-bf16.mlir --candidate - | FileCheck %s --check-prefix=TIMED
