@@ -78,13 +78,17 @@ protected:
 
 #ifdef STARK_ENABLE_CUDA
   /// NVRTC compiles, for sm_90a, every point `family` enumerates on the h200
-  /// profile for each problem of `irs` (the kernels' static_asserts
-  /// included); the test is skipped where the cuda target cannot load NVRTC.
-  void expectSourcesCompile(StringRef family, ArrayRef<std::string> irs) {
+  /// profile for each problem of `irs`, and the points of `extra` (the
+  /// kernels' static_asserts included); the test is skipped where the cuda
+  /// target cannot load NVRTC.
+  void expectSourcesCompile(StringRef family, ArrayRef<std::string> irs,
+                            ArrayRef<TemplateParams> extra = {}) {
     HardwareProfile h200 = *lookupHardwareProfile("h200");
     for (const std::string &ir : irs) {
       ProblemView v = view(ir);
-      for (const TemplateParams &set : enumerateParams(family, v, h200)) {
+      std::vector<TemplateParams> sets = enumerateParams(family, v, h200);
+      sets.insert(sets.end(), extra.begin(), extra.end());
+      for (const TemplateParams &set : sets) {
         CudaKernelPlan p = plan(v, family, set);
         std::vector<std::string> names;
         for (const CudaKernelPlan::Launch &l : p.launches)

@@ -7,7 +7,7 @@
 #    (checked) and on the LLaMA projections against cuBLAS.
 # 2. templates/gemm-wgmma-tma.mlir (the 64-row tile on odd f16 batches with
 #    several tiles a block, in the fused store, and on 2048 x 2048 x 512).
-# 3. The bf16 LLaMA block, with a smaller total budget (100 s) to fit.
+# 3. The bf16 LLaMA block, with a smaller total budget (50 s) to fit.
 B=/tmp/stark-$(md5sum .bundle/b2/stark-bundle.tar.xz | cut -c1-8)
 [ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b2/stark-bundle.tar.xz | tar -x -C $B; }
 export PATH=$PATH:/usr/local/cuda/bin LIT_OPTS="-j 16"
@@ -19,7 +19,7 @@ timeout 60 $B/run-tests.sh -v test/Integration/CUDA/templates/gemm-wgmma-tma.mli
 tar -czf $OUT/results.tgz -C $R .
 PEERS="--peers-from .bundle/llama-bf16-peers-h100.json"; L=h100g4
 grep -q H100 $R/gpu.txt || { PEERS=; L=h200g4; }
-timeout 200 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/llama --label $L-llama_block_bf16_b1 --names llama_block_bf16_b1 --total-seconds 100 --autotune-limit 0 $PEERS > $R/llama_block_bf16_b1.log 2>&1; echo "rc=$?" >> $R/llama_block_bf16_b1.log
+timeout 100 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/llama --label $L-llama_block_bf16_b1 --names llama_block_bf16_b1 --total-seconds 50 --autotune-limit 0 $PEERS > $R/llama_block_bf16_b1.log 2>&1; echo "rc=$?" >> $R/llama_block_bf16_b1.log
 cp /tmp/models/llama/*.json /tmp/models/llama/*.md $R/ 2>/dev/null
 find /tmp/models/llama -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
 tar -czf $OUT/results.tgz -C $R .
