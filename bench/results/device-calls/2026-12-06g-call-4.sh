@@ -1,4 +1,5 @@
 #!/bin/bash
+# (Written but not run: too little device time was left to start a machine.)
 # Device call 4 (2026-12-06, seventh session): gemm_wgmma_tma's 64-row tile
 # (one consumer warpgroup, m64n128 instructions), in what device time is
 # left (about 230 s of running). The bundle of c14c25b (carried as
