@@ -279,3 +279,33 @@ void mlir::stark::raiseToTwiceTheMove(HostBuffer &conditioning,
     }
   });
 }
+
+void mlir::stark::setRoundingRoom(HostBuffer &room, const HostBuffer &rounded,
+                                  const HostBuffer &exact, double rmsUnits) {
+  const ArgSpec &spec = room.spec;
+  int64_t n = spec.numElements();
+  int64_t row =
+      spec.shape.empty() ? 1 : std::max<int64_t>(spec.shape.back(), 1);
+  auto move = [&](int64_t e) {
+    double d = rounded.getAsDouble(e) - exact.getAsDouble(e);
+    return std::isfinite(d) ? d : 0.0;
+  };
+  forEachChunk(n / row, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      double squares = 0;
+      for (int64_t e = r * row; e < (r + 1) * row; ++e)
+        squares += move(e) * move(e);
+      double rms = std::sqrt(squares / double(row));
+      for (int64_t e = r * row; e < (r + 1) * row; ++e)
+        room.setFromDouble(e, std::max(2 * std::fabs(move(e)), rmsUnits * rms));
+    }
+  });
+}
+
+void mlir::stark::raiseToAtLeast(HostBuffer &room, const HostBuffer &other) {
+  forEachChunk(room.spec.numElements(), [&](int64_t begin, int64_t end) {
+    for (int64_t e = begin; e < end; ++e)
+      if (other.getAsDouble(e) > room.getAsDouble(e))
+        room.setFromDouble(e, other.getAsDouble(e));
+  });
+}

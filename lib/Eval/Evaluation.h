@@ -117,6 +117,9 @@ private:
   }
   void prepareHigh();
   bool compileHigh(std::string &error);
+  /// The problem promoted to highKind, compiled into `into`; with
+  /// `roundResults` every op's narrow result is rounded (promoteFloats).
+  bool compileWide(Runner &into, bool roundResults, std::string &error);
   bool ensureHigh();
   void openStore();
   bool isReading() const { return store && !store->isWritable(); }
@@ -171,6 +174,15 @@ private:
                            ArrayRef<HostBuffer> highOut, uint64_t seed,
                            StringRef where,
                            std::vector<HostBuffer> &conditioning);
+  /// Whether the problem is a low-precision program of several ops whose
+  /// results it rounds (compiles the rounded reference the first time).
+  bool roundsIntermediates();
+  /// The room the program's own rounding of its ops' results gives each
+  /// output element (see docs/evaluation.md, "Whole low-precision
+  /// programs"), from the rounded reference's run on `host`.
+  bool measureRoundingRoom(ArrayRef<HostBuffer> host,
+                           ArrayRef<HostBuffer> highOut, StringRef where,
+                           std::vector<HostBuffer> &room);
 
   Target &target;
   ModuleOp problem, candidate;
@@ -184,6 +196,12 @@ private:
   ProblemAnalysis analysis;
   SmallVector<OwningOpRef<ModuleOp>> modules; // lowered clones, kept alive
   Runner baseline, high;
+  /// The high-precision reference with every op's result rounded to its
+  /// declared type; compiled on the first comparison that needs it.
+  Runner roundedHigh;
+  /// -1: not known yet; else how many op results the program rounds to a
+  /// narrower float (0 where there is no rounded reference).
+  int64_t numRoundedResults = -1;
   /// The candidate, compiled here only without a runner factory.
   Runner local;
   /// Where the candidate runs: never decides anything.

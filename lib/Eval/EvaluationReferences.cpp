@@ -139,6 +139,11 @@ void Evaluation::prepareHigh() {
 static constexpr uint64_t kIndependentIterations = uint64_t(1) << 24;
 
 bool Evaluation::compileHigh(std::string &error) {
+  return compileWide(high, /*roundResults=*/false, error);
+}
+
+bool Evaluation::compileWide(Runner &into, bool roundResults,
+                             std::string &error) {
   MLIRContext *ctx = problem->getContext();
   Target *where = &target;
   FloatType wide = highKind == ElementKind::F64
@@ -150,13 +155,17 @@ bool Evaluation::compileHigh(std::string &error) {
   // alike. A large one runs on the target, as fast as the baseline.
   bool onHost = uint64_t(analysis.iterations) <= kIndependentIterations;
   if (onHost && target.getName() != "cpu") {
-    hostTarget = createCpuTarget(*ctx);
+    if (!hostTarget)
+      hostTarget = createCpuTarget(*ctx);
     where = hostTarget.get();
   }
+  int64_t rounded = 0;
   FailureOr<OwningOpRef<ModuleOp>> wideModule =
-      promoteFloats(problem, wide, error);
+      promoteFloats(problem, wide, error, roundResults, &rounded);
   if (failed(wideModule))
     return false;
+  if (roundResults)
+    numRoundedResults = rounded;
   modules.push_back(std::move(*wideModule));
   FailureOr<KernelSignature> wideSig = getKernelSignature(
       *modules.back(), analysis.entry, analysis.numOutputs, error);
@@ -169,8 +178,8 @@ bool Evaluation::compileHigh(std::string &error) {
   auto args = where->allocate(*wideSig, error);
   if (failed(args))
     return false;
-  high.kernel = std::move(*k);
-  high.args = std::move(*args);
+  into.kernel = std::move(*k);
+  into.args = std::move(*args);
   return true;
 }
 

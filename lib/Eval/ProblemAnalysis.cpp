@@ -300,9 +300,64 @@ static Attribute promoteConstant(Attribute value, FloatType wide) {
   return nullptr;
 }
 
+namespace {
+/// An output of a linalg op to round after it (promoteFloats with
+/// roundResults): init `init` of `op`, whose element type was `narrow`.
+struct ResultRounding {
+  Operation *op;
+  unsigned init;
+  FloatType narrow;
+};
+} // namespace
+
+/// The outputs of the linalg ops of `module` whose element type is a float
+/// narrower than `wide`.
+static SmallVector<ResultRounding> findNarrowResults(ModuleOp module,
+                                                     FloatType wide) {
+  SmallVector<ResultRounding> found;
+  module->walk([&](linalg::LinalgOp op) {
+    for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
+      auto type = dyn_cast<FloatType>(getElementTypeOrSelf(init.getType()));
+      if (type && type.getWidth() < wide.getWidth())
+        found.push_back({op, unsigned(i), type});
+    }
+  });
+  return found;
+}
+
+/// Rounds each found output to its old type and back, in a generic right
+/// after its op: in place for a buffer, as a new value for a tensor (whose
+/// later uses then read the rounded one).
+static void insertResultRoundings(ArrayRef<ResultRounding> roundings,
+                                  FloatType wide) {
+  for (const ResultRounding &r : roundings) {
+    auto op = cast<linalg::LinalgOp>(r.op);
+    OpBuilder b(r.op->getContext());
+    b.setInsertionPointAfter(r.op);
+    Location loc = r.op->getLoc();
+    Value init = op.getDpsInits()[r.init];
+    bool tensor = isa<RankedTensorType>(init.getType());
+    Value target = tensor ? r.op->getResult(r.init) : init;
+    auto type = cast<ShapedType>(target.getType());
+    int64_t rank = type.getRank();
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto round = linalg::GenericOp::create(
+        b, loc, tensor ? TypeRange{type} : TypeRange{}, ValueRange{},
+        ValueRange{target}, ArrayRef{b.getMultiDimIdentityMap(rank)}, iterators,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value narrow = arith::TruncFOp::create(nb, l, r.narrow, args[0]);
+          Value back = arith::ExtFOp::create(nb, l, wide, narrow);
+          linalg::YieldOp::create(nb, l, back);
+        });
+    if (tensor)
+      target.replaceAllUsesExcept(round->getResult(0), round);
+  }
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
-mlir::stark::promoteFloats(ModuleOp problem, FloatType wide,
-                           std::string &error) {
+mlir::stark::promoteFloats(ModuleOp problem, FloatType wide, std::string &error,
+                           bool roundResults, int64_t *numRounded) {
   std::string what = "cannot promote the problem to " +
                      llvm::formatv("f{0}", wide.getWidth()).str() + ": ";
   OwningOpRef<ModuleOp> module(problem.clone());
@@ -324,6 +379,12 @@ mlir::stark::promoteFloats(ModuleOp problem, FloatType wide,
       return failure();
     }
   }
+
+  SmallVector<ResultRounding> roundings;
+  if (roundResults)
+    roundings = findNarrowResults(*module, wide);
+  if (numRounded)
+    *numRounded = int64_t(roundings.size());
 
   std::string unsupported;
   module->walk([&](Operation *op) {
@@ -377,6 +438,7 @@ mlir::stark::promoteFloats(ModuleOp problem, FloatType wide,
     op->getResult(0).replaceAllUsesWith(op->getOperand(0));
     op->erase();
   }
+  insertResultRoundings(roundings, wide);
 
   std::string diagnostics;
   {

@@ -158,6 +158,68 @@ module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs 
                   .isF16());
 }
 
+// With roundResults every op's narrow result is rounded after the op: in
+// place for a buffer, as a new value (which later ops read) for a tensor;
+// an f32 result is not.
+TEST_F(ProblemAnalysisTest, PromotionRoundsEachNarrowResult) {
+  OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
+#id = affine_map<(i) -> (i)>
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
+  func.func @kernel(%x: tensor<8xbf16>, %buf: memref<8xbf16>) -> tensor<8xf32> {
+    %e = tensor.empty() : tensor<8xbf16>
+    %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%x : tensor<8xbf16>) outs(%e : tensor<8xbf16>) {
+    ^bb0(%a: bf16, %o: bf16):
+      %m = arith.mulf %a, %a : bf16
+      linalg.yield %m : bf16
+    } -> tensor<8xbf16>
+    %f = tensor.empty() : tensor<8xf32>
+    %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%t : tensor<8xbf16>) outs(%f : tensor<8xf32>) {
+    ^bb0(%a: bf16, %o: f32):
+      %w = arith.extf %a : bf16 to f32
+      linalg.yield %w : f32
+    } -> tensor<8xf32>
+    linalg.copy ins(%buf : memref<8xbf16>) outs(%buf : memref<8xbf16>)
+    return %u : tensor<8xf32>
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::string error;
+  int64_t rounded = -1;
+  FailureOr<OwningOpRef<ModuleOp>> wide =
+      promoteFloats(*m, Float32Type::get(m->getContext()), error,
+                    /*roundResults=*/true, &rounded);
+  ASSERT_TRUE(succeeded(wide)) << error;
+  EXPECT_EQ(rounded, 2); // %t and the copy into %buf; not %u (f32)
+  SmallVector<linalg::GenericOp> generics;
+  (*wide)->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  // mul, its rounding, extf, copy, its rounding.
+  ASSERT_EQ(generics.size(), 5u);
+  auto isRounding = [](linalg::GenericOp op) {
+    Block &body = op.getRegion().front();
+    auto trunc = dyn_cast<arith::TruncFOp>(body.front());
+    return op.getNumDpsInputs() == 0 && trunc && trunc.getType().isBF16() &&
+           isa<arith::ExtFOp>(trunc->getNextNode());
+  };
+  EXPECT_TRUE(isRounding(generics[1]));
+  EXPECT_FALSE(isRounding(generics[2]));
+  EXPECT_TRUE(isRounding(generics[4]));
+  // The second op reads the rounded tensor, the rounding the first op's.
+  EXPECT_EQ(generics[2].getDpsInputs()[0], generics[1]->getResult(0));
+  EXPECT_EQ(generics[1].getDpsInits()[0], generics[0]->getResult(0));
+  // The buffer is rounded in place.
+  EXPECT_EQ(generics[4].getDpsInits()[0], generics[3].getDpsInits()[0]);
+  // Without roundResults nothing is added.
+  FailureOr<OwningOpRef<ModuleOp>> plain =
+      promoteFloats(*m, Float32Type::get(m->getContext()), error);
+  ASSERT_TRUE(succeeded(plain)) << error;
+  int64_t plainGenerics = 0;
+  (*plain)->walk([&](linalg::GenericOp) { ++plainGenerics; });
+  EXPECT_EQ(plainGenerics, 3);
+}
+
 TEST_F(ProblemAnalysisTest, PromotionSaysWhatItCannotPromote) {
   OwningOpRef<ModuleOp> m = parse(*context, R"mlir(
 module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {

@@ -88,6 +88,14 @@ struct CompareOptions {
   const HostBuffer *conditioning = nullptr;
 };
 
+/// Sets each element of `room` to the larger of twice |rounded - exact| and
+/// `rmsUnits` times the root mean square of rounded - exact over the
+/// element's row (its last dimension); non-finite moves give no room.
+void setRoundingRoom(HostBuffer &room, const HostBuffer &rounded,
+                     const HostBuffer &exact, double rmsUnits);
+/// Raises each element of `room` to at least that of `other`.
+void raiseToAtLeast(HostBuffer &room, const HostBuffer &other);
+
 /// Raises each element of `conditioning` to twice |moved - reference| (the
 /// move of a high-precision result under perturbed inputs), ignoring moves
 /// that are not finite (an overflow says nothing about the element).

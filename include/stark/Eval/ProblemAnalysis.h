@@ -71,9 +71,16 @@ LogicalResult checkSameSignature(const KernelSignature &problem,
 /// are generalized first so their payload can change type, extf/truncf that
 /// become no-ops are dropped, float constants are widened. Fails, saying
 /// which op could not be promoted, when the result does not verify (e.g. a
-/// bitcast of an f16).
+/// bitcast of an f16). With `roundResults`, every linalg op whose output
+/// was a narrower float has that output rounded to its old type (and back)
+/// right after the op: each op computed exactly, its result rounded as the
+/// program declares it, which is what a whole low-precision program means
+/// (a reduction's accumulator is rounded once, at the end).
+/// `numRounded`, when given, is set to the number of outputs so rounded.
 FailureOr<OwningOpRef<ModuleOp>> promoteFloats(ModuleOp problem, FloatType wide,
-                                               std::string &error);
+                                               std::string &error,
+                                               bool roundResults = false,
+                                               int64_t *numRounded = nullptr);
 
 } // namespace mlir::stark
 

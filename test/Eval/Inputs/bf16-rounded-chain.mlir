@@ -1,0 +1,30 @@
+// A bf16 program of two ops whose result is the first op's rounding: t =
+// 3 x, rounded to bf16 as the program declares it, then y = t - 3 x in f32,
+// rounded once. Exactly, y is 0; the program itself gives t's rounding
+// error, up to 2^-8 of 3 |x|.
+#id = affine_map<(i, j) -> (i, j)>
+module attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1>} {
+  func.func @kernel(%x: memref<24x40xbf16>, %y: memref<24x40xbf16>) {
+    %t = memref.alloc() : memref<24x40xbf16>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<24x40xbf16>) outs(%t : memref<24x40xbf16>) {
+    ^bb0(%a: bf16, %o: bf16):
+      %c3 = arith.constant 3.0 : bf16
+      %m = arith.mulf %a, %c3 : bf16
+      linalg.yield %m : bf16
+    }
+    linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%t, %x : memref<24x40xbf16>, memref<24x40xbf16>) outs(%y : memref<24x40xbf16>) {
+    ^bb0(%tv: bf16, %a: bf16, %o: bf16):
+      %c3 = arith.constant 3.0 : f32
+      %tf = arith.extf %tv : bf16 to f32
+      %af = arith.extf %a : bf16 to f32
+      %m = arith.mulf %af, %c3 : f32
+      %d = arith.subf %tf, %m : f32
+      %r = arith.truncf %d : f32 to bf16
+      linalg.yield %r : bf16
+    }
+    memref.dealloc %t : memref<24x40xbf16>
+    return
+  }
+}
