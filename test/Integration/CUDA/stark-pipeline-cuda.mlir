@@ -2,9 +2,13 @@
 // searches CUDA candidates for each, substitutes the verified winners (CUDA
 // C++ winners as gpu.binary + gpu.launch_func), and the program computes the
 // same numbers before and after: the output program is evaluated against the
-// input program as its problem, both run on the device.
+// input program as its problem, both run on the device. A verified winner
+// need only be as fast as the upstream lowering (min-speedup=1): the test is
+// about the pipeline, not a speed margin (the element-wise op's winner was
+// 1.19x on an H100, timed while other GPU tests share the device, and once
+// fell under the default 1.05x).
 //
-// RUN: stark-opt %s --stark-pipeline="target=cuda top-k=2 budget=3 seed=1 progress=0 report=%t.json" -o %t.out.mlir 2> %t.remarks
+// RUN: stark-opt %s --stark-pipeline="target=cuda top-k=2 budget=3 seed=1 min-speedup=1 progress=0 report=%t.json" -o %t.out.mlir 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: FileCheck %s --check-prefix=IR < %t.out.mlir
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
