@@ -203,6 +203,33 @@ TEST(CompareTest, ConditioningRaisesTheBoundPerElement) {
   EXPECT_EQ(r.worst->flatIndex, 1);
 }
 
+// The room of a program's own rounding: twice each element's move, at
+// least 6 times the move's RMS over the element's row (its last
+// dimension); a non-finite move counts as none.
+TEST(CompareTest, RoundingRoomPerElementAndRow) {
+  HostBuffer exact = buffer(ElementKind::F64, {2, 4}, {0, 0, 0, 0, 1, 1, 1, 1});
+  HostBuffer rounded =
+      buffer(ElementKind::F64, {2, 4}, {0.5, 0, 0, 0, 1, 1, 1, INFINITY});
+  HostBuffer room = buffer(ElementKind::F64, {2, 4}, {});
+  setRoundingRoom(room, rounded, exact, 6);
+  // Row 0: moves 0.5, 0, 0, 0: RMS 0.25, 6 of them 1.5 > twice 0.5.
+  for (int64_t e = 0; e < 4; ++e)
+    EXPECT_DOUBLE_EQ(room.getAsDouble(e), 1.5) << e;
+  // Row 1: the infinite move gives no room, and none to its row.
+  for (int64_t e = 4; e < 8; ++e)
+    EXPECT_DOUBLE_EQ(room.getAsDouble(e), 0.0) << e;
+  // Twice the move where it is above the row's part.
+  setRoundingRoom(room, rounded, exact, 1);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(0), 1.0);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(1), 0.25);
+  // raiseToAtLeast keeps the larger of two rooms.
+  HostBuffer other = buffer(ElementKind::F64, {2, 4}, {2, 0, 0, 0, 0, 0, 0, 3});
+  raiseToAtLeast(room, other);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(0), 2.0);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(1), 0.25);
+  EXPECT_DOUBLE_EQ(room.getAsDouble(7), 3.0);
+}
+
 TEST(CompareTest, MaxAbsDifferenceSkipsNonFinite) {
   HostBuffer a = buffer(ElementKind::F32, {4}, {1.0, 2.0, NAN, INFINITY});
   HostBuffer b = buffer(ElementKind::F64, {4}, {1.5, 1.75, 0.0, 0.0});
