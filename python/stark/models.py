@@ -151,6 +151,10 @@ def run_stark(args, model, work, log):
         return row
     row["verified"] = result.get("status") == "ok"
     row["eval_message"] = result.get("message")
+    # The bounds the judge widened, and why (docs/evaluation.md): a reader
+    # of the verdict should see them beside it.
+    row["eval_flags"] = [f for f in result.get("flags") or []
+                         if f.startswith("bound_from_")]
     timing = result.get("timing") or {}
     for key, col in (("baseline", "upstream_s"), ("candidate", "stark_s")):
         if timing.get(key):
@@ -310,6 +314,17 @@ def fmt_x(x):
     return "-" if x is None else f"{x:.2f}x"
 
 
+def verdict_cell(row):
+    """The verified column: yes (with the widened bounds it needed), no, or
+    why there is no verdict."""
+    if row.get("verified"):
+        widened = [f[len("bound_from_"):].replace("_", " ")
+                   for f in row.get("eval_flags") or []
+                   if f != "bound_from_high_precision"]
+        return "yes" + (f" ({', '.join(widened)})" if widened else "")
+    return row.get("error", "no" if "verified" in row else "-")
+
+
 def markdown(rows, header):
     out = [header, "",
            "Call time: CUDA events around one call of the whole model, L2 "
@@ -335,8 +350,7 @@ def markdown(rows, header):
                            f"{r['best_peer']} {fmt(best)}"
                            if r.get("best_peer") else "-",
                            fmt_x(ratio(best, st)), fmt_x(ratio(up, st)),
-                           "yes" if r.get("verified") else
-                           r.get("error", "no" if "verified" in r else "-")))
+                           verdict_cell(r)))
     out += ["", "Device time per call and the compile checks (each compile "
             "alone after `torch._dynamo.reset()`, graphs counted by the "
             "backend; compile seconds include the first call):", "",
