@@ -80,6 +80,9 @@ private:
   }
 
   void finish(EvalStatus status, std::string message) {
+    DEBUG_WITH_TYPE("stark-eval",
+                    llvm::dbgs() << "verdict: " << stringifyEvalStatus(status)
+                                 << ": " << message << "\n");
     result.status = status;
     result.message = std::move(message);
   }

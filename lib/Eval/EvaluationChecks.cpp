@@ -268,6 +268,15 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
       if (again.passed)
         cmp = std::move(again);
     }
+    DEBUG_WITH_TYPE("stark-eval", {
+      llvm::dbgs() << llvm::formatv(
+          "output #{0} ({1}{2}): {3} of {4} elements outside the bound", i,
+          where, isSecondRun ? ", second run" : "", cmp.numMismatches,
+          cmp.numElements);
+      if (cmp.worst)
+        llvm::dbgs() << "; worst: " << describeWorstElement(*cmp.worst);
+      llvm::dbgs() << "\n";
+    });
     // The special-values trial has non-finite references by design.
     if (cmp.numReferenceNonFinite > 0 && !isSecondRun &&
         dist != Distribution::Special) {
