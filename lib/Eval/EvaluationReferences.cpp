@@ -26,6 +26,26 @@ mlir::stark::detail::widenFloats(ArrayRef<HostBuffer> buffers,
       continue;
     }
     HostBuffer &w = widened.back();
+    // f32 into f64 and bf16 into f32, the common cases, without the
+    // per-element dispatch (both exact).
+    if (b.spec.kind == ElementKind::F32 && spec.kind == ElementKind::F64) {
+      const float *from = reinterpret_cast<const float *>(b.bytes.data());
+      double *to = reinterpret_cast<double *>(w.bytes.data());
+      forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i)
+          to[i] = from[i];
+      });
+      continue;
+    }
+    if (b.spec.kind == ElementKind::BF16 && spec.kind == ElementKind::F32) {
+      const uint16_t *from = reinterpret_cast<const uint16_t *>(b.bytes.data());
+      uint32_t *to = reinterpret_cast<uint32_t *>(w.bytes.data());
+      forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i)
+          to[i] = uint32_t(from[i]) << 16;
+      });
+      continue;
+    }
     forEachChunk(spec.numElements(), [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i)
         w.setFromDouble(i, b.getAsDouble(i));
