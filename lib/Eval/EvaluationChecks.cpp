@@ -244,9 +244,9 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
     // A whole low-precision program rounds each op's result to its type;
     // the high-precision reference does not. Judge again with the room that
     // rounding gives (the conditioning's, where measured, kept).
+    std::vector<HostBuffer> room; // outlives compare.conditioning's use
     if (!cmp.passed && highOnly && isFloatKind(spec.kind) &&
         roundsIntermediates()) {
-      std::vector<HostBuffer> room;
       if (!measureRoundingRoom(host, *highOut, where, room))
         return false;
       if (compare.conditioning)
