@@ -7,7 +7,9 @@
 # 1. The wgmma bench's "tma" mode: the 64 x 128 tile on the odd shapes
 #    (checked) and on the LLaMA projections against cuBLAS.
 # 2. templates/gemm-wgmma-tma.mlir (the 64-row tile on odd f16 batches with
-#    several tiles a block, in the fused store, and on 2048 x 2048 x 512).
+#    several tiles a block, in the fused store, and on 2048 x 2048 x 512),
+#    intermediate-rounding-cuda.mlir and stark-pipeline-cuda.mlir (changed
+#    after call 3).
 # 3. The bf16 LLaMA block, with a smaller total budget (50 s) to fit.
 B=/tmp/stark-$(md5sum .bundle/b2/stark-bundle.tar.xz | cut -c1-8)
 [ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b2/stark-bundle.tar.xz | tar -x -C $B; }
@@ -16,7 +18,7 @@ R=/tmp/results4; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1
 timeout 60 .bundle/wgmma_bench/wgmma_bench tma > $R/wgmma-bench-tma.log 2>&1; echo "rc=$?" >> $R/wgmma-bench-tma.log
 tar -czf $OUT/results.tgz -C $R .
-timeout 60 $B/run-tests.sh -v test/Integration/CUDA/templates/gemm-wgmma-tma.mlir > $R/cuda-lit-gemm-wgmma-tma.log 2>&1; echo "rc=$?" >> $R/cuda-lit-gemm-wgmma-tma.log
+timeout 60 $B/run-tests.sh -v test/Integration/CUDA/templates/gemm-wgmma-tma.mlir test/Integration/CUDA/intermediate-rounding-cuda.mlir test/Integration/CUDA/stark-pipeline-cuda.mlir > $R/cuda-lit-gemm-wgmma-tma.log 2>&1; echo "rc=$?" >> $R/cuda-lit-gemm-wgmma-tma.log
 tar -czf $OUT/results.tgz -C $R .
 PEERS="--peers-from .bundle/llama-bf16-peers-h100.json"; L=h100g4
 grep -q H100 $R/gpu.txt || { PEERS=; L=h200g4; }
