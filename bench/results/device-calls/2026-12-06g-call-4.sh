@@ -2,7 +2,7 @@
 # (Written but not run: too little device time was left to start a machine.)
 # Device call 4 (2026-12-06, seventh session): gemm_wgmma_tma's 64-row tile
 # (one consumer warpgroup, m64n128 instructions), in what device time is
-# left (about 230 s of running). The bundle of c14c25b (carried as
+# left (about 230 s of running). A bundle of main after 4634882 (carried as
 # .bundle/b2/stark-bundle.tar.xz) and the wgmma bench (carried).
 # 1. The wgmma bench's "tma" mode: the 64 x 128 tile on the odd shapes
 #    (checked) and on the LLaMA projections against cuBLAS.
