@@ -26,5 +26,18 @@
 // Expected: wrong. The f16 form of the first: the last 8 of K = 1024.
 // RUN: not %{eval} --problem %S/Inputs/matmul-f16-k1024-problem.mlir --candidate %S/Inputs/matmul-f16-k1024-drop-last-8.mlir | FileCheck %s --check-prefix=WRONG
 
+// Expected: wrong. The same fault in a bf16 program of three ops (fill,
+// matmul, bias add), which the judge gives the room of the program's own
+// rounding of its results (docs/evaluation.md): the room is that rounding's
+// size, far below 8 dropped products. The f32-accumulating form of the
+// program is verified.
+// RUN: not %{eval} --problem %S/Inputs/matmul-bias-bf16-64x1024-problem.mlir --candidate %S/Inputs/matmul-bias-bf16-64x1024-drop-last-8.mlir | FileCheck %s --check-prefix=WRONG3
+// WRONG3:      status: wrong
+// WRONG3-NEXT: message: argument #3 differs
+// The room was measured and did not hide it:
+// WRONG3:      judge's time: {{.*}}running the high-precision reference with rounded results
+// RUN: %{eval} --problem %S/Inputs/matmul-bias-bf16-64x1024-problem.mlir --candidate %S/Inputs/matmul-bias-bf16-64x1024-f32acc.mlir | FileCheck %s --check-prefix=OK3
+// OK3:         status: ok
+
 // WRONG:      status: wrong
 // WRONG-NEXT: message: argument #2 differs
