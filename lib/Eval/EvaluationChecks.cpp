@@ -157,7 +157,9 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
                               const std::vector<HostBuffer> *highOut,
                               Distribution dist, uint64_t seed,
                               StringRef where) {
-  std::vector<HostBuffer> conditioning;
+  // Measured at most once per call, for every output: the conditioning
+  // and the room of the program's own rounding.
+  std::vector<HostBuffer> conditioning, room;
   for (auto [i, spec] : llvm::enumerate(analysis.signature.args)) {
     if (!spec.isOutput)
       continue;
@@ -244,10 +246,9 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
     // A whole low-precision program rounds each op's result to its type;
     // the high-precision reference does not. Judge again with the room that
     // rounding gives (the conditioning's, where measured, kept).
-    std::vector<HostBuffer> room; // outlives compare.conditioning's use
     if (!cmp.passed && highOnly && isFloatKind(spec.kind) &&
         roundsIntermediates()) {
-      if (!measureRoundingRoom(host, *highOut, where, room))
+      if (room.empty() && !measureRoundingRoom(host, *highOut, where, room))
         return false;
       if (compare.conditioning)
         raiseToAtLeast(room[i], *compare.conditioning);
