@@ -60,6 +60,7 @@ struct WgmmaTf32Config {
   // Registers after setmaxnreg: the block keeps the 384 x 168 it was
   // launched with (a warpgroup that asks for more than the others gave back
   // waits forever); with 80 neither orientation's producer spills.
+  static constexpr bool kMoveRegs = true;
   static constexpr int kProducerRegs = 80;
   static constexpr int kConsumerRegs = 200;
   static_assert(128 * kProducerRegs + 256 * kConsumerRegs <= 384 * 168,
@@ -343,12 +344,10 @@ gemmWgmmaTf32Block(const WgmmaArgs<float, float> &p,
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
 
   if (wg == 0) {
-    asm volatile(
-        "setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Cfg::kProducerRegs));
+    wgmmaProducerRegs<Cfg>();
     wgmmaTf32Produce<Cfg>(p, tile, ring, t);
   } else {
-    asm volatile(
-        "setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Cfg::kConsumerRegs));
+    wgmmaConsumerRegs<Cfg>();
     float acc[64];
     wgmmaTf32Consume<Cfg>(tile, tile.aRing, wg, t, acc);
     wgmmaStoreSums<Cfg>(p, tile, wg, t, acc, out);
