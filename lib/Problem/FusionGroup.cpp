@@ -106,11 +106,15 @@ static LogicalResult walkConnected(Operation *start,
 }
 
 /// The element-wise ops connected to `start` through tensor values (the
-/// chain), in discovery order. Fails when there are more than kMaxFusedOps.
+/// chain), in discovery order, through `available` ops only where it is
+/// given. Fails when there are more than kMaxFusedOps.
 static LogicalResult collectChain(Operation *start,
                                   SmallVectorImpl<Operation *> &ops,
-                                  std::string &whyNot) {
-  if (succeeded(walkConnected(start, isFusableOp, kMaxFusedOps, ops)))
+                                  std::string &whyNot, OpFilter available) {
+  auto include = [&](Operation *op) {
+    return isFusableOp(op) && (!available || available(op));
+  };
+  if (succeeded(walkConnected(start, include, kMaxFusedOps, ops)))
     return success();
   whyNot = llvm::formatv("the chain has more than {0} ops", kMaxFusedOps);
   return failure();
@@ -118,8 +122,8 @@ static LogicalResult collectChain(Operation *start,
 
 /// Sorts `ops` into `group` and finds its inputs and outputs; fails when
 /// the ops cannot be one problem (see growFusionGroup). When the reason is a
-/// member's result used both inside and outside the chain, `escaping` is
-/// that member.
+/// member's result used both inside and outside the chain, or outside it
+/// before its last op, `escaping` is that member.
 static LogicalResult finishGroup(ArrayRef<Operation *> ops, FusionGroup &group,
                                  std::string &whyNot,
                                  Operation **escaping = nullptr) {
@@ -159,6 +163,8 @@ static LogicalResult finishGroup(ArrayRef<Operation *> ops, FusionGroup &group,
           whyNot = llvm::formatv("result #{0} of {1} is used before the "
                                  "chain ends",
                                  result.getResultNumber(), describe(op));
+          if (escaping)
+            *escaping = op;
           return failure();
         }
       }
@@ -300,12 +306,13 @@ bool mlir::stark::isEpilogueHead(Operation *op, bool convolutions) {
 }
 
 /// The contraction an element-wise `chain` (a valid group) is the epilogue
-/// of: the one epilogue head among the producers of its inputs, whose
-/// result has as many elements as the chain's one output (the epilogue maps
-/// each GEMM output to one output element). Null when there is none or
-/// more than one.
-static Operation *findEpilogueHead(const FusionGroup &chain,
-                                   bool convolutions) {
+/// of: among the epilogue heads producing its inputs (and `available`,
+/// where given), the one computed last, whose result has as many elements as
+/// the chain's one output (the epilogue maps each GEMM output to one output
+/// element). With several heads (silu(gate) * up, both matmuls), the
+/// others' results are inputs the epilogue reads. Null when there is none.
+static Operation *findEpilogueHead(const FusionGroup &chain, bool convolutions,
+                                   OpFilter available) {
   if (chain.outputs.size() != 1)
     return nullptr;
   for (Operation *op : chain.ops)
@@ -315,11 +322,10 @@ static Operation *findEpilogueHead(const FusionGroup &chain,
   for (Value v : chain.inputs) {
     Operation *def = v.getDefiningOp();
     if (!def || def->getBlock() != chain.ops.front()->getBlock() ||
-        !isEpilogueHead(def, convolutions))
+        !isEpilogueHead(def, convolutions) || (available && !available(def)))
       continue;
-    if (head && head != def)
-      return nullptr;
-    head = def;
+    if (!head || head->isBeforeInBlock(def))
+      head = def;
   }
   if (!head)
     return nullptr;
@@ -331,12 +337,13 @@ static Operation *findEpilogueHead(const FusionGroup &chain,
 }
 
 /// finishGroup on `members`, and where a member's result is used both
-/// inside and outside the chain, on the chains around `start` that cut it:
-/// without that member (its result becomes an input), or without its users
-/// in the chain (its result becomes an output). A residual stream makes
-/// this common: a layer norm's output feeds the next matmul and the next
-/// residual add, which connects both layer norms of a transformer layer
-/// into one chain that cannot be one problem, while each layer norm with
+/// inside and outside the chain (or outside it before the chain ends), on
+/// the chains around `start` that cut it: without that member (its result
+/// becomes an input), without its users in the chain (its result becomes an
+/// output), or without the members after its first use outside. A residual
+/// stream makes this common: a layer norm's output feeds the next matmul and
+/// the next residual add, which connects both layer norms of a transformer
+/// layer into one chain that cannot be one problem, while each layer norm with
 /// the adds before it can. Keeps the largest valid chain of two or more ops
 /// (the first found among equals); `members` becomes it. Fails with the
 /// reason for the whole chain when no cut helps.
@@ -375,6 +382,24 @@ static LogicalResult finishGroupCutting(Operation *start,
         }
     if (!startIsUser)
       cuts.push_back(std::move(withoutUsers));
+    // A result used outside the chain before its end (a norm's output that
+    // the next matmul reads, before the residual add the chain goes on
+    // to): the chain stops at that use.
+    Operation *firstOutside = nullptr;
+    for (Value result : culprit->getResults())
+      for (Operation *user : result.getUsers())
+        if (Operation *a = block->findAncestorOpInBlock(*user);
+            a && !inChain.contains(a) &&
+            (!firstOutside || a->isBeforeInBlock(firstOutside)))
+          firstOutside = a;
+    if (firstOutside && !firstOutside->isBeforeInBlock(start)) {
+      llvm::SmallPtrSet<Operation *, 16> beforeUse;
+      for (Operation *op : current)
+        if (op->isBeforeInBlock(firstOutside))
+          beforeUse.insert(op);
+      if (beforeUse.size() < inChain.size())
+        cuts.push_back(std::move(beforeUse));
+    }
     for (const llvm::SmallPtrSetImpl<Operation *> &allowed : cuts) {
       SmallVector<Operation *> next;
       (void)walkConnected(
@@ -408,7 +433,7 @@ static LogicalResult finishGroupCutting(Operation *start,
 /// growFusionGroup without operand prologues.
 static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
                                        std::string &whyNot, bool epilogues,
-                                       bool convEpilogues) {
+                                       bool convEpilogues, OpFilter available) {
   group = FusionGroup();
   // A contraction grows its group from its first element-wise consumer: it
   // joins that chain when it is the chain's head.
@@ -418,7 +443,8 @@ static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
     Block *block = start->getBlock();
     for (Operation *user : start->getResult(0).getUsers())
       if (Operation *ancestor = block->findAncestorOpInBlock(*user);
-          ancestor && isFusableOp(ancestor)) {
+          ancestor && isFusableOp(ancestor) &&
+          (!available || available(ancestor))) {
         chainStart = ancestor;
         break;
       }
@@ -428,7 +454,7 @@ static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
     return success();
   }
   SmallVector<Operation *> members;
-  if (failed(collectChain(chainStart, members, whyNot))) {
+  if (failed(collectChain(chainStart, members, whyNot, available))) {
     if (fromHead) {
       group.ops.assign({start});
       return success();
@@ -439,8 +465,21 @@ static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
   FusionGroup chain;
   std::string why;
   LogicalResult valid = finishGroupCutting(chainStart, members, chain, why);
+  // Grown from a contraction, its first consumer alone may still be its
+  // epilogue where no chain of two or more is one problem (a residual add
+  // whose sum the next norm, matmul and add all read).
+  if (failed(valid) && fromHead) {
+    SmallVector<Operation *> alone = {chainStart};
+    FusionGroup single;
+    std::string ignored;
+    if (succeeded(finishGroup(alone, single, ignored))) {
+      members = std::move(alone);
+      chain = std::move(single);
+      valid = success();
+    }
+  }
   if (succeeded(valid) && epilogues) {
-    if (Operation *head = findEpilogueHead(chain, convEpilogues);
+    if (Operation *head = findEpilogueHead(chain, convEpilogues, available);
         head && (!fromHead || head == start) && members.size() < kMaxFusedOps) {
       members.push_back(head);
       FusionGroup joined;
@@ -549,7 +588,7 @@ LogicalResult mlir::stark::finishFusionGroup(ArrayRef<Operation *> ops,
 LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
                                            std::string &whyNot, bool epilogues,
                                            bool convEpilogues, bool prologues,
-                                           bool attention) {
+                                           bool attention, OpFilter available) {
   if (attention)
     if (FailureOr<FusionGroup> chain = growAttentionGroup(start);
         succeeded(chain)) {
@@ -564,13 +603,15 @@ LogicalResult mlir::stark::growFusionGroup(Operation *start, FusionGroup &group,
       FusionGroup headGroup;
       std::string why;
       if (succeeded(growFusionGroup(head, headGroup, why, epilogues,
-                                    convEpilogues, prologues)) &&
+                                    convEpilogues, prologues,
+                                    /*attention=*/false, available)) &&
           llvm::is_contained(headGroup.ops, start)) {
         group = std::move(headGroup);
         return success();
       }
     }
-  if (failed(growEpilogueGroup(start, group, whyNot, epilogues, convEpilogues)))
+  if (failed(growEpilogueGroup(start, group, whyNot, epilogues, convEpilogues,
+                               available)))
     return failure();
   if (!prologues)
     return success();
@@ -743,13 +784,18 @@ mlir::stark::findOutlinedFusionGroup(Operation *member, int64_t fusedOps,
   for (Operation &op : *member->getBlock())
     if (&op != member && op.getAttr(kProblemAttrName) == tag)
       starts.push_back(&op);
+  // Grown through the ops of the problem only, as the outliner grew it
+  // through the ops no other problem held.
+  auto tagged = [&](Operation *op) {
+    return op->getAttr(kProblemAttrName) == tag;
+  };
   FusionGroup group;
   for (Operation *start : starts) {
     for (auto [epilogues, convolutions, prologues, attention] :
          kOutlineEpilogueVariants) {
       std::string why;
       if (failed(growFusionGroup(start, group, why, epilogues, convolutions,
-                                 prologues, attention))) {
+                                 prologues, attention, tagged))) {
         if (start == member)
           whyNot = why;
         break;

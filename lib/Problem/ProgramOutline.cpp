@@ -282,6 +282,7 @@ void ProgramOutliner::outlineHeadedChain(
     Operation *op, FusionGroup &group, LogicalResult &grown, bool prologues,
     FailureOr<OwningOpRef<ModuleOp>> &problem, std::string &why) {
   Operation *head = getEpilogueHead(group);
+  auto available = [&](Operation *member) { return !grouped.contains(member); };
   // The headed problem is outlined once: kept when it passes. One with
   // operand prologues that does not is tried without them, then without
   // the head.
@@ -301,7 +302,8 @@ void ProgramOutliner::outlineHeadedChain(
                           "operands: "
                        << whyNot;
     grown = growFusionGroup(op, group, why, /*epilogues=*/true,
-                            options.fuseConvEpilogues, /*prologues=*/false);
+                            options.fuseConvEpilogues, /*prologues=*/false,
+                            /*attention=*/false, available);
     if (stillHeaded())
       outlineHeaded();
   }
@@ -309,7 +311,9 @@ void ProgramOutliner::outlineHeadedChain(
     headless.insert(group.ops.begin(), group.ops.end());
     op->emitRemark() << "not fused with the '" << head->getName()
                      << "' it is the epilogue of: " << whyNot;
-    grown = growFusionGroup(op, group, why, /*epilogues=*/false);
+    grown = growFusionGroup(op, group, why, /*epilogues=*/false,
+                            /*convEpilogues=*/false, /*prologues=*/false,
+                            /*attention=*/false, available);
   }
 }
 
@@ -322,9 +326,12 @@ void ProgramOutliner::outlineChain(Operation *op,
   bool prologues = !withoutPrologues.contains(op);
   bool attention =
       epilogues && options.fuseAttention && !notAttention.contains(op);
+  // A chain grows through the ops no other problem holds yet: a residual
+  // add that a matmul took as its epilogue is an input of the next norm.
+  auto available = [&](Operation *member) { return !grouped.contains(member); };
   LogicalResult grown =
       growFusionGroup(op, group, why, epilogues, options.fuseConvEpilogues,
-                      prologues, attention);
+                      prologues, attention, available);
   if (succeeded(grown) && attention && isAttentionGroup(group)) {
     // An attention chain is one problem where it reads as attention;
     // otherwise its ops are grouped as any others.
@@ -339,7 +346,8 @@ void ProgramOutliner::outlineChain(Operation *op,
     notAttention.insert(group.ops.begin(), group.ops.end());
     op->emitRemark() << "not fused as attention: " << whyNot;
     grown = growFusionGroup(op, group, why, epilogues,
-                            options.fuseConvEpilogues, prologues);
+                            options.fuseConvEpilogues, prologues,
+                            /*attention=*/false, available);
   }
   // A chain that would take an op another problem holds (an attention
   // chain's contraction) is not fused.

@@ -32,6 +32,9 @@
 
 namespace mlir::stark {
 
+/// Which ops a group may take (null: every op).
+using OpFilter = function_ref<bool(Operation *)>;
+
 /// Largest number of linalg ops fused into one problem.
 inline constexpr unsigned kMaxFusedOps = 16;
 
@@ -63,10 +66,11 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 /// Grows the fusion group of `op` into `group`: every fusable op of its
 /// block connected to it through tensor values (just `op` when it is not
 /// fusable). Where a member's result is used both inside and outside the
-/// chain, the chain is cut there (without that member, or without its users
-/// in the chain) and the largest part around `op` that is one problem is
-/// kept. Fails, saying why in `whyNot`, when the chain cannot be one
-/// problem: an intermediate result is also used outside the chain (and no
+/// chain, or outside it before the chain ends, the chain is cut there
+/// (without that member, without its users in the chain, or without the
+/// members after that outside use) and the largest part around `op` that is
+/// one problem is kept. Fails, saying why in `whyNot`, when the chain cannot be
+/// one problem: an intermediate result is also used outside the chain (and no
 /// cut leaves two ops), an op
 /// outside the chain sits between two of its ops in the data flow, a member
 /// accumulates into a value other than a constant fill, a value is captured
@@ -75,11 +79,17 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 /// of one op is not an error (the op is not fused with anything).
 ///
 /// With `epilogues`, a chain of element-wise ops with one output also takes
-/// the contraction it is the epilogue of (the one epilogue head producing
-/// one of its inputs, with as many elements as that output), when the
-/// result is still one problem; grown from such a contraction, the group is
-/// that chain with it, else the contraction alone. A chain with a reduction
-/// never takes a contraction: the reduction stays a kernel of its own.
+/// the contraction it is the epilogue of (of the epilogue heads producing
+/// its inputs, the one computed last, with as many elements as that
+/// output), when the result is still one problem; grown from such a
+/// contraction, the group is that chain with it (where no chain of two or
+/// more ops is one problem, its first consumer alone), else the contraction
+/// alone. A chain with a reduction never takes a contraction: the reduction
+/// stays a kernel of its own.
+///
+/// With `available`, the chain and its head are grown through the ops it
+/// accepts only (those no other problem holds yet; when a problem is found
+/// again, the ops tagged with it).
 ///
 /// With `convEpilogues` false, a convolution heads no epilogue (it keeps the
 /// fill of its output; its chain is a problem of its own).
@@ -97,7 +107,8 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 LogicalResult growFusionGroup(Operation *op, FusionGroup &group,
                               std::string &whyNot, bool epilogues = true,
                               bool convEpilogues = true, bool prologues = true,
-                              bool attention = false);
+                              bool attention = false,
+                              OpFilter available = nullptr);
 
 /// The attention chain `op` belongs to: a contraction (Q K^T) with the
 /// permuting copies of its operands it alone reads, the
