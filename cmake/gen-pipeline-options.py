@@ -142,15 +142,15 @@ def main():
     out.append("#ifdef GEN_PIPELINE_OPTIONS_COPY")
     out.append("#undef GEN_PIPELINE_OPTIONS_COPY")
     for name, fields in passes:
+        # A pass without options has no options struct to copy into.
+        if not fields:
+            continue
         out.append(f"/// Every option of {records[name]['argument']} from the "
                    "pipeline's options.")
         out.append(f"[[maybe_unused]] static void copyPipelineOptions("
                    f"const StarkPipelineOptions &from, {name}Options &to) {{")
         for cpp, arg in fields:
             out.append(f"  to.{cpp} = from.{options[arg]['cppName']};")
-        if not fields:
-            out.append("  (void)from;")
-            out.append("  (void)to;")
         out.append("}")
     out.append("#endif // GEN_PIPELINE_OPTIONS_COPY")
     text = "\n".join(out) + "\n"

@@ -86,6 +86,10 @@ private:
   /// Temporaries that permute an argument (K transposed): the argument and
   /// its element strides along each dimension of the temporary.
   DenseMap<Value, std::pair<int64_t, SmallVector<int64_t>>> permuted;
+  /// A permuting copy of the last contraction's temporary result into the
+  /// output argument (heads moved back inward); null when it writes the
+  /// output itself.
+  linalg::LinalgOp outCopy;
   DenseMap<Value, BufferMeaning> meanings;
   /// How each scores buffer derives from Q K^T.
   DenseMap<Value, ScoreForm> forms;
@@ -109,6 +113,10 @@ private:
   LogicalResult readContraction(linalg::LinalgOp op, ContractionLoops &loops);
   /// A copy of an argument through permutation maps into a temporary.
   LogicalResult matchPermutingCopy(linalg::LinalgOp op);
+  /// The access of the last contraction `op` (loops `c`) in elements of the
+  /// output argument that `outCopy` copies its temporary result into.
+  FailureOr<LinearAccess> writeThroughCopy(linalg::LinalgOp op,
+                                           const ContractionLoops &c);
   /// The access of a contraction operand in elements of the argument it
   /// reads (through a permuted temporary, that temporary's argument).
   FailureOr<LinearAccess> readOperand(linalg::LinalgOp op, OpOperand &operand,
@@ -299,6 +307,40 @@ FailureOr<LinearAccess> AttentionMatcher::readOperand(linalg::LinalgOp op,
   return access;
 }
 
+FailureOr<LinearAccess>
+AttentionMatcher::writeThroughCopy(linalg::LinalgOp op,
+                                   const ContractionLoops &c) {
+  Value temp = outCopy.getDpsInputs()[0], out = outCopy.getDpsInits()[0];
+  auto tempType = dyn_cast<MemRefType>(temp.getType());
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  SmallVector<unsigned> order(c.batch);
+  order.append({c.m, c.n});
+  if (!tempType || !outType || !tempType.hasStaticShape() ||
+      !outType.hasStaticShape() || argNumber(out) < 0 ||
+      !isDenseAccess(c.c, tempType.getShape(), order))
+    return failure();
+  AffineMap inMap =
+      outCopy.getMatchingIndexingMap(outCopy.getDpsInputOperand(0));
+  AffineMap outMap =
+      outCopy.getMatchingIndexingMap(outCopy.getDpsInitOperand(0));
+  SmallVector<int64_t> dense(outType.getRank(), 1);
+  for (int64_t r = outType.getRank() - 2; r >= 0; --r)
+    dense[r] = dense[r + 1] * outType.getDimSize(r + 1);
+  // Dimension t of the temporary is the copy's loop inMap(t), which indexes
+  // dimension r of the output: the stride of t in the output is dense[r].
+  AffineMap writeMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  LinearAccess access;
+  access.coefficients.assign(writeMap.getNumDims(), 0);
+  for (auto [t, e] : llvm::enumerate(writeMap.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    std::optional<unsigned> r = outMap.getResultPosition(inMap.getResult(t));
+    if (!dim || !r)
+      return failure();
+    access.coefficients[dim.getPosition()] += dense[*r];
+  }
+  return access;
+}
+
 LogicalResult AttentionMatcher::matchFirstContraction(linalg::LinalgOp op) {
   ContractionLoops c;
   if (failed(readContraction(op, c)))
@@ -365,10 +407,19 @@ LogicalResult AttentionMatcher::matchLastContraction(linalg::LinalgOp op) {
                 "keys]");
   FailureOr<LinearAccess> vAccess =
       readOperand(op, *op.getDpsInputOperand(1), av.vArg);
-  av.outArg = argNumber(op.getDpsInits()[0]);
+  Value out = op.getDpsInits()[0];
+  av.outArg = argNumber(out);
+  if (av.outArg < 0 && outCopy && outCopy.getDpsInputs()[0] == out)
+    if (FailureOr<LinearAccess> access = writeThroughCopy(op, c);
+        succeeded(access)) {
+      c.c = *access;
+      out = outCopy.getDpsInits()[0];
+      av.outArg = argNumber(out);
+    }
   if (failed(vAccess) || av.outArg < 0)
     return fail("V and the output must be arguments of the problem (V may "
-                "be a permutation of one)");
+                "be a permutation of one, the output may be copied into one "
+                "through a permutation)");
   c.b = *vAccess;
   if (c.b.offset != 0 || c.c.offset != 0)
     return fail("V or the output is addressed at an offset");
@@ -377,8 +428,8 @@ LogicalResult AttentionMatcher::matchLastContraction(linalg::LinalgOp op) {
   av.oStrides = getStrides(c.c, c.batch, c.m, c.n);
   FailureOr<ElementKind> vKind = getElementKind(
       cast<MemRefType>(func.getArgument(av.vArg).getType()).getElementType());
-  FailureOr<ElementKind> oKind = getElementKind(
-      cast<MemRefType>(op.getDpsInits()[0].getType()).getElementType());
+  FailureOr<ElementKind> oKind =
+      getElementKind(cast<MemRefType>(out.getType()).getElementType());
   if (failed(vKind) || failed(oKind))
     return fail("V or the output has an unsupported element type");
   av.vKind = *vKind;
@@ -726,6 +777,15 @@ LogicalResult AttentionMatcher::run() {
            argNumber(cast<linalg::LinalgOp>(op).getDpsInputs()[0]) >= 0;
   };
   Operation *first = nullptr, *last = computing.back();
+  // A permuting copy of a temporary into an argument, at the end, writes
+  // the output: the contraction before it is the last.
+  if (auto copy = dyn_cast<linalg::LinalgOp>(last);
+      copy && isPermutingCopy(copy) && copy.hasPureBufferSemantics() &&
+      argNumber(copy.getDpsInputs()[0]) < 0 &&
+      argNumber(copy.getDpsInits()[0]) >= 0) {
+    outCopy = copy;
+    last = computing[computing.size() - 2];
+  }
   for (Operation *op : computing)
     if (!copiesArgument(op)) {
       first = op;
@@ -735,6 +795,8 @@ LogicalResult AttentionMatcher::run() {
     LogicalResult matched = success();
     if (isa<linalg::FillOp>(op))
       matched = matchChainOp(op);
+    else if (op == outCopy.getOperation())
+      matched = success(); // Read with the last contraction.
     else if (copiesArgument(op) && op != last)
       matched = matchPermutingCopy(cast<linalg::LinalgOp>(op));
     else if (op == first)

@@ -92,10 +92,20 @@ static FailureOr<FusionGroup> growFromLast(Operation *last) {
         isPermutingCopy(def) && in.hasOneUse() &&
         !llvm::is_contained(members, def))
       members.push_back(def);
+  // A copy that alone reads the output and permutes it (heads moved back
+  // inward) is where the kernel writes the output.
+  Value output = last->getResult(0);
+  if (output.hasOneUse())
+    if (Operation *user = *output.getUsers().begin();
+        user->getBlock() == block && isFusableOp(user) &&
+        isPermutingCopy(user)) {
+      members.push_back(user);
+      output = user->getResult(0);
+    }
   FusionGroup group;
   std::string ignored;
   if (failed(finishFusionGroup(members, group, ignored)) ||
-      group.outputs.size() != 1 || group.outputs[0] != last->getResult(0))
+      group.outputs.size() != 1 || group.outputs[0] != output)
     return failure();
   return group;
 }

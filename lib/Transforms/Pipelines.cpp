@@ -41,6 +41,9 @@ void mlir::stark::buildStarkPipeline(OpPassManager &pm,
   StarkFoldConstantsPassOptions fold;
   copyPipelineOptions(options, fold);
   pm.addPass(createStarkFoldConstantsPass(fold));
+  // Head transposes meet the contractions they feed: attention reads them
+  // as permuted operands and output.
+  pm.addPass(createStarkUnitDimTransposesPass());
 
   StarkHotOpsPassOptions hot;
   copyPipelineOptions(options, hot);

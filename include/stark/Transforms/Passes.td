@@ -77,6 +77,58 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
   ];
 }
 
+def StarkUnitDimTransposesPass
+    : Pass<"stark-unit-dim-transposes", "ModuleOp"> {
+  let summary = "Take the unit dimensions that reshapes add or drop out of "
+                "transposes";
+  let description = [{
+    Frontends move attention heads with a transpose between two reshapes:
+    torch-mlir writes V for a batch of one as `expand_shape` to
+    `1x512x16x128`, `linalg.transpose` to `1x16x512x128` and
+    `collapse_shape` to `16x512x128` before the batch_matmul, and the
+    output back the other way. The reshapes only add or drop unit
+    dimensions, but they stand between the transpose and the contraction,
+    so the transpose cannot be read as a permuted operand (or output) of
+    the contraction and runs as a kernel of its own.
+
+    This pass moves such reshapes to the far side of the transpose:
+
+    - `collapse_shape(transpose(x))`, where each collapsed group holds at
+      most one dimension that is not 1 and the transpose has no other
+      user, becomes `transpose(collapse_shape(x))` on the dimensions that
+      are not 1;
+    - `transpose(expand_shape(y))`, where each expanded group holds at most
+      one dimension that is not 1 and the expansion has no other user,
+      becomes `expand_shape(transpose(y))`.
+
+    The tensor dialect's reshape folders then merge the moved reshape with
+    its neighbour (`collapse_shape(expand_shape(v))`). Nothing else
+    changes: the transposes move the same elements.
+
+    Before:
+
+    ```mlir
+    %e = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 16, 512, 128]
+        : tensor<16x512x128xf16> into tensor<1x16x512x128xf16>
+    %t = linalg.transpose ins(%e : tensor<1x16x512x128xf16>)
+        outs(%init : tensor<1x512x16x128xf16>) permutation = [0, 2, 1, 3]
+    ```
+
+    After:
+
+    ```mlir
+    %t = linalg.transpose ins(%o : tensor<16x512x128xf16>)
+        outs(%init : tensor<512x16x128xf16>) permutation = [1, 0, 2]
+    %e = tensor.expand_shape %t [[0, 1], [2], [3]] output_shape [1, 512, 16, 128]
+        : tensor<512x16x128xf16> into tensor<1x512x16x128xf16>
+    ```
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numMoved", "num-moved", "Reshapes moved across a transpose">,
+  ];
+}
+
 def StarkHotOpsPass : Pass<"stark-hot-ops", "ModuleOp"> {
   let summary = "Rank linalg ops by roofline cost and mark the hot ones";
   let description = [{

@@ -26,6 +26,11 @@
 // RUN: stark-template --problem %S/Inputs/attention-bf16-causal-llama.mlir --family attention | stark-eval --target cuda --problem %S/Inputs/attention-bf16-causal-llama.mlir --candidate - | FileCheck %s --check-prefix=TIMED
 // RUN: stark-template --problem %S/Inputs/attention-f32-causal.mlir --family attention | stark-eval --target cuda --no-timing --problem %S/Inputs/attention-f32-causal.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/attention-f32-causal-select.mlir --family attention --params bm=32,bn=64,warps=4,tm=4,tn=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/attention-f32-causal-select.mlir --candidate - | FileCheck %s
+// Heads read from and written to [S, H, D] through the problem's transposes
+// (torch-mlir's form for a batch of one, test/Transforms/stark-outline-
+// attention-heads.mlir):
+// RUN: stark-template --problem %S/Inputs/attention-bf16-heads-permuted.mlir --family attention | stark-eval --target cuda --no-timing --problem %S/Inputs/attention-bf16-heads-permuted.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/attention-bf16-heads-permuted.mlir --family attention --params bm=64,bn=32,warps=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/attention-bf16-heads-permuted.mlir --candidate - | FileCheck %s
 // With timing:
 // RUN: stark-template --problem %S/Inputs/attention-bf16-d64.mlir --family attention | stark-eval --target cuda --problem %S/Inputs/attention-bf16-d64.mlir --candidate - | FileCheck %s --check-prefix=TIMED
 
