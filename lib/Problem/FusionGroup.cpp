@@ -430,6 +430,37 @@ static LogicalResult finishGroupCutting(Operation *start,
   return success();
 }
 
+/// Whether `op` is an element-wise op that may compute a GEMM operand.
+static bool isElementwiseFusable(Operation *op) {
+  return op && isFusableOp(op) &&
+         cast<linalg::LinalgOp>(op).getNumReductionLoops() == 0;
+}
+
+/// The longest straight line of element-wise consumers from `first` (each
+/// op's result used by the next alone, every op `available`) that is one
+/// problem: `members` and `chain` become it.
+static LogicalResult findStraightEpilogue(Operation *first, OpFilter available,
+                                          SmallVector<Operation *> &members,
+                                          FusionGroup &chain) {
+  SmallVector<Operation *> line = {first};
+  while (line.size() < kMaxFusedOps && line.back()->getNumResults() == 1 &&
+         line.back()->getResult(0).hasOneUse()) {
+    Operation *user = *line.back()->getResult(0).getUsers().begin();
+    user = first->getBlock()->findAncestorOpInBlock(*user);
+    if (!isElementwiseFusable(user) || (available && !available(user)))
+      break;
+    line.push_back(user);
+  }
+  for (; !line.empty(); line.pop_back()) {
+    std::string ignored;
+    if (succeeded(finishGroup(line, chain, ignored))) {
+      members = line;
+      return success();
+    }
+  }
+  return failure();
+}
+
 /// growFusionGroup without operand prologues.
 static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
                                        std::string &whyNot, bool epilogues,
@@ -454,42 +485,51 @@ static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
     return success();
   }
   SmallVector<Operation *> members;
-  if (failed(collectChain(chainStart, members, whyNot, available))) {
-    if (fromHead) {
-      group.ops.assign({start});
-      return success();
-    }
-    group.ops.assign(members.begin(), members.end());
-    return failure();
-  }
   FusionGroup chain;
   std::string why;
-  LogicalResult valid = finishGroupCutting(chainStart, members, chain, why);
-  // Grown from a contraction, its first consumer alone may still be its
-  // epilogue where no chain of two or more is one problem (a residual add
-  // whose sum the next norm, matmul and add all read).
-  if (failed(valid) && fromHead) {
-    SmallVector<Operation *> alone = {chainStart};
-    FusionGroup single;
-    std::string ignored;
-    if (succeeded(finishGroup(alone, single, ignored))) {
-      members = std::move(alone);
-      chain = std::move(single);
-      valid = success();
+  LogicalResult valid = failure();
+  if (failed(collectChain(chainStart, members, whyNot, available))) {
+    if (!fromHead) {
+      group.ops.assign(members.begin(), members.end());
+      return failure();
     }
+    whyNot.clear();
+  } else {
+    valid = finishGroupCutting(chainStart, members, chain, why);
   }
-  if (succeeded(valid) && epilogues) {
-    if (Operation *head = findEpilogueHead(chain, convEpilogues, available);
-        head && (!fromHead || head == start) && members.size() < kMaxFusedOps) {
-      members.push_back(head);
-      FusionGroup joined;
-      std::string ignored;
-      if (succeeded(finishGroup(members, joined, ignored))) {
-        group = std::move(joined);
-        return success();
-      }
-      members.pop_back();
-    }
+  // The chain `ops` (a valid group `opsGroup`) with the contraction it is
+  // the epilogue of, where that is still one problem.
+  auto joinHead = [&](SmallVector<Operation *> ops,
+                      const FusionGroup &opsGroup) {
+    Operation *head = findEpilogueHead(opsGroup, convEpilogues, available);
+    if (!head || (fromHead && head != start) || ops.size() >= kMaxFusedOps)
+      return false;
+    ops.push_back(head);
+    FusionGroup joined;
+    std::string ignored;
+    if (failed(finishGroup(ops, joined, ignored)))
+      return false;
+    group = std::move(joined);
+    return true;
+  };
+  if (succeeded(valid) && epilogues && joinHead(members, chain))
+    return success();
+  if (fromHead) {
+    // Where the consumers connect to more than one problem's worth of ops
+    // (a transformer's residual stream links every layer) or to no chain
+    // that is one problem, the straight line of consumers may still be the
+    // epilogue: bias, then the residual add whose sum the next norm, matmul
+    // and add all read. (A valid chain with a reduction keeps its ops: the
+    // reduction is a kernel of its own, and takes them.)
+    SmallVector<Operation *> line;
+    FusionGroup lineGroup;
+    if (failed(valid) &&
+        succeeded(
+            findStraightEpilogue(chainStart, available, line, lineGroup)) &&
+        joinHead(line, lineGroup))
+      return success();
+    group.ops.assign({start});
+    return success();
   }
   // An op alone is a group (with inputs and outputs) only when it reduces
   // into several fills; otherwise it is not fused with anything.
@@ -498,7 +538,7 @@ static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
     group = std::move(chain);
     return success();
   }
-  if (fromHead || members.size() == 1) {
+  if (members.size() == 1) {
     group.ops.assign({start});
     return success();
   }
@@ -509,12 +549,6 @@ static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
   }
   group = std::move(chain);
   return success();
-}
-
-/// Whether `op` is an element-wise op that may compute a GEMM operand.
-static bool isElementwiseFusable(Operation *op) {
-  return op && isFusableOp(op) &&
-         cast<linalg::LinalgOp>(op).getNumReductionLoops() == 0;
 }
 
 /// The element-wise chain of `start` as a valid group, when it is a

@@ -509,9 +509,18 @@ LogicalResult ProgramOutliner::run() {
   // Attention chains go first: a contraction of one is also the head of an
   // epilogue or the consumer of a prologue outside it, and the chain must
   // be grouped before those take it.
+  auto attentionFirst = ops.begin();
   if (options.fuse && options.fuseEpilogues && options.fuseAttention)
-    std::stable_partition(ops.begin(), ops.end(), [](Operation *op) {
-      return !isa<linalg::FillOp>(op) && succeeded(growAttentionGroup(op));
+    attentionFirst =
+        std::stable_partition(ops.begin(), ops.end(), [](Operation *op) {
+          return !isa<linalg::FillOp>(op) && succeeded(growAttentionGroup(op));
+        });
+  // Then contractions take their epilogues: in a transformer the residual
+  // add after a projection also connects the norms of every layer, and a
+  // norm grown first would take it (or fail on the whole stream).
+  if (options.fuse && options.fuseEpilogues)
+    std::stable_partition(attentionFirst, ops.end(), [&](Operation *op) {
+      return isEpilogueHead(op, options.fuseConvEpilogues);
     });
   for (Operation *op : ops) {
     if (grouped.contains(op) || adoptChainFill(op))

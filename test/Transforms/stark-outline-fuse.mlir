@@ -346,8 +346,8 @@ func.func @outside_op_between(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> t
 
 // A chain with a reduction takes no contraction (the reduction stays a
 // kernel of its own): the matmul keeps the fill of its output, bias +
-// sigmoid + sum is one problem. Two contractions feeding one chain: neither
-// is its head (both are the problem above: the same signature).
+// sigmoid + sum is one problem. (Contractions are outlined first, those of
+// the next function too: the chain's problem comes after theirs.)
 // CHECK-LABEL: func.func @matmul_sigmoid_sum
 // CHECK: linalg.matmul {stark.problem = @stark_problem_0}
 func.func @matmul_sigmoid_sum(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %bias: tensor<8xf32>) -> tensor<16xf32> {
@@ -358,7 +358,7 @@ func.func @matmul_sigmoid_sum(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %bias: 
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
   // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
   %mm = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%init : tensor<16x8xf32>) -> tensor<16x8xf32>
-  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.generic,linalg.generic) 16x8xf32,8xf32->16xf32}}
+  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_2 (fused(linalg.generic,linalg.generic) 16x8xf32,8xf32->16xf32}}
   %biased = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%mm, %bias : tensor<16x8xf32>, tensor<8xf32>) outs(%e : tensor<16x8xf32>) {
   ^bb0(%v: f32, %b: f32, %o: f32):
@@ -384,12 +384,12 @@ func.func @matmul_sigmoid_sum(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %bias: 
 // an input of that problem.
 // CHECK-LABEL: func.func @two_matmuls_add
 // CHECK: linalg.matmul {stark.problem = @stark_problem_0}
-// CHECK: linalg.matmul {stark.problem = @stark_problem_2}
-// CHECK: linalg.generic {{.*}}stark.problem = @stark_problem_2
+// CHECK: linalg.matmul {stark.problem = @stark_problem_1}
+// CHECK: linalg.generic {{.*}}stark.problem = @stark_problem_1
 // CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul"
-// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)"
-// CHECK: module @stark_problem_2 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.matmul,linalg.generic)"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.matmul,linalg.generic)"
 // CHECK: func.func @kernel(%{{.*}}: memref<16x4xf32>, %{{.*}}: memref<4x8xf32>, %{{.*}}: memref<16x8xf32>, %{{.*}}: memref<16x8xf32>)
+// CHECK: module @stark_problem_2 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.generic,linalg.generic)"
 func.func @two_matmuls_add(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %b: tensor<16x4xf32>) -> tensor<16x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x8xf32>
@@ -397,7 +397,7 @@ func.func @two_matmuls_add(%a: tensor<16x4xf32>, %w: tensor<4x8xf32>, %b: tensor
   // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
   %m1 = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%i1 : tensor<16x8xf32>) -> tensor<16x8xf32>
   %i2 = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
-  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_2 (fused(linalg.matmul,linalg.generic) 16x4xf32,4x8xf32,16x8xf32->16x8xf32}}
+  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.matmul,linalg.generic) 16x4xf32,4x8xf32,16x8xf32->16x8xf32}}
   %m2 = linalg.matmul ins(%b, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%i2 : tensor<16x8xf32>) -> tensor<16x8xf32>
   %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%m1, %m2 : tensor<16x8xf32>, tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
@@ -494,8 +494,8 @@ func.func @depthwise_bias(%x: tensor<2x9x9x4xf32>, %w: tensor<3x3x4xf32>, %b: te
 // alone.
 // CHECK-LABEL: func.func @conv_epilogue_declined
 // CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nhwc_hwcf"
-// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
-// CHECK: module @stark_problem_2 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nhwc_hwcf"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nhwc_hwcf"
+// CHECK: module @stark_problem_2 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
 // CHECK: module @stark_problem_3 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
 func.func @conv_epilogue_declined(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x3x4xf32>, %xd: tensor<1x6x6x3xf64>, %wd: tensor<3x3x3x4xf64>) -> (tensor<1x4x4x4xi32>, tensor<1x4x4x4xf64>) {
   %zero = arith.constant 0.0 : f32
@@ -507,7 +507,7 @@ func.func @conv_epilogue_declined(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x3x4xf3
   // expected-remark @+2 {{not fused with the 'linalg.conv_2d_nhwc_hwcf' it is the epilogue of: fused chain: payload op 'arith.bitcast' has no CUDA translation}}
   // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0}}
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x6x6x3xf32>, tensor<3x3x3x4xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
-  // expected-remark @+1 {{outlined as @stark_problem_1 (linalg.generic}}
+  // expected-remark @+1 {{outlined as @stark_problem_2 (linalg.generic}}
   %y = linalg.generic {indexing_maps = [affine_map<(n, h, w, f) -> (n, h, w, f)>, affine_map<(n, h, w, f) -> (n, h, w, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%c : tensor<1x4x4x4xf32>) outs(%ei : tensor<1x4x4x4xi32>) {
   ^bb0(%v: f32, %o: i32):
@@ -516,7 +516,7 @@ func.func @conv_epilogue_declined(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x3x4xf3
   } -> tensor<1x4x4x4xi32>
   %initd = linalg.fill ins(%zerod : f64) outs(%ed : tensor<1x4x4x4xf64>) -> tensor<1x4x4x4xf64>
   // expected-remark @+2 {{not fused with the 'linalg.conv_2d_nhwc_hwcf' it is the epilogue of: the GEMM kernels take f32, f16 or bf16 operands and outputs}}
-  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_2}}
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_1}}
   %cd = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%xd, %wd : tensor<1x6x6x3xf64>, tensor<3x3x3x4xf64>) outs(%initd : tensor<1x4x4x4xf64>) -> tensor<1x4x4x4xf64>
   // expected-remark @+1 {{outlined as @stark_problem_3 (linalg.generic}}
   %yd = linalg.generic {indexing_maps = [affine_map<(n, h, w, f) -> (n, h, w, f)>, affine_map<(n, h, w, f) -> (n, h, w, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}

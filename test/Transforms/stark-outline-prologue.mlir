@@ -23,7 +23,6 @@
 func.func @scale_relu_matmul(%x: tensor<64x48xf32>, %s: tensor<48xf32>, %w: tensor<48x32xf32>) -> tensor<64x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x48xf32>
-  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.matmul) 64x48xf32,48xf32,48x32xf32->64x32xf32}}
   %a = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%x, %s : tensor<64x48xf32>, tensor<48xf32>) outs(%e : tensor<64x48xf32>) {
   ^bb0(%v: f32, %k: f32, %o: f32):
@@ -33,6 +32,7 @@ func.func @scale_relu_matmul(%x: tensor<64x48xf32>, %s: tensor<48xf32>, %w: tens
   } -> tensor<64x48xf32>
   %c0 = tensor.empty() : tensor<64x32xf32>
   %c = linalg.fill ins(%zero : f32) outs(%c0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.matmul) 64x48xf32,48xf32,48x32xf32->64x32xf32}}
   %y = linalg.matmul ins(%a, %w : tensor<64x48xf32>, tensor<48x32xf32>) outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
   return %y : tensor<64x32xf32>
 }
@@ -47,7 +47,6 @@ func.func @scale_relu_matmul(%x: tensor<64x48xf32>, %s: tensor<48xf32>, %w: tens
 func.func @dequant_matmul_bias(%x: tensor<100x72xf32>, %w: tensor<72x130xf16>, %s: tensor<130xf32>, %bias: tensor<130xf32>) -> tensor<100x130xf32> {
   %zero = arith.constant 0.0 : f32
   %eb = tensor.empty() : tensor<72x130xf32>
-  // expected-remark @+1 {{outlined with 2 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.matmul,linalg.generic) 72x130xf16,130xf32,100x72xf32,130xf32->100x130xf32}}
   %b = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%w, %s : tensor<72x130xf16>, tensor<130xf32>) outs(%eb : tensor<72x130xf32>) {
   ^bb0(%v: f16, %k: f32, %o: f32):
@@ -57,6 +56,7 @@ func.func @dequant_matmul_bias(%x: tensor<100x72xf32>, %w: tensor<72x130xf16>, %
   } -> tensor<72x130xf32>
   %e = tensor.empty() : tensor<100x130xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<100x130xf32>) -> tensor<100x130xf32>
+  // expected-remark @+1 {{outlined with 2 producer/consumer op(s) as @stark_problem_0 (fused(linalg.generic,linalg.matmul,linalg.generic) 72x130xf16,130xf32,100x72xf32,130xf32->100x130xf32}}
   %mm = linalg.matmul ins(%x, %b : tensor<100x72xf32>, tensor<72x130xf32>) outs(%c : tensor<100x130xf32>) -> tensor<100x130xf32>
   %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%mm, %bias : tensor<100x130xf32>, tensor<130xf32>) outs(%e : tensor<100x130xf32>) {
@@ -74,12 +74,12 @@ func.func @dequant_matmul_bias(%x: tensor<100x72xf32>, %w: tensor<72x130xf16>, %
 // epilogue: relu(x @ w1) feeds the second matmul but stays the first's
 // epilogue.
 // CHECK-LABEL: func.func @operand_escapes
-// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
-// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul"
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
 func.func @operand_escapes(%x: tensor<16x8xf32>, %w: tensor<8x4xf32>) -> (tensor<16x8xf32>, tensor<16x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x8xf32>
-  // expected-remark @+1 {{outlined as @stark_problem_0 (linalg.generic}}
+  // expected-remark @+1 {{outlined as @stark_problem_1 (linalg.generic}}
   %a = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
   ^bb0(%v: f32, %o: f32):
@@ -88,7 +88,7 @@ func.func @operand_escapes(%x: tensor<16x8xf32>, %w: tensor<8x4xf32>) -> (tensor
   } -> tensor<16x8xf32>
   %c0 = tensor.empty() : tensor<16x4xf32>
   %c = linalg.fill ins(%zero : f32) outs(%c0 : tensor<16x4xf32>) -> tensor<16x4xf32>
-  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_1 (linalg.fill + linalg.matmul}}
+  // expected-remark @+1 {{outlined with the fill of its output as @stark_problem_0 (linalg.fill + linalg.matmul}}
   %y = linalg.matmul ins(%a, %w : tensor<16x8xf32>, tensor<8x4xf32>) outs(%c : tensor<16x4xf32>) -> tensor<16x4xf32>
   return %a, %y : tensor<16x8xf32>, tensor<16x4xf32>
 }
@@ -123,12 +123,12 @@ func.func @epilogue_not_prologue(%x: tensor<16x8xf32>, %w1: tensor<8x8xf32>, %w2
 // A prologue no GEMM kernel takes (it reads a loop index) is left out:
 // the matmul keeps its epilogue, the prologue is a problem of its own.
 // CHECK-LABEL: func.func @prologue_declined
-// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
-// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.matmul,linalg.generic)"
+// CHECK: module @stark_problem_0 attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "fused(linalg.matmul,linalg.generic)"
+// CHECK: module @stark_problem_1 attributes {stark.problem = #stark.problem<entry = "kernel", num_outputs = 1, op = "linalg.generic"
 func.func @prologue_declined(%x: tensor<16x8xf32>, %w: tensor<8x4xf32>) -> tensor<16x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x8xf32>
-  // expected-remark @+1 {{outlined as @stark_problem_0 (linalg.generic}}
+  // expected-remark @+1 {{outlined as @stark_problem_1 (linalg.generic}}
   %a = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
   ^bb0(%v: f32, %o: f32):
@@ -141,7 +141,7 @@ func.func @prologue_declined(%x: tensor<16x8xf32>, %w: tensor<8x4xf32>) -> tenso
   %c0 = tensor.empty() : tensor<16x4xf32>
   %c = linalg.fill ins(%zero : f32) outs(%c0 : tensor<16x4xf32>) -> tensor<16x4xf32>
   // expected-remark @+2 {{not fused with the element-wise ops computing its operands: contraction epilogue: the ops computing an operand read a loop index or a reduction}}
-  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.matmul,linalg.generic)}}
+  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_0 (fused(linalg.matmul,linalg.generic)}}
   %y = linalg.matmul ins(%a, %w : tensor<16x8xf32>, tensor<8x4xf32>) outs(%c : tensor<16x4xf32>) -> tensor<16x4xf32>
   %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%y : tensor<16x4xf32>) outs(%c0 : tensor<16x4xf32>) {

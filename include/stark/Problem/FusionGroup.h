@@ -82,9 +82,11 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 /// the contraction it is the epilogue of (of the epilogue heads producing
 /// its inputs, the one computed last, with as many elements as that
 /// output), when the result is still one problem; grown from such a
-/// contraction, the group is that chain with it (where no chain of two or
-/// more ops is one problem, its first consumer alone), else the contraction
-/// alone. A chain with a reduction never takes a contraction: the reduction
+/// contraction, the group is that chain with it, else the contraction
+/// alone. Where its consumers' chain is too long or no part of it around
+/// them is one problem, the contraction takes the straight line of its
+/// consumers (each op's result used by the next alone: bias, then a
+/// residual add) that is one problem. A chain with a reduction never takes a contraction: the reduction
 /// stays a kernel of its own.
 ///
 /// With `available`, the chain and its head are grown through the ops it
