@@ -1,8 +1,8 @@
 #!/bin/bash
 # Device call 1 (2026-12-06, eighth session): what call 4 of the seventh
 # session would have run, without the LLaMA block (it runs after the fusion
-# changes of this session). A bundle of main at 822a7a4 (carried as
-# .bundle/b4/stark-bundle.tar.xz) and the wgmma bench (carried).
+# changes of this session). A bundle of main at 861859b (carried as
+# .bundle/b5/stark-bundle.tar.xz) and the wgmma bench (carried).
 # 1. The wgmma bench's "tma" mode: the 64 x 128 tile (bm=64, one consumer
 #    warpgroup) on the odd shapes (checked) and on the LLaMA projections
 #    against cuBLAS.
@@ -11,8 +11,8 @@
 #    cuda.mlir, stark-pipeline-cuda.mlir (min-speedup=1), and the planted
 #    and correct-candidate suites as a check of the judge's changes, and
 #    templates/attention.mlir (heads read and written as [S, H, D]).
-B=/tmp/stark-$(md5sum .bundle/b4/stark-bundle.tar.xz | cut -c1-8)
-[ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b4/stark-bundle.tar.xz | tar -x -C $B; }
+B=/tmp/stark-$(md5sum .bundle/b5/stark-bundle.tar.xz | cut -c1-8)
+[ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b5/stark-bundle.tar.xz | tar -x -C $B; }
 export PATH=$PATH:/usr/local/cuda/bin LIT_OPTS="-j 16"
 R=/tmp/results1; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1

@@ -1,14 +1,15 @@
 #!/bin/bash
 # Device call 2 (2026-12-06, eighth session): the bf16 LLaMA block after the
 # outline's new fusions (o_proj + residual add, down + residual add, up +
-# silu(gate) * up, the second RMSNorm as one problem). A bundle of main at
-# bd17b5b (carried as .bundle/b4/stark-bundle.tar.xz).
+# silu(gate) * up, the second RMSNorm as one problem; V's head transpose and
+# the output's inside the attention problem). A bundle of main at 861859b
+# (carried as .bundle/b5/stark-bundle.tar.xz).
 # 1. The model bench (H100: the sixth session's torch peers; H200: peers run).
 # 2. Where the optimised program's time goes: ncu's duration of every
 #    kernel of one stark-eval run (upstream baseline, reference and the
 #    optimised program; no timing runs), and the optimised program itself.
-B=/tmp/stark-$(md5sum .bundle/b4/stark-bundle.tar.xz | cut -c1-8)
-[ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b4/stark-bundle.tar.xz | tar -x -C $B; }
+B=/tmp/stark-$(md5sum .bundle/b5/stark-bundle.tar.xz | cut -c1-8)
+[ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b5/stark-bundle.tar.xz | tar -x -C $B; }
 export PATH=$PATH:/usr/local/cuda/bin
 R=/tmp/results2; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1
