@@ -86,8 +86,8 @@ bool isEpilogueHead(Operation *op, bool convolutions = true);
 /// alone. Where its consumers' chain is too long or no part of it around
 /// them is one problem, the contraction takes the straight line of its
 /// consumers (each op's result used by the next alone: bias, then a
-/// residual add) that is one problem. A chain with a reduction never takes a contraction: the reduction
-/// stays a kernel of its own.
+/// residual add) that is one problem. A chain with a reduction never takes a
+/// contraction: the reduction stays a kernel of its own.
 ///
 /// With `available`, the chain and its head are grown through the ops it
 /// accepts only (those no other problem holds yet; when a problem is found
