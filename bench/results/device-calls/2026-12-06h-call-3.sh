@@ -12,7 +12,7 @@ R=/tmp/results3; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1
 L=h100h3; grep -q H100 $R/gpu.txt || L=h200h3
 for M in bert_base_b1 llama_block_b1; do
-  timeout 270 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/$M --label $L-$M --names $M --total-seconds 100 --autotune-limit 0 > $R/$M.log 2>&1; echo "rc=$?" >> $R/$M.log
+  timeout 215 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/$M --label $L-$M --names $M --total-seconds 80 --autotune-limit 0 > $R/$M.log 2>&1; echo "rc=$?" >> $R/$M.log
   cp /tmp/models/$M/*.json /tmp/models/$M/*.md $R/ 2>/dev/null
   find /tmp/models/$M -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
   tar -czf $OUT/results.tgz -C $R .
