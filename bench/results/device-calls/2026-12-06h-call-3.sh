@@ -1,6 +1,5 @@
 #!/bin/bash
-# Device call 3 (2026-12-06, eighth session): BERT-base and the f32 LLaMA
-# block (batch 1) after this session's outline changes (contractions take
+# Device call 3 (2026-12-06, eighth session): BERT-base (batch 1) after this session's outline changes (contractions take
 # bias + residual adds as epilogues, each layer norm one problem, attention
 # reads and writes heads through its transposes). A bundle of main at
 # 861859b (carried as .bundle/b5/stark-bundle.tar.xz). The torch peers run
@@ -11,7 +10,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 R=/tmp/results3; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1
 L=h100h3; grep -q H100 $R/gpu.txt || L=h200h3
-for M in bert_base_b1 llama_block_b1; do
+for M in bert_base_b1; do
   timeout 215 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/$M --label $L-$M --names $M --total-seconds 80 --autotune-limit 0 > $R/$M.log 2>&1; echo "rc=$?" >> $R/$M.log
   cp /tmp/models/$M/*.json /tmp/models/$M/*.md $R/ 2>/dev/null
   find /tmp/models/$M -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
