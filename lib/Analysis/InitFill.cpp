@@ -9,6 +9,19 @@
 using namespace mlir;
 using namespace mlir::stark;
 
+linalg::FillOp mlir::stark::getConstantFill(Value v) {
+  auto fill = v.getDefiningOp<linalg::FillOp>();
+  if (!fill || fill.getInputs().size() != 1 ||
+      !matchPattern(fill.getInputs()[0], m_Constant()))
+    return {};
+  return fill;
+}
+
+bool mlir::stark::readsInit(Operation *op, OpOperand &init) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.payloadUsesValueFromOperand(&init);
+}
+
 std::optional<double> mlir::stark::getFillValue(linalg::FillOp fill) {
   if (!fill || fill.getInputs().size() != 1)
     return std::nullopt;

@@ -27,6 +27,15 @@ namespace mlir::stark {
 /// Null otherwise.
 linalg::FillOp getOwnedInitFill(Operation *op);
 
+/// The linalg.fill of a constant that defines `v` (the usual init of a
+/// reduction); null otherwise.
+linalg::FillOp getConstantFill(Value v);
+
+/// Whether the payload of `op` (a linalg op) reads the initial value of its
+/// init `init`; false for anything else (linalg.softmax only writes its
+/// output).
+bool readsInit(Operation *op, OpOperand &init);
+
 /// The constant `fill` writes, as a double (floats exactly, integers
 /// converted); nullopt when it is not a constant scalar.
 std::optional<double> getFillValue(linalg::FillOp fill);
