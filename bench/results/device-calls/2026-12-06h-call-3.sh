@@ -1,5 +1,7 @@
 #!/bin/bash
-XX
+# (Not run: no machine could be started.)
+# Device call 3 (2026-12-06, eighth session): BERT-base (batch 1) after
+# this session's outline changes (contractions take
 # bias + residual adds as epilogues, each layer norm one problem, attention
 # reads and writes heads through its transposes). A bundle of main at
 # 861859b (carried as .bundle/b5/stark-bundle.tar.xz). The torch peers run
