@@ -1,4 +1,5 @@
 #!/bin/bash
+# (Not run: too little device time was left to start a machine.)
 # Device call 4 (2026-12-06, eighth session): BERT-base (batch 1) after this
 # session's outline changes, in the device time left (a 40 s search). A
 # bundle of main at 861859b (carried as .bundle/b5/stark-bundle.tar.xz).
