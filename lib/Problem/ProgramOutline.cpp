@@ -16,8 +16,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -158,6 +160,12 @@ private:
   /// Ops of attention chains that do not read as attention: grouped as
   /// other ops are.
   llvm::SmallPtrSet<Operation *, 16> notAttention;
+  /// What a chain may grow through: the ops no problem holds yet (a
+  /// residual add that a matmul took as its epilogue is an input of the
+  /// next norm).
+  std::function<bool(Operation *)> ungrouped = [this](Operation *op) {
+    return !grouped.contains(op);
+  };
 
   SmallVector<Operation *> collectOps();
   void indexExistingProblems();
@@ -282,7 +290,6 @@ void ProgramOutliner::outlineHeadedChain(
     Operation *op, FusionGroup &group, LogicalResult &grown, bool prologues,
     FailureOr<OwningOpRef<ModuleOp>> &problem, std::string &why) {
   Operation *head = getEpilogueHead(group);
-  auto available = [&](Operation *member) { return !grouped.contains(member); };
   // The headed problem is outlined once: kept when it passes. One with
   // operand prologues that does not is tried without them, then without
   // the head.
@@ -303,7 +310,7 @@ void ProgramOutliner::outlineHeadedChain(
                        << whyNot;
     grown = growFusionGroup(op, group, why, /*epilogues=*/true,
                             options.fuseConvEpilogues, /*prologues=*/false,
-                            /*attention=*/false, available);
+                            /*attention=*/false, ungrouped);
     if (stillHeaded())
       outlineHeaded();
   }
@@ -313,7 +320,7 @@ void ProgramOutliner::outlineHeadedChain(
                      << "' it is the epilogue of: " << whyNot;
     grown = growFusionGroup(op, group, why, /*epilogues=*/false,
                             /*convEpilogues=*/false, /*prologues=*/false,
-                            /*attention=*/false, available);
+                            /*attention=*/false, ungrouped);
   }
 }
 
@@ -326,12 +333,9 @@ void ProgramOutliner::outlineChain(Operation *op,
   bool prologues = !withoutPrologues.contains(op);
   bool attention =
       epilogues && options.fuseAttention && !notAttention.contains(op);
-  // A chain grows through the ops no other problem holds yet: a residual
-  // add that a matmul took as its epilogue is an input of the next norm.
-  auto available = [&](Operation *member) { return !grouped.contains(member); };
   LogicalResult grown =
       growFusionGroup(op, group, why, epilogues, options.fuseConvEpilogues,
-                      prologues, attention, available);
+                      prologues, attention, ungrouped);
   if (succeeded(grown) && attention && isAttentionGroup(group)) {
     // An attention chain is one problem where it reads as attention;
     // otherwise its ops are grouped as any others.
@@ -347,7 +351,7 @@ void ProgramOutliner::outlineChain(Operation *op,
     op->emitRemark() << "not fused as attention: " << whyNot;
     grown = growFusionGroup(op, group, why, epilogues,
                             options.fuseConvEpilogues, prologues,
-                            /*attention=*/false, available);
+                            /*attention=*/false, ungrouped);
   }
   // A chain that would take an op another problem holds (an attention
   // chain's contraction) is not fused.
