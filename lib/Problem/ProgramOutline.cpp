@@ -16,9 +16,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
+
 #include <functional>
 
 using namespace mlir;
