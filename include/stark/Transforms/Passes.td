@@ -242,7 +242,14 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     so that the GEMM's store stage computes the epilogue and the
     intermediate result never goes through memory. A chain with a reduction
     (`gemm + sigmoid + sum`) keeps the contraction out: its reduction is a
-    kernel of its own. `fuse-epilogues=false` outlines the contraction and
+    kernel of its own. Contractions are outlined before other ops (after
+    attention chains), so each takes its epilogue first; where its
+    consumers connect to a chain too long to be one problem (a
+    transformer's residual stream) or to none that is one, it takes the
+    straight line of them that is (bias, then the residual add), and the
+    norm after it is a problem of its own. Of two contractions feeding one
+    chain (`silu(gate) * up`), the one computed last is its head.
+    `fuse-epilogues=false` outlines the contraction and
     its epilogue as two problems, so that their winners can be compared
     with the fused kernel. With `fuse-epilogues`, a contraction (not a
     convolution) also takes the element-wise chains that compute its
@@ -262,7 +269,9 @@ def StarkOutlinePass : Pass<"stark-outline", "ModuleOp"> {
     With `fuse-epilogues` and `fuse-attention` (both the default),
     attention is one problem: a contraction (Q K^T), the element-wise ops
     and row reductions on its result, and the contraction of their result
-    with V (`fused(linalg.batch_matmul,...,linalg.batch_matmul)`), where the
+    with V (`fused(linalg.batch_matmul,...,linalg.batch_matmul)`; with the
+    permuting copies of Q, K and V it alone reads, and of its output, that
+    move attention heads), where the
     problem reads as softmax(Q K^T * scale [+ mask]) V (scaling by
     constants, an additive mask tensor, the causal condition written as a
     select on `linalg.index`, and the softmax as linalg.softmax or as its
