@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -240,6 +241,24 @@ LogicalResult AttentionMatcher::readContraction(linalg::LinalgOp op,
   return success();
 }
 
+/// The element strides in an argument of static `argType` of each
+/// dimension of the temporary a permuting copy moves between them (`tempMap`
+/// and `argMap` are the copy's maps of the two): dimension t of the
+/// temporary is loop tempMap(t), and the argument's dimension that the same
+/// loop indexes gives its stride. Fails where the loop indexes none.
+static FailureOr<SmallVector<int64_t>>
+getPermutedStrides(AffineMap tempMap, AffineMap argMap, MemRefType argType) {
+  SmallVector<int64_t> dense = computeStrides(argType.getShape());
+  SmallVector<int64_t> strides;
+  for (AffineExpr e : tempMap.getResults()) {
+    std::optional<unsigned> r = argMap.getResultPosition(e);
+    if (!r)
+      return failure();
+    strides.push_back(dense[*r]);
+  }
+  return strides;
+}
+
 /// The strides of an operand along (b, h, row, column) from its access.
 static std::array<int64_t, 4> getStrides(const LinearAccess &access,
                                          ArrayRef<unsigned> batch, unsigned row,
@@ -265,21 +284,12 @@ LogicalResult AttentionMatcher::matchPermutingCopy(linalg::LinalgOp op) {
       !inType.hasStaticShape() || !outType.hasStaticShape())
     return fail("a copy before Q K^T does not permute an argument into a "
                 "temporary");
-  AffineMap inMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<int64_t> dense(inType.getRank(), 1);
-  for (int64_t r = inType.getRank() - 2; r >= 0; --r)
-    dense[r] = dense[r + 1] * inType.getDimSize(r + 1);
-  // Dimension t of the temporary is loop outMap(t); the argument's
-  // dimension r that the same loop indexes gives its stride.
-  SmallVector<int64_t> strides;
-  for (AffineExpr e : outMap.getResults()) {
-    std::optional<unsigned> r = inMap.getResultPosition(e);
-    if (!r)
-      return fail("a copy before Q K^T drops a dimension");
-    strides.push_back(dense[*r]);
-  }
-  permuted[out] = {arg, std::move(strides)};
+  FailureOr<SmallVector<int64_t>> strides = getPermutedStrides(
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+      op.getMatchingIndexingMap(op.getDpsInputOperand(0)), inType);
+  if (failed(strides))
+    return fail("a copy before Q K^T drops a dimension");
+  permuted[out] = {arg, std::move(*strides)};
   return success();
 }
 
@@ -319,24 +329,21 @@ AttentionMatcher::writeThroughCopy(linalg::LinalgOp op,
       !outType.hasStaticShape() || argNumber(out) < 0 ||
       !isDenseAccess(c.c, tempType.getShape(), order))
     return failure();
-  AffineMap inMap =
-      outCopy.getMatchingIndexingMap(outCopy.getDpsInputOperand(0));
-  AffineMap outMap =
-      outCopy.getMatchingIndexingMap(outCopy.getDpsInitOperand(0));
-  SmallVector<int64_t> dense(outType.getRank(), 1);
-  for (int64_t r = outType.getRank() - 2; r >= 0; --r)
-    dense[r] = dense[r + 1] * outType.getDimSize(r + 1);
-  // Dimension t of the temporary is the copy's loop inMap(t), which indexes
-  // dimension r of the output: the stride of t in the output is dense[r].
+  FailureOr<SmallVector<int64_t>> strides = getPermutedStrides(
+      outCopy.getMatchingIndexingMap(outCopy.getDpsInputOperand(0)),
+      outCopy.getMatchingIndexingMap(outCopy.getDpsInitOperand(0)), outType);
+  if (failed(strides))
+    return failure();
+  // The contraction writes dimension t of the temporary through loop
+  // writeMap(t): that loop steps the output by the stride of t.
   AffineMap writeMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   LinearAccess access;
   access.coefficients.assign(writeMap.getNumDims(), 0);
   for (auto [t, e] : llvm::enumerate(writeMap.getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(e);
-    std::optional<unsigned> r = outMap.getResultPosition(inMap.getResult(t));
-    if (!dim || !r)
+    if (!dim)
       return failure();
-    access.coefficients[dim.getPosition()] += dense[*r];
+    access.coefficients[dim.getPosition()] += (*strides)[t];
   }
   return access;
 }

@@ -91,6 +91,11 @@ static LogicalResult walkConnected(Operation *start,
   return result;
 }
 
+/// Whether `available` (null: every op) accepts `op`.
+static bool accepts(OpFilter available, Operation *op) {
+  return !available || available(op);
+}
+
 /// The element-wise ops connected to `start` through tensor values (the
 /// chain), in discovery order, through `available` ops only where it is
 /// given. Fails when there are more than kMaxFusedOps.
@@ -98,7 +103,7 @@ static LogicalResult collectChain(Operation *start,
                                   SmallVectorImpl<Operation *> &ops,
                                   std::string &whyNot, OpFilter available) {
   auto include = [&](Operation *op) {
-    return isFusableOp(op) && (!available || available(op));
+    return isFusableOp(op) && accepts(available, op);
   };
   if (succeeded(walkConnected(start, include, kMaxFusedOps, ops)))
     return success();
@@ -308,7 +313,7 @@ static Operation *findEpilogueHead(const FusionGroup &chain, bool convolutions,
   for (Value v : chain.inputs) {
     Operation *def = v.getDefiningOp();
     if (!def || def->getBlock() != chain.ops.front()->getBlock() ||
-        !isEpilogueHead(def, convolutions) || (available && !available(def)))
+        !isEpilogueHead(def, convolutions) || !accepts(available, def))
       continue;
     if (!head || head->isBeforeInBlock(def))
       head = def;
@@ -433,7 +438,7 @@ static LogicalResult findStraightEpilogue(Operation *first, OpFilter available,
          line.back()->getResult(0).hasOneUse()) {
     Operation *user = *line.back()->getResult(0).getUsers().begin();
     user = first->getBlock()->findAncestorOpInBlock(*user);
-    if (!isElementwiseFusable(user) || (available && !available(user)))
+    if (!isElementwiseFusable(user) || !accepts(available, user))
       break;
     line.push_back(user);
   }
@@ -460,8 +465,7 @@ static LogicalResult growEpilogueGroup(Operation *start, FusionGroup &group,
     Block *block = start->getBlock();
     for (Operation *user : start->getResult(0).getUsers())
       if (Operation *ancestor = block->findAncestorOpInBlock(*user);
-          ancestor && isFusableOp(ancestor) &&
-          (!available || available(ancestor))) {
+          ancestor && isFusableOp(ancestor) && accepts(available, ancestor)) {
         chainStart = ancestor;
         break;
       }

@@ -66,12 +66,6 @@ SmallVector<ReassociationIndices> groupAroundKept(ArrayRef<bool> kept) {
   return groups;
 }
 
-/// An empty tensor of `shape` and `element` type to transpose into.
-Value emptyLike(PatternRewriter &rewriter, Location loc,
-                ArrayRef<int64_t> shape, Type element) {
-  return tensor::EmptyOp::create(rewriter, loc, shape, element);
-}
-
 /// collapse_shape(transpose(x)) -> transpose(collapse_shape(x)).
 struct CollapseOfTranspose : public OpRewritePattern<tensor::CollapseShapeOp> {
   CollapseOfTranspose(MLIRContext *ctx, int64_t *numMoved)
@@ -113,8 +107,9 @@ struct CollapseOfTranspose : public OpRewritePattern<tensor::CollapseShapeOp> {
     Value input = x;
     if (int64_t(xGroups.size()) != xType.getRank())
       input = tensor::CollapseShapeOp::create(rewriter, loc, x, xGroups);
-    Value init = emptyLike(rewriter, loc, collapse.getResultType().getShape(),
-                           tType.getElementType());
+    Value init = tensor::EmptyOp::create(rewriter, loc,
+                                         collapse.getResultType().getShape(),
+                                         tType.getElementType());
     auto moved =
         linalg::TransposeOp::create(rewriter, loc, input, init, newPerm);
     rewriter.replaceOp(collapse, moved->getResult(0));
@@ -163,7 +158,8 @@ struct TransposeOfExpand : public OpRewritePattern<linalg::TransposeOp> {
       shape.push_back(tType.getDimSize(k));
     }
     Location loc = transpose.getLoc();
-    Value init = emptyLike(rewriter, loc, shape, tType.getElementType());
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, shape, tType.getElementType());
     auto moved = linalg::TransposeOp::create(rewriter, loc, expand.getSrc(),
                                              init, newPerm);
     Value result = moved->getResult(0);
