@@ -582,29 +582,39 @@ static double splitKEfficiency(const ContractionView &c, int64_t splitK,
   return gemm / (gemm + sums);
 }
 
-/// The split counts worth trying for a block of `p` on `c` where the output
-/// tiles leave SMs idle: one wave of blocks and two, each slice at least
-/// kSplitKMinSliceDepth deep, each count the number of slices its depth
-/// actually makes (so that no slice is empty).
-static SmallVector<int64_t> proposeSplitK(const ContractionView &c,
-                                          const GemmKernelParams &p,
-                                          int64_t sms) {
-  int64_t blocks = ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn) * c.batch;
-  int64_t kTiles = ceilDiv(c.k, p.bk);
+SmallVector<int64_t> cudatpl::proposeSplitK(const ContractionView &c,
+                                            int64_t bm, int64_t bn, int64_t bk,
+                                            int64_t sms) {
+  int64_t blocks = ceilDiv(c.m, bm) * ceilDiv(c.n, bn) * c.batch;
+  int64_t kTiles = ceilDiv(c.k, bk);
   int64_t most = c.k / kSplitKMinSliceDepth;
   SmallVector<int64_t> out;
   for (int64_t waves : {1, 2}) {
     int64_t want = std::min(ceilDiv(waves * sms, blocks), most);
     if (want < 2)
       continue;
-    int64_t depth = ceilDiv(kTiles, want) * p.bk;
+    int64_t depth = ceilDiv(kTiles, want) * bk;
     int64_t splitK = ceilDiv(c.k, depth);
     std::string ignored;
     if (splitK >= 2 && !llvm::is_contained(out, splitK) &&
-        succeeded(getSplitKDepth(c, p.bk, splitK, ignored)))
+        succeeded(getSplitKDepth(c, bk, splitK, ignored)))
       out.push_back(splitK);
   }
   return out;
+}
+
+double cudatpl::scoreSplitKTile(const ContractionView &c, int64_t bm,
+                                int64_t bn, int64_t bk, double reuse,
+                                int64_t splitK,
+                                const HardwareProfile &profile) {
+  // The slices are blocks of their own, and one wave of them counts as a
+  // full GPU: each runs a long k loop, so no second wave is needed to hide a
+  // block's pipeline fill (large_k on the H200: one wave of slices beat two
+  // for both kernels, bench/results/gemm-kernels-2026-12-01-h200.md).
+  ContractionView sliced = c;
+  sliced.batch *= 2 * splitK;
+  return gemmKernelTileScore(sliced, bm, bn, bk, reuse, profile) *
+         splitKEfficiency(c, splitK, profile);
 }
 
 std::vector<GemmKernelParams>
@@ -637,20 +647,11 @@ GemmKernelFamily::enumerateStructs(const ProblemView &view,
         {p, gemmKernelTileScore(c, p.bm, p.bn, p.bk, getReuse(p), profile)});
     if (!fewTiles)
       continue;
-    for (int64_t splitK : proposeSplitK(c, p, sms)) {
+    for (int64_t splitK : proposeSplitK(c, p.bm, p.bn, p.bk, sms)) {
       GemmKernelParams q = p;
       q.splitK = splitK;
-      // The slices are blocks of their own, and one wave of them counts
-      // as a full GPU: each runs a long k loop, so no second wave is needed
-      // to hide a block's pipeline fill (large_k on the H200: one wave of
-      // slices beat two for both kernels, bench/results/
-      // gemm-kernels-2026-12-01-h200.md).
-      ContractionView sliced = c;
-      sliced.batch *= 2 * splitK;
-      double score =
-          gemmKernelTileScore(sliced, p.bm, p.bn, p.bk, getReuse(p), profile) *
-          splitKEfficiency(c, splitK, profile);
-      scored.push_back({q, score});
+      scored.push_back({q, scoreSplitKTile(c, p.bm, p.bn, p.bk, getReuse(p),
+                                           splitK, profile)});
     }
   }
   return sortByScore(std::move(scored));

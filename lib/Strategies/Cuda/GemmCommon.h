@@ -44,6 +44,21 @@ constexpr int64_t kSplitKMinSliceDepth = 256;
 FailureOr<int64_t> getSplitKDepth(const ContractionView &c, int64_t bk,
                                   int64_t splitK, std::string &whyNot);
 
+/// The split counts worth trying for a bm x bn x bk block on `c` where its
+/// output tiles leave SMs idle: one wave of blocks and two, each slice at
+/// least kSplitKMinSliceDepth deep, each count the number of slices its
+/// depth actually makes (so that no slice is empty).
+SmallVector<int64_t> proposeSplitK(const ContractionView &c, int64_t bm,
+                                   int64_t bn, int64_t bk, int64_t sms);
+
+/// The score of a bm x bn x bk block reusing operands `reuse` times with k
+/// in `splitK` slices: its tile score with the slices counted as blocks,
+/// times the share of its time left to the GEMM by the partial sums'
+/// traffic.
+double scoreSplitKTile(const ContractionView &c, int64_t bm, int64_t bn,
+                       int64_t bk, double reuse, int64_t splitK,
+                       const HardwareProfile &profile);
+
 /// The axis a tile's copies run along (0 or 1) and the elements each copy
 /// moves.
 struct CopyAxis {
@@ -119,6 +134,10 @@ struct WgmmaSourceSpec {
   /// Parameters after the arguments' pointers (the tensor maps' addresses)
   /// and the statements that put them into `p`.
   std::string extraParams, extraArgs;
+  /// Slices of k (kernels that take them: p.splits), each of
+  /// `kTilesPerSplit` k tiles but the last; a second launch,
+  /// kSplitKReduceKernel, adds them and stores the result.
+  int64_t splitK = 1, kTilesPerSplit = 0;
 };
 
 /// The spec of a 16-bit wgmma kernel's candidate: `kernelFiles`, the

@@ -19,7 +19,11 @@
 // The store stage adds to C, writes C_INIT + sum for a problem that fills
 // C first, or evaluates the epilogue there (GemmEpilogue.cpp).
 //
-// Ranking: a 128 x 128 tile per block and no split of k, so the family goes
+// Where the tiles leave SMs idle, the family also offers k in slices
+// (split_k, as gemm_f32): each block sums one slice into a workspace and a
+// second launch adds the slices in order and runs the store stage.
+//
+// Ranking: a 128 x 128 tile per block, so the family goes
 // first where B is N x K and the problem has enough tiles to fill the GPU
 // (kWgmmaTf32MinTiles; on the H100, 512 x 5632 x 2048 (176 tiles) runs in
 // 289 us against gemm_3xtf32's best 357 us, 128 x 3072 x 768 (24 tiles) in
@@ -39,9 +43,9 @@ using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
 
 namespace {
-/// The pipeline depth and the tile rows per L2 group.
+/// The pipeline depth, the tile rows per L2 group and the slices of k.
 struct WgmmaTf32Params {
-  int64_t stages = 3, groupM = 8;
+  int64_t stages = 3, groupM = 8, splitK = 1;
 };
 
 constexpr int64_t kTile = 128, kDepth = 32, kThreads = 384;
@@ -67,7 +71,8 @@ int64_t sharedBytes(const WgmmaTf32Params &p, bool rowMajorB) {
 ArrayRef<ParamField<WgmmaTf32Params>> getFields() {
   static const ParamField<WgmmaTf32Params> fields[] = {
       {"stages", &WgmmaTf32Params::stages},
-      {"group_m", &WgmmaTf32Params::groupM}};
+      {"group_m", &WgmmaTf32Params::groupM},
+      {"split_k", &WgmmaTf32Params::splitK}};
   return fields;
 }
 
@@ -124,6 +129,11 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
   const ContractionView &c = *view.contraction;
   bool rowMajorB = hasRowMajorB(view);
   BlockLimits limits(profile);
+  int64_t sms = getNumUnits(profile);
+  bool fewTiles = c.batch * ceilDiv(c.m, kTile) * ceilDiv(c.n, kTile) < sms;
+  // A consumer warpgroup's 64 x 128 sums reuse each A element 128 times and
+  // each B element 64 times; equal scores keep the measured order.
+  double reuse = double(64 * kTile) / double(64 + kTile) / 16.0;
   std::vector<std::pair<WgmmaTf32Params, double>> scored;
   for (auto &cfg : configs) {
     WgmmaTf32Params p;
@@ -133,11 +143,17 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
         !limits.fits(sharedBytes(p, rowMajorB) + kStaticShared, kThreads,
                      kRegisters))
       continue;
-    // A consumer warpgroup's 64 x 128 sums reuse each A element 128 times
-    // and each B element 64 times; equal scores keep the measured order.
-    double reuse = double(64 * kTile) / double(64 + kTile) / 16.0;
     scored.push_back(
         {p, gemmKernelTileScore(c, kTile, kTile, kDepth, reuse, profile)});
+    // Where the tiles leave SMs idle, slices of k fill them.
+    if (!fewTiles)
+      continue;
+    for (int64_t splitK : proposeSplitK(c, kTile, kTile, kDepth, sms)) {
+      WgmmaTf32Params q = p;
+      q.splitK = splitK;
+      scored.push_back({q, scoreSplitKTile(c, kTile, kTile, kDepth, reuse,
+                                           splitK, profile)});
+    }
   }
   return sortByScore(std::move(scored));
 }
@@ -150,8 +166,14 @@ FailureOr<CudaKernelPlan> generate(const ProblemView &view,
   bool rowMajorB = hasRowMajorB(view);
   if (failed(validate(p, rowMajorB, whyNot)))
     return failure();
+  FailureOr<int64_t> depth =
+      getSplitKDepth(*view.contraction, kDepth, p.splitK, whyNot);
+  if (failed(depth))
+    return failure();
   WgmmaSourceSpec spec;
   spec.kernelFiles = {"GemmWgmma.cuh", "Tf32Split.cuh", "GemmWgmmaTf32.cuh"};
+  spec.splitK = p.splitK;
+  spec.kTilesPerSplit = *depth / kDepth;
   spec.config = llvm::formatv("stark_kernels::WgmmaTf32Config<{0}, {1}, {2}>",
                               p.stages, p.groupM, rowMajorB ? "true" : "false")
                     .str();
@@ -162,7 +184,7 @@ FailureOr<CudaKernelPlan> generate(const ProblemView &view,
   return makeGemmPlan(*view.contraction, "gemm_wgmma_3xtf32", spec.kernel,
                       emitWgmmaCandidateSource(view, spec), kTile, kTile,
                       kThreads, sharedBytes(p, rowMajorB),
-                      /*dynamicShared=*/true);
+                      /*dynamicShared=*/true, p.splitK);
 }
 } // namespace
 

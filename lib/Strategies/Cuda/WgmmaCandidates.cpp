@@ -39,27 +39,49 @@ std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
                                               addr.cOffset)
                                     .str())
        << "\n";
+  bool split = spec.splitK > 1;
+  if (split)
+    os << llvm::formatv(
+        "constexpr int SPLIT_K = {0}, K_TILES_PER_SPLIT = {1};\n"
+        "// The partial sums of each slice of k: [slice][batch][m][n].\n"
+        "__device__ float stark_gemm_ws[SPLIT_K * BATCH * M * N];\n\n",
+        spec.splitK, spec.kTilesPerSplit);
+  // The arguments, the same in the GEMM's launch and the split-K sums'.
+  std::string setup;
+  llvm::raw_string_ostream args(setup);
+  args << "  " << spec.args << " p;\n";
+  args << llvm::formatv("  p.A = {0} + {1}LL;\n  p.B = {2} + {3}LL;\n"
+                        "  p.C = {4} + {5}LL;\n",
+                        argName(view.inputs[0].argNumber), addr.aOffset,
+                        argName(view.inputs[1].argNumber), addr.bOffset,
+                        argName(view.outputs[0].argNumber), addr.cOffset);
+  args << "  p.M = (int)M, p.N = (int)N, p.K = (int)K;\n";
+  args << llvm::formatv("  p.lda = {0}LL, p.ldb = {1}LL, p.ldc = {2}LL;\n"
+                        "  p.batchA = {3}LL, p.batchB = {4}LL, p.batchC = "
+                        "{5}LL;\n",
+                        addr.a[1], spec.bRowsAlongN ? addr.b[2] : addr.b[1],
+                        addr.c[1], addr.a[0], addr.b[0], addr.c[0]);
+  if (split)
+    args << "  p.ws = stark_gemm_ws, p.batches = (int)BATCH, p.splits = "
+            "SPLIT_K, p.kTilesPerSplit = K_TILES_PER_SPLIT;\n";
+  args << spec.extraArgs;
+  if (store)
+    args << "  StarkStore st;\n" << emitStoreBinding(view, "st");
+  std::string parameters = getKernelParameters(view) + spec.extraParams;
   os << "extern \"C\" __global__ void "
         "__launch_bounds__(StarkConfig::kThreads, 1) "
-     << spec.kernel << "(" << getKernelParameters(view) << spec.extraParams
-     << ") {\n";
-  os << "  " << spec.args << " p;\n";
-  os << llvm::formatv("  p.A = {0} + {1}LL;\n  p.B = {2} + {3}LL;\n"
-                      "  p.C = {4} + {5}LL;\n",
-                      argName(view.inputs[0].argNumber), addr.aOffset,
-                      argName(view.inputs[1].argNumber), addr.bOffset,
-                      argName(view.outputs[0].argNumber), addr.cOffset);
-  os << "  p.M = (int)M, p.N = (int)N, p.K = (int)K;\n";
-  os << llvm::formatv("  p.lda = {0}LL, p.ldb = {1}LL, p.ldc = {2}LL;\n"
-                      "  p.batchA = {3}LL, p.batchB = {4}LL, p.batchC = "
-                      "{5}LL;\n",
-                      addr.a[1], spec.bRowsAlongN ? addr.b[2] : addr.b[1],
-                      addr.c[1], addr.a[0], addr.b[0], addr.c[0]);
-  os << spec.extraArgs;
-  if (store)
-    os << "  StarkStore st;\n" << emitStoreBinding(view, "st");
+     << spec.kernel << "(" << parameters << ") {\n"
+     << setup;
   os << "  stark_kernels::" << spec.block << "<StarkConfig>(p"
      << (store ? ", st" : "") << ");\n}\n";
+  if (split) {
+    os << "\n// The slices' partial sums, added in slice order and stored.\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(256) "
+       << kSplitKReduceKernel << "(" << parameters << ") {\n"
+       << setup;
+    os << "  stark_kernels::wgmmaSplitKReduce(p" << (store ? ", st" : "")
+       << ");\n}\n";
+  }
   return s;
 }
 

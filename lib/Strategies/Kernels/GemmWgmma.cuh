@@ -86,6 +86,12 @@ template <class TIn, class TC> struct WgmmaArgs {
   int M, N, K;
   long long lda, ldb, ldc;          // row strides (elements)
   long long batchA, batchB, batchC; // batch strides (elements)
+  // Split-K (kernels that take it): grid.y is splits * batches, block y
+  // sums the kTilesPerSplit k tiles of slice y / batches of batch
+  // y % batches into ws ([slice][batch][m][n]), and a second launch adds
+  // the slices in order (wgmmaSplitKReduce).
+  float *ws = nullptr;
+  int batches = 1, splits = 1, kTilesPerSplit = 0;
 };
 
 // What the consumers do with each pair of finished sums (columns col and
@@ -246,6 +252,7 @@ __device__ __forceinline__ void wgmmaIssue(float (&d)[BN / 2], unsigned long lon
 // Where a block's tile lies and where its shared-memory ring is.
 struct WgmmaTile {
   int m0, n0, kTiles, batch;
+  int k0 = 0;            // the first k of the block's slice
   unsigned aRing, bRing; // shared-memory addresses of the two rings
   unsigned long long *fullBar, *emptyBar;
 };
@@ -435,6 +442,60 @@ __device__ __forceinline__ void wgmmaPlaceTile(const Args &p, WgmmaTile &tile,
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();
+}
+
+// Narrows the tile to its block's slice of k when p splits k (blockIdx.y
+// is slice * batches + batch); every slice has at least one k tile.
+template <class Cfg, class Args>
+__device__ __forceinline__ void wgmmaTakeSplit(const Args &p, WgmmaTile &tile) {
+  if (p.splits <= 1)
+    return;
+  const int first = (blockIdx.y / p.batches) * p.kTilesPerSplit;
+  tile.batch = blockIdx.y % p.batches;
+  tile.k0 = first * Cfg::kBK;
+  tile.kTiles = min(p.kTilesPerSplit, tile.kTiles - first);
+}
+
+// The store of a slice's partial sums into the split-K workspace.
+struct WgmmaToWorkspace {
+  static constexpr bool kStore = true;
+  float *ws;
+  int M, N;
+  __device__ __forceinline__ void store(int b, int m, int n, float x) const {
+    ws[((long long)b * M + m) * N + n] = x;
+  }
+};
+
+template <class Args>
+__device__ __forceinline__ WgmmaToWorkspace wgmmaWorkspaceOf(const Args &p) {
+  // Slice s of batch b is "batch" s * batches + b of the workspace.
+  const int slice = blockIdx.y / p.batches;
+  return {p.ws + (long long)slice * p.batches * p.M * p.N, p.M, p.N};
+}
+
+// The second launch of split-K: each output is the sum of its slices' partial
+// sums, added in slice order (the result does not depend on which block
+// finished first), then stored as the kernel would have (the generated store,
+// or added to C). A grid-stride loop, one element per thread.
+template <class TIn, class TC, class Store = WgmmaAddToC>
+__device__ __forceinline__ void wgmmaSplitKReduce(const WgmmaArgs<TIn, TC> &p,
+                                                  const Store &out = Store()) {
+  const long long plane = (long long)p.batches * p.M * p.N;
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+       e < plane; e += (long long)gridDim.x * blockDim.x) {
+    const int n = e % p.N;
+    const long long r = e / p.N;
+    const int m = r % p.M, b = r / p.M;
+    float s = 0.f;
+    for (int z = 0; z < p.splits; ++z)
+      s += p.ws[z * plane + e];
+    if constexpr (Store::kStore) {
+      out.store(b, m, n, s);
+    } else {
+      TC *c = p.C + b * p.batchC + (long long)m * p.ldc + n;
+      *c = TC(float(*c) + s);
+    }
+  }
 }
 
 // The block's work; the caller launches Cfg::kThreads threads with

@@ -186,20 +186,20 @@ wgmmaTf32Produce(const WgmmaArgs<float, float> &p, const WgmmaTile &tile,
                  unsigned char *ring, int t) {
   constexpr int ST = Cfg::kStages, BK = Cfg::kBK, D = Cfg::kLookahead;
   constexpr int TB = Cfg::kTileBytes;
-  const float *a = p.A + blockIdx.y * p.batchA;
-  const float *b = p.B + blockIdx.y * p.batchB;
+  const float *a = p.A + tile.batch * p.batchA;
+  const float *b = p.B + tile.batch * p.batchB;
   const unsigned ringAddr = wgmmaSmemAddr(ring);
   auto issue = [&](int kt) {
     const int s = kt % ST;
     if (kt >= ST)
       wgmmaBarWait(wgmmaSmemAddr(&tile.emptyBar[s]), ((kt / ST) - 1) & 1);
     const unsigned stage = ringAddr + s * Cfg::kStageBytes;
-    wgmmaTf32CopyTile(stage, a, p.lda, tile.m0, p.M, kt * BK, p.K, t);
+    const int k0 = tile.k0 + kt * BK;
+    wgmmaTf32CopyTile(stage, a, p.lda, tile.m0, p.M, k0, p.K, t);
     if constexpr (Cfg::kBRowsAlongK)
-      wgmmaTf32CopyRows(stage + 3 * TB, b, p.ldb, kt * BK, p.K, tile.n0, p.N,
-                        t);
+      wgmmaTf32CopyRows(stage + 3 * TB, b, p.ldb, k0, p.K, tile.n0, p.N, t);
     else
-      wgmmaTf32CopyTile(stage + TB, b, p.ldb, tile.n0, p.N, kt * BK, p.K, t);
+      wgmmaTf32CopyTile(stage + TB, b, p.ldb, tile.n0, p.N, k0, p.K, t);
     asm volatile("cp.async.commit_group;\n" ::: "memory");
   };
   for (int kt = 0; kt < D && kt < tile.kTiles; ++kt)
@@ -325,9 +325,11 @@ __device__ __forceinline__ void wgmmaTf32Consume(const WgmmaTile &tile,
 }
 
 // The block's work; the caller launches Cfg::kThreads threads with
-// Cfg::kSmemBytes of dynamic shared memory, grid (tiles, batch), under
-// __launch_bounds__(Cfg::kThreads, 1). p.ldb and p.batchB are B's strides
-// as N x K (a row per column of C).
+// Cfg::kSmemBytes of dynamic shared memory, grid (tiles, splits * batch),
+// under __launch_bounds__(Cfg::kThreads, 1). p.ldb and p.batchB are B's
+// strides as N x K (a row per column of C). With p.splits > 1 the block
+// writes its slice's partial sums to p.ws, and wgmmaSplitKReduce stores
+// them.
 template <class Cfg, class Store = WgmmaAddToC>
 __device__ __forceinline__ void
 gemmWgmmaTf32Block(const WgmmaArgs<float, float> &p,
@@ -341,6 +343,7 @@ gemmWgmmaTf32Block(const WgmmaArgs<float, float> &p,
   WgmmaTile tile;
   tile.aRing = tile.bRing = wgmmaSmemAddr(ring);
   wgmmaPlaceTile<Cfg>(p, tile, fullBar, emptyBar);
+  wgmmaTakeSplit<Cfg>(p, tile);
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
 
   if (wg == 0) {
@@ -350,7 +353,10 @@ gemmWgmmaTf32Block(const WgmmaArgs<float, float> &p,
     wgmmaConsumerRegs<Cfg>();
     float acc[64];
     wgmmaTf32Consume<Cfg>(tile, tile.aRing, wg, t, acc);
-    wgmmaStoreSums<Cfg>(p, tile, wg, t, acc, out);
+    if (p.splits > 1)
+      wgmmaStoreSums<Cfg>(p, tile, wg, t, acc, wgmmaWorkspaceOf(p));
+    else
+      wgmmaStoreSums<Cfg>(p, tile, wg, t, acc, out);
   }
 }
 

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Times gemm_wgmma_3xtf32 with k in slices (split_k, the family's first
+# pick) against the same kernel unsplit (split_k=1) and against gemm_3xtf32's
+# first pick, on the f32 projections of the zoo's BERT-base (sequence 128)
+# and LLaMA block (sequence 512), each as a fill + matmul with B as the
+# N x K weight of a linear layer (nk) and as a K x N matrix (kn). Every
+# candidate is verified and timed by stark-eval (L2 flushed, median).
+# Usage: run_wgmma_split_k.sh <folder with stark-template and stark-eval> <out folder>
+set -u
+bin=$1
+out=$2
+mkdir -p "$out"
+problem() { # M N K orientation -> file
+  f="$out/p_$1x$2x$3_$4.mlir"
+  if [ "$4" = nk ]; then
+    bshape="$2x$3"
+    maps='indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] '
+  else
+    bshape="$3x$2"
+    maps=''
+  fi
+  cat >"$f" <<MLIR
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul", shapes = "$1x$3xf32,${bshape}xf32->$1x$2xf32", signature = "0">} {
+  func.func @kernel(%a: memref<$1x$3xf32>, %b: memref<${bshape}xf32>, %c: memref<$1x$2xf32>) {
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<$1x$2xf32>)
+    linalg.matmul ${maps}ins(%a, %b : memref<$1x$3xf32>, memref<${bshape}xf32>) outs(%c : memref<$1x$2xf32>)
+    return
+  }
+}
+MLIR
+  echo "$f"
+}
+run() { # problem family params label
+  "$bin/stark-template" --problem "$1" --family "$2" ${3:+--params "$3"} >"$out/c.mlir" 2>"$out/c.err" ||
+    { echo "$4: no candidate: $(cat "$out/c.err")"; return; }
+  params=$(grep -o 'params = {[^}]*}' "$out/c.mlir" | head -1)
+  "$bin/stark-eval" --target cuda --problem "$1" --candidate "$out/c.mlir" --json \
+    --time-budget 1 >"$out/$4.json" 2>"$out/$4.err"
+  echo "$4 $2 $params: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); t=r.get('timing',{}); print(r.get('status'), round(t.get('candidate',{}).get('median_s',0)*1e6,1), 'us', 'baseline', round(t.get('baseline',{}).get('median_s',0)*1e6,1))" "$out/$4.json" 2>/dev/null)"
+}
+for shape in "128 768 768" "128 3072 768" "128 768 3072" "512 2048 2048" "512 5632 2048" "512 2048 5632"; do
+  for o in nk kn; do
+    set -- $shape
+    p=$(problem "$1" "$2" "$3" "$o")
+    l="$1x$2x$3_$o"
+    run "$p" gemm_wgmma_3xtf32 "" "${l}_wgmma_first"
+    run "$p" gemm_wgmma_3xtf32 "stages=3,group_m=8,split_k=1" "${l}_wgmma_unsplit"
+    run "$p" gemm_3xtf32 "" "${l}_3xtf32_first"
+  done
+done
