@@ -1,14 +1,24 @@
 // Split-K in gemm_wgmma_3xtf32: BERT's second FFN matmul (128 x 768 x 3072)
 // has six 128 x 128 tiles for 132 SMs, so the enumeration puts twelve slices
 // of k (eight k tiles of 32 each) first; the plan launches the GEMM with the
-// slices in grid.y and then the sums, which run the fill's store stage. A
-// problem whose tiles fill the SMs gets no split; bad counts are refused
-// with the reason.
+// slices in grid.y and then the sums, which run the fill's store stage.
+// LLaMA's gate projection (512 x 5632 x 2048, 176 tiles) fills the SMs but
+// leaves its second wave two-thirds empty: three slices (528 blocks, four
+// full waves) come first. The split sources compile with nvcc for sm_90a
+// (the fill, an epilogue, a K x N B). Bad counts are refused with the
+// reason.
 
 // RUN: stark-template --problem %s --list | FileCheck %s --check-prefix=LIST
 // RUN: stark-template --problem %s --family gemm_wgmma_3xtf32 | FileCheck %s --check-prefix=PLAN
 // RUN: stark-template --problem %s --family gemm_wgmma_3xtf32 --source | FileCheck %s --check-prefix=SRC
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/matmul-f32-kn-k2048.mlir --list | FileCheck %s --check-prefix=KN
+// RUN: stark-template --problem %S/Inputs/templates/fill-linear-f32-gate.mlir --list | FileCheck %s --check-prefix=WAVES
+// RUN: stark-template --problem %s --family gemm_wgmma_3xtf32 --source > %t.fill.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.fill.cu -o %t.fill.o %}
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-linear-f32-bias-relu.mlir --family gemm_wgmma_3xtf32 --params stages=3,group_m=8,split_k=4 --source > %t.epi.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.epi.cu -o %t.epi.o %}
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-batch-matmul-f32-kn-ragged.mlir --family gemm_wgmma_3xtf32 --params stages=3,group_m=8,split_k=2 --source > %t.kn.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.kn.cu -o %t.kn.o %}
 // RUN: not stark-template --problem %s --family gemm_wgmma_3xtf32 --params split_k=0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not stark-template --problem %s --family gemm_wgmma_3xtf32 --params split_k=50 2>&1 | FileCheck %s --check-prefix=EMPTY
 
@@ -41,6 +51,12 @@
 // KN-NEXT: group_m=8,split_k=8,stages=3
 // KN-NEXT: group_m=16,split_k=8,stages=3
 // KN-NEXT: group_m=8,split_k=1,stages=3
+
+// WAVES: gemm_wgmma_3xtf32: 6 parameter sets
+// WAVES-NEXT: group_m=8,split_k=3,stages=3
+// WAVES-NEXT: group_m=8,split_k=3,stages=4
+// WAVES-NEXT: group_m=16,split_k=3,stages=3
+// WAVES-NEXT: group_m=8,split_k=1,stages=3
 
 // ZERO: split_k must be at least 1 (got 0)
 // EMPTY: split_k = 50 leaves slices empty

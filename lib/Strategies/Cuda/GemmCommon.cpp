@@ -617,6 +617,32 @@ double cudatpl::scoreSplitKTile(const ContractionView &c, int64_t bm,
          splitKEfficiency(c, splitK, profile);
 }
 
+std::optional<std::pair<int64_t, double>>
+cudatpl::proposeWaveSplitK(const ContractionView &c, int64_t bm, int64_t bn,
+                           int64_t bk, double unsplitScore,
+                           const HardwareProfile &profile) {
+  int64_t sms = getNumUnits(profile);
+  int64_t tiles = ceilDiv(c.m, bm) * ceilDiv(c.n, bn) * c.batch;
+  auto fill = [&](int64_t blocks) {
+    return double(blocks) / double(ceilDiv(blocks, sms) * sms);
+  };
+  if (tiles < sms || fill(tiles) > 0.75)
+    return std::nullopt;
+  std::optional<std::pair<int64_t, double>> best;
+  for (int64_t splitK = 2; splitK <= 4; ++splitK) {
+    std::string ignored;
+    if (c.k / splitK < kSplitKMinSliceDepth ||
+        failed(getSplitKDepth(c, bk, splitK, ignored)) ||
+        fill(tiles * splitK) < fill(tiles) + 0.15)
+      continue;
+    double score = unsplitScore * fill(tiles * splitK) / fill(tiles) *
+                   splitKEfficiency(c, splitK, profile);
+    if (!best || score > best->second)
+      best = {splitK, score};
+  }
+  return best;
+}
+
 std::vector<GemmKernelParams>
 GemmKernelFamily::enumerateStructs(const ProblemView &view,
                                    const HardwareProfile &profile,

@@ -59,6 +59,16 @@ double scoreSplitKTile(const ContractionView &c, int64_t bm, int64_t bn,
                        int64_t bk, double reuse, int64_t splitK,
                        const HardwareProfile &profile);
 
+/// Where the bm x bn tiles of `c` fill the SMs but leave their last wave a
+/// quarter empty or more (176 tiles on 132 SMs run as two waves, the second
+/// a third full), the count of 2 to 4 slices of k whose blocks fill their
+/// waves best, each slice at least kSplitKMinSliceDepth deep, with the score
+/// `unsplitScore` (the unsplit tile's) scaled by the waves' better fill and
+/// by the partial sums' traffic.
+std::optional<std::pair<int64_t, double>>
+proposeWaveSplitK(const ContractionView &c, int64_t bm, int64_t bn, int64_t bk,
+                  double unsplitScore, const HardwareProfile &profile);
+
 /// The axis a tile's copies run along (0 or 1) and the elements each copy
 /// moves.
 struct CopyAxis {

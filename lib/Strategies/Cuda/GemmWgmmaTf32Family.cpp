@@ -143,11 +143,19 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
         !limits.fits(sharedBytes(p, rowMajorB) + kStaticShared, kThreads,
                      kRegisters))
       continue;
-    scored.push_back(
-        {p, gemmKernelTileScore(c, kTile, kTile, kDepth, reuse, profile)});
-    // Where the tiles leave SMs idle, slices of k fill them.
-    if (!fewTiles)
+    double score = gemmKernelTileScore(c, kTile, kTile, kDepth, reuse, profile);
+    scored.push_back({p, score});
+    // Where the tiles leave SMs idle, slices of k fill them; where they
+    // leave the last wave mostly empty, slices even out the waves.
+    if (!fewTiles) {
+      if (auto wave =
+              proposeWaveSplitK(c, kTile, kTile, kDepth, score, profile)) {
+        WgmmaTf32Params q = p;
+        q.splitK = wave->first;
+        scored.push_back({q, wave->second});
+      }
       continue;
+    }
     for (int64_t splitK : proposeSplitK(c, kTile, kTile, kDepth, sms)) {
       WgmmaTf32Params q = p;
       q.splitK = splitK;
