@@ -3,10 +3,11 @@
 # split-K in gemm_wgmma_3xtf32 and the eighth session's outline changes
 # (contractions take bias + residual adds as epilogues, each layer norm one
 # problem, attention reads and writes heads through its transposes). A
-# bundle of main at e3e71ea (.bundle/b6). The torch peers run here (eager,
+# bundle of main at 7e2cbec (.bundle/b7; split-K where the tiles are
+# too few, and slices that even out a mostly empty last wave). The torch peers run here (eager,
 # compile, CUDA graph; no max-autotune).
-B=/tmp/stark-$(md5sum .bundle/b6/stark-bundle.tar.xz | cut -c1-8)
-[ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b6/stark-bundle.tar.xz | tar -x -C $B; }
+B=/tmp/stark-$(md5sum .bundle/b7/stark-bundle.tar.xz | cut -c1-8)
+[ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b7/stark-bundle.tar.xz | tar -x -C $B; }
 export PATH=$PATH:/usr/local/cuda/bin
 R=/tmp/results3; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1
