@@ -51,8 +51,9 @@ enum RankBand : unsigned {
   /// Plain tf32 tensor cores, where the user allows them, do a third of
   /// 3xTF32's MMAs.
   kAllowedTf32 = 30,
-  /// 3xTF32 on wgmma (Hopper) where the problem has tiles enough to fill
-  /// the GPU without splitting k; after the mma.sync kernel elsewhere.
+  /// 3xTF32 on wgmma (Hopper) where the problem does enough work for its
+  /// 128 x 128 tiles (split-K fills the SMs); after the mma.sync kernel
+  /// on small problems.
   kWgmmaTf32 = 35,
   /// The embedded f32 kernels, where k is deep enough for their cp.async
   /// pipeline (kGemmKernelMinPipelinedK).

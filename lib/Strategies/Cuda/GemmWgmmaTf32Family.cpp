@@ -23,14 +23,16 @@
 // (split_k, as gemm_f32): each block sums one slice into a workspace and a
 // second launch adds the slices in order and runs the store stage.
 //
-// Ranking: a 128 x 128 tile per block, so the family goes
-// first where B is N x K and the problem has enough tiles to fill the GPU
-// (kWgmmaTf32MinTiles; on the H100, 512 x 5632 x 2048 (176 tiles) runs in
-// 289 us against gemm_3xtf32's best 357 us, 128 x 3072 x 768 (24 tiles) in
-// 62 us against 35 us: bench/results/gemm-wgmma-tf32-2026-12-06c-h100.md),
-// and right after gemm_3xtf32 elsewhere; with a K x N B it takes 346 us at
-// 512 x 5632 x 2048, about even with gemm_3xtf32, and 454 against 419 us at
-// 512 x 2048 x 5632.
+// Ranking: with split-K the family goes first wherever the problem does
+// at least kWgmmaTf32MinWork multiply-adds, either orientation of B; on the
+// H200 (bench/results/2026-12-06i-h200/gemm-wgmma-split-k.log, fills +
+// matmuls) it runs LLaMA's 512 x 5632 x 2048 projection in 220 us with B
+// as N x K and 245 us as K x N (gemm_3xtf32's first pick 338 / 354 us),
+// 512 x 2048 x 5632 in 262 / 309 us (394 / 425), 512 x 2048 x 2048 in 112 /
+// 125 us (146 / 156) and BERT's 128 x 3072 x 768 in 31 / 33 us (42 / 43);
+// 128 x 768 x 3072 is even (30 / 33 against 31 / 31 us). Below that
+// gemm_3xtf32 goes first: BERT's 128 x 768 x 768 takes 29-31 us here and
+// 22 us there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,8 +55,9 @@ constexpr int64_t kTile = 128, kDepth = 32, kThreads = 384;
 constexpr int64_t kRegisters = 168;
 /// The mbarriers and the alignment of the dynamic array (ptxas: 1 KB).
 constexpr int64_t kStaticShared = 1024;
-/// Tiles from which the family ranks before gemm_3xtf32.
-constexpr int64_t kWgmmaTf32MinTiles = 96;
+/// The multiply-adds (m n k, times the batch) from which the family ranks
+/// before gemm_3xtf32.
+constexpr double kWgmmaTf32MinWork = double(int64_t(1) << 28);
 
 /// Whether B is row-major K x N (contiguous along n) rather than N x K.
 bool hasRowMajorB(const ProblemView &view) {
@@ -97,10 +100,10 @@ std::optional<unsigned> rank(const ProblemView &view, bool) {
   const ContractionView &c = *view.contraction;
   if (hasShallowK(view))
     return kShallowWgmmaTf32;
-  // A K x N B pays for its transposed split: about even with gemm_3xtf32
-  // on LLaMA's projections, behind it elsewhere (see the file comment).
-  int64_t tiles = c.batch * ceilDiv(c.m, kTile) * ceilDiv(c.n, kTile);
-  if (hasRowMajorB(view) || tiles < kWgmmaTf32MinTiles)
+  // Small problems run faster in gemm_3xtf32's smaller tiles (see the file
+  // comment).
+  double work = double(c.batch) * double(c.m) * double(c.n) * double(c.k);
+  if (work < kWgmmaTf32MinWork)
     return kFewTilesWgmmaTf32;
   return kWgmmaTf32;
 }
