@@ -152,9 +152,13 @@ double ModelPlan::reserveFrom(size_t position) const {
   size_t width = std::max(1u, options.coverageWidth);
   double reserve = 0;
   std::vector<double> batch;
-  for (size_t i = position; i < order.size(); ++i) {
-    batch.push_back(getEvaluationEstimate(order[i]));
-    if (batch.size() == width || i + 1 == order.size()) {
+  // The problems passed over wait for the coverage pass too.
+  std::vector<size_t> waiting(deferred);
+  waiting.insert(waiting.end(),
+                 order.begin() + std::min(position, order.size()), order.end());
+  for (size_t i = 0; i < waiting.size(); ++i) {
+    batch.push_back(getEvaluationEstimate(waiting[i]));
+    if (batch.size() == width || i + 1 == waiting.size()) {
       reserve += getBatchCost(batch);
       batch.clear();
     }
@@ -171,25 +175,41 @@ double ModelPlan::getLeft() const {
 double ModelPlan::getCoverageReserve() const { return reserveFrom(cursor); }
 
 std::vector<size_t> ModelPlan::getUncovered() const {
-  return std::vector<size_t>(order.begin() + cursor, order.end());
+  std::vector<size_t> uncovered(deferred);
+  uncovered.insert(uncovered.end(), order.begin() + cursor, order.end());
+  return uncovered;
 }
 
 std::optional<PlanTurn> ModelPlan::next() {
-  if (stopped || cursor >= order.size())
-    return std::nullopt;
-  size_t head = order[cursor];
-  if (options.totalSeconds <= 0) {
+  while (!stopped && cursor < order.size()) {
+    std::optional<PlanTurn> turn = planHead();
+    // Planned, or passed over for the coverage pass (the time left pays for
+    // no search of it even alone, but may for the smaller ones after it).
+    if (!turn && !stopped)
+      deferred.push_back(order[cursor]);
     ++cursor;
+    if (turn)
+      return turn;
+  }
+  return std::nullopt;
+}
+
+std::optional<PlanTurn> ModelPlan::planHead() {
+  size_t head = order[cursor];
+  if (options.totalSeconds <= 0)
     return PlanTurn{head, options.maxSeconds, options.maxSeconds,
                     options.maxCandidates};
-  }
   // Every problem still waiting costs one evaluation (of its size) if it
   // only gets the coverage pass; a search costs its allotment instead.
   // What is left beyond the coverage of all of them is split by share over
   // the problems to search: the longest run of the order, from its head,
   // in which every allotment pays for a search.
-  size_t waiting = order.size() - cursor;
+  size_t waiting = order.size() - cursor + deferred.size();
   double pool = getLeft() - reserveFrom(cursor);
+  if (pool <= 0) {
+    stopped = true;
+    return std::nullopt;
+  }
   auto minAllotment = [&](size_t problem) {
     return double(2 + options.minCandidates) * getEvaluationEstimate(problem) +
            getFinishCost(problem);
@@ -198,7 +218,7 @@ std::optional<PlanTurn> ModelPlan::next() {
     return getEvaluationEstimate(problem) +
            pool * weight[problem] / totalWeight;
   };
-  for (size_t k = waiting; k >= 1 && pool > 0; --k) {
+  for (size_t k = order.size() - cursor; k >= 1; --k) {
     double totalWeight = 0;
     for (size_t i = cursor; i < cursor + k; ++i)
       totalWeight += weight[order[i]];
@@ -235,10 +255,8 @@ std::optional<PlanTurn> ModelPlan::next() {
           problems[head].name, turn.allotment, turn.candidates, getLeft(),
           reserveFrom(cursor), waiting, fit.fixed, fit.perByte);
     });
-    ++cursor;
     return turn;
   }
-  stopped = true;
   return std::nullopt;
 }
 

@@ -356,6 +356,49 @@ TEST(ModelPlanTest, SmallProblemsLeftAfterALargeOneStillGetSearched) {
   EXPECT_GT(sizedElapsed, blindElapsed);
 }
 
+TEST(ModelPlanTest, AProblemTooDearToSearchIsCoveredAndTheNextSearched) {
+  // The largest problem's evaluations cost 7 s and its search keeps five
+  // more back for its finish (sanitizer runs): 56 s, more than the 50 s
+  // budget leaves beyond the coverage. It is passed over for the coverage
+  // pass; the two small problems after it (1.6 s an evaluation) are still
+  // searched, not left to the coverage with it.
+  constexpr double MB = 1e6;
+  std::vector<PlanProblem> problems = {problem("big", 0.6, "contraction"),
+                                       problem("a", 0.2, "contraction"),
+                                       problem("b", 0.2, "contraction")};
+  problems[0].bytes = 60 * MB;
+  problems[1].bytes = problems[2].bytes = 6 * MB;
+  auto cost = [](size_t problem) { return problem == 0 ? 7.0 : 1.6; };
+  ModelPlanOptions options;
+  options.totalSeconds = 50;
+  options.maxCandidates = 4;
+  options.finishEvaluations = 5;
+  FakeClock clock;
+  ModelPlan plan(problems, options, clock.get());
+  // Costs measured before the turns (as the side-by-side first pass does).
+  plan.recordEvaluations(0, 1, cost(0));
+  plan.recordEvaluations(1, 1, cost(1));
+  ASSERT_NEAR(plan.getEvaluationEstimate(0), 7.0, 1e-9);
+  std::optional<PlanTurn> first = plan.next();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->problem, 1u);
+  EXPECT_GE(first->candidates, 1);
+  // The big problem waits for the coverage pass, and its evaluation is
+  // kept back from the searches.
+  EXPECT_EQ(plan.getUncovered(), (std::vector<size_t>{0, 2}));
+  EXPECT_NEAR(plan.getCoverageReserve(), 7.0 + 1.6, 1e-9);
+
+  FakeClock run;
+  ModelPlan whole(problems, options, run.get());
+  whole.recordEvaluations(0, 1, cost(0));
+  whole.recordEvaluations(1, 1, cost(1));
+  std::vector<size_t> searched =
+      simulate(whole, run, cost, /*before=*/0, /*finish=*/5);
+  EXPECT_EQ(searched, (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(whole.getUncovered(), (std::vector<size_t>{0}));
+  EXPECT_LE(run.now, 1.1 * options.totalSeconds);
+}
+
 TEST(ModelPlanTest, FirstPicksJudgedSideBySideKeepLessBack) {
   std::vector<PlanProblem> problems = {problem("a", 0.4, "contraction"),
                                        problem("b", 0.3, "contraction"),

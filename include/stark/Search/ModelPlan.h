@@ -132,7 +132,10 @@ public:
 
   /// The next problem to search and its budget, re-planned from the time
   /// left; none once the rest get the coverage pass (the time left pays
-  /// for no further search) or every problem had its turn.
+  /// for no further search) or every problem had its turn. A problem whose
+  /// search the time left cannot pay for even alone (its evaluations are
+  /// the dearest) is left to the coverage pass, and the next in the order
+  /// is planned instead.
   std::optional<PlanTurn> next();
   /// Whether the search of `turn` may start another candidate, `seconds`
   /// and `evaluations` into it: its allotment planned again with the cost
@@ -140,7 +143,8 @@ public:
   /// that was too low does not overrun the budget.
   bool mayContinue(const PlanTurn &turn, int64_t evaluations,
                    double seconds) const;
-  /// Problems that did not get a turn, in plan order.
+  /// Problems that did not get a turn: those passed over first, then the
+  /// rest in plan order.
   std::vector<size_t> getUncovered() const;
 
   /// `count` evaluations took `seconds` of wall time in all (with the
@@ -165,14 +169,21 @@ public:
   const ModelPlanOptions &getOptions() const { return options; }
 
 private:
+  /// The turn of the problem at `cursor`, or none: when the time left is
+  /// spent (`stopped`), or when no run of the order from it pays for its
+  /// search.
+  std::optional<PlanTurn> planHead();
+
   std::vector<PlanProblem> problems;
   ModelPlanOptions options;
   std::function<double()> clock;
   double start = 0;
   std::vector<size_t> order;
   std::vector<double> headroom, gain, weight;
-  /// Problems before this position of `order` had their turn.
+  /// Problems before this position of `order` had their turn or were
+  /// passed over (`deferred`, in the order they were).
   size_t cursor = 0;
+  std::vector<size_t> deferred;
   /// Set once next() handed the rest to the coverage pass.
   bool stopped = false;
   /// The fixed part and the part per byte of an evaluation's cost.
