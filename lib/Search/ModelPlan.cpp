@@ -183,9 +183,11 @@ std::vector<size_t> ModelPlan::getUncovered() const {
 std::optional<PlanTurn> ModelPlan::next() {
   while (!stopped && cursor < order.size()) {
     std::optional<PlanTurn> turn = planHead();
+    if (stopped)
+      break;
     // Planned, or passed over for the coverage pass (the time left pays for
     // no search of it even alone, but may for the smaller ones after it).
-    if (!turn && !stopped)
+    if (!turn)
       deferred.push_back(order[cursor]);
     ++cursor;
     if (turn)

@@ -277,6 +277,12 @@ TEST(ModelPlanTest, NoSearchWhenTheBudgetPaysOnlyForCoverage) {
   // Once stopped, the plan stays stopped.
   clock.now = -100;
   EXPECT_FALSE(plan.next());
+  // Less than the coverage itself: the plan stops at once and every problem
+  // is still left to the coverage pass.
+  options.totalSeconds = 1;
+  ModelPlan spent(problems, options, clock.get());
+  EXPECT_FALSE(spent.next());
+  EXPECT_EQ(spent.getUncovered(), (std::vector<size_t>{0, 1}));
 }
 
 TEST(ModelPlanTest, EvaluationCostGrowsWithTheProblemsBytes) {

@@ -226,8 +226,18 @@ TEST_F(GemmKernelFamiliesTest, AppliesToF32Contractions) {
     EXPECT_LT(at("gemm_3xtf32"), at("gemm_f32")) << v.opName;
     EXPECT_LT(at("gemm_f32"), at("gemm")) << v.opName;
     EXPECT_LT(at("gemm"), int64_t(order.size())) << v.opName;
-    if (std::min(v.contraction->m, v.contraction->n) >= 16)
+    // Only the wgmma kernel (sm_90a, where it reads the operands) goes
+    // before them, on problems of 2^28 multiply-adds or more whose output
+    // fills its tiles (the 4096^3 matmul).
+    const ContractionView &c = *v.contraction;
+    double work = double(c.batch) * double(c.m) * double(c.n) * double(c.k);
+    bool wgmmaFirst = !order.empty() && order.front() == "gemm_wgmma_3xtf32";
+    if (wgmmaFirst)
+      EXPECT_GE(work, double(int64_t(1) << 28)) << v.opName;
+    else if (std::min(c.m, c.n) >= 16)
       EXPECT_EQ(order.front(), "gemm_3xtf32") << v.opName;
+    if (ir == kMatmul4096)
+      EXPECT_TRUE(wgmmaFirst);
   }
 }
 

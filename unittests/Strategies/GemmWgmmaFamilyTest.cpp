@@ -269,9 +269,13 @@ TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   std::vector<TemplateParams> sets =
       enumerateParams("gemm_wgmma_3xtf32", v, h200);
-  ASSERT_EQ(sets.size(), 3u);
+  // 1024 x 2048: 128 tiles for 132 SMs, so two slices of k (256 each)
+  // come before the three unsplit sets.
+  ASSERT_EQ(sets.size(), 6u);
   EXPECT_EQ(sets.front().at("stages"), 3);
   EXPECT_EQ(sets.front().at("group_m"), 8);
+  EXPECT_EQ(sets.front().at("split_k"), 2);
+  EXPECT_EQ(sets.back().at("split_k"), 1);
   EXPECT_TRUE(
       enumerateParams("gemm_wgmma_3xtf32", v, *lookupHardwareProfile("a100"))
           .empty());

@@ -30,7 +30,8 @@
 // as N x K and 245 us as K x N (gemm_3xtf32's first pick 338 / 354 us),
 // 512 x 2048 x 5632 in 262 / 309 us (394 / 425), 512 x 2048 x 2048 in 112 /
 // 125 us (146 / 156) and BERT's 128 x 3072 x 768 in 31 / 33 us (42 / 43);
-// 128 x 768 x 3072 is even (30 / 33 against 31 / 31 us). Below that
+// 128 x 768 x 3072 is even (30 / 33 against 31 / 31 us). Below that, and
+// where the output fills less than three quarters of its tiles,
 // gemm_3xtf32 goes first: BERT's 128 x 768 x 768 takes 29-31 us here and
 // 22 us there.
 //
@@ -100,10 +101,14 @@ std::optional<unsigned> rank(const ProblemView &view, bool) {
   const ContractionView &c = *view.contraction;
   if (hasShallowK(view))
     return kShallowWgmmaTf32;
-  // Small problems run faster in gemm_3xtf32's smaller tiles (see the file
-  // comment).
+  // Small problems, and outputs that fill less than three quarters of
+  // their 128 x 128 tiles (the suite's 64 x 64 matmul_large_k), run faster
+  // in gemm_3xtf32's smaller tiles (see the file comment).
   double work = double(c.batch) * double(c.m) * double(c.n) * double(c.k);
-  if (work < kWgmmaTf32MinWork)
+  double useful =
+      double(c.m) * double(c.n) /
+      double(ceilDiv(c.m, kTile) * kTile * ceilDiv(c.n, kTile) * kTile);
+  if (work < kWgmmaTf32MinWork || useful < 0.75)
     return kFewTilesWgmmaTf32;
   return kWgmmaTf32;
 }
