@@ -264,6 +264,37 @@ TEST(ModelPlanTest, ATurnIsPlannedAgainFromItsOwnMeasurements) {
   EXPECT_TRUE(unplanned.mayContinue(*any, 1000, 1e6));
 }
 
+TEST(ModelPlanTest, TheBaselinesEvaluationIsNotTakenForACandidates) {
+  // The largest of five problems gets 30% of what is left; its turn is
+  // planned at 1 s an evaluation and keeps eight evaluations back for its
+  // finish (retimes, sanitizer runs). The baseline's evaluation, with the
+  // references, takes 5 s: taken for a candidate's, the finish alone (40 s)
+  // would leave the search no time. It says nothing of a candidate's cost,
+  // so the search goes on until candidates are measured.
+  std::vector<PlanProblem> problems = {problem("big", 0.3, "contraction")};
+  for (int i = 0; i < 4; ++i)
+    problems.push_back(problem("p" + std::to_string(i), 0.175, "contraction"));
+  for (PlanProblem &p : problems)
+    p.bytes = 1e6;
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 150;
+  options.finishEvaluations = 8;
+  ModelPlan plan(problems, options, clock.get());
+  std::optional<PlanTurn> turn = plan.next();
+  ASSERT_TRUE(turn);
+  ASSERT_EQ(turn->problem, 0u);
+  // 1 + (150 - 5) * 0.3 = 44.5 s.
+  EXPECT_DOUBLE_EQ(turn->allotment, 44.5);
+  EXPECT_TRUE(plan.mayContinue(*turn, 1, 5.0));
+  // Candidates at 1 s after it (7 s in, 2.33 s an evaluation): about 45 s
+  // planned again, 2.3 s of overrun and 19 s of finish kept back.
+  EXPECT_TRUE(plan.mayContinue(*turn, 3, 7.0));
+  // Candidates as dear as the baseline (5 s each): the finish no longer
+  // fits.
+  EXPECT_FALSE(plan.mayContinue(*turn, 3, 15.0));
+}
+
 TEST(ModelPlanTest, NoSearchWhenTheBudgetPaysOnlyForCoverage) {
   std::vector<PlanProblem> problems = {problem("a", 0.5, "contraction"),
                                        problem("b", 0.5, "convolution")};

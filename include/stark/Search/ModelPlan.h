@@ -139,7 +139,8 @@ public:
   std::optional<PlanTurn> next();
   /// Whether the search of `turn` may start another candidate, `seconds`
   /// and `evaluations` into it: its allotment planned again with the cost
-  /// of an evaluation these measurements give, so that a first estimate
+  /// of an evaluation these measurements give (once they include a
+  /// candidate's: the first is the baseline's), so that a first estimate
   /// that was too low does not overrun the budget.
   bool mayContinue(const PlanTurn &turn, int64_t evaluations,
                    double seconds) const;
