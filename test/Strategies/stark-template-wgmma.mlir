@@ -6,7 +6,9 @@
 // for a problem that fills C first (never reading C) and the epilogue's
 // output for a contraction followed by element-wise ops (a bf16 matmul's
 // truncation, a batch matmul's bias + relu into f16): it is then the first
-// family of those problems too, and their sources compile.
+// family of those problems too, and their sources compile. So do
+// gemm_wgmma_tma's (GemmWgmmaTma.cuh: its arguments extend gemm_wgmma's),
+// for a batch and for a fill.
 
 // RUN: stark-template --problem %s --family gemm_wgmma | FileCheck %s
 // RUN: stark-template --problem %s --list | FileCheck %s --check-prefix=LIST
@@ -20,6 +22,10 @@
 // RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fused-batch-matmul-f16-bias-relu.mlir --family gemm_wgmma --source > %t.epi.cu
 // RUN: %if nvcc %{ %nvcc-compile %t.fill.cu -o %t.fill.o %}
 // RUN: %if nvcc %{ %nvcc-compile %t.epi.cu -o %t.epi.o %}
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/batch-matmul-bf16.mlir --family gemm_wgmma_tma --source > %t.tma.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.tma.cu -o %t.tma.o %}
+// RUN: stark-template --problem %S/../Integration/CUDA/templates/Inputs/fill-matmul-bf16-f32.mlir --family gemm_wgmma_tma --source > %t.tma-fill.cu
+// RUN: %if nvcc %{ %nvcc-compile %t.tma-fill.cu -o %t.tma-fill.o %}
 
 // CHECK: stark.cuda = #stark.cuda<family = "gemm_wgmma", launches = [#stark.launch<block = array<i64: 384, 1, 1>, grid = array<i64: 512, 1, 1>, kernel = "stark_gemm_wgmma", shared_bytes = 197632>], params = {bn = "256", group_m = "8", stages = "4"}
 

@@ -86,12 +86,14 @@ template <class TIn, class TC> struct WgmmaArgs {
   int M, N, K;
   long long lda, ldb, ldc;          // row strides (elements)
   long long batchA, batchB, batchC; // batch strides (elements)
+  // The batches of C (read by split-K and by the TMA kernels' tile order).
+  int batches = 1;
   // Split-K (kernels that take it): grid.y is splits * batches, block y
   // sums the kTilesPerSplit k tiles of slice y / batches of batch
   // y % batches into ws ([slice][batch][m][n]), and a second launch adds
   // the slices in order (wgmmaSplitKReduce).
   float *ws = nullptr;
-  int batches = 1, splits = 1, kTilesPerSplit = 0;
+  int splits = 1, kTilesPerSplit = 0;
 };
 
 // What the consumers do with each pair of finished sums (columns col and

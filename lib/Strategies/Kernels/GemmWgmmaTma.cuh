@@ -29,7 +29,6 @@ namespace stark_kernels {
 
 template <class TIn, class TC> struct WgmmaTmaArgs : WgmmaArgs<TIn, TC> {
   const void *mapA, *mapB; // 128-byte tensor maps in global memory
-  int batches;             // batches of C
   bool aBroadcast, bBroadcast;
 };
 
