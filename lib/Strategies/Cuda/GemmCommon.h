@@ -26,6 +26,8 @@ CudaKernelPlan makeGemmPlan(const ContractionView &c, StringRef family,
                             int64_t bn, int64_t threads, int64_t sharedBytes,
                             bool dynamicShared, int64_t splitK = 1);
 
+// Split-K (GemmSplitK.cpp; the plans' second launch is makeGemmPlan's).
+
 /// The entry of the second launch of a split-K plan.
 constexpr StringLiteral kSplitKReduceKernel = "stark_gemm_splitk_reduce";
 /// The largest split-K workspace (the partial sums of every slice, f32) a
