@@ -152,10 +152,7 @@ double ModelPlan::reserveFrom(size_t position) const {
   size_t width = std::max(1u, options.coverageWidth);
   double reserve = 0;
   std::vector<double> batch;
-  // The problems passed over wait for the coverage pass too.
-  std::vector<size_t> waiting(deferred);
-  waiting.insert(waiting.end(),
-                 order.begin() + std::min(position, order.size()), order.end());
+  std::vector<size_t> waiting = getWaitingFrom(position);
   for (size_t i = 0; i < waiting.size(); ++i) {
     batch.push_back(getEvaluationEstimate(waiting[i]));
     if (batch.size() == width || i + 1 == waiting.size()) {
@@ -174,10 +171,16 @@ double ModelPlan::getLeft() const {
 
 double ModelPlan::getCoverageReserve() const { return reserveFrom(cursor); }
 
+std::vector<size_t> ModelPlan::getWaitingFrom(size_t position) const {
+  // The problems passed over wait for the coverage pass too.
+  std::vector<size_t> waiting(deferred);
+  waiting.insert(waiting.end(),
+                 order.begin() + std::min(position, order.size()), order.end());
+  return waiting;
+}
+
 std::vector<size_t> ModelPlan::getUncovered() const {
-  std::vector<size_t> uncovered(deferred);
-  uncovered.insert(uncovered.end(), order.begin() + cursor, order.end());
-  return uncovered;
+  return getWaitingFrom(cursor);
 }
 
 std::optional<PlanTurn> ModelPlan::next() {

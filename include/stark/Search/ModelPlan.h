@@ -174,6 +174,10 @@ private:
   /// spent (`stopped`), or when no run of the order from it pays for its
   /// search.
   std::optional<PlanTurn> planHead();
+  /// The problems waiting for the coverage pass once those before
+  /// `position` of the order had their turn: the ones passed over, then the
+  /// rest of the order.
+  std::vector<size_t> getWaitingFrom(size_t position) const;
 
   std::vector<PlanProblem> problems;
   ModelPlanOptions options;

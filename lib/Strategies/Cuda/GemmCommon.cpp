@@ -438,11 +438,7 @@ typedef unsigned int uint32_t;
   os << "typedef stark_kernels::" << config << " StarkConfig;\n";
   bool split = splitK > 1;
   if (split)
-    os << llvm::formatv(
-        "constexpr int SPLIT_K = {0}, K_PER_SPLIT = {1};\n"
-        "// The partial sums of each slice of k: [slice][batch][m][n].\n"
-        "__device__ float stark_gemm_ws[SPLIT_K * BATCH * M * N];\n",
-        splitK, kPerSplit);
+    os << emitSplitKWorkspace(splitK, "K_PER_SPLIT", kPerSplit);
   // With an epilogue the layout stores the output (of any type) itself and
   // reads the epilogue's inputs: the parameters are the kernel's.
   std::string a = "A", b = "B", cArg = "C",

@@ -46,6 +46,13 @@ constexpr int64_t kSplitKMinSliceDepth = 256;
 FailureOr<int64_t> getSplitKDepth(const ContractionView &c, int64_t bk,
                                   int64_t splitK, std::string &whyNot);
 
+/// A split candidate's constants and workspace: SPLIT_K, the slices' depth
+/// as `perSplitName` (in the kernel's units), and `stark_gemm_ws`, the
+/// partial sums of every slice ([slice][batch][m][n], f32), in a source that
+/// defines BATCH, M and N.
+std::string emitSplitKWorkspace(int64_t splitK, StringRef perSplitName,
+                                int64_t perSplit);
+
 /// The split counts worth trying for a bm x bn x bk block on `c` where its
 /// output tiles leave SMs idle: one wave of blocks and two, each slice at
 /// least kSplitKMinSliceDepth deep, each count the number of slices its

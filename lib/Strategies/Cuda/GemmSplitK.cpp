@@ -141,3 +141,12 @@ cudatpl::proposeWaveSplitK(const ContractionView &c, int64_t bm, int64_t bn,
   }
   return best;
 }
+
+std::string cudatpl::emitSplitKWorkspace(int64_t splitK, StringRef perSplitName,
+                                         int64_t perSplit) {
+  return llvm::formatv(
+      "constexpr int SPLIT_K = {0}, {1} = {2};\n"
+      "// The partial sums of each slice of k: [slice][batch][m][n].\n"
+      "__device__ float stark_gemm_ws[SPLIT_K * BATCH * M * N];\n",
+      splitK, perSplitName, perSplit);
+}

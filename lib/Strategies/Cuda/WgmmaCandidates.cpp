@@ -41,11 +41,9 @@ std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
        << "\n";
   bool split = spec.splitK > 1;
   if (split)
-    os << llvm::formatv(
-        "constexpr int SPLIT_K = {0}, K_TILES_PER_SPLIT = {1};\n"
-        "// The partial sums of each slice of k: [slice][batch][m][n].\n"
-        "__device__ float stark_gemm_ws[SPLIT_K * BATCH * M * N];\n\n",
-        spec.splitK, spec.kTilesPerSplit);
+    os << emitSplitKWorkspace(spec.splitK, "K_TILES_PER_SPLIT",
+                              spec.kTilesPerSplit)
+       << "\n";
   // The arguments, the same in the GEMM's launch and the split-K sums'.
   std::string setup;
   llvm::raw_string_ostream args(setup);
