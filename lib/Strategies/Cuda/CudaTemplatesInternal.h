@@ -40,6 +40,11 @@ RankingKind getRankingKind(const ProblemView &view);
 enum RankBand : unsigned {
   kFirst = 0,
   kSecond = 1,
+  /// A contraction with at most 8 rows of output (gemm_skinny): bound by
+  /// reading B once, which a strip of columns per block with k split over
+  /// blocks does at the memory's rate; it also takes the fill and the
+  /// epilogue that the reductions decline.
+  kSkinnyGemm = 8,
   /// Matrix-vector shapes (min(m, n) < 16) are bandwidth-bound: a
   /// reduction per output reads each matrix element once without wasting
   /// a tile.
@@ -60,6 +65,9 @@ enum RankBand : unsigned {
   kPipelined3xTf32 = 40,
   kFewTilesWgmmaTf32 = 45,
   kPipelinedF32 = 50,
+  /// gemm_skinny on 9 to 16 rows, where the GEMM kernels' tiles start to
+  /// pay for themselves.
+  kSkinnyGemmWide = 55,
   /// A convolution whose output rows are narrower than a warp: after the
   /// GEMM kernels that decline nothing.
   kNarrowConvRows = 60,

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Times gemm_skinny (the first four of its enumerated parameter sets)
+# against gemm_3xtf32's first pick (what these problems got before the
+# family existed) on the few-row f32 products of the model zoo, each a fill
+# + matmul: VGG-16's three classifier layers at batch 1 (B K x N, as the
+# exports write them) and its first at batch 8, MobileNetV3-small's
+# classifier, and the LLaMA block's projections of one token (B the N x K
+# weight). Every candidate is verified and timed by stark-eval (L2 flushed,
+# median); B's bytes over the time give the bandwidth.
+# Usage: run_gemm_skinny.sh <folder with stark-template and stark-eval> <out folder>
+set -u
+bin=$1
+out=$2
+mkdir -p "$out"
+problem() { # M N K orientation -> file
+  f="$out/p_$1x$2x$3_$4.mlir"
+  if [ "$4" = nk ]; then
+    bshape="$2x$3"
+    maps='indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] '
+  else
+    bshape="$3x$2"
+    maps=''
+  fi
+  cat >"$f" <<MLIR
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.matmul", shapes = "$1x$3xf32,${bshape}xf32->$1x$2xf32", signature = "0">} {
+  func.func @kernel(%a: memref<$1x$3xf32>, %b: memref<${bshape}xf32>, %c: memref<$1x$2xf32>) {
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<$1x$2xf32>)
+    linalg.matmul ${maps}ins(%a, %b : memref<$1x$3xf32>, memref<${bshape}xf32>) outs(%c : memref<$1x$2xf32>)
+    return
+  }
+}
+MLIR
+  echo "$f"
+}
+run() { # problem family params label bytes-of-B
+  "$bin/stark-template" --problem "$1" --family "$2" ${3:+--params "$3"} >"$out/c.mlir" 2>"$out/c.err" ||
+    { echo "$4: no candidate: $(cat "$out/c.err")"; return; }
+  params=$(grep -o 'params = {[^}]*}' "$out/c.mlir" | head -1)
+  "$bin/stark-eval" --target cuda --problem "$1" --candidate "$out/c.mlir" --json \
+    --time-budget 1 >"$out/$4.json" 2>"$out/$4.err"
+  echo "$4 $2 $params: $(python3 -c "
+import json,sys
+r=json.load(open(sys.argv[1])); t=r.get('timing',{})
+c=t.get('candidate',{}).get('median_s',0)
+print(r.get('status'), round(c*1e6,1), 'us', 'baseline', round(t.get('baseline',{}).get('median_s',0)*1e6,1), 'us', 'B at', round(float(sys.argv[2])/c/1e9) if c else '-', 'GB/s')" "$out/$4.json" "$5" 2>/dev/null)"
+}
+for shape in "1 4096 25088 kn" "1 4096 4096 kn" "1 1000 4096 kn" "8 4096 25088 kn" \
+             "1 1024 576 kn" "1 5632 2048 nk" "1 2048 5632 nk" "1 2048 2048 nk"; do
+  set -- $shape
+  p=$(problem "$1" "$2" "$3" "$4")
+  l="$1x$2x$3_$4"
+  bytes=$(($2 * $3 * 4))
+  i=0
+  "$bin/stark-template" --problem "$p" --list | sed -n '/^gemm_skinny/,/^[a-z]/p' | grep '^  ' | head -4 |
+    while read -r params; do
+      i=$((i + 1))
+      run "$p" gemm_skinny "$params" "${l}_skinny_$i" "$bytes"
+    done
+  run "$p" gemm_3xtf32 "" "${l}_3xtf32_first" "$bytes"
+done
+rm -f "$out"/*.mlir
