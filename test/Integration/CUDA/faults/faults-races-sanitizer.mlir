@@ -26,3 +26,11 @@
 // RUN: %{eval} --sanitize memcheck --problem %S/../Inputs/matmul-problem.mlir --candidate %t.ok.mlir | FileCheck %s --check-prefix=OK
 // OK:      status: ok
 // OK:      flags: {{.*}}sanitizer_{{memcheck|racecheck}}_clean
+
+// Under the tool a trial runs the candidate once (a winner has passed the
+// second, rescheduled run before; under racecheck each run of a large
+// kernel takes seconds).
+// RUN: %{eval} --sanitize racecheck --json --problem %S/../Inputs/matmul-problem.mlir --candidate %t.ok.mlir | FileCheck %s --check-prefix=ONCE
+// ONCE-NOT: second run
+// ONCE:     "running the candidate: trial 0
+// ONCE-NOT: second run
