@@ -51,8 +51,7 @@ static std::optional<unsigned> rankSkinny(const ProblemView &view, bool) {
   return view.contraction->m <= 8 ? kSkinnyGemm : kSkinnyGemmWide;
 }
 
-static LogicalResult checkSkinny(const ProblemView &view,
-                                 std::string &whyNot) {
+static LogicalResult checkSkinny(const ProblemView &view, std::string &whyNot) {
   if (failed(checkGemmKernelApplies(view, "gemm_skinny", whyNot)))
     return failure();
   if (view.contraction->m > kSkinnyMaxRows) {
@@ -78,13 +77,11 @@ static SkinnyWalk getSkinnyWalk(const ContractionView &c,
   SkinnyWalk w;
   w.alongK = addr.transposeB;
   if (w.alongK)
-    w.vec = !addr.transposeA && isGemmKernelVectorisable(addr, true, true)
-                ? 4
-                : 1;
+    w.vec =
+        !addr.transposeA && isGemmKernelVectorisable(addr, true, true) ? 4 : 1;
   else
     // A vector of B's row must stay inside it: n a multiple of 4.
-    w.vec = c.n % 4 == 0 && isGemmKernelVectorisable(addr, false, true) ? 4
-                                                                        : 1;
+    w.vec = c.n % 4 == 0 && isGemmKernelVectorisable(addr, false, true) ? 4 : 1;
   return w;
 }
 
@@ -151,8 +148,7 @@ enumerateSkinny(const ProblemView &view, const HardwareProfile &profile) {
   // strip past n idles its threads), the larger block among equals.
   std::vector<std::pair<SkinnyParams, double>> blocks;
   auto add = [&](const SkinnyParams &p) {
-    blocks.push_back(
-        {p, double(c.n) / double(ceilDiv(c.n, p.bn) * p.bn)});
+    blocks.push_back({p, double(c.n) / double(ceilDiv(c.n, p.bn) * p.bn)});
   };
   for (int64_t threads : {256, 128, 64}) {
     if (threads > maxThreads)
@@ -226,8 +222,7 @@ static FailureOr<CudaKernelPlan> generateSkinny(const ProblemView &view,
   std::string source = emitGemmKernelSource(
       view, addr, /*affine=*/addr.strided, *text, config, "gemmSkinnyBlock",
       kernel, /*vec=*/walk.vec > 1, getSkinnyMinBlocks(walk, p), /*groupM=*/1,
-      p.splitK,
-      *kPerSplit, kSplitKReduceKernel);
+      p.splitK, *kPerSplit, kSplitKReduceKernel);
   return makeGemmPlan(c, "gemm_skinny", kernel, std::move(source), p.bm, p.bn,
                       p.threads, /*sharedBytes=*/0, /*dynamicShared=*/false,
                       p.splitK);

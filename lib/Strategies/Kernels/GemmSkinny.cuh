@@ -39,9 +39,9 @@ namespace detail {
 
 // B along n: thread t owns columns n0 + V t .. + V - 1.
 template <class Cfg, bool Vec, class Layout>
-__device__ __forceinline__ void
-skinnyAlongN(const GemmParams<Layout> &p, int b, int split, int m0, int n0,
-             int kBeg, int kEnd) {
+__device__ __forceinline__ void skinnyAlongN(const GemmParams<Layout> &p, int b,
+                                             int split, int m0, int n0,
+                                             int kBeg, int kEnd) {
   constexpr int BM = Cfg::kBM, BK = Cfg::kBK, V = Vec ? 4 : 1;
   static_assert(Cfg::kBN == Cfg::kThreads * V, "a thread per V columns");
   const Layout lay = p.lay;
@@ -53,16 +53,15 @@ skinnyAlongN(const GemmParams<Layout> &p, int b, int split, int m0, int n0,
     float bv[V];
     if constexpr (Vec) {
       // Vec: N is a multiple of 4 within the row, so the vector is inside.
-      float4 x = __ldg(reinterpret_cast<const float4 *>(
-          p.B + lay.b_off(b, k, n)));
+      float4 x =
+          __ldg(reinterpret_cast<const float4 *>(p.B + lay.b_off(b, k, n)));
       bv[0] = x.x, bv[1] = x.y, bv[2] = x.z, bv[3] = x.w;
     } else {
       bv[0] = __ldg(p.B + lay.b_off(b, k, n));
     }
 #pragma unroll
     for (int m = 0; m < BM; ++m) {
-      const float a =
-          m0 + m < p.M ? __ldg(p.A + lay.a_off(b, m0 + m, k)) : 0.f;
+      const float a = m0 + m < p.M ? __ldg(p.A + lay.a_off(b, m0 + m, k)) : 0.f;
 #pragma unroll
       for (int v = 0; v < V; ++v)
         acc[m][v] = fmaf(a, bv[v], acc[m][v]);
@@ -89,9 +88,9 @@ skinnyAlongN(const GemmParams<Layout> &p, int b, int split, int m0, int n0,
 // B along k: warp w owns columns n0 + CW w .. + CW - 1; lane l reads the V
 // elements of k at kBeg + V (l + 32 j).
 template <class Cfg, bool TA, bool Vec, class Layout>
-__device__ __forceinline__ void
-skinnyAlongK(const GemmParams<Layout> &p, int b, int split, int m0, int n0,
-             int kBeg, int kEnd) {
+__device__ __forceinline__ void skinnyAlongK(const GemmParams<Layout> &p, int b,
+                                             int split, int m0, int n0,
+                                             int kBeg, int kEnd) {
   constexpr int BM = Cfg::kBM, V = Vec && !TA ? 4 : 1;
   constexpr int CW = Cfg::kBN / Cfg::kWarps;
   static_assert(Cfg::kBN % Cfg::kWarps == 0, "columns per warp");
@@ -101,7 +100,7 @@ skinnyAlongK(const GemmParams<Layout> &p, int b, int split, int m0, int n0,
   const int nw = n0 + warp * CW;
   float acc[BM][CW];
   zero(acc);
-  auto load = [&](const float *g, float (&x)[V]) {
+  auto load = [&](const float *g, float(&x)[V]) {
     if constexpr (V == 4) {
       float4 v = __ldg(reinterpret_cast<const float4 *>(g));
       x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
