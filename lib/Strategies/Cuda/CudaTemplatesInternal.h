@@ -40,15 +40,19 @@ RankingKind getRankingKind(const ProblemView &view);
 enum RankBand : unsigned {
   kFirst = 0,
   kSecond = 1,
-  /// A contraction with at most 8 rows of output (gemm_skinny): bound by
-  /// reading B once, which a strip of columns per block with k split over
-  /// blocks does at the memory's rate; it also takes the fill and the
-  /// epilogue that the reductions decline.
+  /// A contraction with at most 8 rows of output, or 8 columns and an
+  /// epilogue (gemm_skinny): bound by reading B once, which a strip of columns
+  /// per block with k split over blocks does at the memory's rate; it also
+  /// takes the fill and the epilogue that the reductions decline.
   kSkinnyGemm = 8,
   /// Matrix-vector shapes (min(m, n) < 16) are bandwidth-bound: a
   /// reduction per output reads each matrix element once without wasting
   /// a tile.
   kSkinnyContraction = 10,
+  /// gemm_skinny on the transpose of a matrix times a vector (at most 8
+  /// columns of output, many rows) without an epilogue: after the
+  /// reduction that reads along its rows.
+  kSkinnyGemmSwapped = 11,
   /// A convolution computed directly, with output rows at least a warp
   /// wide: no implicit-GEMM address decoding, and short k (few channels,
   /// small filters) costs nothing to pipeline.
@@ -65,8 +69,8 @@ enum RankBand : unsigned {
   kPipelined3xTf32 = 40,
   kFewTilesWgmmaTf32 = 45,
   kPipelinedF32 = 50,
-  /// gemm_skinny on 9 to 16 rows, where the GEMM kernels' tiles start to
-  /// pay for themselves.
+  /// gemm_skinny on 9 to 16 rows (or columns), where the GEMM kernels'
+  /// tiles start to pay for themselves.
   kSkinnyGemmWide = 55,
   /// A convolution whose output rows are narrower than a warp: after the
   /// GEMM kernels that decline nothing.
@@ -388,9 +392,10 @@ struct GemmKernelAddressing {
 GemmKernelAddressing getGemmKernelAddressing(const ProblemView &view);
 /// Whether the kernels' 16-byte path is valid (gemmStridesVectorisable of
 /// GemmCommon.cuh): only for strided addressing; an operand the kernel does
-/// not read with vectors (`needA` / `needB` false) is not checked.
+/// not read or write with vectors (`needA` / `needB` / `needC` false) is not
+/// checked.
 bool isGemmKernelVectorisable(const GemmKernelAddressing &addr, bool needA,
-                              bool needB);
+                              bool needB, bool needC = true);
 /// Whether every in-tile offset fits 32 bits (gemmTileOffsetsFit).
 bool gemmKernelTileOffsetsFit(const GemmKernelAddressing &addr, int64_t bm,
                               int64_t bn, int64_t bk);

@@ -269,7 +269,7 @@ GemmKernelAddressing cudatpl::getGemmKernelAddressing(const ProblemView &view) {
 }
 
 bool cudatpl::isGemmKernelVectorisable(const GemmKernelAddressing &addr,
-                                       bool needA, bool needB) {
+                                       bool needA, bool needB, bool needC) {
   if (!addr.strided)
     return false;
   auto m4 = [](int64_t v) { return v % 4 == 0; };
@@ -281,7 +281,7 @@ bool cudatpl::isGemmKernelVectorisable(const GemmKernelAddressing &addr,
   bool okC = c[2] == 1 && m4(c[1]) && m4(c[0]) && m4(addr.cOffset);
   okA = !needA || (okA && m4(a[0]) && m4(addr.aOffset));
   okB = !needB || (okB && m4(b[0]) && m4(addr.bOffset));
-  return okA && okB && okC;
+  return okA && okB && (okC || !needC);
 }
 
 bool cudatpl::gemmKernelTileOffsetsFit(const GemmKernelAddressing &addr,

@@ -7,7 +7,9 @@
 // is split over blocks until the grid keeps the memory system busy (the
 // slices' partial sums are added in order by the split-K pass, which also
 // applies the fill and the epilogue). B along n: a thread per V columns;
-// B along k (a linear layer's weight): a warp per few columns. Addressing
+// B along k (a linear layer's weight): a warp per few columns. With many
+// rows and at most 16 columns (a matrix times a vector, a 1x1 convolution
+// of one pixel) the kernel walks the transposed product instead. Addressing
 // as in gemm_f32: strided where it can be, decoded otherwise.
 //
 //===----------------------------------------------------------------------===//
@@ -45,55 +47,107 @@ static ArrayRef<ParamField<SkinnyParams>> getSkinnyFields() {
   return fields;
 }
 
-static std::optional<unsigned> rankSkinny(const ProblemView &view, bool) {
-  if (!ranksAsContraction(view) || view.contraction->m > kSkinnyMaxRows)
-    return std::nullopt;
-  return view.contraction->m <= 8 ? kSkinnyGemm : kSkinnyGemmWide;
-}
-
-static LogicalResult checkSkinny(const ProblemView &view, std::string &whyNot) {
-  if (failed(checkGemmKernelApplies(view, "gemm_skinny", whyNot)))
-    return failure();
-  if (view.contraction->m > kSkinnyMaxRows) {
-    whyNot = llvm::formatv("gemm_skinny takes at most {0} rows of output "
-                           "(m = {1})",
-                           kSkinnyMaxRows, view.contraction->m);
-    return failure();
-  }
-  return success();
-}
-
 namespace {
-/// How the kernel walks a problem: along k (B's contiguous dimension is k)
-/// or along n, and the elements of its vector loads (1: scalar).
+/// The product the kernel walks: the problem's own, or with few columns
+/// and many rows its transpose (`swap`: C^T = B^T A^T, m and n exchanged),
+/// with the addressing of that product; along k (B's contiguous dimension
+/// is k) or along n, and the elements of its vector loads (1: scalar).
 struct SkinnyWalk {
+  bool swap = false;
+  ContractionView c;
+  GemmKernelAddressing addr;
   bool alongK = false;
   int64_t vec = 1;
 };
 } // namespace
 
-static SkinnyWalk getSkinnyWalk(const ContractionView &c,
-                                const GemmKernelAddressing &addr) {
+/// The side of `c` the kernel keeps whole in a block: m, or n when m has
+/// more than kSkinnyMaxRows rows and n does not (the swapped product).
+static std::optional<bool> getSkinnySwap(const ContractionView &c) {
+  if (c.m <= kSkinnyMaxRows)
+    return false;
+  if (c.n <= kSkinnyMaxRows)
+    return true;
+  return std::nullopt;
+}
+
+static std::optional<unsigned> rankSkinny(const ProblemView &view, bool) {
+  if (!ranksAsContraction(view))
+    return std::nullopt;
+  const ContractionView &c = *view.contraction;
+  std::optional<bool> swap = getSkinnySwap(c);
+  if (!swap)
+    return std::nullopt;
+  int64_t rows = *swap ? c.n : c.m;
+  if (rows > 8)
+    return kSkinnyGemmWide;
+  // A matrix times a vector without an epilogue is also a row or column
+  // reduction, which goes first there.
+  return *swap && !view.epilogue ? kSkinnyGemmSwapped : kSkinnyGemm;
+}
+
+static LogicalResult checkSkinny(const ProblemView &view, std::string &whyNot) {
+  if (failed(checkGemmKernelApplies(view, "gemm_skinny", whyNot)))
+    return failure();
+  const ContractionView &c = *view.contraction;
+  if (!getSkinnySwap(c)) {
+    whyNot = llvm::formatv("gemm_skinny takes at most {0} rows or columns of "
+                           "output (m = {1}, n = {2})",
+                           kSkinnyMaxRows, c.m, c.n);
+    return failure();
+  }
+  return success();
+}
+
+static SkinnyWalk getSkinnyWalk(const ProblemView &view) {
   SkinnyWalk w;
+  w.c = *view.contraction;
+  w.addr = getGemmKernelAddressing(view);
+  w.swap = getSkinnySwap(w.c).value_or(false);
+  if (w.swap) {
+    // A' = B^T (m' = n), B' = A^T (n' = m): their strides exchanged.
+    GemmKernelAddressing &a = w.addr;
+    std::swap(w.c.m, w.c.n);
+    std::swap(w.c.transposeA, w.c.transposeB);
+    w.c.transposeA = !w.c.transposeA, w.c.transposeB = !w.c.transposeB;
+    int64_t aStrides[3] = {a.b[0], a.b[2], a.b[1]};
+    int64_t bStrides[3] = {a.a[0], a.a[2], a.a[1]};
+    std::copy(aStrides, aStrides + 3, a.a);
+    std::copy(bStrides, bStrides + 3, a.b);
+    std::swap(a.c[1], a.c[2]);
+    std::swap(a.aOffset, a.bOffset);
+    if (a.strided) {
+      a.transposeA = a.a[1] == 1 && a.a[2] != 1;
+      a.transposeB = a.b[1] == 1 && a.b[2] != 1;
+    } else {
+      a.transposeA = w.c.transposeA, a.transposeB = w.c.transposeB;
+    }
+  }
+  const GemmKernelAddressing &addr = w.addr;
   w.alongK = addr.transposeB;
+  // Sums go out one at a time but along n unswapped, where C takes vectors.
+  bool vecC = !w.alongK && !w.swap;
   if (w.alongK)
-    w.vec =
-        !addr.transposeA && isGemmKernelVectorisable(addr, true, true) ? 4 : 1;
+    w.vec = !addr.transposeA && isGemmKernelVectorisable(addr, true, true, vecC)
+                ? 4
+                : 1;
   else
     // A vector of B's row must stay inside it: n a multiple of 4.
-    w.vec = c.n % 4 == 0 && isGemmKernelVectorisable(addr, false, true) ? 4 : 1;
+    w.vec = w.c.n % 4 == 0 && isGemmKernelVectorisable(addr, false, true, vecC)
+                ? 4
+                : 1;
   return w;
 }
 
-/// Whether `p` is a block of the kernel for `walk` on `c`.
-static LogicalResult validateSkinny(const ContractionView &c,
-                                    const SkinnyWalk &walk,
+/// Whether `p` is a block of the kernel for `walk`.
+static LogicalResult validateSkinny(const SkinnyWalk &walk,
                                     const SkinnyParams &p,
                                     std::string &whyNot) {
-  if (p.bm < c.m || p.bm > kSkinnyMaxRows) {
-    whyNot = llvm::formatv("bm must cover the {0} rows of output and be at "
-                           "most {1}",
-                           c.m, kSkinnyMaxRows);
+  if (p.bm < walk.c.m || p.bm > kSkinnyMaxRows) {
+    whyNot =
+        llvm::formatv("bm must cover the {0} {1} of output and be at "
+                      "most {2}",
+                      walk.c.m, walk.swap ? "columns" : "rows", kSkinnyMaxRows);
     return failure();
   }
   if (p.threads < 32 || p.threads > 1024 || p.threads % 32) {
@@ -140,8 +194,8 @@ static SmallVector<int64_t> proposeSkinnySplits(const ContractionView &c,
 
 static std::vector<SkinnyParams>
 enumerateSkinny(const ProblemView &view, const HardwareProfile &profile) {
-  const ContractionView &c = *view.contraction;
-  SkinnyWalk walk = getSkinnyWalk(c, getGemmKernelAddressing(view));
+  SkinnyWalk walk = getSkinnyWalk(view);
+  const ContractionView &c = walk.c;
   int64_t bm = llvm::PowerOf2Ceil(c.m);
   int64_t maxThreads = getMaxBlockThreads(profile);
   // Blocks whose strips of columns waste the fewest threads first (a
@@ -203,10 +257,9 @@ static FailureOr<CudaKernelPlan> generateSkinny(const ProblemView &view,
                                                 std::string &whyNot) {
   if (failed(checkSkinny(view, whyNot)))
     return failure();
-  const ContractionView &c = *view.contraction;
-  GemmKernelAddressing addr = getGemmKernelAddressing(view);
-  SkinnyWalk walk = getSkinnyWalk(c, addr);
-  if (failed(validateSkinny(c, walk, p, whyNot)))
+  SkinnyWalk walk = getSkinnyWalk(view);
+  const ContractionView &c = walk.c;
+  if (failed(validateSkinny(walk, p, whyNot)))
     return failure();
   FailureOr<int64_t> kPerSplit = getSplitKDepth(c, p.bk, p.splitK, whyNot);
   if (failed(kPerSplit))
@@ -216,8 +269,14 @@ static FailureOr<CudaKernelPlan> generateSkinny(const ProblemView &view,
     whyNot = "GemmSkinny.cuh is not embedded";
     return failure();
   }
-  std::string config = llvm::formatv("SkinnyConfig<{0}, {1}, {2}, {3}>", p.bm,
-                                     p.bn, p.bk, p.threads);
+  std::string config =
+      llvm::formatv("SkinnyConfig<{0}, {1}, {2}, {3}, {4}>", p.bm, p.bn, p.bk,
+                    p.threads, walk.swap ? "true" : "false");
+  // The source addresses the problem as it is; the block's flags describe
+  // the product it walks.
+  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  addr.transposeA = walk.addr.transposeA;
+  addr.transposeB = walk.addr.transposeB;
   constexpr StringLiteral kernel = "stark_gemm_skinny";
   std::string source = emitGemmKernelSource(
       view, addr, /*affine=*/addr.strided, *text, config, "gemmSkinnyBlock",

@@ -19,6 +19,12 @@
 //   where both are contiguous along k) and a shuffle tree adds the lanes.
 // Sums are plain f32 FMAs in k order within a lane; nothing is rounded
 // below f32.
+//
+// With SWAP (a few columns and many rows: a matrix times a vector, a 1x1
+// convolution of one pixel) the block computes C^T = B^T A^T: the walks
+// see A' = B^T and B' = A^T through SwappedLayout, and every sum is stored
+// through the problem's own parameters at (n, m), so the split-K pass and
+// the epilogue are those of the unswapped problem.
 #pragma once
 
 #include "GemmCommon.cuh"
@@ -28,20 +34,57 @@ namespace stark_kernels {
 // BM: output rows per block (at least M); BN: columns per block; BK: k per
 // step of a thread (TB false) or k elements per lane and step times 32 (TB
 // true: BK = 32 V); THREADS: threads per block.
-template <int BM, int BN, int BK, int THREADS> struct SkinnyConfig {
+template <int BM, int BN, int BK, int THREADS, bool SWAP = false>
+struct SkinnyConfig {
   static constexpr int kBM = BM, kBN = BN, kBK = BK, kThreads = THREADS;
+  static constexpr bool kSwap = SWAP;
   static constexpr int kWarps = THREADS / 32;
   static_assert(THREADS % 32 == 0, "whole warps");
   static_assert(BM >= 1 && BM <= 16, "a few rows");
 };
 
+// A layout read with A and B exchanged: the product C^T[n][m] = sum_k
+// B^T[n][k] A^T[k][m].
+template <class L> struct SwappedLayout {
+  L l;
+  __device__ __forceinline__ long long a_off(int b, int m, int k) const {
+    return l.b_off(b, k, m);
+  }
+  __device__ __forceinline__ long long b_off(int b, int k, int n) const {
+    return l.a_off(b, n, k);
+  }
+};
+
 namespace detail {
 
+// Stores V sums of (b, m, n..n + V - 1) through the parameters' own path
+// (the split-K workspace, the epilogue or C).
+template <class Layout> struct SkinnyStore {
+  const GemmParams<Layout> &p;
+  template <int V, bool Vec>
+  __device__ __forceinline__ void put(int b, int split, int m, int n,
+                                      const float *v) const {
+    storeOut<V, Vec>(p, b, split, m, n, v);
+  }
+};
+// The same for sums of the swapped product: (b, m, n + i) of C^T is
+// (b, n + i, m) of C.
+template <class Layout> struct SkinnySwappedStore {
+  const GemmParams<Layout> &p;
+  template <int V, bool Vec>
+  __device__ __forceinline__ void put(int b, int split, int m, int n,
+                                      const float *v) const {
+#pragma unroll
+    for (int i = 0; i < V; ++i)
+      storeOut<1, false>(p, b, split, n + i, m, v + i);
+  }
+};
+
 // B along n: thread t owns columns n0 + V t .. + V - 1.
-template <class Cfg, bool Vec, class Layout>
-__device__ __forceinline__ void skinnyAlongN(const GemmParams<Layout> &p, int b,
-                                             int split, int m0, int n0,
-                                             int kBeg, int kEnd) {
+template <class Cfg, bool Vec, class Layout, class Store>
+__device__ __forceinline__ void
+skinnyAlongN(const GemmParams<Layout> &p, const Store &store, int b, int split,
+             int m0, int n0, int kBeg, int kEnd) {
   constexpr int BM = Cfg::kBM, BK = Cfg::kBK, V = Vec ? 4 : 1;
   static_assert(Cfg::kBN == Cfg::kThreads * V, "a thread per V columns");
   const Layout lay = p.lay;
@@ -82,15 +125,16 @@ __device__ __forceinline__ void skinnyAlongN(const GemmParams<Layout> &p, int b,
     return;
 #pragma unroll
   for (int m = 0; m < BM; ++m)
-    storeOut<V, Vec>(p, b, split, m0 + m, n, acc[m]);
+    if (m0 + m < p.M)
+      store.template put<V, Vec>(b, split, m0 + m, n, acc[m]);
 }
 
 // B along k: warp w owns columns n0 + CW w .. + CW - 1; lane l reads the V
 // elements of k at kBeg + V (l + 32 j).
-template <class Cfg, bool TA, bool Vec, class Layout>
-__device__ __forceinline__ void skinnyAlongK(const GemmParams<Layout> &p, int b,
-                                             int split, int m0, int n0,
-                                             int kBeg, int kEnd) {
+template <class Cfg, bool TA, bool Vec, class Layout, class Store>
+__device__ __forceinline__ void
+skinnyAlongK(const GemmParams<Layout> &p, const Store &store, int b, int split,
+             int m0, int n0, int kBeg, int kEnd) {
   constexpr int BM = Cfg::kBM, V = Vec && !TA ? 4 : 1;
   constexpr int CW = Cfg::kBN / Cfg::kWarps;
   static_assert(Cfg::kBN % Cfg::kWarps == 0, "columns per warp");
@@ -156,24 +200,45 @@ __device__ __forceinline__ void skinnyAlongK(const GemmParams<Layout> &p, int b,
 #pragma unroll
       for (int d = 16; d > 0; d /= 2)
         s += __shfl_xor_sync(0xffffffffu, s, d);
-      if (lane == 0 && nw + c < p.N)
-        storeOut<1, false>(p, b, split, m0 + m, nw + c, &s);
+      if (lane == 0 && m0 + m < p.M && nw + c < p.N)
+        store.template put<1, false>(b, split, m0 + m, nw + c, &s);
     }
+}
+
+// One block's walk of `p`, its sums stored by `store`.
+template <class Cfg, bool TA, bool TB, bool Vec, class Layout, class Store>
+__device__ __forceinline__ void skinnyWalk(const GemmParams<Layout> &p,
+                                           const Store &store) {
+  const int b = blockIdx.y / p.splits, split = blockIdx.y % p.splits;
+  const int n0 = blockIdx.x * Cfg::kBN;
+  const int kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
+  if constexpr (TB)
+    skinnyAlongK<Cfg, TA, Vec>(p, store, b, split, 0, n0, kBeg, kEnd);
+  else
+    skinnyAlongN<Cfg, Vec>(p, store, b, split, 0, n0, kBeg, kEnd);
 }
 
 } // namespace detail
 
 // The block's work; the caller launches Cfg::kThreads threads, grid
-// (column strips of BN, batch * splits), with M <= BM.
+// (column strips of BN, batch * splits), with M <= BM (with Cfg::kSwap:
+// N <= BM, strips of M). TA, TB and Vec describe the walked product: with
+// kSwap, TA says that B (A' = B^T) is contiguous along n, TB that A
+// (B' = A^T) is contiguous along k, Vec that A' and B' take 16-byte loads.
 template <class Cfg, bool TA, bool TB, bool Vec, class Layout>
 __device__ __forceinline__ void gemmSkinnyBlock(GemmParams<Layout> p) {
-  const int b = blockIdx.y / p.splits, split = blockIdx.y % p.splits;
-  const int n0 = blockIdx.x * Cfg::kBN;
-  const int kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
-  if constexpr (TB)
-    detail::skinnyAlongK<Cfg, TA, Vec>(p, b, split, 0, n0, kBeg, kEnd);
-  else
-    detail::skinnyAlongN<Cfg, Vec>(p, b, split, 0, n0, kBeg, kEnd);
+  if constexpr (Cfg::kSwap) {
+    GemmParams<SwappedLayout<Layout>> q;
+    q.A = p.B, q.B = p.A, q.C = nullptr, q.ws = nullptr;
+    q.batch = p.batch, q.M = p.N, q.N = p.M, q.K = p.K;
+    q.splits = p.splits, q.kPerSplit = p.kPerSplit, q.ldws = 0;
+    q.groupM = 1, q.alpha = p.alpha, q.beta = p.beta, q.init = p.init;
+    q.lay.l = p.lay;
+    detail::skinnyWalk<Cfg, TA, TB, Vec>(q,
+                                         detail::SkinnySwappedStore<Layout>{p});
+  } else {
+    detail::skinnyWalk<Cfg, TA, TB, Vec>(p, detail::SkinnyStore<Layout>{p});
+  }
 }
 
 } // namespace stark_kernels
