@@ -173,6 +173,23 @@ private:
                     ArrayRef<HostBuffer> got,
                     const std::vector<HostBuffer> *highOut, Distribution dist,
                     uint64_t seed, StringRef where);
+  /// Judges output `i` again where it failed the plain bound: with the
+  /// room its elements' conditioning gives (measured once per call, into
+  /// `conditioning`), and in a whole low-precision program with the room
+  /// its own rounding gives (into `room`); `cmp` becomes the comparison that
+  /// passed. False when a measurement failed (the evaluation is finished).
+  bool rejudgeWithRoom(unsigned i, ElementKind kind, bool highOnly,
+                       ArrayRef<HostBuffer> host, const HostBuffer &got,
+                       const HostBuffer &reference,
+                       ArrayRef<HostBuffer> highOut, uint64_t seed,
+                       StringRef where, CompareOptions &compare,
+                       std::vector<HostBuffer> &conditioning,
+                       std::vector<HostBuffer> &room, CompareResult &cmp);
+  /// Puts output `i`'s comparison into the result (a note on non-finite
+  /// references, the worst element so far) and finishes the evaluation as
+  /// wrong where it failed; returns whether it passed.
+  bool recordOutputVerdict(unsigned i, const CompareResult &cmp,
+                           Distribution dist, uint64_t seed, StringRef where);
   bool measureConditioning(ArrayRef<HostBuffer> host,
                            ArrayRef<HostBuffer> highOut, uint64_t seed,
                            StringRef where,

@@ -220,93 +220,111 @@ bool Evaluation::checkOutputs(ArrayRef<HostBuffer> host,
     }
     CompareResult cmp = compareOutput(
         i, got[i], reference, highOut ? &(*highOut)[i] : nullptr, compare);
-    // Elements that failed may be ones whose exact value no f32
-    // computation determines: judge them again with the room their
-    // conditioning gives. A failure is reported with the plain bound.
-    if (highOut && mayBeIllConditioned(cmp, spec.kind)) {
-      if (conditioning.empty() &&
-          !measureConditioning(host, *highOut, seed, where, conditioning))
-        return false;
-      compare.conditioning = &conditioning[i];
-      CompareResult again =
-          compareOutput(i, got[i], reference, &(*highOut)[i], compare);
-      if (again.passed) {
-        addFlag("bound_from_conditioning");
-        result.notes.push_back(
-            llvm::formatv("argument #{1} has {0} ill-conditioned "
-                          "element(s) ({2}): their exact value moves by more "
-                          "than the bound when the inputs move by their "
-                          "rounding error; the bound there is raised to "
-                          "twice that move",
-                          cmp.numMismatches, i, where)
-                .str());
-        cmp = std::move(again);
-      }
-    }
-    // A whole low-precision program rounds each op's result to its type;
-    // the high-precision reference does not. Judge again with the room that
-    // rounding gives (the conditioning's, where measured, kept).
-    if (!cmp.passed && highOnly && isFloatKind(spec.kind) &&
-        roundsIntermediates()) {
-      if (room.empty() && !measureRoundingRoom(host, *highOut, where, room))
-        return false;
-      if (compare.conditioning)
-        raiseToAtLeast(room[i], *compare.conditioning);
-      compare.conditioning = &room[i];
-      CompareResult again =
-          compareOutput(i, got[i], reference, &(*highOut)[i], compare);
-      if (again.passed && !result.hasFlag("bound_from_intermediate_rounding")) {
-        addFlag("bound_from_intermediate_rounding");
-        result.notes.push_back(
-            llvm::formatv("argument #{1}: {0} element(s) ({2}) are further "
-                          "from the high-precision reference than the bound, "
-                          "within the room the program's own rounding of its "
-                          "{3} op results to their types gives (the first "
-                          "trial that needed it)",
-                          cmp.numMismatches, i, where, numRoundedResults)
-                .str());
-      }
-      if (again.passed)
-        cmp = std::move(again);
-    }
-    DEBUG_WITH_TYPE("stark-eval", {
-      llvm::dbgs() << llvm::formatv(
-          "output #{0} ({1}{2}): {3} of {4} elements outside the bound", i,
-          where, isSecondRun ? ", second run" : "", cmp.numMismatches,
-          cmp.numElements);
-      if (cmp.worst)
-        llvm::dbgs() << "; worst: " << describeWorstElement(*cmp.worst);
-      llvm::dbgs() << "\n";
-    });
-    // The special-values trial has non-finite references by design.
-    if (cmp.numReferenceNonFinite > 0 && !isSecondRun &&
-        dist != Distribution::Special) {
-      addFlag("reference_non_finite");
-      result.notes.push_back(
-          llvm::formatv("the reference has {0} non-finite elements in "
-                        "argument #{1} ({2}); the candidate must match them",
-                        cmp.numReferenceNonFinite, i, where)
-              .str());
-    }
-    bool worse = cmp.worst && (!result.worst || !cmp.passed ||
-                               cmp.worst->ratio > result.worst->ratio);
-    if (worse) {
-      result.worst = cmp.worst;
-      result.worstDistribution = stringifyDistribution(dist).str();
-      result.worstSeed = seed;
-    }
-    if (!cmp.passed) {
-      result.mismatches = cmp.numMismatches;
-      finish(EvalStatus::Wrong,
-             llvm::formatv("argument #{0} differs from the reference in {1} "
-                           "of {2} elements ({3}); worst: {4}",
-                           i, cmp.numMismatches, cmp.numElements, where,
-                           describeWorstElement(*cmp.worst))
-                 .str());
+    if (highOut && !rejudgeWithRoom(i, spec.kind, highOnly, host, got[i],
+                                    reference, *highOut, seed, where, compare,
+                                    conditioning, room, cmp))
       return false;
-    }
+    if (!recordOutputVerdict(i, cmp, dist, seed, where))
+      return false;
   }
   return true;
+}
+
+bool Evaluation::rejudgeWithRoom(
+    unsigned i, ElementKind kind, bool highOnly, ArrayRef<HostBuffer> host,
+    const HostBuffer &got, const HostBuffer &reference,
+    ArrayRef<HostBuffer> highOut, uint64_t seed, StringRef where,
+    CompareOptions &compare, std::vector<HostBuffer> &conditioning,
+    std::vector<HostBuffer> &room, CompareResult &cmp) {
+  // Elements that failed may be ones whose exact value no f32
+  // computation determines: judge them again with the room their
+  // conditioning gives. A failure is reported with the plain bound.
+  if (mayBeIllConditioned(cmp, kind)) {
+    if (conditioning.empty() &&
+        !measureConditioning(host, highOut, seed, where, conditioning))
+      return false;
+    compare.conditioning = &conditioning[i];
+    CompareResult again =
+        compareOutput(i, got, reference, &highOut[i], compare);
+    if (again.passed) {
+      addFlag("bound_from_conditioning");
+      result.notes.push_back(
+          llvm::formatv("argument #{1} has {0} ill-conditioned "
+                        "element(s) ({2}): their exact value moves by more "
+                        "than the bound when the inputs move by their "
+                        "rounding error; the bound there is raised to "
+                        "twice that move",
+                        cmp.numMismatches, i, where)
+              .str());
+      cmp = std::move(again);
+    }
+  }
+  // A whole low-precision program rounds each op's result to its type;
+  // the high-precision reference does not. Judge again with the room that
+  // rounding gives (the conditioning's, where measured, kept).
+  if (!cmp.passed && highOnly && isFloatKind(kind) && roundsIntermediates()) {
+    if (room.empty() && !measureRoundingRoom(host, highOut, where, room))
+      return false;
+    if (compare.conditioning)
+      raiseToAtLeast(room[i], *compare.conditioning);
+    compare.conditioning = &room[i];
+    CompareResult again =
+        compareOutput(i, got, reference, &highOut[i], compare);
+    if (again.passed && !result.hasFlag("bound_from_intermediate_rounding")) {
+      addFlag("bound_from_intermediate_rounding");
+      result.notes.push_back(
+          llvm::formatv("argument #{1}: {0} element(s) ({2}) are further "
+                        "from the high-precision reference than the bound, "
+                        "within the room the program's own rounding of its "
+                        "{3} op results to their types gives (the first "
+                        "trial that needed it)",
+                        cmp.numMismatches, i, where, numRoundedResults)
+              .str());
+    }
+    if (again.passed)
+      cmp = std::move(again);
+  }
+  return true;
+}
+
+bool Evaluation::recordOutputVerdict(unsigned i, const CompareResult &cmp,
+                                     Distribution dist, uint64_t seed,
+                                     StringRef where) {
+  DEBUG_WITH_TYPE("stark-eval", {
+    llvm::dbgs() << llvm::formatv(
+        "output #{0} ({1}{2}): {3} of {4} elements outside the bound", i, where,
+        isSecondRun ? ", second run" : "", cmp.numMismatches, cmp.numElements);
+    if (cmp.worst)
+      llvm::dbgs() << "; worst: " << describeWorstElement(*cmp.worst);
+    llvm::dbgs() << "\n";
+  });
+  // The special-values trial has non-finite references by design.
+  if (cmp.numReferenceNonFinite > 0 && !isSecondRun &&
+      dist != Distribution::Special) {
+    addFlag("reference_non_finite");
+    result.notes.push_back(
+        llvm::formatv("the reference has {0} non-finite elements in "
+                      "argument #{1} ({2}); the candidate must match them",
+                      cmp.numReferenceNonFinite, i, where)
+            .str());
+  }
+  bool worse = cmp.worst && (!result.worst || !cmp.passed ||
+                             cmp.worst->ratio > result.worst->ratio);
+  if (worse) {
+    result.worst = cmp.worst;
+    result.worstDistribution = stringifyDistribution(dist).str();
+    result.worstSeed = seed;
+  }
+  if (cmp.passed)
+    return true;
+  result.mismatches = cmp.numMismatches;
+  finish(EvalStatus::Wrong,
+         llvm::formatv("argument #{0} differs from the reference in {1} "
+                       "of {2} elements ({3}); worst: {4}",
+                       i, cmp.numMismatches, cmp.numElements, where,
+                       describeWorstElement(*cmp.worst))
+             .str());
+  return false;
 }
 
 /// Timed runs read back for the judge beyond the first on each set and the
