@@ -12,21 +12,22 @@
 # 2. bench/kernels/run_gemm_skinny.sh: gemm_skinny's first four plans
 #    against gemm_3xtf32's first pick on VGG-16's classifier (b1, b8),
 #    MobileNetV3-small's classifier and LLaMA's one-token projections.
-# 3. vgg16_b1 searched alone for 150 s, the torch peers in the same call.
+# 3. vgg16_b1 searched alone for 90 s (what the device time left after
+#    eight failed starts allowed), the torch peers in the same call.
 B=/tmp/stark-$(md5sum .bundle/b12/stark-bundle.tar.xz | cut -c1-8)
 [ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc .bundle/b12/stark-bundle.tar.xz | tar -x -C $B; }
 export PATH=$PATH:/usr/local/cuda/bin LIT_OPTS="-j 16"
 R=/tmp/results2; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1
-timeout 150 $B/run-tests.sh -v test/Integration/CUDA/templates/gemm-skinny.mlir \
+timeout 120 $B/run-tests.sh -v test/Integration/CUDA/templates/gemm-skinny.mlir \
   test/Integration/CUDA/faults/faults-races-sanitizer.mlir \
   test/Integration/CUDA/templates/gemm-wgmma-tma.mlir > $R/cuda-lit.log 2>&1; echo "rc=$?" >> $R/cuda-lit.log
 tar -czf $OUT/results.tgz -C $R .
-timeout 130 bench/kernels/run_gemm_skinny.sh $B/bin $R/skinny > $R/skinny.log 2>&1; echo "rc=$?" >> $R/skinny.log
+timeout 110 bench/kernels/run_gemm_skinny.sh $B/bin $R/skinny > $R/skinny.log 2>&1; echo "rc=$?" >> $R/skinny.log
 tar -czf $OUT/results.tgz -C $R .
 L=h100b2; grep -q H100 $R/gpu.txt || L=h200b2
 M=vgg16_b1
-timeout 260 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/$M --label $L-$M --names $M --total-seconds 150 --autotune-limit 0 > $R/$M.log 2>&1; echo "rc=$?" >> $R/$M.log
+timeout 210 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/$M --label $L-$M --names $M --total-seconds 90 --autotune-limit 0 > $R/$M.log 2>&1; echo "rc=$?" >> $R/$M.log
 cp /tmp/models/$M/*.json /tmp/models/$M/*.md $R/ 2>/dev/null
 find /tmp/models/$M -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
 tar -czf $OUT/results.tgz -C $R .
