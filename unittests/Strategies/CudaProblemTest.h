@@ -49,6 +49,13 @@ func.func @kernel(%i: memref<1x3x17x17xf32>, %f: memref<8x3x3x3xf32>, %o: memref
   return
 })mlir";
 
+// Many tiny outputs: the batch times the slices outgrows grid.y.
+inline constexpr const char *kManyBatches = R"mlir(
+func.func @kernel(%a: memref<2000x4x4096xf32>, %b: memref<2000x4096x4xf32>, %c: memref<2000x4x4xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2000x4x4096xf32>, memref<2000x4096x4xf32>) outs(%c : memref<2000x4x4xf32>)
+  return
+})mlir";
+
 /// Parses problems into views (the modules live as long as the test) and
 /// generates kernels, failing the test with the reason when either fails.
 class CudaProblemTest : public ::testing::Test {

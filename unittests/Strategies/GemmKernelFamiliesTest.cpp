@@ -66,13 +66,6 @@ func.func @kernel(%a: memref<2048x2xf32>, %b: memref<2x2048xf32>, %c: memref<204
   return
 })mlir";
 
-// Many tiny outputs: the batch times the slices outgrows grid.y.
-const char *kManyBatches = R"mlir(
-func.func @kernel(%a: memref<2000x4x4096xf32>, %b: memref<2000x4096x4xf32>, %c: memref<2000x4x4xf32>) {
-  linalg.batch_matmul ins(%a, %b : memref<2000x4x4096xf32>, memref<2000x4096x4xf32>) outs(%c : memref<2000x4x4xf32>)
-  return
-})mlir";
-
 const char *kMatmulF16 = R"mlir(
 func.func @kernel(%a: memref<64x32xf16>, %b: memref<32x16xf16>, %c: memref<64x16xf32>) {
   linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x16xf16>) outs(%c : memref<64x16xf32>)

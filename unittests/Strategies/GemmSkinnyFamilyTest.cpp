@@ -63,13 +63,6 @@ func.func @kernel(%a: memref<12x512xf32>, %b: memref<512x768xf32>, %c: memref<12
   return
 })mlir";
 
-// A batch of 2000 products with four rows and four columns.
-const char *kManyBatches = R"mlir(
-func.func @kernel(%a: memref<2000x4x4096xf32>, %b: memref<2000x4096x4xf32>, %c: memref<2000x4x4xf32>) {
-  linalg.batch_matmul ins(%a, %b : memref<2000x4x4096xf32>, memref<2000x4096x4xf32>) outs(%c : memref<2000x4x4xf32>)
-  return
-})mlir";
-
 class GemmSkinnyFamilyTest : public CudaProblemTest {
 protected:
   static int64_t at(ArrayRef<std::string> order, StringRef family) {
