@@ -25,14 +25,18 @@ r=json.load(open(sys.argv[1])); t=r.get('timing',{})
 c=t.get('candidate',{}).get('median_s',0)
 print(r.get('status'), round(c*1e6,1), 'us', 'baseline', round(t.get('baseline',{}).get('median_s',0)*1e6,1), 'us', 'B at', round(float(sys.argv[2])/c/1e9) if c else '-', 'GB/s')" "$out/$4.json" "$5" 2>/dev/null)"
 }
-for shape in "1 4096 25088 kn" "1 4096 4096 kn" "1 1000 4096 kn" "8 4096 25088 kn" \
-             "1 1024 576 kn" "1 5632 2048 nk" "1 2048 5632 nk" "1 2048 2048 nk"; do
+# SKINNY_SHAPES: other shapes, "M N K nk|kn" separated by semicolons;
+# SKINNY_PLANS: how many of gemm_skinny's plans to time (default 4).
+shapes=${SKINNY_SHAPES:-"1 4096 25088 kn;1 4096 4096 kn;1 1000 4096 kn;8 4096 25088 kn;1 1024 576 kn;1 5632 2048 nk;1 2048 5632 nk;1 2048 2048 nk"}
+IFS=';'
+for shape in $shapes; do
+  IFS=' '
   set -- $shape
   p=$(problem "$1" "$2" "$3" "$4")
   l="$1x$2x$3_$4"
   bytes=$(($2 * $3 * 4))
   i=0
-  "$bin/stark-template" --problem "$p" --list | sed -n '/^gemm_skinny/,/^[a-z]/p' | grep '^  ' | head -4 |
+  "$bin/stark-template" --problem "$p" --list | sed -n '/^gemm_skinny/,/^[a-z]/p' | grep '^  ' | head -"${SKINNY_PLANS:-4}" |
     while read -r params; do
       i=$((i + 1))
       run "$p" gemm_skinny "$params" "${l}_skinny_$i" "$bytes"
