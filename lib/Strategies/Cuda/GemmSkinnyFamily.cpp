@@ -234,22 +234,17 @@ enumerateSkinny(const ProblemView &view, const HardwareProfile &profile) {
   return out;
 }
 
-/// Blocks per SM for __launch_bounds__: as many as a thread's
-/// accumulators and loads in flight leave registers for (a block of 256
-/// threads with one row and eight 16-byte loads of B keeps 64 registers
-/// and four blocks per SM instead of 106 and two), up to 2048 threads.
-static int64_t getSkinnyMinBlocks(const SkinnyWalk &walk,
-                                  const SkinnyParams &p) {
-  int64_t registers;
-  if (walk.alongK) {
-    int64_t columns = p.bn / (p.threads / 32);
-    registers = p.bm * columns + columns * walk.vec + walk.vec + 24;
-  } else {
-    registers = p.bm * walk.vec + p.bk * walk.vec + 24;
-  }
-  registers = llvm::alignTo(registers, 8);
-  return std::clamp<int64_t>(65536 / (p.threads * registers), 1,
-                             2048 / p.threads);
+/// Blocks per SM for __launch_bounds__: 1024 threads per SM, which leaves
+/// each thread 64 registers, or 512 (128) for more than four rows. Left to
+/// itself ptxas gives the classifier's block of 256 threads (one row, eight
+/// 16-byte loads of B in flight) 106 registers and two blocks per SM; with
+/// these caps no enumerated block of the GPU tests' problems spills (nvcc
+/// -Xptxas -v), where more blocks (42 or 32 registers) made the scalar and
+/// the vector-along-k walks spill, and 64 registers eight rows' 16-byte
+/// lanes.
+static int64_t getSkinnyMinBlocks(const SkinnyParams &p) {
+  int64_t threadsPerSM = p.bm > 4 ? 512 : 1024;
+  return std::max<int64_t>(1, threadsPerSM / p.threads);
 }
 
 static FailureOr<CudaKernelPlan> generateSkinny(const ProblemView &view,
@@ -280,7 +275,7 @@ static FailureOr<CudaKernelPlan> generateSkinny(const ProblemView &view,
   constexpr StringLiteral kernel = "stark_gemm_skinny";
   std::string source = emitGemmKernelSource(
       view, addr, /*affine=*/addr.strided, *text, config, "gemmSkinnyBlock",
-      kernel, /*vec=*/walk.vec > 1, getSkinnyMinBlocks(walk, p), /*groupM=*/1,
+      kernel, /*vec=*/walk.vec > 1, getSkinnyMinBlocks(p), /*groupM=*/1,
       p.splitK, *kPerSplit, kSplitKReduceKernel);
   return makeGemmPlan(c, "gemm_skinny", kernel, std::move(source), p.bm, p.bn,
                       p.threads, /*sharedBytes=*/0, /*dynamicShared=*/false,
