@@ -1,4 +1,6 @@
 #!/bin/bash
+# NOT RUN: no device machine could be started this session (twelve attempts,
+# about 1640 of the 1800 device-seconds spent on failed starts).
 # Device call 2 (2026-12-07, tenth session): gemm_skinny, the family for
 # contractions with a few rows (or columns) of output, and one run of the
 # candidate per trial under compute-sanitizer. A bundle of main at 20e3652
