@@ -1,5 +1,5 @@
 #!/bin/bash
-# NOT RUN: no device machine could be started this session (twelve attempts,
+# NOT RUN: no device machine could be started this session (thirteen attempts,
 # about 1640 of the 1800 device-seconds spent on failed starts).
 # Device call 1 (2026-12-07, tenth session): the model plan's fixes of the
 # ninth session (a problem too dear to search is covered and the next one

@@ -1,5 +1,5 @@
 #!/bin/bash
-# NOT RUN: no device machine could be started this session (twelve attempts,
+# NOT RUN: no device machine could be started this session (thirteen attempts,
 # about 1640 of the 1800 device-seconds spent on failed starts).
 # Device call 2 (2026-12-07, tenth session): gemm_skinny, the family for
 # contractions with a few rows (or columns) of output, and one run of the

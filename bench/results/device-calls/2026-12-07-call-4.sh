@@ -1,5 +1,5 @@
 #!/bin/bash
-# NOT RUN: no device machine could be started this session (twelve attempts,
+# NOT RUN: no device machine could be started this session (thirteen attempts,
 # about 1640 of the 1800 device-seconds spent on failed starts).
 # Device call 4 (2026-12-07, tenth session): what twelve failed starts left
 # room for. A bundle of main at 20e3652 (.bundle/b12).
