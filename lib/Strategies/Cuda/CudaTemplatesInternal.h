@@ -390,6 +390,10 @@ struct GemmKernelAddressing {
   bool transposeA = false, transposeB = false;
 };
 GemmKernelAddressing getGemmKernelAddressing(const ProblemView &view);
+/// The addressing of the transposed product C^T = B^T A^T (m and n
+/// exchanged) of a contraction addressed by `addr`.
+GemmKernelAddressing
+getTransposedGemmKernelAddressing(const GemmKernelAddressing &addr);
 /// Whether the kernels' 16-byte path is valid (gemmStridesVectorisable of
 /// GemmCommon.cuh): only for strided addressing; an operand the kernel does
 /// not read or write with vectors (`needA` / `needB` / `needC` false) is not

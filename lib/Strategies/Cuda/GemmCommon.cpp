@@ -237,6 +237,13 @@ static std::optional<int64_t> groupStride(const LinearAccess &access,
   return access.coefficients[loops.back()];
 }
 
+/// The orientation the kernels' copies follow: an operand's unit-stride
+/// dimension (A's m, B's k where the other is not also unit-stride).
+static void orientCopies(GemmKernelAddressing &addr) {
+  addr.transposeA = addr.a[1] == 1 && addr.a[2] != 1;
+  addr.transposeB = addr.b[1] == 1 && addr.b[2] != 1;
+}
+
 GemmKernelAddressing cudatpl::getGemmKernelAddressing(const ProblemView &view) {
   const ContractionView &c = *view.contraction;
   GemmKernelAddressing addr;
@@ -262,10 +269,28 @@ GemmKernelAddressing cudatpl::getGemmKernelAddressing(const ProblemView &view) {
   addr.aOffset = a.offset;
   addr.bOffset = b.offset;
   addr.cOffset = o.offset;
-  // The orientation the kernels' copies follow: the unit-stride dimension.
-  addr.transposeA = addr.a[1] == 1 && addr.a[2] != 1;
-  addr.transposeB = addr.b[1] == 1 && addr.b[2] != 1;
+  orientCopies(addr);
   return addr;
+}
+
+GemmKernelAddressing
+cudatpl::getTransposedGemmKernelAddressing(const GemmKernelAddressing &addr) {
+  GemmKernelAddressing t = addr;
+  // A' = B^T (m' = n), B' = A^T (n' = m): each takes the other's strides
+  // with its own two dimensions exchanged, and C's rows become columns.
+  t.a[0] = addr.b[0], t.a[1] = addr.b[2], t.a[2] = addr.b[1];
+  t.b[0] = addr.a[0], t.b[1] = addr.a[2], t.b[2] = addr.a[1];
+  std::swap(t.c[1], t.c[2]);
+  std::swap(t.aOffset, t.bOffset);
+  if (t.strided) {
+    orientCopies(t);
+  } else {
+    // Decoded addressing keeps the view's orientation, exchanged: A' is
+    // contiguous along m' where B is along n, B' along k where A is.
+    t.transposeA = !addr.transposeB;
+    t.transposeB = !addr.transposeA;
+  }
+  return t;
 }
 
 bool cudatpl::isGemmKernelVectorisable(const GemmKernelAddressing &addr,

@@ -105,23 +105,10 @@ static SkinnyWalk getSkinnyWalk(const ProblemView &view) {
   w.addr = getGemmKernelAddressing(view);
   w.swap = getSkinnySwap(w.c).value_or(false);
   if (w.swap) {
-    // A' = B^T (m' = n), B' = A^T (n' = m): their strides exchanged.
-    GemmKernelAddressing &a = w.addr;
+    // A' = B^T (m' = n), B' = A^T (n' = m).
     std::swap(w.c.m, w.c.n);
-    std::swap(w.c.transposeA, w.c.transposeB);
-    w.c.transposeA = !w.c.transposeA, w.c.transposeB = !w.c.transposeB;
-    int64_t aStrides[3] = {a.b[0], a.b[2], a.b[1]};
-    int64_t bStrides[3] = {a.a[0], a.a[2], a.a[1]};
-    std::copy(aStrides, aStrides + 3, a.a);
-    std::copy(bStrides, bStrides + 3, a.b);
-    std::swap(a.c[1], a.c[2]);
-    std::swap(a.aOffset, a.bOffset);
-    if (a.strided) {
-      a.transposeA = a.a[1] == 1 && a.a[2] != 1;
-      a.transposeB = a.b[1] == 1 && a.b[2] != 1;
-    } else {
-      a.transposeA = w.c.transposeA, a.transposeB = w.c.transposeB;
-    }
+    w.addr = getTransposedGemmKernelAddressing(w.addr);
+    w.c.transposeA = w.addr.transposeA, w.c.transposeB = w.addr.transposeB;
   }
   const GemmKernelAddressing &addr = w.addr;
   w.alongK = addr.transposeB;
