@@ -84,7 +84,7 @@ template <class Layout> struct SkinnySwappedStore {
 template <class Cfg, bool Vec, class Layout, class Store>
 __device__ __forceinline__ void
 skinnyAlongN(const GemmParams<Layout> &p, const Store &store, int b, int split,
-             int m0, int n0, int kBeg, int kEnd) {
+             int n0, int kBeg, int kEnd) {
   constexpr int BM = Cfg::kBM, BK = Cfg::kBK, V = Vec ? 4 : 1;
   static_assert(Cfg::kBN == Cfg::kThreads * V, "a thread per V columns");
   const Layout lay = p.lay;
@@ -104,7 +104,7 @@ skinnyAlongN(const GemmParams<Layout> &p, const Store &store, int b, int split,
     }
 #pragma unroll
     for (int m = 0; m < BM; ++m) {
-      const float a = m0 + m < p.M ? __ldg(p.A + lay.a_off(b, m0 + m, k)) : 0.f;
+      const float a = m < p.M ? __ldg(p.A + lay.a_off(b, m, k)) : 0.f;
 #pragma unroll
       for (int v = 0; v < V; ++v)
         acc[m][v] = fmaf(a, bv[v], acc[m][v]);
@@ -125,8 +125,8 @@ skinnyAlongN(const GemmParams<Layout> &p, const Store &store, int b, int split,
     return;
 #pragma unroll
   for (int m = 0; m < BM; ++m)
-    if (m0 + m < p.M)
-      store.template put<V, Vec>(b, split, m0 + m, n, acc[m]);
+    if (m < p.M)
+      store.template put<V, Vec>(b, split, m, n, acc[m]);
 }
 
 // B along k: warp w owns columns n0 + CW w .. + CW - 1; lane l reads the V
@@ -134,7 +134,7 @@ skinnyAlongN(const GemmParams<Layout> &p, const Store &store, int b, int split,
 template <class Cfg, bool TA, bool Vec, class Layout, class Store>
 __device__ __forceinline__ void
 skinnyAlongK(const GemmParams<Layout> &p, const Store &store, int b, int split,
-             int m0, int n0, int kBeg, int kEnd) {
+             int n0, int kBeg, int kEnd) {
   constexpr int BM = Cfg::kBM, V = Vec && !TA ? 4 : 1;
   constexpr int CW = Cfg::kBN / Cfg::kWarps;
   static_assert(Cfg::kBN % Cfg::kWarps == 0, "columns per warp");
@@ -169,8 +169,8 @@ skinnyAlongK(const GemmParams<Layout> &p, const Store &store, int b, int split,
 #pragma unroll
     for (int m = 0; m < BM; ++m) {
       float av[V];
-      if (m0 + m < p.M)
-        load(p.A + lay.a_off(b, m0 + m, k), av);
+      if (m < p.M)
+        load(p.A + lay.a_off(b, m, k), av);
       else
 #pragma unroll
         for (int v = 0; v < V; ++v)
@@ -188,8 +188,8 @@ skinnyAlongK(const GemmParams<Layout> &p, const Store &store, int b, int split,
       for (int m = 0; m < BM; ++m)
 #pragma unroll
         for (int c = 0; c < CW; ++c)
-          if (m0 + m < p.M && nw + c < p.N)
-            acc[m][c] = fmaf(__ldg(p.A + lay.a_off(b, m0 + m, k)),
+          if (m < p.M && nw + c < p.N)
+            acc[m][c] = fmaf(__ldg(p.A + lay.a_off(b, m, k)),
                              __ldg(p.B + lay.b_off(b, k, nw + c)), acc[m][c]);
   }
 #pragma unroll
@@ -200,8 +200,8 @@ skinnyAlongK(const GemmParams<Layout> &p, const Store &store, int b, int split,
 #pragma unroll
       for (int d = 16; d > 0; d /= 2)
         s += __shfl_xor_sync(0xffffffffu, s, d);
-      if (lane == 0 && m0 + m < p.M && nw + c < p.N)
-        store.template put<1, false>(b, split, m0 + m, nw + c, &s);
+      if (lane == 0 && m < p.M && nw + c < p.N)
+        store.template put<1, false>(b, split, m, nw + c, &s);
     }
 }
 
@@ -213,9 +213,9 @@ __device__ __forceinline__ void skinnyWalk(const GemmParams<Layout> &p,
   const int n0 = blockIdx.x * Cfg::kBN;
   const int kBeg = split * p.kPerSplit, kEnd = min(p.K, kBeg + p.kPerSplit);
   if constexpr (TB)
-    skinnyAlongK<Cfg, TA, Vec>(p, store, b, split, 0, n0, kBeg, kEnd);
+    skinnyAlongK<Cfg, TA, Vec>(p, store, b, split, n0, kBeg, kEnd);
   else
-    skinnyAlongN<Cfg, Vec>(p, store, b, split, 0, n0, kBeg, kEnd);
+    skinnyAlongN<Cfg, Vec>(p, store, b, split, n0, kBeg, kEnd);
 }
 
 } // namespace detail
