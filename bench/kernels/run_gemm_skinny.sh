@@ -12,19 +12,7 @@ set -u
 bin=$1
 out=$2
 mkdir -p "$out"
-. "$(dirname "$0")/fill_matmul.sh"
-run() { # problem family params label bytes-of-B
-  "$bin/stark-template" --problem "$1" --family "$2" ${3:+--params "$3"} >"$out/c.mlir" 2>"$out/c.err" ||
-    { echo "$4: no candidate: $(cat "$out/c.err")"; return; }
-  params=$(grep -o 'params = {[^}]*}' "$out/c.mlir" | head -1)
-  "$bin/stark-eval" --target cuda --problem "$1" --candidate "$out/c.mlir" --json \
-    --time-budget 1 >"$out/$4.json" 2>"$out/$4.err"
-  echo "$4 $2 $params: $(python3 -c "
-import json,sys
-r=json.load(open(sys.argv[1])); t=r.get('timing',{})
-c=t.get('candidate',{}).get('median_s',0)
-print(r.get('status'), round(c*1e6,1), 'us', 'baseline', round(t.get('baseline',{}).get('median_s',0)*1e6,1), 'us', 'B at', round(float(sys.argv[2])/c/1e9) if c else '-', 'GB/s')" "$out/$4.json" "$5" 2>/dev/null)"
-}
+. "$(dirname "$0")/template_bench.sh"
 # SKINNY_SHAPES: other shapes, "M N K nk|kn" separated by semicolons;
 # SKINNY_PLANS: how many of gemm_skinny's plans to time (default 4).
 shapes=${SKINNY_SHAPES:-"1 4096 25088 kn;1 4096 4096 kn;1 1000 4096 kn;8 4096 25088 kn;1 1024 576 kn;1 5632 2048 nk;1 2048 5632 nk;1 2048 2048 nk"}

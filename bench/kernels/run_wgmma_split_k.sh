@@ -12,15 +12,7 @@ set -u
 bin=$1
 out=$2
 mkdir -p "$out"
-. "$(dirname "$0")/fill_matmul.sh"
-run() { # problem family params label
-  "$bin/stark-template" --problem "$1" --family "$2" ${3:+--params "$3"} >"$out/c.mlir" 2>"$out/c.err" ||
-    { echo "$4: no candidate: $(cat "$out/c.err")"; return; }
-  params=$(grep -o 'params = {[^}]*}' "$out/c.mlir" | head -1)
-  "$bin/stark-eval" --target cuda --problem "$1" --candidate "$out/c.mlir" --json \
-    --time-budget 1 >"$out/$4.json" 2>"$out/$4.err"
-  echo "$4 $2 $params: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); t=r.get('timing',{}); print(r.get('status'), round(t.get('candidate',{}).get('median_s',0)*1e6,1), 'us', 'baseline', round(t.get('baseline',{}).get('median_s',0)*1e6,1))" "$out/$4.json" 2>/dev/null)"
-}
+. "$(dirname "$0")/template_bench.sh"
 for shape in "128 768 768" "128 3072 768" "128 768 3072" "512 2048 2048" "512 5632 2048" "512 2048 5632"; do
   for o in nk kn; do
     set -- $shape

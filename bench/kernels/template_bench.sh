@@ -1,7 +1,10 @@
 # Sourced by the kernel benches that time stark-template's candidates with
-# stark-eval: `problem M N K nk|kn` writes a fill + matmul problem into
-# $out (B as the N x K weight of a linear layer, or K x N) and prints its
-# path.
+# stark-eval, with $bin (stark-template and stark-eval) and $out set:
+# `problem M N K nk|kn` writes a fill + matmul problem into $out (B as the
+# N x K weight of a linear layer, or K x N) and prints its path;
+# `run PROBLEM FAMILY PARAMS LABEL [BYTES]` verifies and times the family's
+# candidate (its first point where PARAMS is empty) and prints its status,
+# its time and the baseline's, and BYTES over its time as a bandwidth.
 problem() {
   f="$out/p_$1x$2x$3_$4.mlir"
   if [ "$4" = nk ]; then
@@ -22,4 +25,19 @@ module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 
 }
 MLIR
   echo "$f"
+}
+run() {
+  "$bin/stark-template" --problem "$1" --family "$2" ${3:+--params "$3"} >"$out/c.mlir" 2>"$out/c.err" ||
+    { echo "$4: no candidate: $(cat "$out/c.err")"; return; }
+  params=$(grep -o 'params = {[^}]*}' "$out/c.mlir" | head -1)
+  "$bin/stark-eval" --target cuda --problem "$1" --candidate "$out/c.mlir" --json \
+    --time-budget 1 >"$out/$4.json" 2>"$out/$4.err"
+  echo "$4 $2 $params: $(python3 -c "
+import json,sys
+r=json.load(open(sys.argv[1])); t=r.get('timing',{})
+c=t.get('candidate',{}).get('median_s',0)
+line=[r.get('status'), round(c*1e6,1), 'us', 'baseline', round(t.get('baseline',{}).get('median_s',0)*1e6,1), 'us']
+if sys.argv[2]:
+    line+=['B at', round(float(sys.argv[2])/c/1e9) if c else '-', 'GB/s']
+print(*line)" "$out/$4.json" "${5:-}" 2>/dev/null)"
 }
