@@ -72,7 +72,10 @@ struct StarkSearchPass
          "seconds and timeout must be positive"},
         {!(totalSeconds >= 0), "total-seconds must not be negative"},
         {!(referenceTimeout > 0), "reference-timeout must be positive"},
-        {!(minSpeedup >= 1.0), "min-speedup must be at least 1"},
+        {!(minSpeedup >= 0.0), "min-speedup must not be negative"},
+        {minSpeedup < 1.0 && !tuningDb.empty(),
+         "min-speedup below 1 would record winners slower than their "
+         "baseline; leave tuning-db out"},
         {timingTrials == 0, "timing-trials must be at least 1"},
         {trials == 0, "trials must be at least 1"},
         {devices == 0, "devices must be at least 1"},

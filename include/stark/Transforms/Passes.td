@@ -480,7 +480,10 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "outputs of every trial input, computed once per problem and "
            "reused by every candidate, and the baseline's timing">,
     Option<"minSpeedup", "min-speedup", "double", /*default=*/"1.05",
-           "A winner must be at least this much faster than the baseline">,
+           "A winner must be at least this much faster than the baseline. "
+           "0 judges correctness only: the fastest verified candidate wins "
+           "even when it is slower (to exercise outlining and substitution "
+           "where timing is noisy; not with tuning-db)">,
     Option<"timingTrials", "timing-trials", "unsigned", /*default=*/"10",
            "Timed runs of baseline and candidate at least (more until the "
            "spread settles or the timing budget ends)">,
