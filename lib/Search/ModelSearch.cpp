@@ -128,6 +128,11 @@ private:
     std::string why;
     FirstPickResult pick;
     std::optional<EvalJob> job;
+    /// Picks of other families that failed before `pick` (kCoverPicks),
+    /// with their status and failure.
+    std::vector<SearchNode> failedPicks = {};
+    /// Seconds of the run the item's evaluations cost.
+    double seconds = 0;
   };
   CoverItem buildCoverItem(size_t index, size_t rank, std::string why);
   void cover(size_t index, size_t rank, StringRef why, ModelPlan &plan) {
@@ -136,10 +141,15 @@ private:
     cover(items, plan);
   }
   /// Evaluates the first picks of `items` at once (as many as the pool has
-  /// executors) and keeps each or not.
+  /// executors) and keeps each or not; a pick that fails is followed by the
+  /// next family's while total-seconds allows (kCoverPicks).
   void cover(MutableArrayRef<CoverItem> items, ModelPlan &plan);
-  void recordFirstPick(const CoverItem &item, FirstPickResult pick,
-                       double spent);
+  /// Runs the jobs of `items`, side by side where the pool has executors.
+  std::vector<EvalResult> evaluateCoverJobs(ArrayRef<CoverItem *> items);
+  /// Replaces a failed pick by the first pick of another family; false
+  /// when none builds.
+  bool pickAgain(CoverItem &item);
+  void recordFirstPick(CoverItem &item);
   void summarize(const ModelPlan &plan, double coverageSeconds);
 };
 
@@ -436,6 +446,12 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
 /// planner promises).
 static constexpr double kTotalSecondsSlack = 1.1;
 
+/// Picks the coverage pass evaluates for one problem at most: a first pick
+/// that fails its evaluation (does not compile, crashes, computes wrong
+/// results, times out) is followed by the first pick of another family,
+/// so that one family's fault does not leave its op upstream.
+static constexpr size_t kCoverPicks = 2;
+
 /// What running a winner under one compute-sanitizer tool costs, in
 /// evaluations of its problem: memcheck and racecheck of LLaMA's 3xTF32
 /// GEMM winners took 22-33 s together where an evaluation of the same
@@ -452,56 +468,110 @@ ModelSearch::CoverItem ModelSearch::buildCoverItem(size_t index, size_t rank,
   return item;
 }
 
-void ModelSearch::cover(MutableArrayRef<CoverItem> items, ModelPlan &plan) {
-  auto start = Clock::now();
-  std::vector<EvalJob> jobs;
-  for (const CoverItem &item : items)
-    if (item.job)
-      jobs.push_back(*item.job);
+std::vector<EvalResult>
+ModelSearch::evaluateCoverJobs(ArrayRef<CoverItem *> items) {
   EvalPool *pool = options.problem.pool;
   std::vector<EvalResult> results;
-  if (jobs.size() > 1 && pool) {
+  if (items.size() > 1 && pool) {
     progressLine(llvm::formatv("stark-search: {0} first picks judged at once",
-                               jobs.size()));
-    results = pool->evaluateAll(jobs);
-  } else if (jobs.size() == 1 && pool) {
-    results.push_back(pool->evaluateHere(jobs.front()));
-  } else {
-    for (const EvalJob &job : jobs)
-      results.push_back(evaluateInWorker(job.problemSource, job.problemName,
-                                         job.candidateSource, job.candidateName,
-                                         job.options, job.worker));
+                               items.size()));
+    std::vector<EvalJob> jobs;
+    for (const CoverItem *item : items)
+      jobs.push_back(*item->job);
+    return pool->evaluateAll(jobs);
   }
-  // The evaluations ran side by side: each costs the run its part of
-  // their wall time.
-  double spent = secondsSince(start) / double(std::max<size_t>(1, jobs.size()));
-  size_t next = 0;
-  for (CoverItem &item : items) {
-    if (item.job) {
-      judgeFirstPick(entries[item.index].problem, results[next++], item.pick);
-      plan.recordEvaluations(entries[item.index].planIndex, 1, spent);
-    }
-    recordFirstPick(item, std::move(item.pick), spent);
+  for (const CoverItem *item : items) {
+    const EvalJob &job = *item->job;
+    results.push_back(
+        pool ? pool->evaluateHere(job)
+             : evaluateInWorker(job.problemSource, job.problemName,
+                                job.candidateSource, job.candidateName,
+                                job.options, job.worker));
   }
+  return results;
 }
 
-void ModelSearch::recordFirstPick(const CoverItem &item, FirstPickResult pick,
-                                  double spent) {
+bool ModelSearch::pickAgain(CoverItem &item) {
+  const FirstPickVerdict &v = item.pick.verdict;
+  SearchNode failed = item.pick.node;
+  failed.state = NodeState::Failed;
+  failed.status = v.status;
+  failed.failure = v.failure;
+  std::vector<SearchNode> failedPicks = item.failedPicks;
+  failedPicks.push_back(failed);
+  EvalJob job;
+  FirstPickResult next = buildFirstPick(entries[item.index].problem, hw,
+                                        options.problem, job, failedPicks);
+  if (!next.verdict.available)
+    return false;
+  progressLine(llvm::formatv(
+      "stark-search: [{0}/{1}] {2}: first pick {3} failed ({4}); trying {5} "
+      "{6}",
+      item.rank + 1, planned, entries[item.index].label, failed.strategy,
+      v.status, next.node.strategy, joinParams(next.node.params)));
+  item.failedPicks = std::move(failedPicks);
+  item.pick = std::move(next);
+  item.job = std::move(job);
+  return true;
+}
+
+void ModelSearch::cover(MutableArrayRef<CoverItem> items, ModelPlan &plan) {
+  std::vector<CoverItem *> round;
+  for (CoverItem &item : items)
+    if (item.job)
+      round.push_back(&item);
+  double limit = kTotalSecondsSlack * options.totalSeconds;
+  while (!round.empty()) {
+    auto start = Clock::now();
+    std::vector<EvalResult> results = evaluateCoverJobs(round);
+    // The evaluations ran side by side: each costs the run its part of
+    // their wall time.
+    double spent = secondsSince(start) / double(round.size());
+    std::vector<CoverItem *> again;
+    for (auto [item, result] : llvm::zip_equal(round, results)) {
+      size_t planIndex = entries[item->index].planIndex;
+      judgeFirstPick(entries[item->index].problem, result, item->pick);
+      plan.recordEvaluations(planIndex, 1, spent);
+      item->seconds += spent;
+      // A failed pick (not one slower than upstream) is followed by the
+      // next family's, within total-seconds and its 10%.
+      bool failed = !item->pick.verdict.passed;
+      bool timeLeft =
+          options.totalSeconds <= 0 ||
+          plan.getElapsed() + plan.getEvaluationEstimate(planIndex) <= limit;
+      if (failed && timeLeft && item->failedPicks.size() + 1 < kCoverPicks &&
+          pickAgain(*item))
+        again.push_back(item);
+    }
+    round = std::move(again);
+  }
+  for (CoverItem &item : items)
+    recordFirstPick(item);
+}
+
+void ModelSearch::recordFirstPick(CoverItem &item) {
   Entry &e = entries[item.index];
   size_t rank = item.rank;
   StringRef why = item.why;
+  FirstPickResult &pick = item.pick;
   CoverageDecision decision = decideFirstPick(pick.verdict);
   const FirstPickVerdict &v = pick.verdict;
+  // "gemm_skinny failed (wrong); ": the picks that came before this one.
+  std::string before;
+  for (const SearchNode &failed : item.failedPicks)
+    before +=
+        llvm::formatv("{0} failed ({1}); ", failed.strategy, failed.status)
+            .str();
   progressLine(llvm::formatv(
-      "stark-search: [{0}/{1}] {2}: {3}: {4}", rank + 1, planned, e.label,
-      decision.keep ? "first pick" : "upstream", decision.why));
-  e.report["seconds"] = spent;
+      "stark-search: [{0}/{1}] {2}: {3}: {4}{5}", rank + 1, planned, e.label,
+      decision.keep ? "first pick" : "upstream", before, decision.why));
+  e.report["seconds"] = item.seconds;
   e.report["budget_seconds"] = 0.0;
   e.report["skipped"] = why.str();
   if (v.available) {
-    ++out.candidates;
-    // The entry reads like a search of one candidate: the root and the
-    // first pick, its winner when kept.
+    out.candidates += int64_t(item.failedPicks.size()) + 1;
+    // The entry reads like a search of one candidate per pick: the root,
+    // the failed picks and the last pick, its winner when kept.
     SearchNode root;
     root.strategy = "baseline";
     root.author = "baseline";
@@ -509,8 +579,17 @@ void ModelSearch::recordFirstPick(const CoverItem &item, FirstPickResult pick,
     root.status = "ok";
     root.seconds = v.baselineSeconds;
     root.speedup = 1;
-    root.children.push_back(1);
+    llvm::json::Array nodes;
+    llvm::json::Array failedJSON;
+    for (const SearchNode &failed : item.failedPicks) {
+      root.children.push_back(failed.id);
+      nodes.push_back(nodeToJSON(failed));
+      failedJSON.push_back(llvm::json::Object{{"strategy", failed.strategy},
+                                              {"status", failed.status},
+                                              {"failure", failed.failure}});
+    }
     SearchNode &node = pick.node;
+    root.children.push_back(node.id);
     node.status = v.status;
     node.state = v.passed ? NodeState::Passed : NodeState::Failed;
     node.failure = v.failure;
@@ -522,28 +601,34 @@ void ModelSearch::recordFirstPick(const CoverItem &item, FirstPickResult pick,
                          FloatAttr::get(Float64Type::get(module.getContext()),
                                         v.baselineSeconds * 1e6));
     }
-    e.report["candidates"] = 1;
-    e.report["nodes"] = llvm::json::Array{nodeToJSON(root), nodeToJSON(node)};
+    nodes.insert(nodes.begin(), nodeToJSON(root));
+    nodes.push_back(nodeToJSON(node));
+    e.report["candidates"] = int64_t(item.failedPicks.size()) + 1;
+    e.report["nodes"] = std::move(nodes);
     bool kept = decision.keep && pick.module;
-    e.report["winner"] = kept ? llvm::json::Value(1) : nullptr;
-    llvm::json::Object first{
-        {"strategy", node.strategy}, {"status", v.status}, {"kept", kept}};
+    e.report["winner"] = kept ? llvm::json::Value(node.id) : nullptr;
+    llvm::json::Object first{{"id", node.id},
+                             {"strategy", node.strategy},
+                             {"status", v.status},
+                             {"kept", kept}};
     if (v.passed) {
       first["seconds"] = v.candidateSeconds;
       first["speedup"] = node.speedup;
     }
+    if (!failedJSON.empty())
+      first["failed_before"] = std::move(failedJSON);
     e.report["first_pick"] = std::move(first);
     if (kept) {
       installWinner(e, std::move(pick.module), node, v.baselineSeconds);
       finish(e, "first pick",
-             why + "; " + decision.why + ": " + node.strategy + " " +
+             why + "; " + before + decision.why + ": " + node.strategy + " " +
                  joinParams(node.params));
       return;
     }
     if (decision.keep)
       decision.why = "the first pick does not parse back";
   }
-  finish(e, "upstream", why + "; " + decision.why);
+  finish(e, "upstream", why + "; " + before + decision.why);
 }
 
 void ModelSearch::summarize(const ModelPlan &plan, double coverageSeconds) {

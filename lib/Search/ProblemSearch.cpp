@@ -262,7 +262,8 @@ ProblemSearchResult mlir::stark::searchProblem(
 FirstPickResult mlir::stark::buildFirstPick(ModuleOp problem,
                                             const HardwareProfile &hw,
                                             const ProblemSearchOptions &options,
-                                            EvalJob &job) {
+                                            EvalJob &job,
+                                            ArrayRef<SearchNode> failedPicks) {
   FirstPickResult result;
   FirstPickVerdict &verdict = result.verdict;
   OwningOpRef<ModuleOp> standalone = cast<ModuleOp>(problem->clone());
@@ -285,7 +286,12 @@ FirstPickResult mlir::stark::buildFirstPick(ModuleOp problem,
   ExpertAgents expert(*space);
   SearchTree tree(SearchTreeOptions(), options.seed);
   tree.addRoot(1.0);
-  std::vector<std::string> payloads(1);
+  for (const SearchNode &failed : failedPicks) {
+    int64_t id = tree.addChild(0, failed);
+    tree.recordFailed(id, failed.status, failed.failure);
+    expert.markTried(failed);
+  }
+  std::vector<std::string> payloads(tree.size());
   std::optional<Proposal> pick =
       expert.propose(buildRoleContext(tree, 0, payloads));
   if (!pick) {
@@ -296,7 +302,7 @@ FirstPickResult mlir::stark::buildFirstPick(ModuleOp problem,
   }
   verdict.available = true;
   result.node = pick->node;
-  result.node.id = 1;
+  result.node.id = int64_t(failedPicks.size()) + 1;
   result.node.parent = 0;
   result.node.depth = 1;
   result.node.author = "first pick";

@@ -159,11 +159,15 @@ struct FirstPickResult {
 /// The expert's first-ranked candidate of `problem` on `options.target`,
 /// built (in the problem's context), and the job that evaluates it once
 /// (its own references, the baseline timed interleaved with it), when there
-/// is a first pick (`verdict.available`). Several problems' jobs may run at
-/// once...
+/// is a first pick (`verdict.available`). `failedPicks` are earlier picks
+/// of the problem that failed their evaluation: the pick is then the first
+/// of a family not among them (else the next point of theirs), as the
+/// expert proposes from a root whose children failed. Several problems'
+/// jobs may run at once...
 FirstPickResult buildFirstPick(ModuleOp problem, const HardwareProfile &hw,
                                const ProblemSearchOptions &options,
-                               EvalJob &job);
+                               EvalJob &job,
+                               ArrayRef<SearchNode> failedPicks = {});
 /// ...and the verdict comes from the job's result, the candidate parsed
 /// into the problem's context when it passed.
 void judgeFirstPick(ModuleOp problem, const EvalResult &r,

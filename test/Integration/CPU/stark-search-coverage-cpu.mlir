@@ -15,15 +15,16 @@
 // REMARK: stark-search: [1/3] linalg.matmul 256x256xf32,256x256xf32->256x256xf32: 1 op(s), {{[0-9.]+}}% of the model's estimated time
 // REMARK: stark-search: [2/3] linalg.matmul 192x256xf32,256x256xf32->192x256xf32: first pick: {{[0-9.]+}}x faster than upstream
 // REMARK: stark-search: [3/3] linalg.softmax 2x16384xf32->2x16384xf32: upstream: no first pick: no strategy applies
-// REMARK-DAG: 46:8: remark: stark-search: searched: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
-// REMARK-DAG: 41:8: remark: stark-search: first pick: no share of the model's estimated time (no stark.cost); {{[0-9.]+}}x faster than upstream ({{.*}}): cpu-tile-vectorize
-// REMARK-DAG: 44:8: remark: stark-search: upstream: no share of the model's estimated time (no stark.cost); no first pick: no strategy applies
+// REMARK-DAG: 47:8: remark: stark-search: searched: {{[0-9.]+}}x faster on cpu: cpu-tile-vectorize
+// REMARK-DAG: 42:8: remark: stark-search: first pick: no share of the model's estimated time (no stark.cost); {{[0-9.]+}}x faster than upstream ({{.*}}): cpu-tile-vectorize
+// REMARK-DAG: 45:8: remark: stark-search: upstream: no share of the model's estimated time (no stark.cost); no first pick: no strategy applies
 // REMARK: remark: stark-search: model summary: 3 problem(s) in {{[0-9.]+}} s: 1 searched, 1 first pick, 1 upstream; 2 with a verified winner
 
 // REPORT: "evaluation_seconds":
 // REPORT: "order": [
 // REPORT-NEXT: "stark_problem_2",
 // REPORT: "first_pick": {
+// REPORT-NEXT: "id": 1,
 // REPORT-NEXT: "kept": true,
 // REPORT: "outcome": "first pick",
 // REPORT: "outcome": "upstream",
