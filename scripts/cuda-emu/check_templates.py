@@ -53,6 +53,7 @@ REFERENCES = {
     "matmul-f16-odd": dict(loops=[("m", 97), ("n", 83), ("k", 75)], offs=["m*75+k", "k*83+n", "m*83+n"], body=MATMUL, read=True),
     "batch-matmul-f32": dict(loops=[("b", 5), ("m", 33), ("n", 48), ("k", 40)], offs=["b*33*40+m*40+k", "b*40*48+k*48+n", "b*33*48+m*48+n"], body=MATMUL, read=True),
     "batch-matmul-bf16": dict(loops=[("b", 3), ("m", 70), ("n", 96), ("k", 64)], offs=["b*70*64+m*64+k", "b*64*96+k*96+n", "b*70*96+m*96+n"], body=MATMUL, read=True),
+    "linear-f32-rows5-k1030": dict(loops=[("m", 5), ("n", 999), ("k", 1030)], offs=["m*1030+k", "n*1030+k", "m*999+n"], body=MATMUL, read=True),
     "matvec": dict(loops=[("m", 300), ("k", 1000)], offs=["m*1000+k", "k", "m"], body=MATMUL, read=True),
     "vecmat": dict(loops=[("n", 517), ("k", 301)], offs=["k", "k*517+n", "n"], body=MATMUL, read=True),
     "dot": dict(loops=[("k", 100003)], offs=["k", "k", "0"], body=MATMUL, read=True),
@@ -60,6 +61,9 @@ REFERENCES = {
                       offs=["((n*18+oh+kh)*18+ow+kw)*16+c", "((kh*3+kw)*16+c)*32+f", "((n*16+oh)*16+ow)*32+f"], body=MATMUL, read=True),
     "fill-matmul-255x129x191": dict(loops=[("m", 255), ("n", 191), ("k", 129)], offs=["m*129+k", "k*191+n", "m*191+n"], body=MATMUL, read=False, init=0.5),
     "fill-matmul-f16-odd": dict(loops=[("m", 97), ("n", 83), ("k", 75)], offs=["m*75+k", "k*83+n", "m*83+n"], body=MATMUL, read=False, init=0.0),
+    "fill-batch-matmul-f32-rows2": dict(loops=[("b", 3), ("m", 2), ("n", 260), ("k", 700)],
+                                        offs=["(b*2+m)*700+k", "(b*700+k)*260+n", "(b*2+m)*260+n"], body=MATMUL, read=False, init=-0.25),
+    "fill-linear-f32-rows8": dict(loops=[("m", 8), ("n", 260), ("k", 2052)], offs=["m*2052+k", "n*2052+k", "m*260+n"], body=MATMUL, read=False, init=0.5),
     "fill-conv-nhwc": dict(loops=[("n", 2), ("oh", 16), ("ow", 16), ("f", 32), ("kh", 3), ("kw", 3), ("c", 16)],
                            offs=["((n*18+oh+kh)*18+ow+kw)*16+c", "((kh*3+kw)*16+c)*32+f", "((n*16+oh)*16+ow)*32+f"], body=MATMUL, read=False, init=0.0),
     "conv-nhwc-f16": dict(loops=[("n", 1), ("oh", 7), ("ow", 7), ("f", 40), ("kh", 3), ("kw", 3), ("c", 24)],
@@ -186,6 +190,20 @@ REFERENCES = {
       const double y = s + to_d(arg2[n]);
       ref[m*130+n] = 0.5 * y * (1 + std::erf(y * (double)0.707106769f));
     }"""),
+    "fused-classifier-f32-bias-relu": dict(read=False, code="""
+  for (long m = 0; m < 1; ++m)
+    for (long n = 0; n < 1000; ++n) {
+      double s = 0;
+      for (long k = 0; k < 4100; ++k) s += to_d(arg0[m*4100+k]) * to_d(arg1[k*1000+n]);
+      ref[m*1000+n] = std::max(s + to_d(arg2[n]), 0.0);
+    }"""),
+    "fused-linear-f32-cols3-bias": dict(read=False, code="""
+  for (long m = 0; m < 300; ++m)
+    for (long n = 0; n < 3; ++n) {
+      double s = 0;
+      for (long k = 0; k < 1024; ++k) s += to_d(arg0[m*1024+k]) * to_d(arg1[n*1024+k]);
+      ref[m*3+n] = s + to_d(arg2[n]);
+    }"""),
     "fused-matmul-bias-bf16": dict(read=False, code="""
   for (long m = 0; m < 96; ++m)
     for (long n = 0; n < 80; ++n) {
@@ -250,6 +268,13 @@ REFERENCES = {
             s += to_d(arg0[(n*5+c)*70+l+k]) * to_d(arg1[(f*5+c)*3+k]);
         ref[(n*7+f)*68+l] = std::max(s + to_d(arg2[f]), 0.0);
       }"""),
+    "fused-conv1x1-pixel-bias-hardsigmoid": dict(read=False, code="""
+  for (long f = 0; f < 144; ++f) {
+    double s = 0;
+    for (long c = 0; c < 576; ++c) s += to_d(arg0[c]) * to_d(arg1[f*576+c]);
+    const double y = s + to_d(arg2[f]);
+    ref[f] = std::min(std::max(y + 3.0, 0.0), 6.0) / 6.0;
+  }"""),
     "fused-conv2d-nhwc-residual-tanh": dict(read=False, code="""
   for (long n = 0; n < 2; ++n)
     for (long oh = 0; oh < 8; ++oh)
@@ -322,7 +347,11 @@ def gpu_test_cases():
             if line.startswith("// RUN:"):
                 m = run.search(line)
                 if m:
-                    cases.append((m.group(1), m.group(2), m.group(3)))
+                    case = (m.group(1), m.group(2), m.group(3))
+                    # A test may name a case twice (a candidate written to a
+                    # file to be planted wrong): it is run once.
+                    if case not in cases:
+                        cases.append(case)
     return cases
 
 

@@ -80,6 +80,16 @@ template <class T> T __shfl_sync(unsigned, T v, int srcLane, int width = 32) {
   int src = (lane / width) * width + srcLane;
   return shfl_impl(v, src);
 }
+// Lane ^ laneMask; a lane whose source lies in a later group of `width`
+// lanes reads its own value (CUDA's rule).
+template <class T>
+T __shfl_xor_sync(unsigned, T v, int laneMask, int width = 32) {
+  int lane = t_linear % 32;
+  int src = lane ^ laneMask;
+  if (src >= (lane / width + 1) * width)
+    src = lane;
+  return shfl_impl(v, src);
+}
 template <class T> T __ldg(const T *p) { return *p; }
 struct alignas(16) float4 {
   float x, y, z, w;
