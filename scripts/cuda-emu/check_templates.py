@@ -7,8 +7,9 @@ hand-written references, without a GPU.
 
 The cases are the RUN lines of test/Integration/CUDA/templates/*.mlir (the
 GPU tests: problem, family, parameters) plus tf32 cases those tests leave
-out (families whose kernels use PTX the emulator does not model are listed
-as skipped). For each, stark-template writes the source and the launches, g++
+out (families whose kernels use PTX the emulator does not model, and the
+problems whose element types pick such a kernel in a family, are listed as
+skipped). For each, stark-template writes the source and the launches, g++
 compiles the source with cuda_emu.h in place of CUDA, and the program runs
 the launches on random inputs (outputs the problem does not read are
 prefilled with NaN) and compares the output with a reference written here,
@@ -325,6 +326,62 @@ REFERENCES = {
     "layernorm-3d": dict(norm=dict(rms=False, rows=5, length=300, gamma=True, beta=False, eps="1e-5f")),
     "rmsnorm": dict(norm=dict(rms=True, rows=80, length=768, gamma=True, beta=False, eps="1e-6f")),
     "rmsnorm-odd": dict(norm=dict(rms=True, rows=37, length=999, gamma=False, beta=False, eps="1e-6f")),
+    # attention in f32: softmax(Q K^T * scale [+ mask]) V, the scores of a row
+    # in s. Q [3][77][40], K [3][131][40], V [3][131][24].
+    "attention-f32-odd": dict(read=False, code="""
+  for (long b = 0; b < 3; ++b)
+    for (long i = 0; i < 77; ++i) {
+      double s[131], mx = -INFINITY, l = 0;
+      for (long j = 0; j < 131; ++j) {
+        double x = 0;
+        for (long d = 0; d < 40; ++d) x += to_d(arg0[(b*77+i)*40+d]) * to_d(arg1[(b*131+j)*40+d]);
+        s[j] = x * (double)0.158113882f;
+        mx = std::max(mx, s[j]);
+      }
+      for (long j = 0; j < 131; ++j) l += (s[j] = std::exp(s[j] - mx));
+      for (long e = 0; e < 24; ++e) {
+        double o = 0;
+        for (long j = 0; j < 131; ++j) o += s[j] * to_d(arg2[(b*131+j)*24+e]);
+        ref[(b*77+i)*24+e] = o / l;
+      }
+    }"""),
+    # Causal: K is arg0 (transposed into the scores), Q arg1, V arg2, all
+    # [4][128][64]; key j > query i gets -inf added (no row is fully masked).
+    "attention-f32-causal": dict(read=False, code="""
+  for (long b = 0; b < 4; ++b)
+    for (long i = 0; i < 128; ++i) {
+      double s[128], mx = -INFINITY, l = 0;
+      for (long j = 0; j < 128; ++j) {
+        double x = 0;
+        for (long d = 0; d < 64; ++d) x += to_d(arg1[(b*128+i)*64+d]) * to_d(arg0[(b*128+j)*64+d]);
+        s[j] = x * 0.125 + (j > i ? -INFINITY : 0.0);
+        mx = std::max(mx, s[j]);
+      }
+      for (long j = 0; j < 128; ++j) l += (s[j] = std::exp(s[j] - mx));
+      for (long e = 0; e < 64; ++e) {
+        double o = 0;
+        for (long j = 0; j < 128; ++j) o += s[j] * to_d(arg2[(b*128+j)*64+e]);
+        ref[(b*128+i)*64+e] = o / l;
+      }
+    }"""),
+    # As attention-f32-causal, the -inf selected in place of the score.
+    "attention-f32-causal-select": dict(read=False, code="""
+  for (long b = 0; b < 4; ++b)
+    for (long i = 0; i < 128; ++i) {
+      double s[128], mx = -INFINITY, l = 0;
+      for (long j = 0; j < 128; ++j) {
+        double x = 0;
+        for (long d = 0; d < 64; ++d) x += to_d(arg1[(b*128+i)*64+d]) * to_d(arg0[(b*128+j)*64+d]);
+        s[j] = j > i ? -INFINITY : x * 0.125;
+        mx = std::max(mx, s[j]);
+      }
+      for (long j = 0; j < 128; ++j) l += (s[j] = std::exp(s[j] - mx));
+      for (long e = 0; e < 64; ++e) {
+        double o = 0;
+        for (long j = 0; j < 128; ++j) o += s[j] * to_d(arg2[(b*128+j)*64+e]);
+        ref[(b*128+i)*64+e] = o / l;
+      }
+    }"""),
 }
 
 # tf32 is not held to the f32 tolerance by the evaluator, so the GPU tests
@@ -375,8 +432,11 @@ def launches(module):
             for m in re.finditer(pattern, module)]
 
 
-# The embedded GEMM kernels' helpers in inline PTX (GemmCommon.cuh), by name,
-# and what replaces them: a synchronous copy that zero-fills like cp.async.
+# The helpers in inline PTX of the embedded GEMM kernels (GemmCommon.cuh) and
+# of attention (Attention.cuh), by name, and what replaces them: a synchronous
+# copy that zero-fills like cp.async (attention's shared addresses become
+# offsets into the dynamic shared memory, which is all it copies to) and a
+# maximum that propagates NaN like max.NaN.
 EMBEDDED_PTX = {
     "unsigned smemAddr": "",
     "void cpAsync16": "__device__ __forceinline__ void cpAsync16(void *dst, const void *src, int bytes) "
@@ -385,12 +445,29 @@ EMBEDDED_PTX = {
     "void cpAsync4": "__device__ __forceinline__ void cpAsync4(void *dst, const void *src, bool valid) "
                      "{ if (valid) ::std::memcpy(dst, src, 4); else ::std::memset(dst, 0, 4); }\n",
     "void cpAsyncCommit": "__device__ __forceinline__ void cpAsyncCommit() {}\n",
+    "unsigned attnSmemAddr": "__device__ __forceinline__ unsigned attnSmemAddr(const void *p) "
+                             "{ return (unsigned)((const unsigned char *)p - g_dyn_smem); }\n",
+    "float attnMax": "__device__ __forceinline__ float attnMax(float a, float b) "
+                     "{ return (a != a || b != b) ? NAN : ::std::max(a, b); }\n",
+    "void attnCopy16": "__device__ __forceinline__ void attnCopy16(unsigned dst, const void *src, bool full) "
+                       "{ if (full) ::std::memcpy(g_dyn_smem + dst, src, 16); "
+                       "else ::std::memset(g_dyn_smem + dst, 0, 16); }\n",
+    "void attnCopy4": "__device__ __forceinline__ void attnCopy4(unsigned dst, const void *src, bool full) "
+                      "{ if (full) ::std::memcpy(g_dyn_smem + dst, src, 4); "
+                      "else ::std::memset(g_dyn_smem + dst, 0, 4); }\n",
+    "void attnCommit": "__device__ __forceinline__ void attnCommit() {}\n",
 }
 
 # Kernels written in PTX the emulator does not model (mma.sync fragments,
 # ldmatrix): their cases are reported as skipped.
 UNEMULATED_FAMILIES = {"gemm_3xtf32": "mma.sync and ldmatrix in PTX",
                        "gemm_wgmma": "wgmma, mbarriers and setmaxnreg in PTX"}
+# Families that pick such a kernel by the problem's element types: the input
+# types (of the problem's @kernel) that select it, and why it is skipped.
+# Attention runs f16 and bf16 on tensor cores (AttentionMma16.cuh), f32 on
+# CUDA cores (AttentionF32.cuh, emulated).
+UNEMULATED_INPUTS = {"attention": ({"f16", "bf16"},
+                                   "f16 / bf16 attention: mma.sync, ldmatrix and ex2.approx in PTX")}
 
 
 def emulated_source(source):
@@ -398,8 +475,8 @@ def emulated_source(source):
     for head, body in EMBEDDED_PTX.items():
         source = re.sub(r"__device__ __forceinline__ " + re.escape(head) + r"\(.*?\n\}\n",
                         lambda m: body, source, flags=re.S)
-    source = re.sub(r"template <int N> __device__ __forceinline__ void cpAsyncWait\(\) \{.*?\n\}\n",
-                    "template <int N> __device__ __forceinline__ void cpAsyncWait() {}\n",
+    source = re.sub(r"template <int N> __device__ __forceinline__ void (cpAsyncWait|attnWait)\(\) \{.*?\n\}\n",
+                    lambda m: f"template <int N> __device__ __forceinline__ void {m.group(1)}() {{}}\n",
                     source, flags=re.S)
     source = source.replace("extern __shared__ float4 smem4[];",
                             "float4 *smem4 = reinterpret_cast<float4 *>(g_dyn_smem);")
@@ -538,6 +615,10 @@ def main():
     def why_skipped(case):
         if case[1] in UNEMULATED_FAMILIES:
             return UNEMULATED_FAMILIES[case[1]]
+        if case[1] in UNEMULATED_INPUTS:
+            kinds, why = UNEMULATED_INPUTS[case[1]]
+            if any(elem in kinds for elem, _ in signature(os.path.join(INPUTS, case[0] + ".mlir"))[:-1]):
+                return why
         if case[0] not in REFERENCES:
             return "no reference written here"
         return None

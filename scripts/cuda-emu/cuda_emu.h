@@ -46,6 +46,21 @@ inline std::vector<std::unique_ptr<std::barrier<>>> g_warp_bars;
 inline unsigned long long g_slots[1024];
 inline thread_local int t_linear;
 inline void __syncthreads() { g_bar->arrive_and_wait(); }
+// Whether any thread of the block passed a nonzero predicate: thread 0 clears
+// the flag before the first barrier, every thread reads it after the second,
+// and the third keeps the next call's clear after every read.
+inline int g_sync_or;
+inline int __syncthreads_or(int predicate) {
+  if (t_linear == 0)
+    g_sync_or = 0;
+  g_bar->arrive_and_wait();
+  if (predicate)
+    __atomic_store_n(&g_sync_or, 1, __ATOMIC_RELAXED);
+  g_bar->arrive_and_wait();
+  int any = __atomic_load_n(&g_sync_or, __ATOMIC_RELAXED);
+  g_bar->arrive_and_wait();
+  return any;
+}
 inline void __syncwarp(unsigned = 0xffffffffu) {
   g_warp_bars[t_linear / 32]->arrive_and_wait();
 }
@@ -93,6 +108,9 @@ T __shfl_xor_sync(unsigned, T v, int laneMask, int width = 32) {
 template <class T> T __ldg(const T *p) { return *p; }
 struct alignas(16) float4 {
   float x, y, z, w;
+};
+struct alignas(16) uint4 {
+  unsigned x, y, z, w;
 };
 struct alignas(8) float2 {
   float x, y;
