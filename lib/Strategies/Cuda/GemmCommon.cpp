@@ -553,8 +553,10 @@ GemmKernelFamily::enumerateStructs(const ProblemView &view,
   BlockLimits limits(profile);
   int64_t sms = getNumUnits(profile);
   std::vector<GemmKernelParams> fitting;
-  // Split-K only where no configuration's tiles fill the SMs: elsewhere a
-  // smaller tile adds blocks without the partial sums' traffic.
+  // Split-K where no configuration's tiles fill the SMs; where smaller
+  // tiles do, a configuration whose own tiles leave SMs idle is also
+  // offered in slices on a deep contraction (isDeepContraction), and the
+  // score weighs the larger tile's reuse against the partial sums' traffic.
   bool fewTiles = true;
   for (const GemmKernelParams &p : getConfigs()) {
     std::string ignored;
@@ -570,7 +572,8 @@ GemmKernelFamily::enumerateStructs(const ProblemView &view,
   for (const GemmKernelParams &p : fitting) {
     scored.push_back(
         {p, gemmKernelTileScore(c, p.bm, p.bn, p.bk, getReuse(p), profile)});
-    if (!fewTiles)
+    bool idle = ceilDiv(c.m, p.bm) * ceilDiv(c.n, p.bn) * c.batch < sms;
+    if (!fewTiles && !(idle && isDeepContraction(c)))
       continue;
     for (int64_t splitK : proposeSplitK(c, p.bm, p.bn, p.bk, sms)) {
       GemmKernelParams q = p;

@@ -60,6 +60,14 @@ std::string emitSplitKWorkspace(int64_t splitK, StringRef perSplitName,
 SmallVector<int64_t> proposeSplitK(const ContractionView &c, int64_t bm,
                                    int64_t bn, int64_t bk, int64_t sms);
 
+/// Whether k is at least twice the larger side of the output (a 3x3
+/// convolution of 512 channels on a 28 x 28 image: 784 x 512 outputs, k =
+/// 4608): its partial sums are cheap beside its arithmetic, and a tile too
+/// large to fill the SMs alone may do better in slices of k than smaller
+/// tiles do whole (VGG-16's such convolutions ran gemm_3xtf32's 64 x 32
+/// tiles, 208 blocks, at 8 TFLOP/s on the H200).
+bool isDeepContraction(const ContractionView &c);
+
 /// The score of a bm x bn x bk block reusing operands `reuse` times with k
 /// in `splitK` slices: its tile score with the slices counted as blocks,
 /// times the share of its time left to the GEMM by the partial sums'

@@ -14,6 +14,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -100,6 +101,10 @@ SmallVector<int64_t> cudatpl::proposeSplitK(const ContractionView &c,
       out.push_back(splitK);
   }
   return out;
+}
+
+bool cudatpl::isDeepContraction(const ContractionView &c) {
+  return c.k >= 2 * std::max(c.m, c.n);
 }
 
 double cudatpl::scoreSplitKTile(const ContractionView &c, int64_t bm,

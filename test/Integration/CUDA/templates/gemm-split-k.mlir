@@ -15,6 +15,11 @@
 // RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3,split_k=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/batch-matmul-f32.mlir --family gemm_3xtf32 --params bm=32,bn=32,bk=32,wm=16,wn=16,stages=2,split_k=2 | stark-eval --target cuda --no-timing --problem %S/Inputs/batch-matmul-f32.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/conv-nhwc.mlir --family gemm_f32 --params bm=32,bn=32,bk=16,wm=32,wn=16,tm=4,tn=4,stages=3,split_k=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/conv-nhwc.mlir --candidate - | FileCheck %s
+// A deep convolution (VGG-16's 512 channels on 28 x 28, k = 4608): both
+// families' first sets split k although smaller tiles would fill the SMs
+// (test/Strategies/stark-template-split-k-deep.mlir).
+// RUN: stark-template --problem %S/Inputs/fill-conv2d-nchw-512ch-28.mlir --family gemm_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-conv2d-nchw-512ch-28.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fill-conv2d-nchw-512ch-28.mlir --family gemm_f32 | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-conv2d-nchw-512ch-28.mlir --candidate - | FileCheck %s
 
 // CHECK: status: ok
 
