@@ -534,8 +534,11 @@ void ModelSearch::cover(MutableArrayRef<CoverItem> items, ModelPlan &plan) {
       plan.recordEvaluations(planIndex, 1, spent);
       item->seconds += spent;
       // A failed pick (not one slower than upstream) is followed by the
-      // next family's, within total-seconds and its 10%.
-      bool failed = !item->pick.verdict.passed;
+      // next family's, within total-seconds and its 10%; not where the
+      // evaluation itself could not run (status error: the problem or the
+      // target), which another pick would meet again.
+      const FirstPickVerdict &verdict = item->pick.verdict;
+      bool failed = !verdict.passed && verdict.status != "error";
       bool timeLeft =
           options.totalSeconds <= 0 ||
           plan.getElapsed() + plan.getEvaluationEstimate(planIndex) <= limit;

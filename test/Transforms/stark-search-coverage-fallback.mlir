@@ -49,6 +49,15 @@
 // UPSTREAM: #{{[0-9]+}} stark_problem_0 linalg.matmul: upstream, consistent
 // COUNT: {{^2$}}
 
+// An evaluation that cannot run at all (status error: here no worker)
+// would fail the same way for any pick: no second pick is tried.
+// RUN: env STARK_EVAL_WORKER=%t.no-such-worker %{search} -o %t.error.mlir 2> %t.error.log
+// RUN: FileCheck %s --check-prefix=ERROR < %t.error.log
+//
+// ERROR-NOT: trying
+// ERROR: stark-search: [1/1] linalg.matmul {{.*}}: upstream: first pick failed: error: cannot start the worker '{{.*}}no-such-worker'
+// ERROR-NOT: trying
+
 func.func @matmul(%a: tensor<96x80xf32>, %b: tensor<80x112xf32>, %c: tensor<96x112xf32>) -> tensor<96x112xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<96x80xf32>, tensor<80x112xf32>) outs(%c : tensor<96x112xf32>) -> tensor<96x112xf32>
   return %0 : tensor<96x112xf32>
