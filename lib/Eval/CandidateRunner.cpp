@@ -21,6 +21,7 @@ json::Object mlir::stark::timingOptionsToJSON(const TimingOptions &t) {
       {"target_relative_spread", t.targetRelativeSpread},
       {"budget_seconds", t.budgetSeconds},
       {"flush_cache", t.flushCache},
+      {"gate_host_programs", t.gateHostPrograms},
   };
 }
 
@@ -39,6 +40,7 @@ bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
          o.map("target_relative_spread", t.targetRelativeSpread) &&
          o.map("budget_seconds", t.budgetSeconds) &&
          o.map("flush_cache", t.flushCache) &&
+         o.mapOptional("gate_host_programs", t.gateHostPrograms) &&
          o.map("sampled_runs", request.sampledRuns);
 }
 
@@ -173,6 +175,7 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
   }
   TimingRunOptions runOptions;
   runOptions.flushCache = request.timing.flushCache;
+  runOptions.gateHostPrograms = request.timing.gateHostPrograms;
   std::set<unsigned> sampled(request.sampledRuns.begin(),
                              request.sampledRuns.end());
   for (unsigned s = 0; s < sets.size(); ++s)

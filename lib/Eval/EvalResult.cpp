@@ -143,6 +143,8 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
     readNumber(*t, "budget_seconds", o.timing.budgetSeconds);
     if (std::optional<bool> b = t->getBoolean("flush_cache"))
       o.timing.flushCache = *b;
+    if (std::optional<bool> b = t->getBoolean("gate_host_programs"))
+      o.timing.gateHostPrograms = *b;
   }
   return true;
 }

@@ -2,6 +2,8 @@
 
 #include "CudaTargetInternal.h"
 
+#include <chrono>
+
 using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatarget;
@@ -123,6 +125,29 @@ bool CudaDevice::holdAtGate() {
 void CudaDevice::openGate(bool held) {
   if (held)
     __atomic_store_n(gateHost, gateValue, __ATOMIC_RELEASE);
+}
+
+GateWatchdog::GateWatchdog(CudaDevice &device, double seconds)
+    : device(device) {
+  thread = std::thread([this, seconds] {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (wake.wait_for(lock, std::chrono::duration<double>(seconds),
+                      [this] { return disarmed; }))
+      return;
+    fired = true;
+    this->device.openGate(/*held=*/true);
+  });
+}
+
+bool GateWatchdog::disarm() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    disarmed = true;
+  }
+  wake.notify_one();
+  if (thread.joinable())
+    thread.join();
+  return fired;
 }
 
 LogicalResult CudaDevice::copyToDevice(CUdeviceptr to, const void *from,

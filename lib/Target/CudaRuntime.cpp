@@ -83,6 +83,7 @@ static void *loadModule(const void *data, bool jit, int optLevel) {
   CudaRuntimeState *s = state();
   if (!s || !data)
     return nullptr;
+  s->openGateBeforeWait();
   char log[8192] = {0};
   SmallVector<CUjit_option> options = {CU_JIT_ERROR_LOG_BUFFER,
                                        CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -261,6 +262,7 @@ static void mgpuEventSynchronize(void *event) {
   CudaRuntimeState *s = state();
   if (!s || !event)
     return;
+  s->openGateBeforeWait();
   s->check(s->api.cuEventSynchronizeFn(static_cast<CUevent>(event)),
            "cuEventSynchronize");
 }
@@ -293,8 +295,10 @@ static void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
   if (auto it = s->pool.find(size); it != s->pool.end()) {
     ptr = it->second;
     s->pool.erase(it);
-  } else if (!s->check(s->api.cuMemAllocFn(&ptr, size), "cuMemAlloc")) {
-    return nullptr;
+  } else {
+    s->openGateBeforeWait();
+    if (!s->check(s->api.cuMemAllocFn(&ptr, size), "cuMemAlloc"))
+      return nullptr;
   }
   s->allocations[ptr] = size;
   return reinterpret_cast<void *>(ptr);
@@ -318,6 +322,9 @@ static void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   if (!s)
     return;
   CUstream cuStream = streamOrDefault(s, stream);
+  // A copy from pageable host memory may wait for the stream, and this one
+  // is waited for.
+  s->openGateBeforeWait();
   // Unified addressing: the driver tells host from device pointers. Waiting
   // keeps host memory that the host code reads next coherent.
   if (s->check(s->api.cuMemcpyAsyncFn(reinterpret_cast<CUdeviceptr>(dst),
@@ -361,6 +368,7 @@ static void *starkDeviceCopyOfGlobal(void *host, uint64_t sizeBytes) {
     return nullptr;
   }
   CUdeviceptr ptr = 0;
+  s->openGateBeforeWait();
   if (!s->check(s->api.cuMemAllocFn(&ptr, std::max<uint64_t>(sizeBytes, 1)),
                 "cuMemAlloc"))
     return nullptr;
@@ -412,6 +420,8 @@ static void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
           "cuTensorMapEncodeTiled"))
     return nullptr;
   std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+  // The copy below is from pageable memory: it may wait for the stream.
+  s->openGateBeforeWait();
   CUdeviceptr &memory = s->tensorMaps[key];
   if (!memory &&
       !s->check(s->api.cuMemAllocFn(&memory, sizeof(map)), "cuMemAlloc")) {

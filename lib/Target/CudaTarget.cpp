@@ -25,11 +25,18 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatarget;
 
 namespace {
+
+/// How long a host program timed behind the gate may hold it
+/// (GateWatchdog): far longer than any program's host code takes to queue
+/// its launches.
+constexpr double kGateWatchdogSeconds = 5.0;
 
 class CudaTarget : public Target {
 public:
@@ -419,9 +426,26 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
   if (failed(cudaKernel.prepareEnqueue(**cudaArgs, error)))
     return failure();
   // Launch lists hold the stream at the gate until they are enqueued; a
-  // lowered host program may wait on the stream itself, so it is not held.
-  bool gated = cudaKernel.enqueuesOnlyLaunches() && device->holdAtGate();
-  auto openGate = [&] { device->openGate(gated); };
+  // lowered host program may wait on the stream itself, so it is held only
+  // where asked, with the runtime opening the gate before any such wait and
+  // a watchdog for a wait the runtime does not know.
+  bool hostProgram = options.gateHostPrograms &&
+                     !cudaKernel.enqueuesOnlyLaunches() &&
+                     cudaKernel.opensGateBeforeWaits();
+  bool gated = (cudaKernel.enqueuesOnlyLaunches() || hostProgram) &&
+               device->holdAtGate();
+  std::optional<GateWatchdog> watchdog;
+  if (gated && hostProgram) {
+    cudaKernel.setGateRelease([this] { device->openGate(/*held=*/true); });
+    watchdog.emplace(*device, kGateWatchdogSeconds);
+  }
+  auto openGate = [&] {
+    device->openGate(gated);
+    if (!watchdog)
+      return false;
+    cudaKernel.setGateRelease(nullptr);
+    return watchdog->disarm();
+  };
   if (!check(api.cuEventRecordFn(device->start, device->stream),
              "cuEventRecord")) {
     openGate();
@@ -431,11 +455,19 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
   bool enqueued = succeeded(cudaKernel.enqueue(**cudaArgs, enqueueError));
   bool recorded =
       check(api.cuEventRecordFn(device->stop, device->stream), "cuEventRecord");
-  openGate();
+  bool stuck = openGate();
   if (failed(
           cudaKernel.finishQueued(enqueued, std::move(enqueueError), error)) ||
       !recorded)
     return failure();
+  if (stuck) {
+    error = llvm::formatv("the host program waited for the stream held at "
+                          "the timing gate, which its watchdog opened after "
+                          "{0} s: time it without gate-host-programs",
+                          kGateWatchdogSeconds)
+                .str();
+    return failure();
+  }
   float ms = 0;
   if (!check(api.cuEventElapsedTimeFn(&ms, device->start, device->stop),
              "cuEventElapsedTime"))

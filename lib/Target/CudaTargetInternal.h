@@ -20,8 +20,11 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace mlir::stark::cudatarget {
@@ -133,6 +136,24 @@ private:
                          std::string &error);
 };
 
+/// Opens the device's gate after `seconds` unless disarmed first: a host
+/// program timed behind the gate that waits for the stream in a way the
+/// runtime does not open the gate for would otherwise wait forever.
+class GateWatchdog {
+public:
+  GateWatchdog(CudaDevice &device, double seconds);
+  ~GateWatchdog() { disarm(); }
+  /// Stops the watchdog; true when it had to open the gate.
+  bool disarm();
+
+private:
+  CudaDevice &device;
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool disarmed = false, fired = false;
+  std::thread thread;
+};
+
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
@@ -157,6 +178,12 @@ public:
   /// Whether enqueue only launches kernels on the stream (nothing that
   /// waits for it): such runs are timed behind the gate (CudaDevice).
   virtual bool enqueuesOnlyLaunches() const { return false; }
+  /// Whether enqueue opens the gate before it waits for the stream itself
+  /// (through setGateRelease), so that it may run behind the gate too
+  /// (TimingRunOptions::gateHostPrograms).
+  virtual bool opensGateBeforeWaits() const { return false; }
+  /// What opens the gate while enqueue runs; null when no gate is held.
+  virtual void setGateRelease(std::function<void()> release) {}
   /// After the stream is idle: releases what the run allocated.
   virtual void finishRun() {}
   /// After enqueue (`enqueued`, else its `enqueueError`): waits for the
@@ -185,6 +212,11 @@ public:
 
   LogicalResult enqueue(CudaArgBuffers &args, std::string &error) override;
   void finishRun() override { state.releaseAllocations(); }
+  /// The runtime opens the gate before the host code waits (CudaRuntime).
+  bool opensGateBeforeWaits() const override { return true; }
+  void setGateRelease(std::function<void()> release) override {
+    state.releaseGate = std::move(release);
+  }
 
   CudaRuntimeState state;
   std::unique_ptr<ExecutionEngine> engine;

@@ -107,7 +107,7 @@ def list_models(names=None):
     return models
 
 
-def commands(args, model, work):
+def commands(args, model, work, gated=False):
     opt = os.path.join(work, model["name"] + ".opt.mlir")
     report = os.path.join(work, model["name"] + ".report.json")
     pipeline = (f"target={args.target} top-k={args.top_k} "
@@ -121,9 +121,12 @@ def commands(args, model, work):
                  "--mlir-print-op-on-diagnostic=false"]
     stark_eval = [os.path.join(bin_, "stark-eval"), "--target", args.target,
                   "--problem", model["file"], "--candidate", opt, "--json",
-                  "--correctness-trials", str(args.correctness_trials),
+                  "--correctness-trials",
+                  "1" if gated else str(args.correctness_trials),
                   "--time-budget", str(args.time_budget),
                   "--timeout", str(args.eval_timeout)]
+    if gated:
+        stark_eval.append("--gate-host-programs")
     if args.no_f64_reference:
         stark_eval.append("--no-f64-reference")
     return stark_opt, stark_eval, opt, report
@@ -159,7 +162,33 @@ def run_stark(args, model, work, log):
     for key, col in (("baseline", "upstream_s"), ("candidate", "stark_s")):
         if timing.get(key):
             row[col] = timing[key].get("median_s")
+    if args.target == "cuda" and not args.no_gated:
+        run_gated(args, model, work, log, row)
     return row
+
+
+def run_gated(args, model, work, log, row):
+    """Both programs timed again with their launches queued before the
+    device starts them (stark-eval --gate-host-programs): the kernels back
+    to back, as a CUDA graph of them would run, beside the call times above
+    that include the host's gaps between launches."""
+    _, stark_eval, _, _ = commands(args, model, work, gated=True)
+    p = subprocess.run(stark_eval, capture_output=True, text=True)
+    log.write(p.stderr)
+    try:
+        result = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        row["gated_error"] = "stark-eval printed no result: " + p.stderr[-400:]
+        return
+    if result.get("status") != "ok":
+        row["gated_error"] = f"{result.get('status')}: " \
+            f"{(result.get('message') or '')[:300]}"
+        return
+    timing = result.get("timing") or {}
+    for key, col in (("baseline", "upstream_gated_s"),
+                     ("candidate", "stark_gated_s")):
+        if timing.get(key):
+            row[col] = timing[key].get("median_s")
 
 
 def run_torch(args, model, row):
@@ -333,7 +362,10 @@ def markdown(rows, header):
            "its check says `compiled`). Device time: stark's is stark-eval's "
            "event time around the program; the torch peers' the GPU "
            "activity torch.profiler records per call (kernels, memsets, "
-           "copies; not the launch gaps), the CUDA graph's its replay.", "",
+           "copies; not the launch gaps), the CUDA graph's its replay; "
+           "*queued first*: stark-eval's event time with every launch of the "
+           "program queued before the device starts (--gate-host-programs): "
+           "the kernels back to back, as a CUDA graph of them would run.", "",
            "| model | upstream | stark | eager | compile | max-autotune | "
            "CUDA graph | SDPA | SDPA graph | best peer | stark vs best peer | "
            "stark vs upstream | verified |",
@@ -354,14 +386,19 @@ def markdown(rows, header):
     out += ["", "Device time per call and the compile checks (each compile "
             "alone after `torch._dynamo.reset()`, graphs counted by the "
             "backend; compile seconds include the first call):", "",
-            "| model | stark (events) | eager kernels | compile kernels | "
+            "| model | stark (events) | stark (queued first) | "
+            "upstream (queued first) | eager kernels | compile kernels | "
             "max-autotune kernels | CUDA graph replay | SDPA kernels | "
             "SDPA graph replay | torch.compile | max-autotune |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ch = r.get("compile_checks") or {}
-        out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-            r["model"], fmt(r.get("stark_s")), fmt(r.get("eager_device_s")),
+        out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} "
+                   "| {} |".format(
+            r["model"], fmt(r.get("stark_s")),
+            fmt(r.get("stark_gated_s")) if "gated_error" not in r
+            else r["gated_error"][:60],
+            fmt(r.get("upstream_gated_s")), fmt(r.get("eager_device_s")),
             fmt(r.get("compile_device_s")), fmt(r.get("autotune_device_s")),
             fmt(r.get("cuda_graph_device_s")), fmt(r.get("sdpa_device_s")),
             fmt(r.get("sdpa_graph_device_s")),
@@ -447,6 +484,10 @@ def parse_args(argv):
                     "merged into a stark run with --peers-from)")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-cuda-graph", action="store_true")
+    ap.add_argument("--no-gated", action="store_true",
+                    help="skip the second stark-eval run that times both "
+                         "programs with their launches queued first "
+                         "(--gate-host-programs)")
     ap.add_argument("--autotune-limit", type=float, default=180,
                     help="seconds torch.compile(mode=max-autotune-no-"
                     "cudagraphs) may take per model, in a child process "

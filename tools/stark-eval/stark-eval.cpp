@@ -131,6 +131,13 @@ static cl::opt<bool> noFlush("no-cache-flush",
                              cl::desc("Do not flush the cache before timed "
                                       "runs"),
                              cl::cat(category));
+static cl::opt<bool> gateHostPrograms(
+    "gate-host-programs",
+    cl::desc("cuda: time a lowered host program (an MLIR candidate, the "
+             "baseline, a whole program) with its kernels queued before the "
+             "device starts them, as a CUDA graph runs them, instead of with "
+             "the host's gaps between launches"),
+    cl::cat(category));
 static cl::opt<double> timeout("timeout",
                                cl::desc("Seconds the worker may take in all"),
                                cl::init(WorkerOptions().timeoutSeconds),
@@ -270,6 +277,7 @@ int main(int argc, char **argv) {
   options.timing.budgetSeconds = timeBudget;
   options.timing.targetRelativeSpread = targetSpread;
   options.timing.flushCache = !noFlush;
+  options.timing.gateHostPrograms = gateHostPrograms;
 
   EvalResult result;
   if (inProcess) {

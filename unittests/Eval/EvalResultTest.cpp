@@ -1,5 +1,6 @@
 //===- EvalResultTest.cpp - JSON and text forms of results ----------------===//
 
+#include "stark/Eval/CandidateRunner.h"
 #include "stark/Eval/Evaluator.h"
 
 #include "gtest/gtest.h"
@@ -125,6 +126,7 @@ TEST(EvalResultTest, OptionsRoundTrip) {
   o.timing.targetRelativeSpread = 0.5;
   o.timing.budgetSeconds = 0.25;
   o.timing.flushCache = false;
+  o.timing.gateHostPrograms = true;
   std::string text;
   llvm::raw_string_ostream(text) << toJSON(o);
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
@@ -144,6 +146,25 @@ TEST(EvalResultTest, OptionsRoundTrip) {
   EXPECT_EQ(back.timing.targetRelativeSpread, 0.5);
   EXPECT_EQ(back.timing.budgetSeconds, 0.25);
   EXPECT_FALSE(back.timing.flushCache);
+  EXPECT_TRUE(back.timing.gateHostPrograms);
+}
+
+// The runner's request carries the gate option to the timed runs; a
+// request written before it existed reads as ungated.
+TEST(EvalResultTest, TimedRunsRequestCarriesTheGate) {
+  TimedRunsRequest request;
+  request.timing.gateHostPrograms = true;
+  request.sampledRuns = {2, 5};
+  llvm::json::Value value = toJSON(request);
+  TimedRunsRequest back;
+  llvm::json::Path::Root root;
+  ASSERT_TRUE(fromJSON(value, back, root));
+  EXPECT_TRUE(back.timing.gateHostPrograms);
+  EXPECT_EQ(back.sampledRuns, request.sampledRuns);
+  value.getAsObject()->erase("gate_host_programs");
+  TimedRunsRequest old;
+  ASSERT_TRUE(fromJSON(value, old, root));
+  EXPECT_FALSE(old.timing.gateHostPrograms);
 }
 
 TEST(EvalResultTest, TextNamesStatusWorstElementTimingAndLog) {

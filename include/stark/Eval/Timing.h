@@ -34,6 +34,14 @@ struct TimingOptions {
   double budgetSeconds = 2.0;
   /// Evict the last-level cache before every timed run.
   bool flushCache = true;
+  /// Hold the stream until a lowered host program (an MLIR candidate, a
+  /// problem's baseline, a whole program) has queued its kernels, as
+  /// launch lists always are, so that its timed runs measure the kernels
+  /// back to back (as a CUDA graph replays them) rather than the host's
+  /// gaps between launches. Where the host code waits for the device (a
+  /// copy to the host, an event, an allocation) the gate opens first; a
+  /// run the gate's watchdog had to open fails.
+  bool gateHostPrograms = false;
 };
 
 /// Summary of one kernel's samples (seconds).

@@ -22,8 +22,10 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace mlir::stark {
 
@@ -37,6 +39,16 @@ public:
 
   const CudaDriverApi &api;
   CUstream stream;
+
+  /// Set while a timed run holds the stream at the gate: opens it. Called
+  /// (once) before the host code does anything that may wait for the
+  /// stream: a copy it then waits for, an event wait, a device allocation,
+  /// a module load.
+  std::function<void()> releaseGate;
+  void openGateBeforeWait() {
+    if (releaseGate)
+      std::exchange(releaseGate, nullptr)();
+  }
 
   /// Keeps the first error; the JIT-compiled code cannot return one.
   void recordError(std::string message);

@@ -132,6 +132,9 @@ public:
 struct TimingRunOptions {
   /// Evict the last-level cache before the run (L2 on GPUs).
   bool flushCache = true;
+  /// Time a lowered host program behind the gate too
+  /// (TimingOptions::gateHostPrograms).
+  bool gateHostPrograms = false;
 };
 
 class Target {
