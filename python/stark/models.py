@@ -145,12 +145,8 @@ def run_stark(args, model, work, log):
     if os.path.exists(report):
         with open(report) as f:
             row["summary"] = json.load(f).get("summary")
-    p = subprocess.run(stark_eval, capture_output=True, text=True)
-    log.write(p.stderr)
-    try:
-        result = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        row["error"] = "stark-eval printed no result: " + p.stderr[-400:]
+    result = run_eval(stark_eval, log, row, "error")
+    if result is None:
         return row
     row["verified"] = result.get("status") == "ok"
     row["eval_message"] = result.get("message")
@@ -158,13 +154,29 @@ def run_stark(args, model, work, log):
     # of the verdict should see them beside it.
     row["eval_flags"] = [f for f in result.get("flags") or []
                          if f.startswith("bound_from_")]
-    timing = result.get("timing") or {}
-    for key, col in (("baseline", "upstream_s"), ("candidate", "stark_s")):
-        if timing.get(key):
-            row[col] = timing[key].get("median_s")
+    read_times(result, row, "upstream_s", "stark_s")
     if args.target == "cuda" and not args.no_gated:
         run_gated(args, model, work, log, row)
     return row
+
+
+def run_eval(command, log, row, error_key):
+    """stark-eval's JSON result, or None with why in row[error_key]."""
+    p = subprocess.run(command, capture_output=True, text=True)
+    log.write(p.stderr)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        row[error_key] = "stark-eval printed no result: " + p.stderr[-400:]
+        return None
+
+
+def read_times(result, row, baseline_col, candidate_col):
+    """The medians of a stark-eval result into the row's columns."""
+    timing = result.get("timing") or {}
+    for key, col in (("baseline", baseline_col), ("candidate", candidate_col)):
+        if timing.get(key):
+            row[col] = timing[key].get("median_s")
 
 
 def run_gated(args, model, work, log, row):
@@ -173,22 +185,14 @@ def run_gated(args, model, work, log, row):
     to back, as a CUDA graph of them would run, beside the call times above
     that include the host's gaps between launches."""
     _, stark_eval, _, _ = commands(args, model, work, gated=True)
-    p = subprocess.run(stark_eval, capture_output=True, text=True)
-    log.write(p.stderr)
-    try:
-        result = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        row["gated_error"] = "stark-eval printed no result: " + p.stderr[-400:]
+    result = run_eval(stark_eval, log, row, "gated_error")
+    if result is None:
         return
     if result.get("status") != "ok":
         row["gated_error"] = f"{result.get('status')}: " \
             f"{(result.get('message') or '')[:300]}"
         return
-    timing = result.get("timing") or {}
-    for key, col in (("baseline", "upstream_gated_s"),
-                     ("candidate", "stark_gated_s")):
-        if timing.get(key):
-            row[col] = timing[key].get("median_s")
+    read_times(result, row, "upstream_gated_s", "stark_gated_s")
 
 
 def run_torch(args, model, row):

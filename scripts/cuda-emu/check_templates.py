@@ -40,6 +40,34 @@ CTYPE = {"f32": "float", "f16": "__half", "bf16": "__nv_bfloat16",
 # `init`: the value a fill + contraction problem starts its output from.
 # Integer inputs are drawn from -8..8; `grid`: float inputs are rounded to
 # multiples of it (so that rows hold equal values).
+
+def attention_code(batch, queries, keys, d, dv, q, k, scale, mask=None):
+    """The reference of softmax(Q K^T * scale [+ mask]) V in double
+    precision, Q argument `q` [batch][queries][d], K argument `k`
+    [batch][keys][d], V arg2 [batch][keys][dv], the scores of a row in s.
+    `mask`: causal, key j > query i gets -inf added to its score ("add") or
+    in its place ("select")."""
+    score = {None: f"x * {scale}",
+             "add": f"x * {scale} + (j > i ? -INFINITY : 0.0)",
+             "select": f"j > i ? -INFINITY : x * {scale}"}[mask]
+    return f"""
+  for (long b = 0; b < {batch}; ++b)
+    for (long i = 0; i < {queries}; ++i) {{
+      double s[{keys}], mx = -INFINITY, l = 0;
+      for (long j = 0; j < {keys}; ++j) {{
+        double x = 0;
+        for (long d = 0; d < {d}; ++d) x += to_d(arg{q}[(b*{queries}+i)*{d}+d]) * to_d(arg{k}[(b*{keys}+j)*{d}+d]);
+        s[j] = {score};
+        mx = std::max(mx, s[j]);
+      }}
+      for (long j = 0; j < {keys}; ++j) l += (s[j] = std::exp(s[j] - mx));
+      for (long e = 0; e < {dv}; ++e) {{
+        double o = 0;
+        for (long j = 0; j < {keys}; ++j) o += s[j] * to_d(arg2[(b*{keys}+j)*{dv}+e]);
+        ref[(b*{queries}+i)*{dv}+e] = o / l;
+      }}
+    }}"""
+
 MATMUL = "out + a0*a1"
 REFERENCES = {
     "matmul-255x129x191": dict(loops=[("m", 255), ("n", 191), ("k", 129)], offs=["m*129+k", "k*191+n", "m*191+n"], body=MATMUL, read=True),
@@ -326,62 +354,17 @@ REFERENCES = {
     "layernorm-3d": dict(norm=dict(rms=False, rows=5, length=300, gamma=True, beta=False, eps="1e-5f")),
     "rmsnorm": dict(norm=dict(rms=True, rows=80, length=768, gamma=True, beta=False, eps="1e-6f")),
     "rmsnorm-odd": dict(norm=dict(rms=True, rows=37, length=999, gamma=False, beta=False, eps="1e-6f")),
-    # attention in f32: softmax(Q K^T * scale [+ mask]) V, the scores of a row
-    # in s. Q [3][77][40], K [3][131][40], V [3][131][24].
-    "attention-f32-odd": dict(read=False, code="""
-  for (long b = 0; b < 3; ++b)
-    for (long i = 0; i < 77; ++i) {
-      double s[131], mx = -INFINITY, l = 0;
-      for (long j = 0; j < 131; ++j) {
-        double x = 0;
-        for (long d = 0; d < 40; ++d) x += to_d(arg0[(b*77+i)*40+d]) * to_d(arg1[(b*131+j)*40+d]);
-        s[j] = x * (double)0.158113882f;
-        mx = std::max(mx, s[j]);
-      }
-      for (long j = 0; j < 131; ++j) l += (s[j] = std::exp(s[j] - mx));
-      for (long e = 0; e < 24; ++e) {
-        double o = 0;
-        for (long j = 0; j < 131; ++j) o += s[j] * to_d(arg2[(b*131+j)*24+e]);
-        ref[(b*77+i)*24+e] = o / l;
-      }
-    }"""),
+    # attention in f32 (attention_code). Q [3][77][40], K [3][131][40],
+    # V [3][131][24], scaled by 1/sqrt(40) as the IR's f32 constant.
+    "attention-f32-odd": dict(read=False, code=attention_code(
+        3, 77, 131, 40, 24, q=0, k=1, scale="(double)0.158113882f")),
     # Causal: K is arg0 (transposed into the scores), Q arg1, V arg2, all
     # [4][128][64]; key j > query i gets -inf added (no row is fully masked).
-    "attention-f32-causal": dict(read=False, code="""
-  for (long b = 0; b < 4; ++b)
-    for (long i = 0; i < 128; ++i) {
-      double s[128], mx = -INFINITY, l = 0;
-      for (long j = 0; j < 128; ++j) {
-        double x = 0;
-        for (long d = 0; d < 64; ++d) x += to_d(arg1[(b*128+i)*64+d]) * to_d(arg0[(b*128+j)*64+d]);
-        s[j] = x * 0.125 + (j > i ? -INFINITY : 0.0);
-        mx = std::max(mx, s[j]);
-      }
-      for (long j = 0; j < 128; ++j) l += (s[j] = std::exp(s[j] - mx));
-      for (long e = 0; e < 64; ++e) {
-        double o = 0;
-        for (long j = 0; j < 128; ++j) o += s[j] * to_d(arg2[(b*128+j)*64+e]);
-        ref[(b*128+i)*64+e] = o / l;
-      }
-    }"""),
+    "attention-f32-causal": dict(read=False, code=attention_code(
+        4, 128, 128, 64, 64, q=1, k=0, scale="0.125", mask="add")),
     # As attention-f32-causal, the -inf selected in place of the score.
-    "attention-f32-causal-select": dict(read=False, code="""
-  for (long b = 0; b < 4; ++b)
-    for (long i = 0; i < 128; ++i) {
-      double s[128], mx = -INFINITY, l = 0;
-      for (long j = 0; j < 128; ++j) {
-        double x = 0;
-        for (long d = 0; d < 64; ++d) x += to_d(arg1[(b*128+i)*64+d]) * to_d(arg0[(b*128+j)*64+d]);
-        s[j] = j > i ? -INFINITY : x * 0.125;
-        mx = std::max(mx, s[j]);
-      }
-      for (long j = 0; j < 128; ++j) l += (s[j] = std::exp(s[j] - mx));
-      for (long e = 0; e < 64; ++e) {
-        double o = 0;
-        for (long j = 0; j < 128; ++j) o += s[j] * to_d(arg2[(b*128+j)*64+e]);
-        ref[(b*128+i)*64+e] = o / l;
-      }
-    }"""),
+    "attention-f32-causal-select": dict(read=False, code=attention_code(
+        4, 128, 128, 64, 64, q=1, k=0, scale="0.125", mask="select")),
 }
 
 # tf32 is not held to the f32 tolerance by the evaluator, so the GPU tests
