@@ -589,6 +589,10 @@ def main():
     parser.add_argument("-j", type=int, default=2)
     parser.add_argument("--family", default="",
                         help="only the cases of this family")
+    parser.add_argument("--skip", action="append", default=[],
+                        help="leave out a case, named as the output names "
+                             "it: 'PROBLEM FAMILY PARAMS' or 'PROBLEM "
+                             "FAMILY (first set)' (repeatable)")
     parser.add_argument("filter", nargs="?", default="")
     options = parser.parse_args()
     tool = os.path.join(options.build_dir, "bin", "stark-template")
@@ -596,6 +600,8 @@ def main():
              if options.filter in " ".join(x or "" for x in c)
              and (not options.family or c[1] == options.family)]
     def why_skipped(case):
+        if f"{case[0]} {case[1]} {case[2] or '(first set)'}" in options.skip:
+            return "left out by --skip"
         if case[1] in UNEMULATED_FAMILIES:
             return UNEMULATED_FAMILIES[case[1]]
         if case[1] in UNEMULATED_INPUTS:
