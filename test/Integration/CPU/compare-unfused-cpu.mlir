@@ -20,6 +20,9 @@
 // RUN: %python %S/Inputs/set-fused-time.py %t.searched.mlir %t.fast.mlir 1e-3
 // RUN: stark-opt %t.fast.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0" --stark-substitute -o %t.fused.mlir 2> %t.fast.remarks
 // RUN: FileCheck %s --check-prefix=FAST < %t.fast.remarks
+// min-speedup=0 judges candidates by correctness only; between a chain and
+// its ops alone, both verified, the faster is kept.
+// RUN: stark-opt %t.fast.mlir --mlir-print-op-on-diagnostic=false --stark-search="target=cpu progress=0 min-speedup=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAST-ZERO
 // Within the search's min-speedup, a chain stays fused: at 1.02 times its
 // ops' time it is unfused only with min-speedup=1.
 // RUN: %python %S/Inputs/set-fused-time.py %t.searched.mlir %t.close.mlir 1.02x
@@ -62,6 +65,8 @@
 // FAST-NOT: left as is
 // FAST-NOT: error:
 
+// FAST-ZERO-COUNT-4: stark-search: fused: @stark_problem_{{[0-9]+}} (0.00 us) is not 1.00x slower than its ops alone
+// FAST-ZERO-NOT: stark-search: unfused
 // CLOSE-COUNT-4: stark-search: fused: @stark_problem_{{[0-9]+}} ({{[0-9.]+}} us) is not 1.05x slower than its ops alone
 // CLOSE-NOT: stark-search: unfused
 // CLOSE-ANY-COUNT-4: stark-search: unfused: @stark_problem_{{[0-9]+}} ({{[0-9.]+}} us) is 1.00x slower than its ops alone
