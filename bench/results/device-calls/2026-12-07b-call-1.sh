@@ -10,7 +10,9 @@
 #    convolution's split first sets), faults/faults-races-sanitizer.mlir (one
 #    candidate run under the tool), templates/gemm-wgmma-tma.mlir,
 #    gate-host-programs.mlir (whole programs timed with their launches
-#    queued first: no host wait may hold the gate).
+#    queued first: no host wait may hold the gate),
+#    coverage-fallback-cuda.mlir (gemm_skinny's first pick crashed by a
+#    stand-in worker: another family's pick is judged).
 # 2. bench/kernels/run_split_k_deep.sh (VGG-16's deep 3x3 convolutions: the
 #    split first sets against the unsplit ones they replace) and
 #    bench/kernels/run_gemm_skinny.sh (VGG-16's classifier etc.).
@@ -28,7 +30,8 @@ timeout 150 $B/run-tests.sh -v test/Integration/CUDA/templates/gemm-skinny.mlir 
   test/Integration/CUDA/templates/gemm-split-k.mlir \
   test/Integration/CUDA/faults/faults-races-sanitizer.mlir \
   test/Integration/CUDA/templates/gemm-wgmma-tma.mlir \
-  test/Integration/CUDA/gate-host-programs.mlir > $R/cuda-lit.log 2>&1; echo "rc=$?" >> $R/cuda-lit.log
+  test/Integration/CUDA/gate-host-programs.mlir \
+  test/Integration/CUDA/coverage-fallback-cuda.mlir > $R/cuda-lit.log 2>&1; echo "rc=$?" >> $R/cuda-lit.log
 tar -czf $OUT/results.tgz -C $R .
 timeout 90 bench/kernels/run_split_k_deep.sh $B/bin $R/split-k-deep > $R/split-k-deep.log 2>&1; echo "rc=$?" >> $R/split-k-deep.log
 timeout 90 bench/kernels/run_gemm_skinny.sh $B/bin $R/skinny > $R/skinny.log 2>&1; echo "rc=$?" >> $R/skinny.log
