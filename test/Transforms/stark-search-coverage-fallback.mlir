@@ -6,11 +6,11 @@
 // name the failed pick. The failures are planted: a stand-in worker
 // (Inputs/crashing-worker.py) dies of SIGSEGV on its first
 // STARK_TEST_CRASHES evaluations, as a kernel that faults takes its worker
-// down, and passes the others to stark-eval. The budget (total-seconds=2)
+// down, and passes the others to stark-eval. The budget (total-seconds=3)
 // pays for no search, so the one problem is covered.
 //
 // RUN: cp %S/Inputs/crashing-worker.py %t.worker && chmod +x %t.worker
-// DEFINE: %{search} = stark-opt %s --stark-hot-ops="profile=host top-k=0" --stark-outline --stark-search="target=cpu budget=1 trials=1 timing-trials=1 total-seconds=2 summary=1 report=%t.json" --mlir-print-op-on-diagnostic=false
+// DEFINE: %{search} = stark-opt %s --stark-hot-ops="profile=host top-k=0" --stark-outline --stark-search="target=cpu budget=1 trials=1 timing-trials=1 total-seconds=3 summary=1 report=%t.json" --mlir-print-op-on-diagnostic=false
 // DEFINE: %{worker} = env STARK_EVAL_WORKER=%t.worker STARK_TEST_REAL_WORKER=%stark_tools_dir/stark-eval
 
 // The first pick crashes; the next is judged, and kept where it verified
