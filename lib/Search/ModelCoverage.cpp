@@ -12,7 +12,10 @@
 #include "stark/Eval/Timing.h"
 #include "stark/Search/Report.h"
 
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "stark-model-search"
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -108,8 +111,13 @@ void ModelSearch::cover(MutableArrayRef<CoverItem> items, ModelPlan &plan) {
       bool timeLeft =
           options.totalSeconds <= 0 ||
           plan.getElapsed() + plan.getEvaluationEstimate(planIndex) <= limit;
-      if (failed && timeLeft && item->failedPicks.size() + 1 < kCoverPicks &&
-          pickAgain(*item))
+      bool capped = item->failedPicks.size() + 1 >= kCoverPicks;
+      LLVM_DEBUG(if (failed && (!timeLeft || capped)) llvm::dbgs()
+                 << entries[item->index].label << ": no other pick after "
+                 << item->pick.node.strategy << " failed (" << verdict.status
+                 << "): " << (capped ? "the picks are spent" : "no time left")
+                 << "\n");
+      if (failed && timeLeft && !capped && pickAgain(*item))
         again.push_back(item);
     }
     round = std::move(again);
