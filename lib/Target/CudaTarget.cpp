@@ -429,9 +429,8 @@ FailureOr<double> CudaTarget::timeRun(CompiledKernel &kernel, ArgBuffers &args,
   // lowered host program may wait on the stream itself, so it is held only
   // where asked, with the runtime opening the gate before any such wait and
   // a watchdog for a wait the runtime does not know.
-  bool hostProgram = options.gateHostPrograms &&
-                     !cudaKernel.enqueuesOnlyLaunches() &&
-                     cudaKernel.opensGateBeforeWaits();
+  bool hostProgram =
+      options.gateHostPrograms && cudaKernel.opensGateBeforeWaits();
   bool gated = (cudaKernel.enqueuesOnlyLaunches() || hostProgram) &&
                device->holdAtGate();
   std::optional<GateWatchdog> watchdog;

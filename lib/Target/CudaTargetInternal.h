@@ -178,9 +178,10 @@ public:
   /// Whether enqueue only launches kernels on the stream (nothing that
   /// waits for it): such runs are timed behind the gate (CudaDevice).
   virtual bool enqueuesOnlyLaunches() const { return false; }
-  /// Whether enqueue opens the gate before it waits for the stream itself
-  /// (through setGateRelease), so that it may run behind the gate too
-  /// (TimingRunOptions::gateHostPrograms).
+  /// Whether enqueue runs host code that may wait for the stream and opens
+  /// the gate before it does (through setGateRelease), so that it may run
+  /// behind the gate too (TimingRunOptions::gateHostPrograms); a launch
+  /// list never waits and needs none of this.
   virtual bool opensGateBeforeWaits() const { return false; }
   /// What opens the gate while enqueue runs; null when no gate is held.
   virtual void setGateRelease(std::function<void()> release) {}
