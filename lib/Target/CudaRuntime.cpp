@@ -334,24 +334,29 @@ static void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
     s->check(s->api.cuStreamSynchronizeFn(cuStream), "cuStreamSynchronize");
 }
 
-static void mgpuMemset32(void *dst, uint32_t value, size_t count,
-                         void *stream) {
+/// `count` copies of `value` from `dst`, queued on the stream by the driver's
+/// memset of the value's width (`memset`, named `what` in errors).
+template <typename Fn, typename T>
+static void memsetAsync(Fn CudaDriverApi::*memset, const char *what, void *dst,
+                        T value, size_t count, void *stream) {
   CudaRuntimeState *s = state();
   if (!s)
     return;
-  s->check(s->api.cuMemsetD32AsyncFn(reinterpret_cast<CUdeviceptr>(dst), value,
-                                     count, streamOrDefault(s, stream)),
-           "cuMemsetD32Async");
+  s->check((s->api.*memset)(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                            streamOrDefault(s, stream)),
+           what);
+}
+
+static void mgpuMemset32(void *dst, uint32_t value, size_t count,
+                         void *stream) {
+  memsetAsync(&CudaDriverApi::cuMemsetD32AsyncFn, "cuMemsetD32Async", dst,
+              value, count, stream);
 }
 
 static void mgpuMemset16(void *dst, uint16_t value, size_t count,
                          void *stream) {
-  CudaRuntimeState *s = state();
-  if (!s)
-    return;
-  s->check(s->api.cuMemsetD16AsyncFn(reinterpret_cast<CUdeviceptr>(dst), value,
-                                     count, streamOrDefault(s, stream)),
-           "cuMemsetD16Async");
+  memsetAsync(&CudaDriverApi::cuMemsetD16AsyncFn, "cuMemsetD16Async", dst,
+              value, count, stream);
 }
 
 /// The device copy of the `sizeBytes` of a host global at `host`: uploaded
