@@ -59,6 +59,18 @@ static bool lookUp(void *handle, const char *name, Fn &fn,
     return nullptr;                                                            \
   }
 
+/// What `Load` answers on the first call, computed once per process (a
+/// function-local static per loader) and repeated to every later caller:
+/// the library, or null with `reason` set.
+template <typename Api, const Api *(*Load)(std::string &)>
+static const Api *loadOnce(std::string &reason) {
+  static std::string loadReason;
+  static const Api *api = Load(loadReason);
+  if (!api)
+    reason = loadReason;
+  return api;
+}
+
 std::string mlir::stark::getCudaToolkitPath() {
   for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
     const char *value = std::getenv(var);
@@ -108,11 +120,7 @@ static const CudaDriverApi *loadDriver(std::string &reason) {
 }
 
 const CudaDriverApi *CudaDriverApi::get(std::string &reason) {
-  static std::string loadReason;
-  static const CudaDriverApi *api = loadDriver(loadReason);
-  if (!api)
-    reason = loadReason;
-  return api;
+  return loadOnce<CudaDriverApi, loadDriver>(reason);
 }
 
 std::string CudaDriverApi::describe(CUresult result) const {
@@ -156,9 +164,5 @@ static const NvrtcApi *loadNvrtc(std::string &reason) {
 }
 
 const NvrtcApi *NvrtcApi::get(std::string &reason) {
-  static std::string loadReason;
-  static const NvrtcApi *api = loadNvrtc(loadReason);
-  if (!api)
-    reason = loadReason;
-  return api;
+  return loadOnce<NvrtcApi, loadNvrtc>(reason);
 }
