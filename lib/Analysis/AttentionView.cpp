@@ -259,6 +259,23 @@ getPermutedStrides(AffineMap tempMap, AffineMap argMap, MemRefType argType) {
   return strides;
 }
 
+/// The access of an operand of the temporary read or written through `map`,
+/// where dimension t of the temporary steps the argument behind it by
+/// `strides[t]` (getPermutedStrides); fails where a dimension is not
+/// indexed by a loop alone.
+static FailureOr<LinearAccess> getAccessThroughCopy(AffineMap map,
+                                                    ArrayRef<int64_t> strides) {
+  LinearAccess access;
+  access.coefficients.assign(map.getNumDims(), 0);
+  for (auto [t, e] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim)
+      return failure();
+    access.coefficients[dim.getPosition()] += strides[t];
+  }
+  return access;
+}
+
 /// The strides of an operand along (b, h, row, column) from its access.
 static std::array<int64_t, 4> getStrides(const LinearAccess &access,
                                          ArrayRef<unsigned> batch, unsigned row,
@@ -306,15 +323,7 @@ FailureOr<LinearAccess> AttentionMatcher::readOperand(linalg::LinalgOp op,
   if (it == permuted.end())
     return failure();
   arg = it->second.first;
-  LinearAccess access;
-  access.coefficients.assign(map.getNumDims(), 0);
-  for (auto [t, e] : llvm::enumerate(map.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(e);
-    if (!dim)
-      return failure();
-    access.coefficients[dim.getPosition()] += it->second.second[t];
-  }
-  return access;
+  return getAccessThroughCopy(map, it->second.second);
 }
 
 FailureOr<LinearAccess>
@@ -337,15 +346,7 @@ AttentionMatcher::writeThroughCopy(linalg::LinalgOp op,
   // The contraction writes dimension t of the temporary through loop
   // writeMap(t): that loop steps the output by the stride of t.
   AffineMap writeMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  LinearAccess access;
-  access.coefficients.assign(writeMap.getNumDims(), 0);
-  for (auto [t, e] : llvm::enumerate(writeMap.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(e);
-    if (!dim)
-      return failure();
-    access.coefficients[dim.getPosition()] += (*strides)[t];
-  }
-  return access;
+  return getAccessThroughCopy(writeMap, *strides);
 }
 
 LogicalResult AttentionMatcher::matchFirstContraction(linalg::LinalgOp op) {
