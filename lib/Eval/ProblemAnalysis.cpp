@@ -81,13 +81,21 @@ static int64_t getOpReductionLength(ArrayRef<int64_t> ranges,
   return k;
 }
 
-static int64_t getIterations(func::FuncOp func) {
-  int64_t total = 0;
+/// Calls `fn` with the loops (getLoops) of every op of `func` that has them.
+static void
+forEachOpLoops(func::FuncOp func,
+               function_ref<void(ArrayRef<int64_t>, ArrayRef<bool>)> fn) {
   SmallVector<int64_t> ranges;
   SmallVector<bool> reduces;
   func.walk([&](Operation *op) {
-    if (!getLoops(op, ranges, reduces))
-      return;
+    if (getLoops(op, ranges, reduces))
+      fn(ranges, reduces);
+  });
+}
+
+static int64_t getIterations(func::FuncOp func) {
+  int64_t total = 0;
+  forEachOpLoops(func, [&](ArrayRef<int64_t> ranges, ArrayRef<bool>) {
     int64_t n = 1;
     for (int64_t range : ranges)
       if (range > 0 && !ShapedType::isDynamic(range))
@@ -99,11 +107,8 @@ static int64_t getIterations(func::FuncOp func) {
 
 static int64_t getReductionLength(func::FuncOp func) {
   int64_t longest = 1;
-  SmallVector<int64_t> ranges;
-  SmallVector<bool> reduces;
-  func.walk([&](Operation *op) {
-    if (getLoops(op, ranges, reduces))
-      longest = std::max(longest, getOpReductionLength(ranges, reduces));
+  forEachOpLoops(func, [&](ArrayRef<int64_t> ranges, ArrayRef<bool> reduces) {
+    longest = std::max(longest, getOpReductionLength(ranges, reduces));
   });
   return longest;
 }
