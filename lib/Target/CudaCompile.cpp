@@ -338,13 +338,8 @@ static void interchangeParallelFirst(func::FuncOp func) {
     if (failed(generic))
       continue;
     SmallVector<unsigned> order;
-    SmallVector<utils::IteratorType> its = generic->getIteratorTypesArray();
-    for (auto [i, it] : llvm::enumerate(its))
-      if (it == utils::IteratorType::parallel)
-        order.push_back(i);
-    for (auto [i, it] : llvm::enumerate(its))
-      if (it != utils::IteratorType::parallel)
-        order.push_back(i);
+    generic->getParallelDims(order);
+    generic->getReductionDims(order);
     (void)linalg::interchangeGenericOp(rewriter, *generic, order);
   }
 }

@@ -252,14 +252,9 @@ static LogicalResult moveParallelLoopsOut(func::FuncOp func,
   func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
   for (linalg::GenericOp op : generics) {
     SmallVector<unsigned> order;
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    for (auto [d, it] : llvm::enumerate(iterators))
-      if (it == utils::IteratorType::parallel)
-        order.push_back(d);
-    for (auto [d, it] : llvm::enumerate(iterators))
-      if (it != utils::IteratorType::parallel)
-        order.push_back(d);
-    if (llvm::equal(order, llvm::seq<unsigned>(0, iterators.size())))
+    op.getParallelDims(order);
+    op.getReductionDims(order);
+    if (llvm::equal(order, llvm::seq<unsigned>(0, op.getNumLoops())))
       continue;
     rewriter.setInsertionPoint(op);
     if (failed(linalg::interchangeGenericOp(rewriter, op, order))) {
