@@ -56,6 +56,17 @@ static void readInt(const json::Object &o, StringRef key, T &out) {
       out = T(*i);
 }
 
+static void readUInt64(const json::Object &o, StringRef key, uint64_t &out) {
+  if (const json::Value *v = o.get(key))
+    if (std::optional<uint64_t> n = v->getAsUINT64())
+      out = *n;
+}
+
+static void readBool(const json::Object &o, StringRef key, bool &out) {
+  if (std::optional<bool> b = o.getBoolean(key))
+    out = *b;
+}
+
 static void readString(const json::Object &o, StringRef key, std::string &out) {
   if (std::optional<StringRef> s = o.getString(key))
     out = s->str();
@@ -112,39 +123,27 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
   readInt(*obj, "correctness_trials", o.correctnessTrials);
   readNumber(*obj, "suspicious_speedup", o.suspiciousSpeedup);
   readInt(*obj, "extra_trials", o.extraTrials);
-  if (const json::Value *v = obj->get("max_high_precision_iterations"))
-    if (std::optional<uint64_t> n = v->getAsUINT64())
-      o.maxHighPrecisionIterations = *n;
-  if (std::optional<bool> b = obj->getBoolean("f64_reference"))
-    o.f64Reference = *b;
-  if (std::optional<bool> b = obj->getBoolean("allow_tf32"))
-    o.allowTf32 = *b;
-  if (std::optional<bool> b = obj->getBoolean("measure_time"))
-    o.measureTime = *b;
+  readUInt64(*obj, "max_high_precision_iterations",
+             o.maxHighPrecisionIterations);
+  readBool(*obj, "f64_reference", o.f64Reference);
+  readBool(*obj, "allow_tf32", o.allowTf32);
+  readBool(*obj, "measure_time", o.measureTime);
   readNumber(*obj, "screen_below_speedup", o.screenBelowSpeedup);
-  if (std::optional<bool> b = obj->getBoolean("special_values"))
-    o.specialValues = *b;
-  if (std::optional<StringRef> t = obj->getString("sanitizer"))
-    o.sanitizer = t->str();
+  readBool(*obj, "special_values", o.specialValues);
+  readString(*obj, "sanitizer", o.sanitizer);
   readString(*obj, "entry", o.entry);
-  if (std::optional<bool> b = obj->getBoolean("synthesize_elided_weights"))
-    o.synthesizeElidedWeights = *b;
+  readBool(*obj, "synthesize_elided_weights", o.synthesizeElidedWeights);
   readString(*obj, "reference_dir", o.referenceDir);
-  if (std::optional<bool> b = obj->getBoolean("write_references"))
-    o.writeReferences = *b;
-  if (const json::Value *v = obj->get("max_stored_reference_bytes"))
-    if (std::optional<uint64_t> n = v->getAsUINT64())
-      o.maxStoredReferenceBytes = *n;
+  readBool(*obj, "write_references", o.writeReferences);
+  readUInt64(*obj, "max_stored_reference_bytes", o.maxStoredReferenceBytes);
   if (const json::Object *t = obj->getObject("timing")) {
     readInt(*t, "warmup_runs", o.timing.warmupRuns);
     readInt(*t, "min_trials", o.timing.minTrials);
     readInt(*t, "max_trials", o.timing.maxTrials);
     readNumber(*t, "target_relative_spread", o.timing.targetRelativeSpread);
     readNumber(*t, "budget_seconds", o.timing.budgetSeconds);
-    if (std::optional<bool> b = t->getBoolean("flush_cache"))
-      o.timing.flushCache = *b;
-    if (std::optional<bool> b = t->getBoolean("gate_host_programs"))
-      o.timing.gateHostPrograms = *b;
+    readBool(*t, "flush_cache", o.timing.flushCache);
+    readBool(*t, "gate_host_programs", o.timing.gateHostPrograms);
   }
   return true;
 }
@@ -214,8 +213,7 @@ static WorstElement worstFromJSON(const json::Object &o) {
   readNumber(o, "abs_error", w.absError);
   readNumber(o, "rel_error", w.relError);
   readNumber(o, "allowed", w.allowed);
-  if (std::optional<bool> b = o.getBoolean("passed"))
-    w.passed = *b;
+  readBool(o, "passed", w.passed);
   w.ratio = w.allowed > 0 ? w.absError / w.allowed : (w.passed ? 0 : INFINITY);
   return w;
 }
@@ -313,8 +311,7 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalResult &r,
       for (const json::Value &v : *a)
         r.seeds.push_back(v.getAsUINT64().value_or(0));
     readStrings(*c, "distributions", r.distributions);
-    if (std::optional<bool> b = c->getBoolean("high_precision_reference"))
-      r.highPrecisionReference = *b;
+    readBool(*c, "high_precision_reference", r.highPrecisionReference);
   }
   if (const json::Object *refs = o->getObject("references")) {
     readInt(*refs, "runs", r.referenceRuns);
