@@ -347,12 +347,7 @@ std::unique_ptr<StrategyFamily> mlir::stark::createAttentionFamily() {
                                          {"warps", &P::warps},
                                          {"tm", &P::tm, 0},
                                          {"tn", &P::tn, 0}};
-  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
-    if (getRankingKind(view) != RankingKind::Attention)
-      return std::nullopt;
-    return kFirst;
-  };
-  return makeFunctionFamily<P>("attention", fields, {}, rank,
-                               checkAttentionApplies, enumerateAttention,
-                               generateAttentionKernel);
+  return makeFunctionFamily<P>(
+      "attention", fields, {}, rankOnly(RankingKind::Attention, kFirst),
+      checkAttentionApplies, enumerateAttention, generateAttentionKernel);
 }

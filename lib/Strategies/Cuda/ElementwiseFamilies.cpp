@@ -461,14 +461,9 @@ std::unique_ptr<StrategyFamily> mlir::stark::createElementwiseFamily() {
   using P = ElementwiseParams;
   static const ParamField<P> fields[] = {
       {"block", &P::block}, {"vec", &P::vec}, {"per_thread", &P::perThread}};
-  auto rank = [](const ProblemView &view, bool) -> std::optional<unsigned> {
-    if (getRankingKind(view) != RankingKind::Other)
-      return std::nullopt;
-    return kElementwise;
-  };
-  return makeFunctionFamily<P>("elementwise", fields, {}, rank,
-                               checkElementwiseApplies, enumerateElementwise,
-                               generateElementwiseKernel);
+  return makeFunctionFamily<P>(
+      "elementwise", fields, {}, rankOnly(RankingKind::Other, kElementwise),
+      checkElementwiseApplies, enumerateElementwise, generateElementwiseKernel);
 }
 
 std::unique_ptr<StrategyFamily> mlir::stark::createDirectFamily() {

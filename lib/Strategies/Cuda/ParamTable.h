@@ -198,6 +198,17 @@ private:
   Generate generateFn;
 };
 
+/// The rank function of a family that takes the problems of one ranking
+/// kind only, all of them at `band`.
+inline auto rankOnly(RankingKind kind, unsigned band) {
+  return
+      [kind, band](const ProblemView &view, bool) -> std::optional<unsigned> {
+        if (getRankingKind(view) != kind)
+          return std::nullopt;
+        return band;
+      };
+}
+
 /// The family called `name` with the parameter table `fields`, made of its
 /// functions (FunctionFamily).
 template <class P, class Rank, class Check, class Enumerate, class Generate>
