@@ -3,7 +3,7 @@
 #include "stark/Search/ModelPlan.h"
 #include "stark/Eval/Timing.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -23,21 +23,23 @@ ClassEfficiency mlir::stark::getClassEfficiency(llvm::StringRef target,
   // from global memory (1-2% of the roofline), while the templates reach
   // about half of it; elementwise ops lose less. On the host the upstream
   // loops are scalar, the schedules tiled and vectorised.
-  if (target == "cuda")
-    return llvm::StringSwitch<ClassEfficiency>(opClass)
-        .Case("contraction", {0.01, 0.6})
-        .Case("convolution", {0.01, 0.4})
-        .Case("pooling", {0.05, 0.6})
-        .Case("reduction", {0.02, 0.6})
-        .Case("elementwise", {0.2, 0.8})
-        .Default({0.05, 0.5});
-  return llvm::StringSwitch<ClassEfficiency>(opClass)
-      .Case("contraction", {0.02, 0.3})
-      .Case("convolution", {0.02, 0.2})
-      .Case("pooling", {0.1, 0.5})
-      .Case("reduction", {0.1, 0.5})
-      .Case("elementwise", {0.3, 0.7})
-      .Default({0.1, 0.4});
+  struct Row {
+    llvm::StringRef opClass;
+    ClassEfficiency cuda, host;
+  };
+  static const Row rows[] = {
+      {"contraction", {0.01, 0.6}, {0.02, 0.3}},
+      {"convolution", {0.01, 0.4}, {0.02, 0.2}},
+      {"pooling", {0.05, 0.6}, {0.1, 0.5}},
+      {"reduction", {0.02, 0.6}, {0.1, 0.5}},
+      {"elementwise", {0.2, 0.8}, {0.3, 0.7}},
+  };
+  static const Row other = {"", {0.05, 0.5}, {0.1, 0.4}};
+  const Row *row =
+      llvm::find_if(rows, [&](const Row &r) { return r.opClass == opClass; });
+  if (row == std::end(rows))
+    row = &other;
+  return target == "cuda" ? row->cuda : row->host;
 }
 
 double mlir::stark::estimateHeadroom(const PlanProblem &problem,
