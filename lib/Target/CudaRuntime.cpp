@@ -115,13 +115,24 @@ static void *mgpuModuleLoadJIT(void *data, int optLevel) {
   return loadModule(data, /*jit=*/true, optLevel);
 }
 
-static void mgpuModuleUnload(void *module) {
+/// Destroys `handle` with the driver's `destroy` where the state still owns
+/// it (it is in the state's set `owned`); a null handle, one of another
+/// state or one destroyed already is left alone.
+template <typename Handle, typename Destroy>
+static void destroyOwned(void *handle,
+                         llvm::DenseSet<Handle> CudaRuntimeState::*owned,
+                         Destroy CudaDriverApi::*destroy) {
   CudaRuntimeState *s = state();
-  if (!s || !module)
+  if (!s || !handle)
     return;
-  auto cuModule = static_cast<CUmodule>(module);
-  if (s->modules.erase(cuModule))
-    s->api.cuModuleUnloadFn(cuModule);
+  auto h = static_cast<Handle>(handle);
+  if ((s->*owned).erase(h))
+    (s->api.*destroy)(h);
+}
+
+static void mgpuModuleUnload(void *module) {
+  destroyOwned(module, &CudaRuntimeState::modules,
+               &CudaDriverApi::cuModuleUnloadFn);
 }
 
 static void *mgpuModuleGetFunction(void *module, const char *name) {
@@ -250,12 +261,8 @@ static void *mgpuEventCreate() {
 }
 
 static void mgpuEventDestroy(void *event) {
-  CudaRuntimeState *s = state();
-  if (!s || !event)
-    return;
-  auto cuEvent = static_cast<CUevent>(event);
-  if (s->events.erase(cuEvent))
-    s->api.cuEventDestroyFn(cuEvent);
+  destroyOwned(event, &CudaRuntimeState::events,
+               &CudaDriverApi::cuEventDestroyFn);
 }
 
 static void mgpuEventSynchronize(void *event) {
