@@ -601,21 +601,24 @@ bool cudatpl::rowCachesFitTwoBlocks(const HardwareProfile &profile,
 }
 
 SmallVector<RowBlockShape>
-cudatpl::getRowBlockShapes(int64_t perLane, int64_t numRows, int64_t sms,
-                           ArrayRef<int64_t> longRowLanes) {
-  SmallVector<int64_t> lanes;
-  if (perLane <= 64)
-    lanes = {32, 16, 64};
-  else if (perLane <= 1024)
-    lanes = {32, 64, 128, 256};
-  else
-    lanes.assign(longRowLanes.begin(), longRowLanes.end());
+cudatpl::getRowBlockShapes(int64_t length, int64_t maxVec, int64_t numRows,
+                           int64_t sms, ArrayRef<int64_t> longRowLanes) {
   SmallVector<RowBlockShape> shapes;
-  for (int64_t tpr : lanes) {
-    int64_t rows = std::max<int64_t>(1, 256 / tpr);
-    if (ceilDiv(numRows, rows) < sms)
-      rows = std::max<int64_t>(32 / std::min<int64_t>(tpr, 32), rows / 4);
-    shapes.push_back({tpr, rows});
+  for (int64_t vec : getVectorWidths(maxVec)) {
+    int64_t perLane = ceilDiv(length, vec);
+    SmallVector<int64_t> lanes;
+    if (perLane <= 64)
+      lanes = {32, 16, 64};
+    else if (perLane <= 1024)
+      lanes = {32, 64, 128, 256};
+    else
+      lanes.assign(longRowLanes.begin(), longRowLanes.end());
+    for (int64_t tpr : lanes) {
+      int64_t rows = std::max<int64_t>(1, 256 / tpr);
+      if (ceilDiv(numRows, rows) < sms)
+        rows = std::max<int64_t>(32 / std::min<int64_t>(tpr, 32), rows / 4);
+      shapes.push_back({tpr, rows, vec});
+    }
   }
   return shapes;
 }

@@ -286,19 +286,19 @@ constexpr int64_t kMaxRowCacheBytes = 220 * 1024;
 bool rowCachesFitTwoBlocks(const HardwareProfile &profile, int64_t bytes);
 
 /// A block shape of the row kernels: `lanes` threads to a row, `rows` rows
-/// to a block.
+/// to a block, `vec` elements to an access.
 struct RowBlockShape {
-  int64_t lanes, rows;
+  int64_t lanes, rows, vec;
 };
 
 /// The block shapes the row kernels (norms, softmax) try for `numRows`
-/// rows of `perLane` vectors: lane counts that give each lane a few
-/// vectors, then their neighbours (`longRowLanes` for rows of more than
-/// 1024), with 256 threads to a block, and a quarter of the rows to a block
-/// (whole warps still) when the rows are too few to give each of `sms`
-/// units a block.
-SmallVector<RowBlockShape> getRowBlockShapes(int64_t perLane, int64_t numRows,
-                                             int64_t sms,
+/// rows of `length` elements, for each vector width of getVectorWidths
+/// (`maxVec`): lane counts that give each lane a few vectors, then their
+/// neighbours (`longRowLanes` for rows of more than 1024 vectors), with 256
+/// threads to a block, and a quarter of the rows to a block (whole warps
+/// still) when the rows are too few to give each of `sms` units a block.
+SmallVector<RowBlockShape> getRowBlockShapes(int64_t length, int64_t maxVec,
+                                             int64_t numRows, int64_t sms,
                                              ArrayRef<int64_t> longRowLanes);
 
 /// Fails, saying why, where a row kernel's vector width `vec` exceeds

@@ -152,11 +152,9 @@ std::vector<NormParams> cudatpl::enumerateNorm(const ProblemView &view,
       out.push_back({threads, rows, vec, /*cache=*/true});
     out.push_back({threads, rows, vec, /*cache=*/false});
   };
-  SmallVector<int64_t> vecs = getVectorWidths(maxVec);
-  for (int64_t vec : vecs)
-    for (RowBlockShape shape : getRowBlockShapes(
-             ceilDiv(nv.length, vec), nv.rows, sms, {256, 512, 1024, 128}))
-      add(shape.lanes, shape.rows, vec);
+  for (RowBlockShape shape : getRowBlockShapes(nv.length, maxVec, nv.rows, sms,
+                                               {256, 512, 1024, 128}))
+    add(shape.lanes, shape.rows, shape.vec);
   return out;
 }
 

@@ -141,7 +141,6 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
       out.push_back({threads, rows, vec, /*cache=*/2});
     out.push_back({threads, rows, vec, /*cache=*/0});
   };
-  SmallVector<int64_t> vecs = getVectorWidths(maxVec);
   if (sv.inner > 1) {
     // Strided rows: a thread per row keeps neighbouring threads on
     // neighbouring addresses.
@@ -151,10 +150,9 @@ cudatpl::enumerateSoftmax(const ProblemView &view,
       add(32, rows, 1);
     return out;
   }
-  for (int64_t vec : vecs)
-    for (RowBlockShape shape : getRowBlockShapes(
-             ceilDiv(sv.length, vec), sv.rows, sms, {512, 256, 1024, 128, 32}))
-      add(shape.lanes, shape.rows, vec);
+  for (RowBlockShape shape : getRowBlockShapes(sv.length, maxVec, sv.rows, sms,
+                                               {512, 256, 1024, 128, 32}))
+    add(shape.lanes, shape.rows, shape.vec);
   return out;
 }
 
