@@ -140,26 +140,27 @@ static std::string emitCmpF(StringRef pred, StringRef a, StringRef b) {
   std::string x = a.str(), y = b.str();
   auto nan = [&](const std::string &v) { return "(" + v + " != " + v + ")"; };
   // C's comparison operators are false on NaN but for !=, which is true:
-  // they are the ordered predicates and une as they stand.
-  StringRef op = llvm::StringSwitch<StringRef>(pred)
-                     .Case("oeq", "==")
-                     .Case("ogt", ">")
-                     .Case("oge", ">=")
-                     .Case("olt", "<")
-                     .Case("ole", "<=")
-                     .Case("une", "!=")
-                     .Default("");
-  if (!op.empty())
-    return "(" + x + " " + op.str() + " " + y + ")";
-  // The other unordered orderings: not the opposite ordered comparison.
-  StringRef opposite = llvm::StringSwitch<StringRef>(pred)
-                           .Case("ugt", "<=")
-                           .Case("uge", "<")
-                           .Case("ult", ">=")
-                           .Case("ule", ">")
-                           .Default("");
-  if (!opposite.empty())
-    return "!(" + x + " " + opposite.str() + " " + y + ")";
+  // they are the ordered predicates and une as they stand. The other
+  // unordered orderings are the opposite ordered comparison, negated.
+  struct COperator {
+    StringRef op;
+    bool negated;
+  };
+  std::optional<COperator> c =
+      llvm::StringSwitch<std::optional<COperator>>(pred)
+          .Case("oeq", COperator{"==", false})
+          .Case("ogt", COperator{">", false})
+          .Case("oge", COperator{">=", false})
+          .Case("olt", COperator{"<", false})
+          .Case("ole", COperator{"<=", false})
+          .Case("une", COperator{"!=", false})
+          .Case("ugt", COperator{"<=", true})
+          .Case("uge", COperator{"<", true})
+          .Case("ult", COperator{">=", true})
+          .Case("ule", COperator{">", true})
+          .Default(std::nullopt);
+  if (c)
+    return (c->negated ? "!(" : "(") + x + " " + c->op.str() + " " + y + ")";
   if (pred == "false")
     return "false";
   if (pred == "true")
