@@ -246,6 +246,7 @@ json::Value mlir::stark::toJSON(const EvalResult &r) {
     distributions.push_back(d);
   o["correctness"] = json::Object{
       {"trials", r.correctnessTrials},
+      {"candidate_runs", r.candidateRuns},
       {"seeds", std::move(seeds)},
       {"distributions", std::move(distributions)},
       {"high_precision_reference", r.highPrecisionReference},
@@ -307,6 +308,7 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalResult &r,
   }
   if (const json::Object *c = o->getObject("correctness")) {
     readInt(*c, "trials", r.correctnessTrials);
+    readInt(*c, "candidate_runs", r.candidateRuns);
     if (const json::Array *a = c->getArray("seeds"))
       for (const json::Value &v : *a)
         r.seeds.push_back(v.getAsUINT64().value_or(0));

@@ -258,6 +258,7 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
   const std::vector<uint64_t> &sent = *trialInputSums;
 
   phase(("running the candidate: " + where).str());
+  ++result.candidateRuns;
   RunOutcome outcome;
   std::string error;
   if (failed(runner->run(recipe, outcome, error))) {

@@ -45,6 +45,7 @@
 // JSON output.
 // RUN: %{eval} --json --suspicious-speedup 1e9 --seed 7 --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ikj.mlir | FileCheck %s --check-prefix=JSON
 // JSON:      "correctness": {
+// JSON-NEXT:   "candidate_runs": 12,
 // JSON-NEXT:   "distributions": [
 // JSON-NEXT:     "uniform",
 // JSON:        "high_precision_reference": true,

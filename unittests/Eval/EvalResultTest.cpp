@@ -37,6 +37,7 @@ static EvalResult sampleResult() {
   r.toleranceKind = "f32";
   r.reductionLength = 17;
   r.correctnessTrials = 2;
+  r.candidateRuns = 3;
   r.seeds = {1, 18446744073709551557ULL};
   r.distributions = {"uniform", "normal"};
   r.highPrecisionReference = true;
@@ -91,6 +92,7 @@ TEST(EvalResultTest, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(back.toleranceKind, "f32");
   EXPECT_EQ(back.reductionLength, 17);
   EXPECT_EQ(back.correctnessTrials, 2u);
+  EXPECT_EQ(back.candidateRuns, 3u);
   EXPECT_EQ(back.seeds, r.seeds);
   EXPECT_EQ(back.distributions, r.distributions);
   EXPECT_TRUE(back.highPrecisionReference);

@@ -42,6 +42,8 @@ TEST_F(EvaluatorTest, CorrectCandidateIsVerifiedAndTimed) {
   EXPECT_EQ(r.status, EvalStatus::Ok) << r.message;
   // Five trials, one per distribution, then the special values.
   EXPECT_EQ(r.correctnessTrials, 6u);
+  // Each trial runs the candidate twice (the second run rescheduled).
+  EXPECT_EQ(r.candidateRuns, 12u);
   EXPECT_EQ(r.distributions,
             (std::vector<std::string>{"uniform", "normal", "large", "tiny",
                                       "negative", "special"}));

@@ -136,6 +136,9 @@ struct EvalResult {
   int64_t reductionLength = 1;
 
   unsigned correctnessTrials = 0; // trials that ran and passed or failed
+  /// Runs of the candidate in those trials: two a trial (the second with
+  /// finite prefills, rescheduled), one under compute-sanitizer.
+  unsigned candidateRuns = 0;
   std::vector<uint64_t> seeds;
   std::vector<std::string> distributions;
   bool highPrecisionReference = false;
