@@ -64,6 +64,13 @@ enum RankBand : unsigned {
   /// 128 x 128 tiles (split-K fills the SMs); after the mma.sync kernel
   /// on small problems.
   kWgmmaTf32 = 35,
+  /// gemm_f32 on a convolution as implicit GEMM whose k is deep
+  /// (isDeepContraction): with k in slices it ran VGG-16's 3x3 layers on
+  /// 28 x 28 images at 1.6 to 2.2 times the speed of gemm_3xtf32's first
+  /// set (H100: 256 -> 512 channels 82.6 against 182.1 us, 512 -> 512
+  /// 233.3 against 383.5 us;
+  /// bench/results/2026-12-07c-h100/split-k-deep.md).
+  kDeepConvF32 = 38,
   /// The embedded f32 kernels, where k is deep enough for their cp.async
   /// pipeline (kGemmKernelMinPipelinedK).
   kPipelined3xTf32 = 40,

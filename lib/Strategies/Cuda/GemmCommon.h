@@ -231,19 +231,27 @@ public:
   /// `kernel`: the entry of a candidate; `block`: the kernel's device
   /// function it runs; `text`: the kernel's source; `pipelined` and
   /// `shallow`: the family's bands where k is deep enough for the kernel's
-  /// pipeline and where it is not (hasShallowK).
+  /// pipeline and where it is not (hasShallowK); `deepConv`, where given, its
+  /// band on a convolution whose k is deep (isDeepContraction).
   GemmKernelFamily(StringRef name,
                    ArrayRef<ParamField<GemmKernelParams>> fields,
                    GemmKernelParams defaults, StringRef kernel, StringRef block,
-                   StringRef text, RankBand pipelined, RankBand shallow)
+                   StringRef text, RankBand pipelined, RankBand shallow,
+                   std::optional<RankBand> deepConv = std::nullopt)
       : StructParamFamily(name, fields, defaults), kernel(kernel), block(block),
-        text(text), pipelined(pipelined), shallow(shallow) {}
+        text(text), pipelined(pipelined), shallow(shallow), deepConv(deepConv) {
+  }
 
   std::optional<unsigned> rank(const ProblemView &view,
                                bool allowTf32) const final {
     if (!ranksAsContraction(view))
       return std::nullopt;
-    return hasShallowK(view) ? shallow : pipelined;
+    if (hasShallowK(view))
+      return shallow;
+    if (deepConv && isSlidingWindowContraction(view) &&
+        isDeepContraction(*view.contraction))
+      return *deepConv;
+    return pipelined;
   }
 
   LogicalResult check(const ProblemView &view, bool allowTf32,
@@ -282,6 +290,7 @@ private:
 
   StringRef kernel, block, text;
   RankBand pipelined, shallow;
+  std::optional<RankBand> deepConv;
 };
 
 } // namespace mlir::stark::cudatpl

@@ -32,7 +32,8 @@ public:
   GemmF32Family()
       : GemmKernelFamily("gemm_f32", getFields(), getDefaults(),
                          "stark_gemm_f32", "gemmF32SimtBlock",
-                         getGemmF32KernelText(), kPipelinedF32, kShallowF32) {}
+                         getGemmF32KernelText(), kPipelinedF32, kShallowF32,
+                         kDeepConvF32) {}
 
 private:
   static ArrayRef<ParamField<GemmKernelParams>> getFields() {
