@@ -60,14 +60,39 @@ static std::vector<HostBuffer> makeLike(ArrayRef<HostBuffer> like) {
   return out;
 }
 
-/// What a run left in `args` (shaped like `like`): every argument, the
-/// inputs' checksums and the guards' damage.
+/// The outputs of `args`, the inputs as placeholders: what the judge reads.
+static std::vector<HostBuffer> copyOutputs(ArrayRef<HostBuffer> args) {
+  std::vector<HostBuffer> out;
+  for (const HostBuffer &b : args)
+    out.push_back(b.spec.isOutput ? b : makeInputPlaceholder(b.spec));
+  return out;
+}
+
+/// What a run left in `args` (shaped like `like`): the outputs (the inputs
+/// as placeholders: only the outputs go to the judge), the inputs'
+/// checksums and the guards' damage. Each input is read back into one
+/// buffer kept for the process: a fresh one per run, hundreds of megabytes
+/// for a model's weight, cost more than reading it.
 static LogicalResult readBackRun(ArgBuffers &args, ArrayRef<HostBuffer> like,
                                  RunOutcome &outcome, std::string &error) {
-  outcome.args = makeLike(like);
-  if (failed(args.download(outcome.args, error)))
-    return failure();
-  outcome.inputChecksums = getInputChecksums(outcome.args);
+  static thread_local std::unique_ptr<HostBuffer> scratch;
+  outcome.args.clear();
+  outcome.inputChecksums.clear();
+  for (auto [i, b] : llvm::enumerate(like)) {
+    if (b.spec.isOutput) {
+      outcome.args.emplace_back(b.spec);
+      if (failed(args.downloadArg(unsigned(i), outcome.args.back(), error)))
+        return failure();
+      continue;
+    }
+    if (!scratch)
+      scratch = std::make_unique<HostBuffer>(b.spec);
+    scratch->spec = b.spec;
+    if (failed(args.downloadArg(unsigned(i), *scratch, error)))
+      return failure();
+    outcome.inputChecksums.push_back(llvm::xxh3_64bits(scratch->bytes));
+    outcome.args.push_back(makeInputPlaceholder(b.spec));
+  }
   FailureOr<std::string> damage = args.checkGuards(error);
   if (failed(damage))
     return failure();
@@ -159,7 +184,7 @@ recordTimedRun(ArgBuffers &args, unsigned run, unsigned setIndex, bool sample,
     outcome.guardDamageRun = run;
   }
   if (sample)
-    outcome.sampled.push_back({run, setIndex, readBack});
+    outcome.sampled.push_back({run, setIndex, copyOutputs(readBack)});
   return success();
 }
 
@@ -261,7 +286,7 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
     }
     outcome.sampled.push_back({candidateRuns - 1,
                                (candidateRuns - 1) % unsigned(sets.size()),
-                               readBack});
+                               copyOutputs(readBack)});
   }
   if (candidateRuns > 0 && outcome.failedKernel < 0 &&
       failed(runBackToBack(target, candidate, candidateArgs, sets, outcome,

@@ -118,13 +118,6 @@ static std::string trialStem(uint64_t seed, Distribution d) {
   return llvm::formatv("{0}-{1}", seed, stringifyDistribution(d)).str();
 }
 
-/// Placeholders for the inputs: the evaluator reads reference outputs only.
-static HostBuffer placeholder(const ArgSpec &spec) {
-  ArgSpec empty = spec;
-  empty.shape.assign(1, 0);
-  return HostBuffer(empty);
-}
-
 bool ReferenceStore::load(uint64_t seed, Distribution d,
                           const KernelSignature &signature,
                           std::vector<HostBuffer> *baseline,
@@ -152,7 +145,8 @@ bool ReferenceStore::load(uint64_t seed, Distribution d,
     std::vector<HostBuffer> buffers;
     for (auto [i, spec] : llvm::enumerate(signature.args)) {
       if (!spec.isOutput) {
-        buffers.push_back(placeholder(spec));
+        // The evaluator reads reference outputs only.
+        buffers.push_back(makeInputPlaceholder(spec));
         continue;
       }
       ArgSpec s = part == "high" ? widenSpec(spec, wide) : spec;

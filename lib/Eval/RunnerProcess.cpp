@@ -562,13 +562,16 @@ struct RunnerState {
   std::unique_ptr<ArgBuffers> candidateArgs, baselineArgs;
   std::string baselineError;
   /// The arguments last drawn, by distribution and seed: a trial's two runs
-  /// share their inputs, drawn once.
+  /// share their inputs, drawn once. A run's recipe changes the outputs of
+  /// `drawn` in place (copying the inputs for each run cost as much as the
+  /// run for a model's weights); `drawnOutputs` keeps the outputs as drawn.
   std::optional<std::pair<Distribution, uint64_t>> drawnFor;
   std::vector<HostBuffer> drawn;
+  std::vector<std::pair<size_t, HostBuffer>> drawnOutputs;
 
   json::Object start(const json::Object &request);
   bool ensureBaseline();
-  std::vector<HostBuffer> argumentsFor(const ArgumentRecipe &recipe);
+  const std::vector<HostBuffer> &argumentsFor(const ArgumentRecipe &recipe);
 };
 
 } // namespace
@@ -580,15 +583,23 @@ static json::Object startFailure(EvalStatus status, StringRef message) {
                       {"message", message.str()}};
 }
 
-std::vector<HostBuffer>
+const std::vector<HostBuffer> &
 RunnerState::argumentsFor(const ArgumentRecipe &recipe) {
   std::pair<Distribution, uint64_t> key(recipe.dist, recipe.seed);
   if (drawnFor != key) {
     drawn =
         generateArguments(signature, outputIsRead, recipe.dist, recipe.seed);
     drawnFor = key;
+    drawnOutputs.clear();
+    for (auto [i, b] : llvm::enumerate(drawn))
+      if (b.spec.isOutput)
+        drawnOutputs.emplace_back(i, b);
+  } else {
+    for (const auto &[i, b] : drawnOutputs)
+      drawn[i] = b;
   }
-  return applyRecipe(drawn, signature, outputIsRead, recipe);
+  drawn = applyRecipe(std::move(drawn), signature, outputIsRead, recipe);
+  return drawn;
 }
 
 json::Object RunnerState::start(const json::Object &request) {

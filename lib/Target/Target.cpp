@@ -121,6 +121,12 @@ FailureOr<KernelSignature> mlir::stark::getKernelSignature(ModuleOp module,
 HostBuffer::HostBuffer(const ArgSpec &spec)
     : spec(spec), bytes(spec.sizeInBytes()) {}
 
+HostBuffer mlir::stark::makeInputPlaceholder(const ArgSpec &spec) {
+  ArgSpec empty = spec;
+  empty.shape.assign(1, 0);
+  return HostBuffer(empty);
+}
+
 template <typename T>
 static T loadAs(const std::vector<uint8_t> &bytes, int64_t index) {
   T v;

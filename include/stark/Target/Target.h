@@ -59,6 +59,10 @@ struct HostBuffer {
   void setFromDouble(int64_t index, double value);
 };
 
+/// An empty buffer standing for an input where only outputs are read back
+/// (reference outputs): the input's kind, no elements.
+HostBuffer makeInputPlaceholder(const ArgSpec &spec);
+
 /// Whether `host` holds one buffer per argument of `specs`, each of the
 /// argument's size; fails with what differs in `error`.
 LogicalResult checkHostBuffers(ArrayRef<ArgSpec> specs,
