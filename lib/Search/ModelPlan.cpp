@@ -119,6 +119,16 @@ ModelPlan::CostFit ModelPlan::fitCost() const {
   if (variance > 0.01 * meanB * meanB) {
     fit.perByte = (syb / n - meanB * meanY) / variance;
     fit.fixed = meanY - fit.perByte * meanB;
+  } else if (options.evaluationSecondsPerBytePrior > 0) {
+    // The prior's two parts, scaled to what was measured: one size alone
+    // cannot tell them apart, and putting all but the fixed prior down to
+    // the bytes made a 411 MB problem look 30 times dearer than a 13 MB one
+    // measured at a few seconds.
+    double predicted = options.evaluationSecondsPrior +
+                       options.evaluationSecondsPerBytePrior * meanB;
+    double scale = predicted > 0 ? meanY / predicted : 0;
+    fit.fixed = options.evaluationSecondsPrior * scale;
+    fit.perByte = options.evaluationSecondsPerBytePrior * scale;
   } else {
     fit.fixed = std::min(options.evaluationSecondsPrior, meanY);
     fit.perByte = (meanY - fit.fixed) / meanB;
@@ -135,9 +145,13 @@ ModelPlan::CostFit ModelPlan::fitCost() const {
 }
 
 double ModelPlan::getEvaluationEstimate(size_t problem) const {
-  if (problem >= problems.size() || !(problems[problem].bytes > 0) ||
-      samples.empty())
+  if (problem >= problems.size() || !(problems[problem].bytes > 0))
     return getEvaluationEstimate();
+  if (samples.empty())
+    return evaluations > 0 ? getEvaluationEstimate()
+                           : options.evaluationSecondsPrior +
+                                 options.evaluationSecondsPerBytePrior *
+                                     problems[problem].bytes;
   CostFit fit = fitCost();
   return fit.fixed + fit.perByte * problems[problem].bytes;
 }

@@ -2,6 +2,8 @@
 
 #include "stark/Search/ModelPlan.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "gtest/gtest.h"
 
 #include <memory>
@@ -280,6 +282,7 @@ TEST(ModelPlanTest, TheBaselinesEvaluationIsNotTakenForACandidates) {
   ModelPlanOptions options;
   options.totalSeconds = 150;
   options.finishEvaluations = 8;
+  options.evaluationSecondsPerBytePrior = 0;
   ModelPlan plan(problems, options, clock.get());
   std::optional<PlanTurn> turn = plan.next();
   ASSERT_TRUE(turn);
@@ -328,17 +331,28 @@ TEST(ModelPlanTest, EvaluationCostGrowsWithTheProblemsBytes) {
   ModelPlanOptions options;
   options.totalSeconds = 100;
   options.evaluationSecondsPrior = 1;
+  options.evaluationSecondsPerBytePrior = 0.02 / MB;
   ModelPlan plan(problems, options, clock.get());
-  // Nothing measured: the prior for every problem.
-  EXPECT_DOUBLE_EQ(plan.getEvaluationEstimate(2), 1.0);
-  // One size measured (7 s an evaluation at 60 MB): the prior is the fixed
-  // part, the rest grows with the bytes, 0.1 s per MB.
+  // Nothing measured: the prior, and its part per byte.
+  EXPECT_DOUBLE_EQ(plan.getEvaluationEstimate(2), 1.0 + 0.2);
+  EXPECT_DOUBLE_EQ(plan.getEvaluationEstimate(0), 1.0 + 1.2);
+  // One size measured (7 s an evaluation at 60 MB, where the prior said
+  // 2.2 s): both of the prior's parts are scaled by 7 / 2.2.
   plan.recordEvaluations(0, 10, 70);
+  double scale = 7.0 / 2.2;
   EXPECT_NEAR(plan.getEvaluationEstimate(0), 7.0, 1e-9);
-  EXPECT_NEAR(plan.getEvaluationEstimate(1), 1 + 3.0, 1e-9);
-  EXPECT_NEAR(plan.getEvaluationEstimate(2), 1 + 1.0, 1e-9);
+  EXPECT_NEAR(plan.getEvaluationEstimate(1), scale * (1 + 0.6), 1e-9);
+  EXPECT_NEAR(plan.getEvaluationEstimate(2), scale * (1 + 0.2), 1e-9);
   // The mean over problems stays what it was measured to be.
   EXPECT_NEAR(plan.getEvaluationEstimate(), 7.0, 1e-9);
+  // Without a part per byte in the prior, the prior is the fixed part and
+  // the rest grows with the bytes, 0.1 s per MB.
+  options.evaluationSecondsPerBytePrior = 0;
+  ModelPlan flat(problems, options, clock.get());
+  EXPECT_DOUBLE_EQ(flat.getEvaluationEstimate(2), 1.0);
+  flat.recordEvaluations(0, 10, 70);
+  EXPECT_NEAR(flat.getEvaluationEstimate(1), 1 + 3.0, 1e-9);
+  EXPECT_NEAR(flat.getEvaluationEstimate(2), 1 + 1.0, 1e-9);
   // Two sizes: the fit finds both parts (0.5 s + 0.05 s per MB).
   ModelPlan fitted(problems, options, clock.get());
   fitted.recordEvaluations(0, 4, 4 * 3.5);
@@ -434,6 +448,56 @@ TEST(ModelPlanTest, AProblemTooDearToSearchIsCoveredAndTheNextSearched) {
   EXPECT_EQ(searched, (std::vector<size_t>{1, 2}));
   EXPECT_EQ(whole.getUncovered(), (std::vector<size_t>{0}));
   EXPECT_LE(run.now, 1.1 * options.totalSeconds);
+}
+
+TEST(ModelPlanTest, BeforeAnyMeasurementADearProblemByItsBytesIsCovered) {
+  // VGG-16 at batch 1: its first classifier layer (411 MB of weight) has
+  // the largest share of the upstream time, its evaluations cost 50 s,
+  // those of the convolutions (13 MB) 1.5 s. Nothing is measured before the
+  // first turn. With the prior alone the classifier's search came first and
+  // spent a third of the budget before its first candidate; with its part
+  // per byte the classifier waits for the coverage pass and the
+  // convolutions are searched.
+  constexpr double MB = 1e6;
+  std::vector<PlanProblem> problems = {
+      problem("classifier", 0.31, "contraction")};
+  for (int i = 0; i < 9; ++i) {
+    problems.push_back(
+        problem("conv" + std::to_string(i), 0.07, "convolution"));
+    problems.back().bytes = 13 * MB;
+  }
+  problems[0].bytes = 411 * MB;
+  auto cost = [](size_t p) { return p == 0 ? 50.0 : 1.5; };
+  ModelPlanOptions options;
+  options.target = "cuda";
+  options.totalSeconds = 150;
+  options.maxCandidates = 4;
+  options.finishEvaluations = 5;
+
+  FakeClock clock;
+  ModelPlan plan(problems, options, clock.get());
+  EXPECT_EQ(plan.getOrder().front(), 0u); // the largest expected gain
+  EXPECT_NEAR(plan.getEvaluationEstimate(0), 1 + 411 * MB * 5e-8, 1e-9);
+  std::optional<PlanTurn> turn = plan.next();
+  ASSERT_TRUE(turn);
+  EXPECT_NE(turn->problem, 0u);
+  EXPECT_GE(turn->candidates, 1);
+  EXPECT_TRUE(llvm::is_contained(plan.getUncovered(), 0u));
+
+  FakeClock run;
+  ModelPlan whole(problems, options, run.get());
+  std::vector<size_t> searched = simulate(whole, run, cost, 0, 5);
+  ASSERT_FALSE(searched.empty());
+  EXPECT_FALSE(llvm::is_contained(searched, 0u));
+  EXPECT_LE(run.now, 1.1 * options.totalSeconds);
+
+  // The same run with the prior alone: the classifier's turn comes first.
+  FakeClock old;
+  options.evaluationSecondsPerBytePrior = 0;
+  ModelPlan flat(problems, options, old.get());
+  std::vector<size_t> first = simulate(flat, old, cost, 0, 5);
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.front(), 0u);
 }
 
 TEST(ModelPlanTest, FirstPicksJudgedSideBySideKeepLessBack) {

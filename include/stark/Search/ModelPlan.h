@@ -71,11 +71,21 @@ struct ModelPlanOptions {
   /// The most one problem's search may take, and its most candidates.
   double maxSeconds = 120;
   int64_t maxCandidates = 12;
-  /// Seconds one evaluation is taken to cost before any was measured; with
-  /// sizes, also the most its fixed part (process starts, compiles) is
-  /// taken to be while the measurements cannot tell it from the part that
-  /// grows with the bytes.
+  /// Seconds one evaluation is taken to cost before any was measured (plus
+  /// evaluationSecondsPerBytePrior per byte). While the measurements are of
+  /// one size and cannot tell the fixed part (process starts, compiles) from
+  /// the part that grows with the bytes, both parts of the prior are scaled
+  /// to them; without a part per byte, the prior is the most the fixed part
+  /// is taken to be.
   double evaluationSecondsPrior = 1;
+  /// Seconds per byte of a problem's arguments an evaluation is taken to
+  /// cost on top of the prior before any was measured: each trial draws,
+  /// copies, references and checks every argument. VGG-16's first
+  /// classifier layer (411 MB of weight) took about 50 s an evaluation on
+  /// the H100 where its 13 MB convolutions took 1.5 s; with the prior alone
+  /// it came first by its share, and its search spent a third of the
+  /// model's budget before its first candidate.
+  double evaluationSecondsPerBytePrior = 5e-8;
   /// Evaluators that judge the coverage pass's first picks side by side,
   /// in batches of this many (each costed by getBatchCost).
   unsigned coverageWidth = 1;
