@@ -156,6 +156,12 @@ double ModelPlan::getEvaluationEstimate(size_t problem) const {
   return fit.fixed + fit.perByte * problems[problem].bytes;
 }
 
+int64_t mlir::stark::countEvaluationEquivalents(int64_t evaluations,
+                                                int64_t sanitizerRuns) {
+  return evaluations + int64_t(std::llround((kSanitizerEvaluations - 1) *
+                                            double(sanitizerRuns)));
+}
+
 double mlir::stark::getBatchCost(llvm::ArrayRef<double> estimates) {
   if (estimates.empty())
     return 0;

@@ -264,8 +264,10 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
     result = std::move(it->second);
   } else {
     result = searchProblem(e.problem, hw, searchOptions, onProgress);
-    plan.recordEvaluations(turn.problem, result.evaluations,
-                           secondsSince(start));
+    plan.recordEvaluations(
+        turn.problem,
+        countEvaluationEquivalents(result.evaluations, result.sanitizerRuns),
+        secondsSince(start));
   }
   ++out.searched;
   e.report = problemToJSON(e.symbol.getValue(), e.info, result);
@@ -339,12 +341,6 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
                        formatDuration(baseline), formatDuration(win.seconds)));
   return success();
 }
-
-/// What running a winner under one compute-sanitizer tool costs, in
-/// evaluations of its problem: memcheck and racecheck of LLaMA's 3xTF32
-/// GEMM winners took 22-33 s together where an evaluation of the same
-/// problem took 6-7 s (H100; bench/results/models/2026-12-06b-h100).
-static constexpr double kSanitizerEvaluations = 2.5;
 
 void ModelSearch::summarize(const ModelPlan &plan, double coverageSeconds) {
   int64_t winners = 0, searched = 0, firstPicks = 0, upstream = 0;

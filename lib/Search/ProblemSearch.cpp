@@ -47,15 +47,18 @@ static EvalOptions getEvalOptions(const ProblemSearchOptions &options) {
 }
 
 /// Runs the winner of `search` under each of `tools` (compute-sanitizer);
-/// a finding fails it, and the next best is checked in its place.
-static void sanitizeWinner(SearchResult &search, EvaluatorJudge &judge,
-                           ArrayRef<std::string> tools) {
+/// a finding fails it, and the next best is checked in its place. Returns
+/// the runs made.
+static int64_t sanitizeWinner(SearchResult &search, EvaluatorJudge &judge,
+                              ArrayRef<std::string> tools) {
   SearchTree &tree = search.tree;
+  int64_t runs = 0;
   while (std::optional<int64_t> id = tree.best()) {
     const SearchNode &node = tree.node(*id);
     bool clean = true;
     for (const std::string &tool : tools) {
       Verdict v = judge.sanitize({node, search.payloads[*id]}, tool);
+      ++runs;
       if (v.passed)
         continue;
       tree.recordFailed(*id, v.status.empty() ? "failed" : v.status,
@@ -68,6 +71,7 @@ static void sanitizeWinner(SearchResult &search, EvaluatorJudge &judge,
       break;
   }
   search.winner = tree.best();
+  return runs;
 }
 
 /// The agent team of a search and what it owns.
@@ -239,7 +243,8 @@ ProblemSearchResult mlir::stark::searchProblem(
     retimeContenders(*result.search, judge, options.retimeContenders,
                      result.retimed);
   if (!options.sanitizers.empty() && result.search->winner)
-    sanitizeWinner(*result.search, judge, options.sanitizers);
+    result.sanitizerRuns =
+        sanitizeWinner(*result.search, judge, options.sanitizers);
   summarizeEvaluations(judge, result);
   if (expert)
     result.lastBuildError = expert->getLastBuildError();

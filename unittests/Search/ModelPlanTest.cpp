@@ -500,6 +500,15 @@ TEST(ModelPlanTest, BeforeAnyMeasurementADearProblemByItsBytesIsCovered) {
   EXPECT_EQ(first.front(), 0u);
 }
 
+TEST(ModelPlanTest, SanitizerRunsCountAsTheEvaluationsTheyCost) {
+  // Ten evaluations of which two ran the winner under compute-sanitizer:
+  // the turn's seconds paid for 8 + 2 x 2.5.
+  EXPECT_EQ(countEvaluationEquivalents(10, 2), 13);
+  EXPECT_EQ(countEvaluationEquivalents(10, 0), 10);
+  // One sanitizer run: 1.5 more, rounded.
+  EXPECT_EQ(countEvaluationEquivalents(4, 1), 6);
+}
+
 TEST(ModelPlanTest, FirstPicksJudgedSideBySideKeepLessBack) {
   std::vector<PlanProblem> problems = {problem("a", 0.4, "contraction"),
                                        problem("b", 0.3, "contraction"),

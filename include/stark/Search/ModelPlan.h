@@ -100,6 +100,18 @@ struct ModelPlanOptions {
   double finishEvaluations = 0;
 };
 
+/// What running a winner under one compute-sanitizer tool costs, in
+/// evaluations of its problem: memcheck and racecheck of LLaMA's 3xTF32
+/// GEMM winners took 22-33 s together where an evaluation of the same
+/// problem took 6-7 s (H100; bench/results/models/2026-12-06b-h100).
+inline constexpr double kSanitizerEvaluations = 2.5;
+
+/// The evaluations a searched turn's wall time paid for, as the plan counts
+/// them: each of its `evaluations` once, but its `sanitizerRuns` (among
+/// them) at kSanitizerEvaluations each. Counted one each, they made a turn's
+/// measured cost of an evaluation too high by what its finish took.
+int64_t countEvaluationEquivalents(int64_t evaluations, int64_t sanitizerRuns);
+
 /// The wall time of evaluations judged side by side, from their estimates:
 /// the dearest one and half of the others (they overlap in compiling and
 /// verifying, not in timing).

@@ -128,8 +128,10 @@ struct ProblemSearchResult {
   /// The winner, parsed into the problem's context; null without a winner
   /// or when its text does not parse back.
   OwningOpRef<ModuleOp> winner;
-  /// Evaluations run (the problem's own one included).
+  /// Evaluations run (the problem's own one included), and how many of them
+  /// ran the winner under compute-sanitizer.
   int64_t evaluations = 0;
+  int64_t sanitizerRuns = 0;
   /// The wall time of each of them, in the order they ran, and the judge's
   /// seconds per kind of phase summed over all of them.
   std::vector<double> evaluationSeconds;
