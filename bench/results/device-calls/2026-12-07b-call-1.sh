@@ -1,5 +1,7 @@
 #!/bin/bash
-# NOT RUN: this session had 164 device-seconds left and could start no
+# NOT RUN as written: superseded by 2026-12-07c-call-1.sh and -call-2.sh (the
+# twelfth session ran its parts there). Written when the eleventh session had
+# 164 device-seconds left and could start no
 # machine (status: can_start_another false). Written for the next session:
 # rebuild the bundle from main (scripts/make-bundle.sh into .bundle/bN),
 # set BUNDLE below, and run it first.
