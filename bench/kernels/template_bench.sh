@@ -5,6 +5,9 @@
 # `run PROBLEM FAMILY PARAMS LABEL [BYTES]` verifies and times the family's
 # candidate (its first point where PARAMS is empty) and prints its status,
 # its time and the baseline's, and BYTES over its time as a bandwidth.
+# EVAL_TIMEOUT: seconds stark-eval's worker may take (default 300: a
+# problem with a model's weight, 411 MB for VGG-16's classifier, ran out of
+# stark-eval's own 60 s in its extra trials).
 problem() {
   f="$out/p_$1x$2x$3_$4.mlir"
   if [ "$4" = nk ]; then
@@ -31,6 +34,7 @@ run() {
     { echo "$4: no candidate: $(cat "$out/c.err")"; return; }
   params=$(grep -o 'params = {[^}]*}' "$out/c.mlir" | head -1)
   "$bin/stark-eval" --target cuda --problem "$1" --candidate "$out/c.mlir" --json \
+    --timeout "${EVAL_TIMEOUT:-300}" \
     --time-budget 1 >"$out/$4.json" 2>"$out/$4.err"
   echo "$4 $2 $params: $(python3 -c "
 import json,sys
