@@ -9,10 +9,10 @@
 #    faults folder).
 # 2. vgg16_b1 searched for 150 s: gemm_f32 first on the deep convolutions,
 #    the classifier left to the coverage pass by its bytes.
-# 3. Where MobileNetV3-small's time goes: its kernels' sum was 469 us in
-#    the search report against 889 us for the program, also queued first
-#    (903 us). ncu's duration of every kernel of one run of the optimised
-#    program.
+# 3. Where MobileNetV3-small's time goes (889 us, 903 us queued first,
+#    against the CUDA graph's 631 us): ncu's duration of every kernel of
+#    one run of the optimised program (the report counts each problem
+#    once, not as often as the program runs it).
 BUNDLE=.bundle/bN/stark-bundle.tar.xz
 B=/tmp/stark-$(md5sum $BUNDLE | cut -c1-8)
 [ -x $B/bin/stark-opt ] || { mkdir -p $B && xz -dc $BUNDLE | tar -x -C $B; }
