@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -52,6 +53,21 @@ double getArgumentBytes(ModuleOp problem, StringRef entry) {
 }
 
 } // namespace
+
+/// How many times the program runs a problem whose ops are `ops`: the ops
+/// that feed one another (a fused chain, a contraction and its fill) are
+/// one run, each group apart another. Two runs of a chain of the same
+/// problem where one feeds the other directly count as one.
+static int64_t countRuns(ArrayRef<Operation *> ops) {
+  llvm::EquivalenceClasses<Operation *> groups;
+  for (Operation *op : ops)
+    groups.insert(op);
+  for (Operation *op : ops)
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && groups.contains(def))
+        groups.unionSets(op, def);
+  return groups.getNumClasses();
+}
 
 void ModelSearch::collect() {
   for (auto nested : module.getOps<ModuleOp>()) {
@@ -487,8 +503,10 @@ ModelSearchResult ModelSearch::run() {
     report["headroom"] = plan.getHeadroom(k);
     report["expected_gain"] = plan.getGain(k);
   }
-  for (Entry &e : entries)
+  for (Entry &e : entries) {
+    e.report["runs"] = countRuns(e.ops);
     out.reports.push_back(std::move(e.report));
+  }
   return std::move(out);
 }
 
