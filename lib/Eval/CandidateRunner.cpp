@@ -76,22 +76,18 @@ static std::vector<HostBuffer> copyOutputs(ArrayRef<HostBuffer> args) {
 static LogicalResult readBackRun(ArgBuffers &args, ArrayRef<HostBuffer> like,
                                  RunOutcome &outcome, std::string &error) {
   static thread_local std::unique_ptr<HostBuffer> scratch;
-  outcome.args.clear();
+  if (failed(downloadOutputs(args, like, outcome.args, error)))
+    return failure();
   outcome.inputChecksums.clear();
   for (auto [i, b] : llvm::enumerate(like)) {
-    if (b.spec.isOutput) {
-      outcome.args.emplace_back(b.spec);
-      if (failed(args.downloadArg(unsigned(i), outcome.args.back(), error)))
-        return failure();
+    if (b.spec.isOutput)
       continue;
-    }
     if (!scratch)
       scratch = std::make_unique<HostBuffer>(b.spec);
     scratch->spec = b.spec;
     if (failed(args.downloadArg(unsigned(i), *scratch, error)))
       return failure();
     outcome.inputChecksums.push_back(llvm::xxh3_64bits(scratch->bytes));
-    outcome.args.push_back(makeInputPlaceholder(b.spec));
   }
   FailureOr<std::string> damage = args.checkGuards(error);
   if (failed(damage))

@@ -48,17 +48,7 @@ struct Runner {
                     std::string &error) {
     if (failed(args->upload(in, error)) || failed(kernel->run(*args, error)))
       return failure();
-    out.clear();
-    for (auto [i, b] : llvm::enumerate(in)) {
-      if (!b.spec.isOutput) {
-        out.push_back(makeInputPlaceholder(b.spec));
-        continue;
-      }
-      out.emplace_back(b.spec);
-      if (failed(args->downloadArg(unsigned(i), out.back(), error)))
-        return failure();
-    }
-    return success();
+    return downloadOutputs(*args, in, out, error);
   }
 };
 

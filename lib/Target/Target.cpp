@@ -127,6 +127,23 @@ HostBuffer mlir::stark::makeInputPlaceholder(const ArgSpec &spec) {
   return HostBuffer(empty);
 }
 
+LogicalResult mlir::stark::downloadOutputs(ArgBuffers &args,
+                                           ArrayRef<HostBuffer> like,
+                                           std::vector<HostBuffer> &out,
+                                           std::string &error) {
+  out.clear();
+  for (auto [i, b] : llvm::enumerate(like)) {
+    if (!b.spec.isOutput) {
+      out.push_back(makeInputPlaceholder(b.spec));
+      continue;
+    }
+    out.emplace_back(b.spec);
+    if (failed(args.downloadArg(unsigned(i), out.back(), error)))
+      return failure();
+  }
+  return success();
+}
+
 template <typename T>
 static T loadAs(const std::vector<uint8_t> &bytes, int64_t index) {
   T v;

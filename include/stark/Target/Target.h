@@ -124,6 +124,13 @@ private:
   ArrayRef<std::vector<HostBuffer>> hostSets;
 };
 
+/// Reads the outputs of `args` into `out`, one buffer per argument of `like`
+/// (the host buffers they were uploaded from), the inputs as placeholders
+/// (makeInputPlaceholder): what reference and candidate outputs are
+/// compared from, without reading back every input.
+LogicalResult downloadOutputs(ArgBuffers &args, ArrayRef<HostBuffer> like,
+                              std::vector<HostBuffer> &out, std::string &error);
+
 /// A compiled, runnable entry function.
 class CompiledKernel {
 public:
