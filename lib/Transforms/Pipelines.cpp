@@ -41,6 +41,10 @@ void mlir::stark::buildStarkPipeline(OpPassManager &pm,
   StarkFoldConstantsPassOptions fold;
   copyPipelineOptions(options, fold);
   pm.addPass(createStarkFoldConstantsPass(fold));
+  // Pools that read a captured input at affine indices (torch-mlir's
+  // adaptive pooling) become plain reductions the cost model and the
+  // families know.
+  pm.addPass(createStarkExtractsToOperandsPass());
   // Head transposes meet the contractions they feed: attention reads them
   // as permuted operands and output.
   pm.addPass(createStarkUnitDimTransposesPass());

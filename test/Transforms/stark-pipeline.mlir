@@ -4,6 +4,7 @@
 // The module is empty, so the passes run without work.
 // RUN: stark-opt %s --dump-pass-pipeline -o /dev/null --stark-pipeline="target=cpu devices=1 workers-per-device=3 mpi=0 mpi-grace=4 max-fold-bytes=64 synthesize-elided-weights=1 profile=a100 top-k=7 min-share=0.25 remark-all=1 all=1 dir=%t.problems fuse=0 fuse-attention=0 fuse-conv-epilogues=0 cost-model=0 compare-unfused=1 agent=replay transcript=%t.transcript budget=4 seconds=9 total-seconds=100 summary=0 seed=3 report=%t.json timeout=8 reference-timeout=30 min-speedup=1.5 timing-trials=6 trials=2 screen=0 allow-tf32=1 llm-provider=anthropic llm-url=http://h llm-model=m llm-key-env=K llm-max-tokens=99 llm-timeout=5 llm-connect-timeout=2 llm-retries=1 llm-backoff=0.5 llm-token-budget=1000 llm-cost-budget=1.5 llm-price-in=3 llm-price-out=15 llm-planner-temperature=0.9 llm-coder-temperature=0.1 llm-concurrency=3 llm-debugger-temperature=0.3 llm-prompts=%t.prompts llm-fallback=expert progress=0 tuning-db=%t.db retune=1 device=cpu:test keep-problems=1 cuda-chip=sm_80 cuda-format=ptx" 2>&1 | FileCheck %s --check-prefix=ALL
 // ALL:      stark-fold-constants{max-fold-bytes=64 synthesize-elided-weights=true},
+// ALL-NEXT: stark-extracts-to-operands{max-points=4194304},
 // ALL-NEXT: stark-unit-dim-transposes,
 // ALL-NEXT: stark-hot-ops{min-share=2.500000e-01 profile=a100 remark-all=true top-k=7},
 // ALL-NEXT: stark-outline{all=true compare-unfused=true cost-model=false dir={{.*}}.problems fuse=false fuse-attention=false fuse-conv-epilogues=false fuse-epilogues=false profile=a100},
@@ -16,6 +17,7 @@
 // target's schedules tile single contractions).
 // RUN: stark-opt %s --dump-pass-pipeline -o /dev/null --stark-pipeline="target=cpu" 2>&1 | FileCheck %s --check-prefix=DEFAULTS
 // DEFAULTS:      stark-fold-constants{max-fold-bytes=1073741824 synthesize-elided-weights=false},
+// DEFAULTS-NEXT: stark-extracts-to-operands{max-points=4194304},
 // DEFAULTS-NEXT: stark-unit-dim-transposes,
 // DEFAULTS-NEXT: stark-hot-ops{min-share=0.000000e+00 profile=host remark-all=false top-k=3},
 // DEFAULTS-NEXT: stark-outline{all=false compare-unfused=false cost-model=true dir= fuse=true fuse-attention=true fuse-conv-epilogues=true fuse-epilogues=false profile=host},

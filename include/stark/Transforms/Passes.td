@@ -77,6 +77,79 @@ def StarkFoldConstantsPass : Pass<"stark-fold-constants", "ModuleOp"> {
   ];
 }
 
+def StarkExtractsToOperandsPass
+    : Pass<"stark-extracts-to-operands", "ModuleOp"> {
+  let summary = "Turn reads of captured tensors at affine indices into "
+                "operands of the linalg op";
+  let description = [{
+    torch-mlir writes adaptive average pooling as a `linalg.generic` over
+    the output and the largest window whose body reads the input with
+    `tensor.extract` of a tensor captured from above, at indices computed
+    with `linalg.index` and integer arithmetic (the window's start and end,
+    a clamp, and a select that masks reads past the window's end). To the
+    rest of stark such an op has no cost, no kernel family and no place in
+    a fused group: it would stay with the upstream lowering, one thread per
+    output element looping over its window.
+
+    This pass evaluates the index arithmetic at every point of the op's
+    static iteration space (at most `max-points` points). Where each index
+    of each `tensor.extract` equals one affine function of the loop indices
+    at every point and stays inside the tensor, the read becomes a new input
+    operand with that indexing map; a select whose condition is the same at
+    every point becomes the side it picks; an input the body no longer
+    reads (the window's shape) is dropped when the other operands still
+    give every loop its extent. The pool is then a plain reduction. Where
+    the indices are not affine (a window that does not divide the input, a
+    gather through data), the op is left as it is, with a remark saying
+    why.
+
+    Before (a 56 x 56 window pooled to 1 x 1; the end arithmetic elided):
+
+    ```mlir
+    %sum = linalg.generic {indexing_maps = [
+          affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>,
+          affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction"]}
+        ins(%window : tensor<56x56xf32>) outs(%zero : tensor<1x16x1x1xf32>) {
+    ^bb0(%w: f32, %acc: f32):
+      %n = linalg.index 0 : index
+      ...
+      %v = tensor.extract %x[%n, %c, %ic2, %ic3] : tensor<1x16x56x56xf32>
+      %z = arith.select %ok, %v, %cst0 : f32
+      %r = arith.addf %acc, %z : f32
+      linalg.yield %r : f32
+    } -> tensor<1x16x1x1xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %sum = linalg.generic {indexing_maps = [
+          affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>,
+          affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction"]}
+        ins(%x : tensor<1x16x56x56xf32>) outs(%zero : tensor<1x16x1x1xf32>) {
+    ^bb0(%v: f32, %acc: f32):
+      %r = arith.addf %acc, %v : f32
+      linalg.yield %r : f32
+    } -> tensor<1x16x1x1xf32>
+    ```
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+  let options = [
+    Option<"maxPoints", "max-points", "int64_t", /*default=*/"4194304",
+           "Most points of an op's iteration space at which the index "
+           "arithmetic is evaluated; larger ops keep their reads">,
+  ];
+  let statistics = [
+    Statistic<"numRewritten", "num-rewritten",
+              "Ops whose reads of captured tensors became operands">,
+  ];
+}
+
 def StarkUnitDimTransposesPass
     : Pass<"stark-unit-dim-transposes", "ModuleOp"> {
   let summary = "Take the unit dimensions that reshapes add or drop out of "
