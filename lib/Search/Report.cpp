@@ -1,7 +1,12 @@
 //===- Report.cpp - The JSON report of stark-search -----------------------===//
 
 #include "stark/Search/Report.h"
+#include "stark/Analysis/HotOpAnalysis.h"
+#include "stark/Dialect/StarkDialect.h"
 #include "stark/Problem/FusionGroup.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -121,6 +126,7 @@ LogicalResult mlir::stark::writeSearchReport(StringRef path,
     root["evaluation"] = llvm::json::Object(*header.evaluation);
   if (!header.synthesizedWeights.empty())
     root["synthesized_weights"] = llvm::json::Array(header.synthesizedWeights);
+  root["left_upstream"] = llvm::json::Array(header.leftUpstream);
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
     return failure();
@@ -175,4 +181,44 @@ void mlir::stark::reportFusedOrUnfused(ModuleOp program, double minSpeedup,
         if (o->getString("problem") == name)
           (*o)["unfused"] = llvm::json::Object(entry);
   }
+}
+
+llvm::json::Array
+mlir::stark::describeOpsLeftUpstream(ModuleOp program,
+                                     const HardwareProfile &profile) {
+  llvm::json::Array out;
+  for (auto func : program.getOps<FunctionOpInterface>()) {
+    HotOpRanking ranking = rankHotOps(func, profile);
+    DenseMap<Operation *, std::string> why;
+    for (Operation *op : ranking.compileTime)
+      why[op] = "computed from constants alone (compile-time work)";
+    for (const UnknownCostOp &u : ranking.unknown)
+      why[u.op] = "cost unknown: " + u.reason;
+    for (const RankedOp &r : ranking.ranked) {
+      std::string notHot = llvm::formatv(
+          "not hot: rank {0} of {1}, {2:f2}% of the estimated time (outside "
+          "top-k or under min-share)",
+          r.rank, ranking.ranked.size(), 100 * r.share);
+      why[r.op] = notHot;
+      // A fill goes with the op whose output it initialises: in that op's
+      // problem when the op has one.
+      if (r.initFill)
+        why[r.initFill] = r.op->hasAttr(kProblemAttrName) ? "" : notHot;
+    }
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kProblemAttrName))
+        return;
+      std::string loc;
+      llvm::raw_string_ostream os(loc);
+      op->getLoc().print(os);
+      auto it = why.find(op);
+      if (it != why.end() && it->second.empty())
+        return;
+      out.push_back(llvm::json::Object{
+          {"op", op->getName().getStringRef()},
+          {"loc", loc},
+          {"why", it != why.end() ? it->second : "not outlined"}});
+    });
+  }
+  return out;
 }

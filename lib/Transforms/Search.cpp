@@ -238,6 +238,7 @@ struct StarkSearchPass
     header.summary = std::move(result.summary);
     header.plan = std::move(result.plan);
     header.synthesizedWeights = getSynthesizedWeights(module);
+    header.leftUpstream = describeOpsLeftUpstream(module, *hw);
     if (pool)
       header.evaluation = describePool(*pool, devices, workersPerDevice, mpi);
     if (failed(writeSearchReport(report, header, std::move(result.reports),

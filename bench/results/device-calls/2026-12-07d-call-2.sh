@@ -16,7 +16,7 @@ H100=0; grep -q H100 $R/gpu.txt && H100=1
 for M in mobilenet_v3_small_b1 vgg16_b1; do
   L=h100d2; PEERS=
   if [ $H100 = 1 ]; then PEERS="--peers-from $(ls .devinput/models-h100c*-$M.json | head -1)"; else L=h200d2; fi
-  timeout 250 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/$M --label $L-$M --names $M \
+  timeout 285 env PYTHONPATH=python python3 -m stark.models --stark-bin $B/bin --out /tmp/models/$M --label $L-$M --names $M \
     --total-seconds 150 --autotune-limit 0 --no-gated $PEERS > $R/$M.log 2>&1; echo "rc=$?" >> $R/$M.log
   cp /tmp/models/$M/*.json /tmp/models/$M/*.md $R/ 2>/dev/null
   find /tmp/models/$M -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null

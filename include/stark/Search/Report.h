@@ -9,6 +9,7 @@
 #ifndef STARK_SEARCH_REPORT_H
 #define STARK_SEARCH_REPORT_H
 
+#include "stark/Analysis/HardwareProfile.h"
 #include "stark/Problem/KernelProblem.h"
 #include "stark/Search/ProblemSearch.h"
 
@@ -34,6 +35,14 @@ llvm::json::Object problemToJSON(StringRef symbol, ProblemAttr info,
 void reportFusedOrUnfused(ModuleOp program, double minSpeedup,
                           llvm::json::Array &reports);
 
+/// Every linalg op of `program`'s functions that is in no problem (no
+/// `stark.problem`), so left to the upstream lowering, with the reason
+/// stark-hot-ops gives for it under `profile`: computed from constants
+/// alone, a cost it cannot compute, or a rank outside top-k / min-share.
+/// Each entry has `op`, `loc` and `why`.
+llvm::json::Array describeOpsLeftUpstream(ModuleOp program,
+                                          const HardwareProfile &profile);
+
 /// What the whole run was asked to do.
 struct SearchReportHeader {
   std::string target, agent, profile;
@@ -57,6 +66,8 @@ struct SearchReportHeader {
   /// (ElidedWeights.h, the module's stark.synthesized_weights); the
   /// problems' times are then those of made-up weights.
   std::vector<std::string> synthesizedWeights;
+  /// The program's ops in no problem and why (describeOpsLeftUpstream).
+  llvm::json::Array leftUpstream;
 };
 
 /// Writes the report of all problems to `path`; fails, saying why in `error`,
