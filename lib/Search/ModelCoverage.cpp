@@ -233,7 +233,8 @@ void ModelSearch::coverRemaining(ModelPlan &plan, ArrayRef<size_t> open,
     return "its share of the budget left pays for no search (" + state + ")";
   };
   // With several evaluators the first picks are judged side by side, as
-  // many at once as the pool has executors (a batch costs getBatchCost).
+  // many at once as the pool has executors (a batch costs the sum of its
+  // estimates, getEvaluationsCost).
   EvalPool *pool = options.problem.pool;
   size_t width = pool && pool->size() > 1 ? pool->size() : 1;
   double limit = kTotalSecondsSlack * options.totalSeconds;
@@ -244,7 +245,7 @@ void ModelSearch::coverRemaining(ModelPlan &plan, ArrayRef<size_t> open,
       size_t k = uncovered[next++];
       std::string why = reasonFor(k);
       estimates.push_back(plan.getEvaluationEstimate(k));
-      double cost = getBatchCost(estimates);
+      double cost = getEvaluationsCost(estimates);
       estimates.pop_back();
       // total-seconds is kept to within 10%: a first pick that would end
       // past that is not evaluated.

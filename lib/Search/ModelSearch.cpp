@@ -469,10 +469,8 @@ ModelSearchResult ModelSearch::run() {
   planOptions.maxSeconds = options.problem.seconds;
   planOptions.maxCandidates = options.problem.budget;
   planOptions.evaluationSecondsPrior = options.evaluationSecondsPrior;
-  if (EvalPool *pool = options.problem.pool; pool && pool->size() > 1) {
-    planOptions.coverageWidth = pool->size();
+  if (EvalPool *pool = options.problem.pool; pool && pool->size() > 1)
     planOptions.finishEvaluations += options.problem.retimeContenders;
-  }
   planOptions.finishEvaluations +=
       kSanitizerEvaluations * double(options.problem.sanitizers.size());
   ModelPlan plan(std::move(toPlan), planOptions,

@@ -86,9 +86,6 @@ struct ModelPlanOptions {
   /// it came first by its share, and its search spent a third of the
   /// model's budget before its first candidate.
   double evaluationSecondsPerBytePrior = 5e-8;
-  /// Evaluators that judge the coverage pass's first picks side by side,
-  /// in batches of this many (each costed by getBatchCost).
-  unsigned coverageWidth = 1;
   /// A search is started only when its budget pays for the problem's own
   /// evaluation and this many candidates, besides the last evaluation's
   /// overrun; otherwise the problem gets the coverage pass.
@@ -112,10 +109,12 @@ inline constexpr double kSanitizerEvaluations = 2.5;
 /// measured cost of an evaluation too high by what its finish took.
 int64_t countEvaluationEquivalents(int64_t evaluations, int64_t sanitizerRuns);
 
-/// The wall time of evaluations judged side by side, from their estimates:
-/// the dearest one and half of the others (they overlap in compiling and
-/// verifying, not in timing).
-double getBatchCost(llvm::ArrayRef<double> estimates);
+/// What evaluations cost the run, from their estimates: their sum. Each
+/// estimate is already a share of wall time as the run spends it (a turn's
+/// seconds over its evaluations, judged side by side where the pool has
+/// several evaluators; a coverage batch's over its first picks), so that
+/// evaluations judged side by side cost their sum and not less.
+double getEvaluationsCost(llvm::ArrayRef<double> estimates);
 
 /// One problem's turn: its whole allotment and what its search may use
 /// (the allotment less one evaluation, the most the last candidate started
@@ -223,8 +222,7 @@ private:
   /// (ModelPlanOptions::finishEvaluations of its evaluations).
   double getFinishCost(size_t problem) const;
   /// Seconds kept back for the coverage of the problems of `order` from
-  /// `position` on: one evaluation each, judged in batches of
-  /// `coverageWidth`.
+  /// `position` on: one evaluation each (getEvaluationsCost).
   double reserveFrom(size_t position) const;
 
   int64_t evaluations = 0;
