@@ -392,18 +392,25 @@ forEachPoint(ArrayRef<int64_t> ranges,
   }
 }
 
-} // namespace
-
-FailureOr<linalg::GenericOp>
-mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
-                                       linalg::GenericOp op, int64_t maxPoints,
-                                       std::string &why) {
-  if (!op.hasPureTensorSemantics()) {
-    why = "the op works on buffers";
-    return failure();
-  }
-  Block &body = op.getRegion().front();
+/// The reads of captured tensors in a body and what evaluating the index
+/// arithmetic found about them.
+struct ReadAnalysis {
   SmallVector<tensor::ExtractOp> extracts;
+  /// Per extract, per index: its affine function of the loops.
+  SmallVector<SmallVector<AffineIndex>> fits;
+  /// Selects whose condition the loop indices decide, the side each picks
+  /// at the first point, and whether it picks that side everywhere.
+  SmallVector<arith::SelectOp> selects;
+  SmallVector<int64_t> firstChoice;
+  SmallVector<bool> foldable;
+};
+
+/// The `tensor.extract`s in `op`'s body of tensors defined above it; fails
+/// when there is none or one sits in a nested region.
+LogicalResult collectExtracts(linalg::GenericOp op,
+                              SmallVectorImpl<tensor::ExtractOp> &extracts,
+                              std::string &why) {
+  Block &body = op.getRegion().front();
   bool nested = false;
   op.getRegion().walk([&](tensor::ExtractOp extract) {
     if (op.getRegion().isAncestor(extract.getTensor().getParentRegion()))
@@ -420,7 +427,13 @@ mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
     why = "a tensor.extract sits in a region nested in the body";
     return failure();
   }
+  return success();
+}
 
+/// The static loop extents of `op`, when there are at most `maxPoints`
+/// points and at least one.
+FailureOr<SmallVector<int64_t>>
+getIterationSpace(linalg::GenericOp op, int64_t maxPoints, std::string &why) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t points = 1;
   for (int64_t extent : ranges) {
@@ -440,9 +453,14 @@ mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
     why = "its iteration space is empty";
     return failure();
   }
+  return ranges;
+}
 
-  IndexProgram program(body, ranges.size());
-  for (tensor::ExtractOp extract : extracts) {
+/// Adds every extract's indices to `program` (each must be computed from
+/// the loop indices alone) and the conditions of the selects that are.
+LogicalResult addIndexArithmetic(Block &body, IndexProgram &program,
+                                 ReadAnalysis &reads, std::string &why) {
+  for (tensor::ExtractOp extract : reads.extracts) {
     auto type = cast<RankedTensorType>(extract.getTensor().getType());
     if (!type.hasStaticShape()) {
       why = "it extracts from a tensor of dynamic shape";
@@ -459,35 +477,36 @@ mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
       program.add(index);
     }
   }
-  // Selects whose condition the loop indices decide (the mask of reads past
-  // a window's end): folded where the condition is the same everywhere.
-  SmallVector<arith::SelectOp> selects;
+  // The mask of reads past a window's end: folded where the condition is
+  // the same everywhere.
   for (auto select : body.getOps<arith::SelectOp>()) {
     std::string because;
     if (!program.canCompute(select.getCondition(), because))
       continue;
     program.add(select.getCondition());
-    selects.push_back(select);
+    reads.selects.push_back(select);
   }
+  return success();
+}
 
-  // Fit each index to an affine function of the loops: its value at the
-  // origin and its step along each loop of more than one point.
+/// Fits each index to an affine function of the loops from its value at
+/// the origin and its step along each loop of more than one point.
+LogicalResult fitIndices(ArrayRef<int64_t> ranges, IndexProgram &program,
+                         ReadAnalysis &reads, std::string &why) {
   SmallVector<int64_t> origin(ranges.size(), 0);
   if (failed(program.run(origin))) {
     why = "the index arithmetic is undefined at the first point";
     return failure();
   }
-  SmallVector<SmallVector<AffineIndex>> fits;
-  for (tensor::ExtractOp extract : extracts) {
+  for (tensor::ExtractOp extract : reads.extracts) {
     SmallVector<AffineIndex> fit;
     for (Value index : extract.getIndices())
       fit.push_back(
           {SmallVector<int64_t>(ranges.size(), 0), program.get(index)});
-    fits.push_back(std::move(fit));
+    reads.fits.push_back(std::move(fit));
   }
-  SmallVector<int64_t> firstChoice;
-  for (arith::SelectOp select : selects)
-    firstChoice.push_back(program.get(select.getCondition()));
+  for (arith::SelectOp select : reads.selects)
+    reads.firstChoice.push_back(program.get(select.getCondition()));
   for (auto [d, extent] : llvm::enumerate(ranges)) {
     if (extent < 2)
       continue;
@@ -497,53 +516,65 @@ mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
       why = "the index arithmetic is undefined at a point";
       return failure();
     }
-    for (auto [extract, fit] : llvm::zip_equal(extracts, fits))
+    for (auto [extract, fit] : llvm::zip_equal(reads.extracts, reads.fits))
       for (auto [index, affine] : llvm::zip_equal(extract.getIndices(), fit))
         affine.coefficients[d] = program.get(index) - affine.constant;
   }
+  return success();
+}
 
-  // Check the fit, the bounds and the conditions at every point.
-  SmallVector<bool> foldable(selects.size(), true);
-  std::string failure;
-  LogicalResult checked = forEachPoint(ranges, [&](ArrayRef<int64_t> point) {
-    if (mlir::failed(program.run(point))) {
-      failure = "the index arithmetic is undefined at a point";
-      return mlir::failure();
+/// Checks the fits and the bounds at every point, and which selects pick
+/// the same side everywhere.
+LogicalResult checkEveryPoint(ArrayRef<int64_t> ranges, IndexProgram &program,
+                              ReadAnalysis &reads, std::string &why) {
+  reads.foldable.assign(reads.selects.size(), true);
+  return forEachPoint(ranges, [&](ArrayRef<int64_t> point) {
+    if (failed(program.run(point))) {
+      why = "the index arithmetic is undefined at a point";
+      return failure();
     }
-    for (auto [extract, fit] : llvm::zip_equal(extracts, fits)) {
+    for (auto [extract, fit] : llvm::zip_equal(reads.extracts, reads.fits)) {
       ArrayRef<int64_t> shape = extract.getTensor().getType().getShape();
       for (auto [i, index, affine] :
            llvm::enumerate(extract.getIndices(), fit)) {
         int64_t value = program.get(index);
         if (value != affine.at(point)) {
-          failure = llvm::formatv("index {0} of a tensor.extract is not an "
-                                  "affine function of the loop indices",
-                                  i);
-          return mlir::failure();
+          why = llvm::formatv("index {0} of a tensor.extract is not an "
+                              "affine function of the loop indices",
+                              i);
+          return failure();
         }
         if (value < 0 || value >= shape[i]) {
-          failure = llvm::formatv("index {0} of a tensor.extract leaves the "
-                                  "tensor at some point",
-                                  i);
-          return mlir::failure();
+          why = llvm::formatv("index {0} of a tensor.extract leaves the "
+                              "tensor at some point",
+                              i);
+          return failure();
         }
       }
     }
-    for (auto [i, select] : llvm::enumerate(selects))
-      if (program.get(select.getCondition()) != firstChoice[i])
-        foldable[i] = false;
+    for (auto [i, select] : llvm::enumerate(reads.selects))
+      if (program.get(select.getCondition()) != reads.firstChoice[i])
+        reads.foldable[i] = false;
     return success();
   });
-  if (failed(checked)) {
-    why = failure;
-    return mlir::failure();
-  }
+}
 
-  // The new operands: one per tensor and map.
-  MLIRContext *ctx = op.getContext();
+/// The operands of the rewritten op: the inputs it keeps, then one new
+/// input per captured tensor and map, then the old inits.
+struct OperandPlan {
   llvm::MapVector<std::pair<Value, AffineMap>, unsigned> newOperands;
+  /// Per extract, its new operand's position among `newOperands`.
   SmallVector<unsigned> operandOfExtract;
-  for (auto [extract, fit] : llvm::zip_equal(extracts, fits)) {
+  SmallVector<bool> keepInput;
+};
+
+FailureOr<OperandPlan> planOperands(linalg::GenericOp op,
+                                    ArrayRef<int64_t> ranges,
+                                    const IndexProgram &program,
+                                    ReadAnalysis &reads, std::string &why) {
+  MLIRContext *ctx = op.getContext();
+  OperandPlan plan;
+  for (auto [extract, fit] : llvm::zip_equal(reads.extracts, reads.fits)) {
     ArrayRef<int64_t> shape = extract.getTensor().getType().getShape();
     SmallVector<AffineExpr> results;
     for (auto [i, index, affine] : llvm::enumerate(extract.getIndices(), fit))
@@ -552,47 +583,54 @@ mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
     auto map = AffineMap::get(ranges.size(), 0, results, ctx);
     if (!fitsVerifier(map, shape, ranges)) {
       why = "a tensor.extract reads part of a dimension along a whole loop";
-      return mlir::failure();
+      return failure();
     }
-    auto inserted = newOperands.insert(
-        {{extract.getTensor(), map}, unsigned(newOperands.size())});
-    operandOfExtract.push_back(inserted.first->second);
+    auto inserted = plan.newOperands.insert(
+        {{extract.getTensor(), map}, unsigned(plan.newOperands.size())});
+    plan.operandOfExtract.push_back(inserted.first->second);
   }
 
   // Inputs the body never reads (a pooling window's shape) go, where the
   // other operands still give every loop its extent.
+  Block &body = op.getRegion().front();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned numInputs = op.getNumDpsInputs();
+  for (unsigned i = 0; i < numInputs; ++i)
+    plan.keepInput.push_back(!body.getArgument(i).use_empty());
+  llvm::SmallBitVector covered(ranges.size());
+  auto cover = [&](AffineMap map) {
+    for (AffineExpr expr : map.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        covered.set(dim.getPosition());
+  };
+  for (unsigned i = 0; i < maps.size(); ++i)
+    if (i >= numInputs || plan.keepInput[i])
+      cover(maps[i]);
+  for (auto &entry : plan.newOperands)
+    cover(entry.first.second);
+  if (!covered.all())
+    plan.keepInput.assign(numInputs, true);
+  return plan;
+}
+
+/// Builds the op `plan` describes, its body `op`'s with each extract read
+/// from its new block argument and each foldable select replaced by its
+/// side; index arithmetic left unused goes.
+linalg::GenericOp buildRewritten(RewriterBase &rewriter, linalg::GenericOp op,
+                                 const OperandPlan &plan, ReadAnalysis &reads) {
+  Block &body = op.getRegion().front();
   SmallVector<AffineMap> oldMaps = op.getIndexingMapsArray();
   unsigned numInputs = op.getNumDpsInputs();
-  SmallVector<bool> keepInput(numInputs, true);
-  for (unsigned i = 0; i < numInputs; ++i)
-    keepInput[i] = !body.getArgument(i).use_empty();
-  auto coversLoops = [&]() {
-    llvm::SmallBitVector covered(ranges.size());
-    auto cover = [&](AffineMap map) {
-      for (AffineExpr expr : map.getResults())
-        if (auto dim = dyn_cast<AffineDimExpr>(expr))
-          covered.set(dim.getPosition());
-    };
-    for (unsigned i = 0; i < oldMaps.size(); ++i)
-      if (i >= numInputs || keepInput[i])
-        cover(oldMaps[i]);
-    for (auto &entry : newOperands)
-      cover(entry.first.second);
-    return covered.all();
-  };
-  if (!coversLoops())
-    keepInput.assign(numInputs, true);
-
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   SmallVector<Type> argTypes;
   for (unsigned i = 0; i < numInputs; ++i)
-    if (keepInput[i]) {
+    if (plan.keepInput[i]) {
       inputs.push_back(op.getDpsInputs()[i]);
       maps.push_back(oldMaps[i]);
       argTypes.push_back(body.getArgument(i).getType());
     }
-  for (auto &entry : newOperands) {
+  for (auto &entry : plan.newOperands) {
     inputs.push_back(entry.first.first);
     maps.push_back(entry.first.second);
     argTypes.push_back(
@@ -614,19 +652,20 @@ mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
   IRMapping mapping;
   unsigned next = 0;
   for (unsigned i = 0; i < numInputs; ++i)
-    if (keepInput[i])
+    if (plan.keepInput[i])
       mapping.map(body.getArgument(i), block->getArgument(next++));
   unsigned firstNew = next;
-  next += newOperands.size();
+  next += plan.newOperands.size();
   for (unsigned i = numInputs; i < body.getNumArguments(); ++i)
     mapping.map(body.getArgument(i), block->getArgument(next++));
-  for (auto [extract, operand] : llvm::zip_equal(extracts, operandOfExtract))
+  for (auto [extract, operand] :
+       llvm::zip_equal(reads.extracts, plan.operandOfExtract))
     mapping.map(extract.getResult(), block->getArgument(firstNew + operand));
 
   // A folded select stands for the side its condition always picks.
   DenseMap<Operation *, Value> foldedTo;
   for (auto [select, fold, choice] :
-       llvm::zip_equal(selects, foldable, firstChoice))
+       llvm::zip_equal(reads.selects, reads.foldable, reads.firstChoice))
     if (fold)
       foldedTo[select] =
           choice ? select.getTrueValue() : select.getFalseValue();
@@ -643,9 +682,38 @@ mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
   for (Operation &dead : llvm::make_early_inc_range(llvm::reverse(*block)))
     if (isOpTriviallyDead(&dead))
       rewriter.eraseOp(&dead);
+  return newOp;
+}
 
-  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << extracts.size()
-                          << " extract(s) became " << newOperands.size()
+} // namespace
+
+FailureOr<linalg::GenericOp>
+mlir::stark::rewriteExtractsToOperands(RewriterBase &rewriter,
+                                       linalg::GenericOp op, int64_t maxPoints,
+                                       std::string &why) {
+  if (!op.hasPureTensorSemantics()) {
+    why = "the op works on buffers";
+    return failure();
+  }
+  ReadAnalysis reads;
+  if (failed(collectExtracts(op, reads.extracts, why)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> ranges =
+      getIterationSpace(op, maxPoints, why);
+  if (failed(ranges))
+    return failure();
+  Block &body = op.getRegion().front();
+  IndexProgram program(body, ranges->size());
+  if (failed(addIndexArithmetic(body, program, reads, why)) ||
+      failed(fitIndices(*ranges, program, reads, why)) ||
+      failed(checkEveryPoint(*ranges, program, reads, why)))
+    return failure();
+  FailureOr<OperandPlan> plan = planOperands(op, *ranges, program, reads, why);
+  if (failed(plan))
+    return failure();
+  linalg::GenericOp newOp = buildRewritten(rewriter, op, *plan, reads);
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << reads.extracts.size()
+                          << " extract(s) became " << plan->newOperands.size()
                           << " operand(s) of " << newOp << "\n");
   rewriter.replaceOp(op, newOp->getResults());
   return newOp;
