@@ -148,8 +148,8 @@ private:
   /// Existing problems (from an earlier run) are reused by signature.
   llvm::StringMap<StringAttr> bySignature;
   int64_t nextIndex = 0;
-  /// Ops outlined with the chain of an earlier hot op, and ops of chains
-  /// that could not be fused (so the reason is given once).
+  /// Ops outlined with the chain of an earlier hot op, and ops whose chain
+  /// could not be fused (outlined alone; the remark on them said why).
   llvm::SmallPtrSet<Operation *, 16> grouped, fused, unfusable;
   /// Chains (and heads) whose fused problem no GEMM kernel would take: they
   /// are outlined without the head.
@@ -367,7 +367,10 @@ void ProgramOutliner::outlineChain(Operation *op,
       getEpilogueHead(group))
     outlineHeadedChain(op, group, grown, prologues, problem, why);
   if (failed(grown)) {
-    unfusable.insert(group.ops.begin(), group.ops.end());
+    // Only the op the chain grew from goes alone: another member may still
+    // head a group of its own among the ops left (a pool and its divide,
+    // where the whole squeeze-excite diamond is not one problem).
+    unfusable.insert(op);
     op->emitRemark() << "not fused with its producers and consumers: " << why;
   } else if (group.ops.size() == 1 &&
              isSeveralOutputReduction(group.ops.front())) {

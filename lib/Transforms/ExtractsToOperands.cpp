@@ -340,24 +340,50 @@ struct AffineIndex {
   }
 };
 
-/// The affine expression of `index` for a tensor dimension of `size`. A
-/// constant 0 into a dimension of 1 reads through a loop of extent 1 that
-/// the index arithmetic named, where there is one, so that a read such as
-/// `x[n, c, ...]` for a batch of one keeps its loop.
-AffineExpr buildExpr(const AffineIndex &index, int64_t size, uint64_t loopsRead,
-                     ArrayRef<int64_t> ranges, MLIRContext *ctx) {
+/// The affine expression of `index`.
+AffineExpr buildExpr(const AffineIndex &index, MLIRContext *ctx) {
   AffineExpr expr = getAffineConstantExpr(index.constant, ctx);
-  bool constant = true;
   for (auto [d, c] : llvm::enumerate(index.coefficients))
-    if (c != 0) {
+    if (c != 0)
       expr = expr + getAffineDimExpr(d, ctx) * c;
-      constant = false;
-    }
-  if (constant && index.constant == 0 && size == 1)
-    for (auto [d, extent] : llvm::enumerate(ranges))
-      if (extent == 1 && (loopsRead >> d) & 1)
-        return getAffineDimExpr(d, ctx);
   return expr;
+}
+
+/// Gives each constant 0 into a dimension of 1 a loop of extent 1 (always
+/// 0) that no other result reads: one the index arithmetic named, else the
+/// loop at the dimension's position, else the first. A batch of one read as
+/// `x[0, c, ...]` (canonicalisation folds `linalg.index` of a unit loop to
+/// 0) then keeps its loop, and the map stays a projected permutation that
+/// fusion and the kernel families take.
+void giveUnitDimsTheirLoops(SmallVectorImpl<AffineExpr> &results,
+                            ArrayRef<int64_t> shape,
+                            ArrayRef<uint64_t> loopsRead,
+                            ArrayRef<int64_t> ranges) {
+  llvm::SmallBitVector used(ranges.size());
+  for (AffineExpr expr : results)
+    expr.walk([&](AffineExpr e) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        used.set(dim.getPosition());
+    });
+  for (auto [i, expr] : llvm::enumerate(results)) {
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0 || shape[i] != 1)
+      continue;
+    auto free = [&](unsigned d) { return ranges[d] == 1 && !used.test(d); };
+    std::optional<unsigned> pick;
+    for (unsigned d = 0; d < ranges.size() && !pick; ++d)
+      if (free(d) && (loopsRead[i] >> d) & 1)
+        pick = d;
+    if (!pick && i < ranges.size() && free(i))
+      pick = i;
+    for (unsigned d = 0; d < ranges.size() && !pick; ++d)
+      if (free(d))
+        pick = d;
+    if (!pick)
+      continue;
+    used.set(*pick);
+    expr = getAffineDimExpr(*pick, expr.getContext());
+  }
 }
 
 /// Whether a read through `map` from a tensor of `shape` over loops of
@@ -577,9 +603,12 @@ FailureOr<OperandPlan> planOperands(linalg::GenericOp op,
   for (auto [extract, fit] : llvm::zip_equal(reads.extracts, reads.fits)) {
     ArrayRef<int64_t> shape = extract.getTensor().getType().getShape();
     SmallVector<AffineExpr> results;
-    for (auto [i, index, affine] : llvm::enumerate(extract.getIndices(), fit))
-      results.push_back(
-          buildExpr(affine, shape[i], program.loopsRead(index), ranges, ctx));
+    SmallVector<uint64_t> loopsRead;
+    for (auto [index, affine] : llvm::zip_equal(extract.getIndices(), fit)) {
+      results.push_back(buildExpr(affine, ctx));
+      loopsRead.push_back(program.loopsRead(index));
+    }
+    giveUnitDimsTheirLoops(results, shape, loopsRead, ranges);
     auto map = AffineMap::get(ranges.size(), 0, results, ctx);
     if (!fitsVerifier(map, shape, ranges)) {
       why = "a tensor.extract reads part of a dimension along a whole loop";

@@ -300,3 +300,30 @@ func.func @past_the_end(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %g : tensor<4xf32>
 }
+
+// -----
+
+// The batch index of a batch of one, folded to a constant 0 (as
+// canonicalisation leaves `linalg.index 0` of a unit loop): the read keeps
+// the unit loop, so the map stays a projected permutation.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-LABEL: func.func @batch_index_folded
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #{{.*}}]
+func.func @batch_index_folded(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %win = tensor.empty() : tensor<8x8xf32>
+  %e = tensor.empty() : tensor<1x4x1x1xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%win : tensor<8x8xf32>) outs(%acc : tensor<1x4x1x1xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %c = linalg.index 1 : index
+    %k2 = linalg.index 4 : index
+    %k3 = linalg.index 5 : index
+    %v = tensor.extract %x[%c0, %c, %k2, %k3] : tensor<1x4x8x8xf32>
+    %r = arith.addf %out, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x1x1xf32>
+  return %sum : tensor<1x4x1x1xf32>
+}

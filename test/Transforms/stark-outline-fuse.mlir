@@ -527,3 +527,54 @@ func.func @conv_epilogue_declined(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x3x4xf3
   } -> tensor<1x4x4x4xf64>
   return %y, %yd : tensor<1x4x4x4xi32>, tensor<1x4x4x4xf64>
 }
+
+// -----
+
+// A squeeze-excite block: the pool's input is also scaled by the pool's
+// result, so the whole diamond is not one problem and its first op goes
+// alone; the pool and its divide still make one problem of their own, and
+// the scale is outlined alone.
+// CHECK-LABEL: func.func @squeeze_excite
+// CHECK: linalg.generic {{.*}}stark.problem = @stark_problem_0
+// CHECK: linalg.fill {stark.problem = @stark_problem_1}
+// CHECK: linalg.generic {{.*}}stark.problem = @stark_problem_1
+// CHECK: linalg.generic {{.*}}stark.problem = @stark_problem_1
+// CHECK: linalg.generic {{.*}}stark.problem = @stark_problem_2
+func.func @squeeze_excite(%x0: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %count = arith.constant 64.0 : f32
+  %er = tensor.empty() : tensor<1x16x8x8xf32>
+  // expected-remark @+2 {{not fused with its producers and consumers: result #0 of 'linalg.generic' is used both inside and outside the chain}}
+  // expected-remark @+1 {{outlined as @stark_problem_0 (linalg.generic 1x16x8x8xf32->1x16x8x8xf32}}
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x0 : tensor<1x16x8x8xf32>) outs(%er : tensor<1x16x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x8x8xf32>
+  %e = tensor.empty() : tensor<1x16x1x1xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x1x1xf32>) -> tensor<1x16x1x1xf32>
+  // expected-remark @+1 {{outlined with 1 producer/consumer op(s) as @stark_problem_1 (fused(linalg.generic,linalg.generic) 1x16x8x8xf32->1x16x1x1xf32}}
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<1x16x8x8xf32>) outs(%acc : tensor<1x16x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x1x1xf32>
+  %e2 = tensor.empty() : tensor<1x16x1x1xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x16x1x1xf32>) outs(%e2 : tensor<1x16x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.divf %in, %count : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x1x1xf32>
+  %em = tensor.empty() : tensor<1x16x8x8xf32>
+  // expected-remark @+1 {{outlined as @stark_problem_2 (linalg.generic 1x16x8x8xf32,1x16x1x1xf32->1x16x8x8xf32}}
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %d : tensor<1x16x8x8xf32>, tensor<1x16x1x1xf32>) outs(%em : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x8x8xf32>
+  return %m : tensor<1x16x8x8xf32>
+}
