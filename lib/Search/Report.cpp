@@ -195,10 +195,17 @@ mlir::stark::describeOpsLeftUpstream(ModuleOp program,
     for (const UnknownCostOp &u : ranking.unknown)
       why[u.op] = "cost unknown: " + u.reason;
     for (const RankedOp &r : ranking.ranked) {
-      std::string notHot = llvm::formatv(
-          "not hot: rank {0} of {1}, {2:f2}% of the estimated time (outside "
-          "top-k or under min-share)",
-          r.rank, ranking.ranked.size(), 100 * r.share);
+      // A hot op (stark-hot-ops marked it) in no problem was refused by
+      // stark-outline, whose remark says why.
+      std::string notHot =
+          r.op->hasAttr(kCostAttrName)
+              ? std::string("hot, but not outlined (see stark-outline's "
+                            "remark)")
+              : llvm::formatv("not hot: rank {0} of {1}, {2:f2}% of the "
+                              "estimated time (outside top-k or under "
+                              "min-share)",
+                              r.rank, ranking.ranked.size(), 100 * r.share)
+                    .str();
       why[r.op] = notHot;
       // A fill goes with the op whose output it initialises: in that op's
       // problem when the op has one.
