@@ -158,6 +158,12 @@ REFERENCES = {
         if (to_d(arg0[(a*64+b)*33+c]) > best) { best = to_d(arg0[(a*64+b)*33+c]); at = b; }
       ref[a*33+c] = at;
     }"""),
+    "fused-pool-mean": dict(read=False, code="""
+  for (long r = 0; r < 16; ++r) {
+    double s = 0;
+    for (long k = 0; k < 196; ++k) s += to_d(arg0[r*196+k]);
+    ref[r] = s / (double)196.0f;
+  }"""),
     "fused-argmin-rows-i32": dict(read=False, code="""
   for (long r = 0; r < 32; ++r) {
     long best = 2147483647, at = 0;

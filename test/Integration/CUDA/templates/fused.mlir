@@ -17,6 +17,9 @@
 // RUN: stark-template --problem %S/Inputs/fused-mean-middle-long.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-mean-middle-long.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-mean-middle.mlir --family fused_rows --params lanes=1,rows=32,split=8 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-mean-middle.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-log-softmax.mlir --family fused_rows --params lanes=1,rows=32,split=8 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-log-softmax.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-pool-mean.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-pool-mean.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-pool-mean.mlir --family fused_rows --params lanes=32,rows=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-pool-mean.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/fused-pool-mean.mlir --family fused_rows --params lanes=1,rows=64 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-pool-mean.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-argmax-middle.mlir --family fused_rows | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-argmax-middle.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-argmax-middle.mlir --family fused_rows --params lanes=1,rows=64 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-argmax-middle.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-argmax-middle.mlir --family fused_rows --params lanes=32,rows=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-argmax-middle.mlir --candidate - | FileCheck %s
