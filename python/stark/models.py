@@ -144,7 +144,10 @@ def run_stark(args, model, work, log):
         return row
     if os.path.exists(report):
         with open(report) as f:
-            row["summary"] = json.load(f).get("summary")
+            searched = json.load(f)
+        row["summary"] = searched.get("summary")
+        # The program's ops in no problem (lowered upstream) and why.
+        row["left_upstream"] = searched.get("left_upstream", [])
     result = run_eval(stark_eval, log, row, "error")
     if result is None:
         return row
