@@ -144,6 +144,11 @@ struct ReadAnalysis {
   SmallVector<bool> foldable;
 };
 
+/// Whether `extract`, in `op`'s body, reads a tensor defined above the op.
+bool readsFromAbove(linalg::GenericOp op, tensor::ExtractOp extract) {
+  return !op.getRegion().isAncestor(extract.getTensor().getParentRegion());
+}
+
 /// The `tensor.extract`s in `op`'s body of tensors defined above it; fails
 /// when there is none or one sits in a nested region.
 LogicalResult collectExtracts(linalg::GenericOp op,
@@ -152,7 +157,7 @@ LogicalResult collectExtracts(linalg::GenericOp op,
   Block &body = op.getRegion().front();
   bool nested = false;
   op.getRegion().walk([&](tensor::ExtractOp extract) {
-    if (op.getRegion().isAncestor(extract.getTensor().getParentRegion()))
+    if (!readsFromAbove(op, extract))
       return;
     if (extract->getBlock() != &body)
       nested = true;
@@ -477,12 +482,11 @@ struct StarkExtractsToOperandsPass
     }
     SmallVector<linalg::GenericOp> candidates;
     getOperation()->walk([&](linalg::GenericOp op) {
-      bool readsFromAbove = false;
-      op.getRegion().walk([&](tensor::ExtractOp extract) {
-        if (!op.getRegion().isAncestor(extract.getTensor().getParentRegion()))
-          readsFromAbove = true;
+      WalkResult found = op.getRegion().walk([&](tensor::ExtractOp extract) {
+        return readsFromAbove(op, extract) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
       });
-      if (readsFromAbove)
+      if (found.wasInterrupted())
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
