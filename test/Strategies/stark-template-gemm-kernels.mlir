@@ -7,6 +7,7 @@
 // RUN: stark-template --problem %s --family gemm_3xtf32 | FileCheck %s --check-prefix=TF32
 // RUN: stark-template --problem %s --family gemm_3xtf32 --source | FileCheck %s --check-prefix=TF32-SRC
 // RUN: stark-template --problem %S/Inputs/templates/conv-nhwc.mlir --family gemm_f32 --source | FileCheck %s --check-prefix=CONV
+// RUN: stark-template --problem %S/Inputs/templates/conv-1x1-nchw-b1.mlir --family gemm_3xtf32 --source | FileCheck %s --check-prefix=CONV1X1
 // RUN: not stark-template --problem %S/Inputs/templates/matmul-transpose-b-f16.mlir --family gemm_3xtf32 2>&1 | FileCheck %s --check-prefix=F16
 // RUN: not stark-template --problem %s --family gemm_f32 --params tm=4 2>&1 | FileCheck %s --check-prefix=BADTILE
 
@@ -52,6 +53,15 @@
 // CONV: static constexpr bool kAffine = false;
 // CONV-NEXT: a_off(int b, int m, int k) const { return (long long)stark_addr::a_off(b, m, k); }
 // CONV: StarkLayout>(stark_gemm_params(arg0, arg1, arg2));
+
+// A batch-1 1x1 convolution (NCHW) is a plain product: the batch loop runs
+// once and takes no part, a row of A is an output pixel, the pixels are one
+// stride apart in the input and in the output.
+// CONV1X1: struct StarkLayout {
+// CONV1X1-NEXT: static constexpr bool kAffine = true;
+// CONV1X1-NEXT: a_off(int b, int m, int k) const { return 0LL * b + 1LL * m + 196LL * k + 0LL; }
+// CONV1X1-NEXT: b_off(int b, int k, int n) const { return 0LL * b + 1LL * k + 240LL * n + 0LL; }
+// CONV1X1-NEXT: c_off(int b, int m, int n) const { return 0LL * b + 1LL * m + 196LL * n + 0LL; }
 
 // F16: gemm_3xtf32 needs f32 operands and an f32 output
 

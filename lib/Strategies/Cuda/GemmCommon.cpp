@@ -224,17 +224,26 @@ StringRef cudatpl::getGemm3xTf32KernelText() {
 
 /// The stride of `loops` (outermost first) in `access` when the access is
 /// linear in their mixed-radix linear index: each coefficient is the next
-/// inner one times the next inner range. An empty group has stride 0.
+/// inner one times the next inner range. A loop of one iteration is always
+/// at 0 and takes no part (the batch of a batch-1 convolution, whose rows
+/// are then its output pixels, one stride apart). An empty group has
+/// stride 0; one whose loops all run once, its innermost's coefficient.
 static std::optional<int64_t> groupStride(const LinearAccess &access,
                                           ArrayRef<unsigned> loops,
                                           ArrayRef<int64_t> ranges) {
   if (loops.empty())
     return 0;
-  for (size_t i = 0; i + 1 < loops.size(); ++i)
-    if (access.coefficients[loops[i]] !=
-        access.coefficients[loops[i + 1]] * ranges[loops[i + 1]])
+  SmallVector<unsigned> varying;
+  for (unsigned l : loops)
+    if (ranges[l] != 1)
+      varying.push_back(l);
+  if (varying.empty())
+    return access.coefficients[loops.back()];
+  for (size_t i = 0; i + 1 < varying.size(); ++i)
+    if (access.coefficients[varying[i]] !=
+        access.coefficients[varying[i + 1]] * ranges[varying[i + 1]])
       return std::nullopt;
-  return access.coefficients[loops.back()];
+  return access.coefficients[varying.back()];
 }
 
 /// The orientation the kernels' copies follow: an operand's unit-stride
