@@ -19,6 +19,7 @@ json::Object mlir::stark::timingOptionsToJSON(const TimingOptions &t) {
       {"min_trials", t.minTrials},
       {"max_trials", t.maxTrials},
       {"target_relative_spread", t.targetRelativeSpread},
+      {"spread_floor_seconds", t.spreadFloorSeconds},
       {"budget_seconds", t.budgetSeconds},
       {"flush_cache", t.flushCache},
       {"gate_host_programs", t.gateHostPrograms},
@@ -38,6 +39,7 @@ bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
   return o && o.map("warmup_runs", t.warmupRuns) &&
          o.map("min_trials", t.minTrials) && o.map("max_trials", t.maxTrials) &&
          o.map("target_relative_spread", t.targetRelativeSpread) &&
+         o.mapOptional("spread_floor_seconds", t.spreadFloorSeconds) &&
          o.map("budget_seconds", t.budgetSeconds) &&
          o.map("flush_cache", t.flushCache) &&
          o.mapOptional("gate_host_programs", t.gateHostPrograms) &&

@@ -141,6 +141,7 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
     readInt(*t, "min_trials", o.timing.minTrials);
     readInt(*t, "max_trials", o.timing.maxTrials);
     readNumber(*t, "target_relative_spread", o.timing.targetRelativeSpread);
+    readNumber(*t, "spread_floor_seconds", o.timing.spreadFloorSeconds);
     readNumber(*t, "budget_seconds", o.timing.budgetSeconds);
     readBool(*t, "flush_cache", o.timing.flushCache);
     readBool(*t, "gate_host_programs", o.timing.gateHostPrograms);

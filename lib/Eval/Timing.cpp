@@ -83,10 +83,12 @@ InterleavedTiming mlir::stark::timeInterleaved(ArrayRef<UntimedRun> warmup,
     if (result.rounds < minTrials)
       continue;
     bool spreadOk = true;
-    for (size_t k = 0; k < numKernels; ++k)
-      if (computeTimingStats(samples[k]).relativeSpread() >
-          options.targetRelativeSpread)
+    for (size_t k = 0; k < numKernels; ++k) {
+      TimingStats s = computeTimingStats(samples[k]);
+      if (s.iqr() > std::max(options.targetRelativeSpread * s.median,
+                             options.spreadFloorSeconds))
         spreadOk = false;
+    }
     if (spreadOk) {
       result.spreadReached = true;
       break;

@@ -114,6 +114,11 @@ static cl::opt<double>
                  cl::desc("Stop timing early once IQR/median is at most this"),
                  cl::init(TimingOptions().targetRelativeSpread),
                  cl::cat(category));
+static cl::opt<double> spreadFloor(
+    "spread-floor",
+    cl::desc("Stop timing early also once the IQR is at most this many "
+             "seconds (CUDA events resolve about half a microsecond)"),
+    cl::init(TimingOptions().spreadFloorSeconds), cl::cat(category));
 static cl::opt<std::string> referenceDir(
     "references",
     cl::desc("Reference store: read the baseline's and the high-precision "
@@ -276,6 +281,7 @@ int main(int argc, char **argv) {
   options.timing.warmupRuns = warmup;
   options.timing.budgetSeconds = timeBudget;
   options.timing.targetRelativeSpread = targetSpread;
+  options.timing.spreadFloorSeconds = spreadFloor;
   options.timing.flushCache = !noFlush;
   options.timing.gateHostPrograms = gateHostPrograms;
 

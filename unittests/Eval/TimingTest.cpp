@@ -92,6 +92,34 @@ TEST(TimingTest, NoisySamplesStopAtTheBudgetOrTheCap) {
   EXPECT_EQ(t.stats[0].trials, 50u);
 }
 
+// Samples of a few microseconds, a tick of the event clock apart: 12% of
+// the median, never within the relative target, but within the floor.
+TEST(TimingTest, SpreadWithinTheClocksResolutionStopsAtTheMinimum) {
+  unsigned calls = 0;
+  auto ticks = [&](std::string &) -> FailureOr<double> {
+    return (++calls % 2) ? 4.0e-6 : 4.5e-6;
+  };
+  auto warm = [&](std::string &) -> LogicalResult { return success(); };
+  UntimedRun warmups[] = {warm};
+  TimedRun runs[] = {ticks};
+  TimingOptions o;
+  o.warmupRuns = 0;
+  o.minTrials = 10;
+  o.maxTrials = 200;
+  o.budgetSeconds = 1e9;
+  InterleavedTiming t = timeInterleaved(warmups, runs, o);
+  EXPECT_EQ(t.rounds, 10u);
+  EXPECT_TRUE(t.spreadReached);
+  EXPECT_GT(t.stats[0].relativeSpread(), o.targetRelativeSpread);
+
+  // Without the floor the loop runs to its cap.
+  calls = 0;
+  o.spreadFloorSeconds = 0;
+  t = timeInterleaved(warmups, runs, o);
+  EXPECT_EQ(t.rounds, 200u);
+  EXPECT_FALSE(t.spreadReached);
+}
+
 TEST(TimingTest, AFailingRunStopsTheLoopAndNamesTheKernel) {
   unsigned calls = 0;
   auto ok = [&](std::string &) -> FailureOr<double> { return 1.0; };

@@ -29,6 +29,12 @@ struct TimingOptions {
   unsigned maxTrials = 1000;
   /// Stop early once IQR / median of every kernel is at most this.
   double targetRelativeSpread = 0.02;
+  /// ... or its IQR at most this many seconds. CUDA events resolve about
+  /// half a microsecond, so the samples of a kernel of a few microseconds
+  /// are whole ticks apart and their IQR never comes within
+  /// targetRelativeSpread of the median: such a loop ran to maxTrials or
+  /// budgetSeconds for a median no better known.
+  double spreadFloorSeconds = 1e-6;
   /// Stop after minTrials once this much wall time has passed (seconds,
   /// measured around the whole loop, uploads included).
   double budgetSeconds = 2.0;
