@@ -176,16 +176,25 @@ FailureOr<std::string> CudaArgBuffers::checkGuards(std::string &error) {
   if (failed(device->makeCurrent(error)))
     return failure();
   std::string damage;
-  SmallVector<uint8_t> before(kGuardBytes), after(kGuardBytes);
-  for (size_t i = 0; i < pointers.size(); ++i) {
+  // Every guard is read back before one wait: a wait per argument cost a
+  // round trip each after every timed run.
+  size_t n = pointers.size();
+  SmallVector<uint8_t> guards(2 * n * kGuardBytes);
+  StringRef what = "cuMemcpyDtoHAsync (guard)";
+  for (size_t i = 0; i < n; ++i) {
     CUdeviceptr end = pointers[i] + specs[i].sizeInBytes();
-    StringRef what = "cuMemcpyDtoHAsync (guard)";
-    if (failed(device->copyToHost(before.data(), pointers[i] - kGuardBytes,
-                                  kGuardBytes, what, error)) ||
-        failed(
-            device->copyToHost(after.data(), end, kGuardBytes, what, error)) ||
-        failed(device->synchronize("guard download", error)))
+    uint8_t *at = guards.data() + 2 * i * kGuardBytes;
+    if (failed(device->copyToHost(at, pointers[i] - kGuardBytes, kGuardBytes,
+                                  what, error)) ||
+        failed(device->copyToHost(at + kGuardBytes, end, kGuardBytes, what,
+                                  error)))
       return failure();
+  }
+  if (failed(device->synchronize("guard download", error)))
+    return failure();
+  for (size_t i = 0; i < n; ++i) {
+    ArrayRef<uint8_t> before(guards.data() + 2 * i * kGuardBytes, kGuardBytes),
+        after(guards.data() + (2 * i + 1) * kGuardBytes, kGuardBytes);
     std::string d = describeGuardDamage(before, after, unsigned(i));
     if (d.empty())
       continue;
