@@ -7,6 +7,15 @@
 using namespace mlir;
 using namespace mlir::stark;
 
+/// One kernel timed by `o` without warm-up runs.
+static InterleavedTiming timeAlone(TimedRun run, TimingOptions o) {
+  auto warm = [](std::string &) -> LogicalResult { return success(); };
+  UntimedRun warmups[] = {warm};
+  TimedRun runs[] = {run};
+  o.warmupRuns = 0;
+  return timeInterleaved(warmups, runs, o);
+}
+
 TEST(TimingTest, Statistics) {
   TimingStats s = computeTimingStats({5, 1, 4, 2, 3});
   EXPECT_EQ(s.trials, 5u);
@@ -71,22 +80,18 @@ TEST(TimingTest, NoisySamplesStopAtTheBudgetOrTheCap) {
   auto noisy = [&](std::string &) -> FailureOr<double> {
     return (++calls % 2) ? 1.0 : 3.0; // relative IQR stays near 1
   };
-  auto warm = [&](std::string &) -> LogicalResult { return success(); };
-  UntimedRun warmups[] = {warm};
-  TimedRun runs[] = {noisy};
   TimingOptions o;
-  o.warmupRuns = 0;
   o.minTrials = 4;
   o.maxTrials = 50;
   o.budgetSeconds = 0; // spent right after the minimum
-  InterleavedTiming t = timeInterleaved(warmups, runs, o);
+  InterleavedTiming t = timeAlone(noisy, o);
   EXPECT_EQ(t.rounds, 4u);
   EXPECT_TRUE(t.budgetExhausted);
   EXPECT_FALSE(t.spreadReached);
 
   calls = 0;
   o.budgetSeconds = 1e9;
-  t = timeInterleaved(warmups, runs, o);
+  t = timeAlone(noisy, o);
   EXPECT_EQ(t.rounds, 50u);
   EXPECT_FALSE(t.budgetExhausted);
   EXPECT_EQ(t.stats[0].trials, 50u);
@@ -99,15 +104,11 @@ TEST(TimingTest, SpreadWithinTheClocksResolutionStopsAtTheMinimum) {
   auto ticks = [&](std::string &) -> FailureOr<double> {
     return (++calls % 2) ? 4.0e-6 : 4.5e-6;
   };
-  auto warm = [&](std::string &) -> LogicalResult { return success(); };
-  UntimedRun warmups[] = {warm};
-  TimedRun runs[] = {ticks};
   TimingOptions o;
-  o.warmupRuns = 0;
   o.minTrials = 10;
   o.maxTrials = 200;
   o.budgetSeconds = 1e9;
-  InterleavedTiming t = timeInterleaved(warmups, runs, o);
+  InterleavedTiming t = timeAlone(ticks, o);
   EXPECT_EQ(t.rounds, 10u);
   EXPECT_TRUE(t.spreadReached);
   EXPECT_GT(t.stats[0].relativeSpread(), o.targetRelativeSpread);
@@ -115,7 +116,7 @@ TEST(TimingTest, SpreadWithinTheClocksResolutionStopsAtTheMinimum) {
   // Without the floor the loop runs to its cap.
   calls = 0;
   o.spreadFloorSeconds = 0;
-  t = timeInterleaved(warmups, runs, o);
+  t = timeAlone(ticks, o);
   EXPECT_EQ(t.rounds, 200u);
   EXPECT_FALSE(t.spreadReached);
 }
