@@ -41,8 +41,19 @@ void CudaRuntimeState::releaseAllocations() {
   allocations.clear();
 }
 
+void CudaRuntimeState::forgetModule(CUmodule module) {
+  auto it = functions.find(module);
+  if (it == functions.end())
+    return;
+  for (auto &entry : it->second)
+    sharedLimits.erase(entry.second);
+  functions.erase(it);
+}
+
 void CudaRuntimeState::releaseAll() {
   releaseAllocations();
+  functions.clear();
+  sharedLimits.clear();
   for (auto [size, ptr] : pool)
     api.cuMemFreeFn(ptr);
   pool.clear();
@@ -103,6 +114,8 @@ static void *loadModule(const void *data, bool jit, int optLevel) {
     s->recordError(std::move(message));
     return nullptr;
   }
+  // A handle the driver hands out again starts with no kernels looked up.
+  s->forgetModule(module);
   s->modules.insert(module);
   return module;
 }
@@ -131,33 +144,48 @@ static void destroyOwned(void *handle,
 }
 
 static void mgpuModuleUnload(void *module) {
+  if (CudaRuntimeState *s = state())
+    s->forgetModule(static_cast<CUmodule>(module));
   destroyOwned(module, &CudaRuntimeState::modules,
                &CudaDriverApi::cuModuleUnloadFn);
 }
 
 static void *mgpuModuleGetFunction(void *module, const char *name) {
   CudaRuntimeState *s = state();
-  if (!s || !module)
+  if (!s || !module || !name)
     return nullptr;
+  auto cuModule = static_cast<CUmodule>(module);
+  llvm::StringMap<CUfunction> &known = s->functions[cuModule];
+  auto it = known.find(name);
+  if (it != known.end())
+    return it->second;
   CUfunction function = nullptr;
-  std::string what = llvm::formatv("cuModuleGetFunction({0})", name).str();
-  if (!s->check(s->api.cuModuleGetFunctionFn(
-                    &function, static_cast<CUmodule>(module), name),
-                what.c_str()))
+  CUresult result = s->api.cuModuleGetFunctionFn(&function, cuModule, name);
+  if (result != CUDA_SUCCESS) {
+    std::string what = llvm::formatv("cuModuleGetFunction({0})", name).str();
+    s->check(result, what.c_str());
     return nullptr;
+  }
+  known[name] = function;
   return function;
 }
 
 /// Raises a kernel's dynamic shared memory limit when it asks for more than
-/// the default 48 KB.
+/// the default 48 KB and than it was allowed before.
 static bool prepareSharedMemory(CudaRuntimeState *s, CUfunction function,
                                 int32_t sharedBytes) {
   if (sharedBytes <= 48 * 1024)
     return true;
-  return s->check(s->api.cuFuncSetAttributeFn(
-                      function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                      sharedBytes),
-                  "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  auto known = s->sharedLimits.find(function);
+  if (known != s->sharedLimits.end() && known->second >= sharedBytes)
+    return true;
+  if (!s->check(s->api.cuFuncSetAttributeFn(
+                    function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    sharedBytes),
+                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+    return false;
+  s->sharedLimits[function] = sharedBytes;
+  return true;
 }
 
 /// The function to launch with `sharedBytes` of dynamic shared memory, or

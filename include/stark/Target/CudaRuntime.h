@@ -64,6 +64,14 @@ public:
   void releaseAll();
 
   llvm::DenseSet<CUmodule> modules;
+  /// Kernels looked up in a module, by name: the host code looks its kernel
+  /// up before every launch, and the driver's lookup is paid once.
+  llvm::DenseMap<CUmodule, llvm::StringMap<CUfunction>> functions;
+  /// The dynamic shared memory each kernel above the default 48 KB has been
+  /// allowed: raised when a launch asks for more, not before every launch.
+  llvm::DenseMap<CUfunction, int32_t> sharedLimits;
+  /// Forgets the kernels looked up in `module` (it is being unloaded).
+  void forgetModule(CUmodule module);
   /// Live allocations of the host code, with their sizes.
   llvm::DenseMap<CUdeviceptr, uint64_t> allocations;
   /// Freed allocations kept for reuse, by size: a temporary allocated and
