@@ -23,6 +23,7 @@ json::Object mlir::stark::timingOptionsToJSON(const TimingOptions &t) {
       {"budget_seconds", t.budgetSeconds},
       {"flush_cache", t.flushCache},
       {"gate_host_programs", t.gateHostPrograms},
+      {"graph_host_programs", t.graphHostPrograms},
   };
 }
 
@@ -43,6 +44,7 @@ bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
          o.map("budget_seconds", t.budgetSeconds) &&
          o.map("flush_cache", t.flushCache) &&
          o.mapOptional("gate_host_programs", t.gateHostPrograms) &&
+         o.mapOptional("graph_host_programs", t.graphHostPrograms) &&
          o.map("sampled_runs", request.sampledRuns);
 }
 
@@ -199,6 +201,7 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
   TimingRunOptions runOptions;
   runOptions.flushCache = request.timing.flushCache;
   runOptions.gateHostPrograms = request.timing.gateHostPrograms;
+  runOptions.graphHostPrograms = request.timing.graphHostPrograms;
   std::set<unsigned> sampled(request.sampledRuns.begin(),
                              request.sampledRuns.end());
   for (unsigned s = 0; s < sets.size(); ++s)

@@ -145,6 +145,7 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
     readNumber(*t, "budget_seconds", o.timing.budgetSeconds);
     readBool(*t, "flush_cache", o.timing.flushCache);
     readBool(*t, "gate_host_programs", o.timing.gateHostPrograms);
+    readBool(*t, "graph_host_programs", o.timing.graphHostPrograms);
   }
   return true;
 }

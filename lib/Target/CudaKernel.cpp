@@ -54,6 +54,7 @@ LogicalResult CudaKernel::finishQueued(bool enqueued, std::string enqueueError,
 
 MlirCudaKernel::~MlirCudaKernel() {
   device->api.cuCtxSetCurrentFn(device->context);
+  destroyGraph();
   // The engine's global destructors unload the kernel modules through
   // mgpuModuleUnload, which needs the state.
   CudaRuntimeScope scope(state);
@@ -89,6 +90,57 @@ LogicalResult MlirCudaKernel::enqueue(CudaArgBuffers &args,
     return failure();
   }
   return success();
+}
+
+void MlirCudaKernel::destroyGraph() {
+  if (graph)
+    device->api.cuGraphExecDestroyFn(graph);
+  graph = nullptr;
+  graphArgs.clear();
+}
+
+FailureOr<CUgraphExec> MlirCudaKernel::getGraph(CudaArgBuffers &args,
+                                                std::string &error) {
+  if (graph && ArrayRef<CUdeviceptr>(graphArgs) == args.pointers)
+    return graph;
+  destroyGraph();
+  const CudaDriverApi &api = device->api;
+  // Relaxed: the host code may still allocate (not a stream operation);
+  // what would wait for the stream fails the capture in the runtime.
+  CUresult begun = api.cuStreamBeginCaptureFn(device->stream,
+                                              CU_STREAM_CAPTURE_MODE_RELAXED);
+  if (begun != CUDA_SUCCESS) {
+    error = api.describe(begun, "cuStreamBeginCapture");
+    return failure();
+  }
+  state.capturing = true;
+  std::string enqueueError;
+  bool enqueued = succeeded(enqueue(args, enqueueError));
+  state.capturing = false;
+  CUgraph captured = nullptr;
+  CUresult ended = api.cuStreamEndCaptureFn(device->stream, &captured);
+  // Nothing ran: the temporaries go back to the pool at once. The graph
+  // keeps their addresses; whatever gets them next is queued on the same
+  // stream, so it never overlaps a replay.
+  state.releaseAllocations();
+  auto fail = [&](std::string message) {
+    if (captured)
+      api.cuGraphDestroyFn(captured);
+    error = std::move(message);
+    return failure();
+  };
+  if (!enqueued)
+    return fail(std::move(enqueueError));
+  if (ended != CUDA_SUCCESS)
+    return fail(api.describe(ended, "cuStreamEndCapture"));
+  CUgraphExec exec = nullptr;
+  CUresult made = api.cuGraphInstantiateFn(&exec, captured, 0);
+  if (made != CUDA_SUCCESS)
+    return fail(api.describe(made, "cuGraphInstantiate"));
+  api.cuGraphDestroyFn(captured);
+  graph = exec;
+  graphArgs.assign(args.pointers.begin(), args.pointers.end());
+  return graph;
 }
 
 LogicalResult SourceCudaKernel::prepareEnqueue(CudaArgBuffers &args,

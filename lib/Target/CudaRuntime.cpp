@@ -35,6 +35,17 @@ bool CudaRuntimeState::check(CUresult result, const char *what) {
   return false;
 }
 
+bool CudaRuntimeState::beforeWait(const char *what) {
+  openGateBeforeWait();
+  if (!capturing)
+    return true;
+  recordError(llvm::formatv("the host program cannot be captured as a CUDA "
+                            "graph: it waits for the device ({0}) while it "
+                            "runs",
+                            what));
+  return false;
+}
+
 void CudaRuntimeState::releaseAllocations() {
   for (auto [ptr, size] : allocations)
     pool.emplace(size, ptr);
@@ -92,9 +103,8 @@ static CUstream streamOrDefault(CudaRuntimeState *s, void *stream) {
 
 static void *loadModule(const void *data, bool jit, int optLevel) {
   CudaRuntimeState *s = state();
-  if (!s || !data)
+  if (!s || !data || !s->beforeWait("a module load"))
     return nullptr;
-  s->openGateBeforeWait();
   char log[8192] = {0};
   SmallVector<CUjit_option> options = {CU_JIT_ERROR_LOG_BUFFER,
                                        CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -295,9 +305,8 @@ static void mgpuEventDestroy(void *event) {
 
 static void mgpuEventSynchronize(void *event) {
   CudaRuntimeState *s = state();
-  if (!s || !event)
+  if (!s || !event || !s->beforeWait("an event wait"))
     return;
-  s->openGateBeforeWait();
   s->check(s->api.cuEventSynchronizeFn(static_cast<CUevent>(event)),
            "cuEventSynchronize");
 }
@@ -331,6 +340,8 @@ static void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
     ptr = it->second;
     s->pool.erase(it);
   } else {
+    // Not a stream operation: allowed while capturing (relaxed mode), and
+    // a program's warm-up fills the pool first.
     s->openGateBeforeWait();
     if (!s->check(s->api.cuMemAllocFn(&ptr, size), "cuMemAlloc"))
       return nullptr;
@@ -359,7 +370,8 @@ static void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   CUstream cuStream = streamOrDefault(s, stream);
   // A copy from pageable host memory may wait for the stream, and this one
   // is waited for.
-  s->openGateBeforeWait();
+  if (!s->beforeWait("a copy"))
+    return;
   // Unified addressing: the driver tells host from device pointers. Waiting
   // keeps host memory that the host code reads next coherent.
   if (s->check(s->api.cuMemcpyAsyncFn(reinterpret_cast<CUdeviceptr>(dst),
@@ -408,7 +420,8 @@ static void *starkDeviceCopyOfGlobal(void *host, uint64_t sizeBytes) {
     return nullptr;
   }
   CUdeviceptr ptr = 0;
-  s->openGateBeforeWait();
+  if (!s->beforeWait("a global's upload"))
+    return nullptr;
   if (!s->check(s->api.cuMemAllocFn(&ptr, std::max<uint64_t>(sizeBytes, 1)),
                 "cuMemAlloc"))
     return nullptr;
@@ -460,8 +473,16 @@ static void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
           "cuTensorMapEncodeTiled"))
     return nullptr;
   std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+  // While capturing, a map the warm-up wrote is taken as it is: a copy
+  // from pageable memory cannot be part of a graph.
+  if (s->capturing) {
+    auto it = s->tensorMaps.find(key);
+    if (it != s->tensorMaps.end())
+      return reinterpret_cast<void *>(it->second);
+  }
   // The copy below is from pageable memory: it may wait for the stream.
-  s->openGateBeforeWait();
+  if (!s->beforeWait("a tensor map's write"))
+    return nullptr;
   CUdeviceptr &memory = s->tensorMaps[key];
   if (!memory &&
       !s->check(s->api.cuMemAllocFn(&memory, sizeof(map)), "cuMemAlloc")) {

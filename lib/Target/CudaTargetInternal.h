@@ -185,6 +185,18 @@ public:
   virtual bool opensGateBeforeWaits() const { return false; }
   /// What opens the gate while enqueue runs; null when no gate is held.
   virtual void setGateRelease(std::function<void()> release) {}
+  /// Whether getGraph can capture this kernel's enqueue: lowered host code
+  /// (a launch list already runs its kernels back to back behind the
+  /// gate).
+  virtual bool capturesAsGraph() const { return false; }
+  /// The enqueue of `args` captured into a CUDA graph and instantiated:
+  /// made on first use, again when the arguments move, kept with the
+  /// kernel.
+  virtual FailureOr<CUgraphExec> getGraph(CudaArgBuffers &args,
+                                          std::string &error) {
+    error = "this kernel is not captured as a CUDA graph";
+    return failure();
+  }
   /// After the stream is idle: releases what the run allocated.
   virtual void finishRun() {}
   /// After enqueue (`enqueued`, else its `enqueueError`): waits for the
@@ -218,6 +230,10 @@ public:
   void setGateRelease(std::function<void()> release) override {
     state.releaseGate = std::move(release);
   }
+  bool capturesAsGraph() const override { return true; }
+  FailureOr<CUgraphExec> getGraph(CudaArgBuffers &args,
+                                  std::string &error) override;
+  void destroyGraph();
 
   CudaRuntimeState state;
   std::unique_ptr<ExecutionEngine> engine;
@@ -225,6 +241,11 @@ public:
   /// Rank of each memref argument: the entry takes each as a descriptor
   /// (allocated, aligned, offset, sizes, strides).
   SmallVector<SmallVector<int64_t>> shapes;
+  /// The captured program (getGraph) and the argument pointers it was
+  /// captured for. Its temporaries are the pool's blocks: they stay
+  /// allocated until releaseAll, which destroys the graph first.
+  CUgraphExec graph = nullptr;
+  SmallVector<CUdeviceptr> graphArgs;
 };
 
 /// A CUDA C++ candidate: an NVRTC-built module and its launches.

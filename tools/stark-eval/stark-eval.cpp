@@ -143,6 +143,14 @@ static cl::opt<bool> gateHostPrograms(
              "device starts them, as a CUDA graph runs them, instead of with "
              "the host's gaps between launches"),
     cl::cat(category));
+static cl::opt<bool> graphHostPrograms(
+    "graph-host-programs",
+    cl::desc("cuda: time a lowered host program (an MLIR candidate, the "
+             "baseline, a whole program) as a CUDA graph: its launches are "
+             "captured once and the graph's replays are timed, as a runtime "
+             "with CUDA graphs runs the program (the verdict still comes "
+             "from running the host code)"),
+    cl::cat(category));
 static cl::opt<double> timeout("timeout",
                                cl::desc("Seconds the worker may take in all"),
                                cl::init(WorkerOptions().timeoutSeconds),
@@ -251,6 +259,12 @@ int main(int argc, char **argv) {
     llvm::errs() << "stark-eval: --screen-below-speedup must be at least 0\n";
     return 2;
   }
+  if (gateHostPrograms && graphHostPrograms) {
+    llvm::errs() << "stark-eval: --gate-host-programs and "
+                    "--graph-host-programs are two ways to time a host "
+                    "program: choose one\n";
+    return 2;
+  }
   if (writeReferences && referenceDir.empty()) {
     llvm::errs() << "stark-eval: --write-references needs --references\n";
     return 2;
@@ -284,6 +298,7 @@ int main(int argc, char **argv) {
   options.timing.spreadFloorSeconds = spreadFloor;
   options.timing.flushCache = !noFlush;
   options.timing.gateHostPrograms = gateHostPrograms;
+  options.timing.graphHostPrograms = graphHostPrograms;
 
   EvalResult result;
   if (inProcess) {

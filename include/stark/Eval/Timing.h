@@ -48,6 +48,14 @@ struct TimingOptions {
   /// copy to the host, an event, an allocation) the gate opens first; a
   /// run the gate's watchdog had to open fails.
   bool gateHostPrograms = false;
+  /// Capture a lowered host program's launches once per argument buffers
+  /// into a CUDA graph and time its replays: the program as a runtime with
+  /// command buffers (CUDA graphs) runs it, the way torch's CUDA-graph mode
+  /// runs eager. A program whose host code waits for the device while it
+  /// runs cannot be captured: its timing fails and says why. Launch lists
+  /// are timed as before (behind the gate). Timing only: the verdict comes
+  /// from the correctness trials, which run the host code.
+  bool graphHostPrograms = false;
 };
 
 /// Summary of one kernel's samples (seconds).

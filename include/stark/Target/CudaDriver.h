@@ -51,6 +51,12 @@ namespace mlir::stark {
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
   X(cuStreamWaitEvent)                                                         \
+  X(cuStreamBeginCapture)                                                      \
+  X(cuStreamEndCapture)                                                        \
+  X(cuGraphInstantiate)                                                        \
+  X(cuGraphLaunch)                                                             \
+  X(cuGraphExecDestroy)                                                        \
+  X(cuGraphDestroy)                                                            \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \

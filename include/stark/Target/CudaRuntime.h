@@ -9,7 +9,8 @@
 // They differ from upstream's where timing needs it: every stream the host
 // code creates is the target's one stream, and synchronising it is deferred
 // to the end of the run, so that device events around a run measure the
-// kernels back to back rather than host round trips between them.
+// kernels back to back rather than host round trips between them. The same
+// makes a program's launches capturable into a CUDA graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,15 @@ public:
     if (releaseGate)
       std::exchange(releaseGate, nullptr)();
   }
+  /// Set while the host code's launches are captured into a CUDA graph
+  /// (CudaTarget, TimingRunOptions::graphHostPrograms): the graph replays
+  /// only what reached the stream, so host code that waits for the device
+  /// cannot be captured.
+  bool capturing = false;
+  /// Before the host code waits for the stream (`what`): opens the gate;
+  /// while capturing, records that the program cannot be captured and
+  /// returns false, and the caller does nothing.
+  bool beforeWait(const char *what);
 
   /// Keeps the first error; the JIT-compiled code cannot return one.
   void recordError(std::string message);

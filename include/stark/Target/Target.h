@@ -146,6 +146,9 @@ struct TimingRunOptions {
   /// Time a lowered host program behind the gate too
   /// (TimingOptions::gateHostPrograms).
   bool gateHostPrograms = false;
+  /// Time a lowered host program as a CUDA graph replay
+  /// (TimingOptions::graphHostPrograms).
+  bool graphHostPrograms = false;
 };
 
 class Target {
