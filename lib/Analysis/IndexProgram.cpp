@@ -8,6 +8,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::stark;
 
@@ -143,30 +145,12 @@ bool IndexProgram::isSupported(Operation *op) {
 
 bool IndexProgram::compare(arith::CmpIPredicate predicate, uint64_t a,
                            uint64_t b, unsigned width) {
-  int64_t sa = signedOf(a, width), sb = signedOf(b, width);
-  switch (predicate) {
-  case arith::CmpIPredicate::eq:
-    return a == b;
-  case arith::CmpIPredicate::ne:
-    return a != b;
-  case arith::CmpIPredicate::slt:
-    return sa < sb;
-  case arith::CmpIPredicate::sle:
-    return sa <= sb;
-  case arith::CmpIPredicate::sgt:
-    return sa > sb;
-  case arith::CmpIPredicate::sge:
-    return sa >= sb;
-  case arith::CmpIPredicate::ult:
-    return a < b;
-  case arith::CmpIPredicate::ule:
-    return a <= b;
-  case arith::CmpIPredicate::ugt:
-    return a > b;
-  case arith::CmpIPredicate::uge:
-    return a >= b;
-  }
-  llvm_unreachable("unknown arith.cmpi predicate");
+  // The values are kept zero-extended from `width` (index and wider types
+  // as 64 bits); arith's own folder decides the predicate.
+  unsigned bits = std::min(width, 64u);
+  return arith::applyCmpPredicate(
+      predicate, APInt(bits, a, /*isSigned=*/false, /*implicitTrunc=*/true),
+      APInt(bits, b, /*isSigned=*/false, /*implicitTrunc=*/true));
 }
 
 FailureOr<uint64_t> IndexProgram::evaluate(Operation *op,

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <utility>
 
 using namespace mlir::stark::llm;
 using nlohmann::json;
@@ -106,42 +107,32 @@ bool mlir::stark::llm::resolveConcurrency(unsigned option,
   return true;
 }
 
+/// Every error kind and its name in records and transcripts, one row each, so
+/// that naming and parsing cannot drift apart.
+static constexpr std::pair<ChatErrorKind, const char *> kErrorKindNames[] = {
+    {ChatErrorKind::None, "none"},
+    {ChatErrorKind::Unreachable, "unreachable"},
+    {ChatErrorKind::Timeout, "timeout"},
+    {ChatErrorKind::Auth, "auth"},
+    {ChatErrorKind::NotFound, "not_found"},
+    {ChatErrorKind::Http, "http"},
+    {ChatErrorKind::Malformed, "malformed"},
+    {ChatErrorKind::Empty, "empty"},
+    {ChatErrorKind::Truncated, "truncated"},
+    {ChatErrorKind::Budget, "budget"},
+    {ChatErrorKind::Replay, "replay"}};
+
 const char *mlir::stark::llm::getErrorKindName(ChatErrorKind kind) {
-  switch (kind) {
-  case ChatErrorKind::None:
-    return "none";
-  case ChatErrorKind::Unreachable:
-    return "unreachable";
-  case ChatErrorKind::Timeout:
-    return "timeout";
-  case ChatErrorKind::Auth:
-    return "auth";
-  case ChatErrorKind::NotFound:
-    return "not_found";
-  case ChatErrorKind::Http:
-    return "http";
-  case ChatErrorKind::Malformed:
-    return "malformed";
-  case ChatErrorKind::Empty:
-    return "empty";
-  case ChatErrorKind::Truncated:
-    return "truncated";
-  case ChatErrorKind::Budget:
-    return "budget";
-  case ChatErrorKind::Replay:
-    return "replay";
-  }
+  for (const auto &[rowKind, name] : kErrorKindNames)
+    if (rowKind == kind)
+      return name;
   return "none";
 }
 
 std::optional<ChatErrorKind>
 mlir::stark::llm::parseErrorKind(const std::string &name) {
-  for (ChatErrorKind kind :
-       {ChatErrorKind::None, ChatErrorKind::Unreachable, ChatErrorKind::Timeout,
-        ChatErrorKind::Auth, ChatErrorKind::NotFound, ChatErrorKind::Http,
-        ChatErrorKind::Malformed, ChatErrorKind::Empty,
-        ChatErrorKind::Truncated, ChatErrorKind::Budget, ChatErrorKind::Replay})
-    if (name == getErrorKindName(kind))
+  for (const auto &[kind, rowName] : kErrorKindNames)
+    if (name == rowName)
       return kind;
   return std::nullopt;
 }

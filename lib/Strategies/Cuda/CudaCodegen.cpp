@@ -30,52 +30,45 @@ using namespace mlir::stark::cudatpl;
 // Element types
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The CUDA C++ types of an element kind: as stored in memory, as computed
+/// with (f16 and bf16 widen to float), and the unsigned type that unsigned
+/// comparisons cast to.
+struct CudaElementTypes {
+  ElementKind kind;
+  StringRef storage, compute, unsignedType;
+};
+} // namespace
+
+static const CudaElementTypes kCudaElementTypes[] = {
+    {ElementKind::F64, "double", "double", "unsigned long long"},
+    {ElementKind::F32, "float", "float", "unsigned long long"},
+    {ElementKind::F16, "__half", "float", "unsigned long long"},
+    {ElementKind::BF16, "__nv_bfloat16", "float", "unsigned long long"},
+    {ElementKind::I64, "long long", "long long", "unsigned long long"},
+    {ElementKind::I32, "int", "int", "unsigned int"},
+    {ElementKind::I16, "short", "short", "unsigned short"},
+    {ElementKind::I8, "signed char", "signed char", "unsigned char"},
+    {ElementKind::I1, "bool", "bool", "bool"}};
+
+static const CudaElementTypes &getCudaElementTypes(ElementKind kind) {
+  for (const CudaElementTypes &row : kCudaElementTypes)
+    if (row.kind == kind)
+      return row;
+  // Not reached: every kind has a row.
+  return kCudaElementTypes[1];
+}
+
 StringRef mlir::stark::getCudaStorageType(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F16:
-    return "__half";
-  case ElementKind::BF16:
-    return "__nv_bfloat16";
-  default:
-    return getCudaComputeType(kind);
-  }
+  return getCudaElementTypes(kind).storage;
 }
 
 StringRef mlir::stark::getCudaComputeType(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F16:
-  case ElementKind::BF16:
-  case ElementKind::F32:
-    return "float";
-  case ElementKind::F64:
-    return "double";
-  case ElementKind::I1:
-    return "bool";
-  case ElementKind::I8:
-    return "signed char";
-  case ElementKind::I16:
-    return "short";
-  case ElementKind::I32:
-    return "int";
-  case ElementKind::I64:
-    return "long long";
-  }
-  return "float";
+  return getCudaElementTypes(kind).compute;
 }
 
 static StringRef getUnsignedType(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::I1:
-    return "bool";
-  case ElementKind::I8:
-    return "unsigned char";
-  case ElementKind::I16:
-    return "unsigned short";
-  case ElementKind::I32:
-    return "unsigned int";
-  default:
-    return "unsigned long long";
-  }
+  return getCudaElementTypes(kind).unsignedType;
 }
 
 //===----------------------------------------------------------------------===//

@@ -324,11 +324,7 @@ attentionF32(const typename C::In *q, const typename C::In *k,
     __syncthreads();
 
     float sc[TM][TN];
-#pragma unroll
-    for (int i = 0; i < TM; ++i)
-#pragma unroll
-      for (int j = 0; j < TN; ++j)
-        sc[i][j] = 0.f;
+    stark_zero(sc);
     attnF32Product<D, LDQ, LDK>(sc, Qs, Ks, th);
     attnF32MaskScores<C>(sc, mask, bo, hi, m0, n0, th);
     attnF32Softmax<C>(sc, acc, mRow, lRow);

@@ -56,11 +56,7 @@ __device__ __forceinline__ void convBlock(ABase aBaseOf, AOffset aOffset,
     aBase[j] = aBaseOf(rowc, x < C::kX ? x : C::kX - 1);
   }
   float acc[FT][PW];
-#pragma unroll
-  for (int f = 0; f < FT; ++f)
-#pragma unroll
-    for (int j = 0; j < PW; ++j)
-      acc[f][j] = 0.f;
+  stark_zero(acc);
   for (Idx k0 = 0; k0 < C::kK; k0 += KCH) {
     const int kn = C::kK - k0 < KCH ? (int)(C::kK - k0) : KCH;
     __syncthreads();

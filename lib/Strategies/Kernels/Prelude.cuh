@@ -1,6 +1,6 @@
 // Prelude.cuh - what every generated CUDA template source starts with:
 // vector access structs, element widening and narrowing, NaN-propagating
-// min/max.
+// min/max, zeroed partial sums.
 //
 // No include guard: a test compiles many generated sources in one
 // translation unit, each in a namespace of its own, and each needs its own
@@ -54,4 +54,14 @@ __device__ __forceinline__ double stark_maximumf(double a, double b) {
 }
 __device__ __forceinline__ double stark_minimumf(double a, double b) {
   return (a != a || b != b) ? a + b : fmin(a, b);
+}
+
+// Zeroes a thread's array of partial sums, every element unrolled.
+template <int M, int N>
+__device__ __forceinline__ void stark_zero(float (&a)[M][N]) {
+#pragma unroll
+  for (int i = 0; i < M; ++i)
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      a[i][j] = 0.f;
 }
