@@ -397,6 +397,12 @@ struct GemmKernelAddressing {
   bool transposeA = false, transposeB = false;
 };
 GemmKernelAddressing getGemmKernelAddressing(const ProblemView &view);
+/// The addressing of the product with A gathered first into a row-major
+/// workspace of [batch][m][k] (im2col: a convolution's A, its input seen
+/// through the window, is not strided in (m, k)), B and C as the view has
+/// them; none where B or C is not strided.
+std::optional<GemmKernelAddressing>
+getIm2colGemmKernelAddressing(const ProblemView &view);
 /// The addressing of the transposed product C^T = B^T A^T (m and n
 /// exchanged) of a contraction addressed by `addr`.
 GemmKernelAddressing

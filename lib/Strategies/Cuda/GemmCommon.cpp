@@ -253,29 +253,51 @@ static void orientCopies(GemmKernelAddressing &addr) {
   addr.transposeB = addr.b[1] == 1 && addr.b[2] != 1;
 }
 
+/// The strides of `access` over each loop group of `groups` into `out`;
+/// false where one of them is not strided.
+static bool getGroupStrides(const ProblemView &view, const LinearAccess &access,
+                            ArrayRef<SmallVector<unsigned>> groups,
+                            int64_t *out) {
+  for (auto [i, group] : llvm::enumerate(groups)) {
+    std::optional<int64_t> s = groupStride(access, group, view.loopRanges);
+    if (!s)
+      return false;
+    out[i] = *s;
+  }
+  return true;
+}
+
 GemmKernelAddressing cudatpl::getGemmKernelAddressing(const ProblemView &view) {
   const ContractionView &c = *view.contraction;
   GemmKernelAddressing addr;
   addr.transposeA = c.transposeA;
   addr.transposeB = c.transposeB;
-  auto strides = [&](const LinearAccess &access,
-                     ArrayRef<SmallVector<unsigned>> groups, int64_t *out) {
-    for (auto [i, group] : llvm::enumerate(groups)) {
-      std::optional<int64_t> s = groupStride(access, group, view.loopRanges);
-      if (!s)
-        return false;
-      out[i] = *s;
-    }
-    return true;
-  };
   const LinearAccess &a = view.inputs[0].access, &b = view.inputs[1].access,
                      &o = view.outputs[0].access;
-  addr.strided = strides(a, {c.batchLoops, c.mLoops, c.kLoops}, addr.a) &&
-                 strides(b, {c.batchLoops, c.kLoops, c.nLoops}, addr.b) &&
-                 strides(o, {c.batchLoops, c.mLoops, c.nLoops}, addr.c);
+  addr.strided =
+      getGroupStrides(view, a, {c.batchLoops, c.mLoops, c.kLoops}, addr.a) &&
+      getGroupStrides(view, b, {c.batchLoops, c.kLoops, c.nLoops}, addr.b) &&
+      getGroupStrides(view, o, {c.batchLoops, c.mLoops, c.nLoops}, addr.c);
   if (!addr.strided)
     return addr;
   addr.aOffset = a.offset;
+  addr.bOffset = b.offset;
+  addr.cOffset = o.offset;
+  orientCopies(addr);
+  return addr;
+}
+
+std::optional<GemmKernelAddressing>
+cudatpl::getIm2colGemmKernelAddressing(const ProblemView &view) {
+  const ContractionView &c = *view.contraction;
+  GemmKernelAddressing addr;
+  const LinearAccess &b = view.inputs[1].access, &o = view.outputs[0].access;
+  if (!getGroupStrides(view, b, {c.batchLoops, c.kLoops, c.nLoops}, addr.b) ||
+      !getGroupStrides(view, o, {c.batchLoops, c.mLoops, c.nLoops}, addr.c))
+    return std::nullopt;
+  // The workspace: [batch][m][k], row-major.
+  addr.a[0] = c.m * c.k, addr.a[1] = c.k, addr.a[2] = 1;
+  addr.strided = true;
   addr.bOffset = b.offset;
   addr.cOffset = o.offset;
   orientCopies(addr);

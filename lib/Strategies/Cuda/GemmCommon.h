@@ -33,6 +33,11 @@ constexpr StringLiteral kSplitKReduceKernel = "stark_gemm_splitk_reduce";
 /// The largest split-K workspace (the partial sums of every slice, f32) a
 /// candidate may declare.
 constexpr int64_t kSplitKMaxWorkspaceBytes = int64_t(64) << 20;
+/// The entry of the first launch of a plan that gathers A into a workspace
+/// (WgmmaSourceSpec::im2colA).
+constexpr StringLiteral kIm2colKernel = "stark_gemm_im2col_a";
+/// The largest such workspace (all of A, f32) a candidate may declare.
+constexpr int64_t kIm2colMaxWorkspaceBytes = int64_t(512) << 20;
 /// The shallowest slice of k the search proposes (8 tiles of the deepest
 /// bk): shorter slices spend most of their time filling and draining the
 /// pipeline and writing partial sums.
@@ -103,14 +108,18 @@ CopyAxis pickCopyAxis(int64_t first, int64_t second, bool transposed);
 /// Whether the operands of the contraction `view` sit in memory as the
 /// wgmma kernels' 16-byte copies of `copyElements` elements read them: A
 /// contiguous along k, B contiguous along n (or along k with
-/// `bRowsAlongN`, B given as N x K), C along n; the copied extents (k, and n
+/// `bRowsAlongN`, B given as N x K), C along n unless the problem fills C
+/// first; the copied extents (k, and n
 /// for B's rows along k) multiples of a copy, every row 16-byte aligned and,
 /// unless the problem fills C first (the store stage then writes single
 /// elements), C's rows aligned to two elements; batch within the grid's y
-/// and m, n, k in 32 bits. `family` starts the reason.
+/// and m, n, k in 32 bits. `family` starts the reason. With `im2colA` A is
+/// read from the workspace it is first gathered into
+/// (getIm2colGemmKernelAddressing), which must fit
+/// kIm2colMaxWorkspaceBytes.
 LogicalResult checkWgmmaLayout(const ProblemView &view, StringRef family,
                                int64_t copyElements, bool bRowsAlongN,
-                               std::string &whyNot);
+                               std::string &whyNot, bool im2colA = false);
 
 /// The 16-bit wgmma kernels (GemmWgmma.cuh, and GemmWgmmaTma.cuh on the
 /// same ring): a 128 x bn x 64 tile, 384 threads under
@@ -165,6 +174,10 @@ struct WgmmaSourceSpec {
   /// `kTilesPerSplit` k tiles but the last; a second launch,
   /// kSplitKReduceKernel, adds them and stores the result.
   int64_t splitK = 1, kTilesPerSplit = 0;
+  /// A gathered first, by a launch of kIm2colKernel, into a row-major
+  /// workspace the source declares (getIm2colGemmKernelAddressing): a
+  /// convolution as a plain product. f32 A only.
+  bool im2colA = false;
 };
 
 /// The spec of a 16-bit wgmma kernel's candidate: `kernelFiles`, the

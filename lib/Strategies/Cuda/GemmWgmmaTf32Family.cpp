@@ -23,6 +23,16 @@
 // (split_k, as gemm_f32): each block sums one slice into a workspace and a
 // second launch adds the slices in order and runs the store stage.
 //
+// A convolution's A (its input seen through the window) is not strided in
+// (m, k); its B (the filter, Cout x Cin*KH*KW) is N x K and its C (NCHW:
+// contiguous along the pixels, m) strided. Such a problem is taken with
+// A gathered first: a first launch gathers A into a row-major workspace of
+// m x k (the whole of it, at most kIm2colMaxWorkspaceBytes), read through
+// the view's own addressing, and the GEMM reads A from there. C is written
+// by the store stage one element at a time, so the problem must fill C
+// first (a convolution exported with its zero fill) unless C is
+// contiguous along n.
+//
 // Ranking: with split-K the family goes first wherever the problem does
 // at least kWgmmaTf32MinWork multiply-adds, either orientation of B; on the
 // H200 (bench/results/2026-12-06i-h200/gemm-wgmma-split-k.log, fills +
@@ -60,8 +70,18 @@ constexpr int64_t kStaticShared = 1024;
 /// before gemm_3xtf32.
 constexpr double kWgmmaTf32MinWork = double(int64_t(1) << 28);
 
+/// Whether A must be gathered first: it is not strided in (m, k).
+bool needsIm2col(const ProblemView &view) {
+  return !getGemmKernelAddressing(view).strided;
+}
+
 /// Whether B is row-major K x N (contiguous along n) rather than N x K.
 bool hasRowMajorB(const ProblemView &view) {
+  if (needsIm2col(view)) {
+    std::optional<GemmKernelAddressing> addr =
+        getIm2colGemmKernelAddressing(view);
+    return !addr || addr->b[1] != 1;
+  }
   return getGemmKernelAddressing(view).b[1] != 1;
 }
 
@@ -92,7 +112,8 @@ LogicalResult checkApplies(const ProblemView &view, std::string &whyNot) {
     return failure();
   }
   return checkWgmmaLayout(view, "gemm_wgmma_3xtf32", /*copyElements=*/4,
-                          /*bRowsAlongN=*/!hasRowMajorB(view), whyNot);
+                          /*bRowsAlongN=*/!hasRowMajorB(view), whyNot,
+                          /*im2colA=*/needsIm2col(view));
 }
 
 std::optional<unsigned> rank(const ProblemView &view, bool) {
@@ -197,10 +218,22 @@ FailureOr<CudaKernelPlan> generate(const ProblemView &view,
   spec.kernel = "stark_gemm_wgmma_3xtf32";
   spec.block = "gemmWgmmaTf32Block";
   spec.bRowsAlongN = !rowMajorB;
-  return makeGemmPlan(*view.contraction, "gemm_wgmma_3xtf32", spec.kernel,
-                      emitWgmmaCandidateSource(view, spec), kTile, kTile,
-                      kThreads, sharedBytes(p, rowMajorB),
-                      /*dynamicShared=*/true, p.splitK);
+  spec.im2colA = needsIm2col(view);
+  const ContractionView &c = *view.contraction;
+  CudaKernelPlan plan = makeGemmPlan(
+      c, "gemm_wgmma_3xtf32", spec.kernel, emitWgmmaCandidateSource(view, spec),
+      kTile, kTile, kThreads, sharedBytes(p, rowMajorB),
+      /*dynamicShared=*/true, p.splitK);
+  if (spec.im2colA) {
+    // The gather goes first; a grid-stride loop covers any A.
+    CudaKernelPlan::Launch gather;
+    gather.kernel = kIm2colKernel.str();
+    gather.grid = {
+        std::min<int64_t>(ceilDiv(c.batch * c.m * c.k, 256), 8 * 1024), 1, 1};
+    gather.block = {256, 1, 1};
+    plan.launches.insert(plan.launches.begin(), gather);
+  }
+  return plan;
 }
 } // namespace
 

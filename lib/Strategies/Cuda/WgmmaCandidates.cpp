@@ -20,10 +20,44 @@ using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
 
+/// The operands' addressing of a wgmma candidate: the view's, or with A in
+/// the im2col workspace; none where that does not exist.
+static std::optional<GemmKernelAddressing>
+getWgmmaAddressing(const ProblemView &view, bool im2colA) {
+  if (im2colA)
+    return getIm2colGemmKernelAddressing(view);
+  return getGemmKernelAddressing(view);
+}
+
+/// The im2col workspace and the kernel that fills it: every element of A,
+/// read through the view's own addressing, stored at [b][m][k].
+static std::string emitIm2colKernel(const ProblemView &view,
+                                    StringRef parameters) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "namespace stark_addr {\n"
+     << emitContractionAddressing(view, getIndexType(view))
+     << "} // namespace stark_addr\n";
+  os << "// A gathered: [batch][m][k], row-major.\n"
+        "__device__ __align__(16) float stark_im2col[BATCH * M * K];\n\n";
+  os << "extern \"C\" __global__ void __launch_bounds__(256) " << kIm2colKernel
+     << "(" << parameters << ") {\n"
+     << llvm::formatv("  const float *A = {0};\n",
+                      argName(view.inputs[0].argNumber))
+     << "  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < BATCH * M "
+        "* K;\n       i += gridDim.x * 256LL) {\n"
+        "    const int k = (int)(i % K);\n"
+        "    const long long r = i / K;\n"
+        "    stark_im2col[i] = A[stark_addr::a_off((int)(r / M), (int)(r % M), "
+        "k)];\n"
+        "  }\n}\n\n";
+  return s;
+}
+
 std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
                                               const WgmmaSourceSpec &spec) {
   const ContractionView &c = *view.contraction;
-  GemmKernelAddressing addr = getGemmKernelAddressing(view);
+  GemmKernelAddressing addr = *getWgmmaAddressing(view, spec.im2colA);
   std::string s = getCudaPrelude(view, spec.kernelFiles);
   llvm::raw_string_ostream os(s);
   os << "\n// The problem: " << describeGemmProblem(view) << ".\n";
@@ -44,15 +78,20 @@ std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
     os << emitSplitKWorkspace(spec.splitK, "K_TILES_PER_SPLIT",
                               spec.kTilesPerSplit)
        << "\n";
+  std::string parameters = getKernelParameters(view) + spec.extraParams;
+  if (spec.im2colA)
+    os << emitIm2colKernel(view, parameters);
   // The arguments, the same in the GEMM's launch and the split-K sums'.
   std::string setup;
   llvm::raw_string_ostream args(setup);
   args << "  " << spec.args << " p;\n";
   args << llvm::formatv("  p.A = {0} + {1}LL;\n  p.B = {2} + {3}LL;\n"
                         "  p.C = {4} + {5}LL;\n",
-                        argName(view.inputs[0].argNumber), addr.aOffset,
-                        argName(view.inputs[1].argNumber), addr.bOffset,
-                        argName(view.outputs[0].argNumber), addr.cOffset);
+                        spec.im2colA ? std::string("stark_im2col")
+                                     : argName(view.inputs[0].argNumber),
+                        addr.aOffset, argName(view.inputs[1].argNumber),
+                        addr.bOffset, argName(view.outputs[0].argNumber),
+                        addr.cOffset);
   args << "  p.M = (int)M, p.N = (int)N, p.K = (int)K;\n";
   args << llvm::formatv("  p.lda = {0}LL, p.ldb = {1}LL, p.ldc = {2}LL;\n"
                         "  p.batchA = {3}LL, p.batchB = {4}LL, p.batchC = "
@@ -65,7 +104,6 @@ std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
   args << spec.extraArgs;
   if (store)
     args << "  StarkStore st;\n" << emitStoreBinding(view, "st");
-  std::string parameters = getKernelParameters(view) + spec.extraParams;
   os << "extern \"C\" __global__ void "
         "__launch_bounds__(StarkConfig::kThreads, 1) "
      << spec.kernel << "(" << parameters << ") {\n"
@@ -85,7 +123,8 @@ std::string cudatpl::emitWgmmaCandidateSource(const ProblemView &view,
 
 LogicalResult cudatpl::checkWgmmaLayout(const ProblemView &view,
                                         StringRef family, int64_t copyElements,
-                                        bool bRowsAlongN, std::string &whyNot) {
+                                        bool bRowsAlongN, std::string &whyNot,
+                                        bool im2colA) {
   auto decline = [&](const Twine &why) {
     whyNot = (family + " " + why).str();
     return failure();
@@ -100,18 +139,33 @@ LogicalResult cudatpl::checkWgmmaLayout(const ProblemView &view,
   const int64_t limit = std::numeric_limits<int32_t>::max();
   if (c.m > limit || c.n > limit || c.k > limit)
     return decline("keeps m, n and k in 32 bits");
-  GemmKernelAddressing addr = getGemmKernelAddressing(view);
-  if (!addr.strided)
-    return decline("needs each operand strided in (batch, m, k), (batch, k, "
-                   "n) and (batch, m, n)");
+  std::optional<GemmKernelAddressing> found = getWgmmaAddressing(view, im2colA);
+  if (!found || !found->strided)
+    return decline(im2colA ? "with A gathered first needs B and C strided in "
+                             "(batch, k, n) and (batch, m, n)"
+                           : "needs each operand strided in (batch, m, k), "
+                             "(batch, k, n) and (batch, m, n)");
+  const GemmKernelAddressing &addr = *found;
+  if (im2colA && double(c.batch) * double(c.m) * double(c.k) * 4 >
+                     double(kIm2colMaxWorkspaceBytes))
+    return decline(llvm::formatv("with A gathered first needs A within {0} "
+                                 "MB",
+                                 kIm2colMaxWorkspaceBytes >> 20)
+                       .str());
   if (addr.a[2] != 1)
     return decline("needs A contiguous along k (row-major A)");
   if (bRowsAlongN && addr.b[1] != 1)
     return decline("needs B contiguous along k (B given as N x K)");
   if (!bRowsAlongN && addr.b[2] != 1)
     return decline("needs B contiguous along n (row-major B)");
-  if (addr.c[2] != 1)
-    return decline("needs C contiguous along n");
+  // The store stage of a problem that fills C first writes each element
+  // at its own address; adding to C goes along n in pairs.
+  if (addr.c[2] != 1 && !c.initValue)
+    return decline("needs C contiguous along n, or a problem that fills C "
+                   "first");
+  // The gather reads A as it is stored, not through a prologue.
+  if (im2colA && view.epilogue && view.epilogue->hasPrologue())
+    return decline("with A gathered first takes no prologue on the operands");
   // 16-byte copies: rows, batches and offsets aligned, and no copy
   // straddling the end of k (or n, along B's rows).
   auto whole = [&](int64_t v) { return v % copyElements == 0; };
