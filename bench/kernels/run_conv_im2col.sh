@@ -11,22 +11,6 @@ bin=$1
 out=$2
 mkdir -p "$out"
 . "$(dirname "$0")/template_bench.sh"
-conv() { # CIN COUT H (output H = W, input padded by one)
-  p=$(($3 + 2))
-  f="$out/conv_$1x$2_$3.mlir"
-  cat >"$f" <<MLIR
-module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nchw_fchw", shapes = "1x$1x${p}x${p}xf32,$2x$1x3x3xf32->1x$2x$3x$3xf32", signature = "0">} {
-  func.func @kernel(%i: memref<1x$1x${p}x${p}xf32>, %f: memref<$2x$1x3x3xf32>, %o: memref<1x$2x$3x$3xf32>) {
-    %zero = arith.constant 0.0 : f32
-    linalg.fill ins(%zero : f32) outs(%o : memref<1x$2x$3x$3xf32>)
-    linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%i, %f : memref<1x$1x${p}x${p}xf32>, memref<$2x$1x3x3xf32>) outs(%o : memref<1x$2x$3x$3xf32>)
-    return
-  }
-}
-MLIR
-  echo "$f"
-}
 for shape in "64 64 224" "128 128 112" "256 256 56" "512 512 28" "512 512 14"; do
   set -- $shape
   p=$(conv "$1" "$2" "$3")

@@ -1,7 +1,8 @@
 # Sourced by the kernel benches that time stark-template's candidates with
 # stark-eval, with $bin (stark-template and stark-eval) and $out set:
 # `problem M N K nk|kn` writes a fill + matmul problem into $out (B as the
-# N x K weight of a linear layer, or K x N) and prints its path;
+# N x K weight of a linear layer, or K x N) and prints its path; `conv CIN
+# COUT SIZE` a fill + 3x3 convolution of VGG-16 (the padding in the input);
 # `run PROBLEM FAMILY PARAMS LABEL [BYTES]` verifies and times the family's
 # candidate (its first point where PARAMS is empty) and prints its status,
 # its time and the baseline's, and BYTES over its time as a bandwidth.
@@ -23,6 +24,24 @@ module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 
     %zero = arith.constant 0.000000e+00 : f32
     linalg.fill ins(%zero : f32) outs(%c : memref<$1x$2xf32>)
     linalg.matmul ${maps}ins(%a, %b : memref<$1x$3xf32>, memref<${bshape}xf32>) outs(%c : memref<$1x$2xf32>)
+    return
+  }
+}
+MLIR
+  echo "$f"
+}
+# conv CIN COUT SIZE: a fill + 3x3 convolution (padding in the input) of
+# VGG-16, written into $out; prints its path.
+conv() {
+  p=$(($3 + 2))
+  f="$out/conv_$1_$2_$3.mlir"
+  cat >"$f" <<MLIR
+module attributes {stark.problem = #stark.problem<entry = "kernel", fused_ops = 2, num_outputs = 1, op = "linalg.fill + linalg.conv_2d_nchw_fchw", shapes = "1x$1x${p}x${p}xf32,$2x$1x3x3xf32->1x$2x$3x$3xf32", signature = "0">} {
+  func.func @kernel(%i: memref<1x$1x${p}x${p}xf32>, %f: memref<$2x$1x3x3xf32>, %o: memref<1x$2x$3x$3xf32>) {
+    %z = arith.constant 0.0 : f32
+    linalg.fill ins(%z : f32) outs(%o : memref<1x$2x$3x$3xf32>)
+    linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%i, %f : memref<1x$1x${p}x${p}xf32>, memref<$2x$1x3x3xf32>) outs(%o : memref<1x$2x$3x$3xf32>)
     return
   }
 }
