@@ -101,7 +101,8 @@ void MlirCudaKernel::destroyGraph() {
 
 FailureOr<CUgraphExec> MlirCudaKernel::getGraph(CudaArgBuffers &args,
                                                 std::string &error) {
-  if (graph && ArrayRef<CUdeviceptr>(graphArgs) == args.pointers)
+  if (graph &&
+      ArrayRef<CUdeviceptr>(graphArgs) == ArrayRef<CUdeviceptr>(args.pointers))
     return graph;
   destroyGraph();
   const CudaDriverApi &api = device->api;
