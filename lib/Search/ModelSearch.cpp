@@ -2,6 +2,7 @@
 
 #include "stark/Search/ModelSearch.h"
 #include "ModelSearchInternal.h"
+#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Dialect/TypedParams.h"
 #include "stark/Eval/Timing.h"
 #include "stark/Problem/FusionGroup.h"
@@ -513,4 +514,14 @@ ModelSearchResult mlir::stark::searchModel(ModuleOp module,
                                            const ModelSearchOptions &options) {
   ModelSearch search(module, hw, options);
   return search.run();
+}
+
+void mlir::stark::describeModelSearch(ModuleOp module,
+                                      const HardwareProfile &hw,
+                                      ModelSearchResult &result,
+                                      SearchReportHeader &header) {
+  header.summary = std::move(result.summary);
+  header.plan = std::move(result.plan);
+  header.synthesizedWeights = getSynthesizedWeights(module);
+  header.leftUpstream = describeOpsLeftUpstream(module, hw);
 }

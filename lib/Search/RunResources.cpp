@@ -134,3 +134,12 @@ std::vector<std::string> mlir::stark::getWinnerSanitizers(StringRef target,
   }
   return tools;
 }
+
+void mlir::stark::warnLostEvaluators(Operation *module, const EvalPool *pool) {
+  if (!pool)
+    return;
+  for (const LostExecutor &l : pool->getLost())
+    module->emitWarning() << "stark-search: evaluator " << l.name << " lost ("
+                          << l.reason << "); " << l.requeued
+                          << " candidate(s) re-queued on the others";
+}

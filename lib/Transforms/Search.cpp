@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stark/Analysis/ElidedWeights.h"
 #include "stark/Eval/Evaluator.h"
 #include "stark/LLM/Config.h"
 #include "stark/Search/ModelSearch.h"
@@ -222,11 +221,7 @@ struct StarkSearchPass
       llvm::errs() << result.summaryText << "\n";
     if (summary && !result.reports.empty())
       module.emitRemark() << result.summaryText;
-    if (pool)
-      for (const LostExecutor &l : pool->getLost())
-        module.emitWarning()
-            << "stark-search: evaluator " << l.name << " lost (" << l.reason
-            << "); " << l.requeued << " candidate(s) re-queued on the others";
+    warnLostEvaluators(module, pool.get());
     if (report.empty())
       return;
     SearchReportHeader header{resolvedTarget,  agent,           profileName,
@@ -235,10 +230,7 @@ struct StarkSearchPass
     header.llm = describeModelUse(run, result.requests, result.promptTokens,
                                   result.completionTokens);
     header.totalSeconds = totalSeconds;
-    header.summary = std::move(result.summary);
-    header.plan = std::move(result.plan);
-    header.synthesizedWeights = getSynthesizedWeights(module);
-    header.leftUpstream = describeOpsLeftUpstream(module, *hw);
+    describeModelSearch(module, *hw, result, header);
     if (pool)
       header.evaluation = describePool(*pool, devices, workersPerDevice, mpi);
     if (failed(writeSearchReport(report, header, std::move(result.reports),

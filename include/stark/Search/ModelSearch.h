@@ -96,6 +96,13 @@ struct ModelSearchResult {
 ModelSearchResult searchModel(ModuleOp module, const HardwareProfile &hw,
                               const ModelSearchOptions &options);
 
+struct SearchReportHeader;
+/// The parts of the report's header that the search of `module` on `hw`
+/// gave: its summary and plan (moved out of `result`), the weights that
+/// were synthesised and the ops left upstream.
+void describeModelSearch(ModuleOp module, const HardwareProfile &hw,
+                         ModelSearchResult &result, SearchReportHeader &header);
+
 } // namespace mlir::stark
 
 #endif // STARK_SEARCH_MODELSEARCH_H

@@ -63,6 +63,10 @@ createSearchPool(StringRef target, unsigned devices, unsigned workersPerDevice,
 std::vector<std::string> getWinnerSanitizers(StringRef target, bool enabled,
                                              Operation *op);
 
+/// A warning on `module` for each evaluator of `pool` (if any) that was
+/// lost during the run, with the candidates it re-queued.
+void warnLostEvaluators(Operation *module, const EvalPool *pool);
+
 /// The evaluators of a parallel run, for the report.
 llvm::json::Object describePool(const EvalPool &pool, unsigned devices,
                                 unsigned workersPerDevice, bool mpi);

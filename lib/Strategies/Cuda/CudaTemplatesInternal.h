@@ -53,6 +53,14 @@ enum RankBand : unsigned {
   /// columns of output, many rows) without an epilogue: after the
   /// reduction that reads along its rows.
   kSkinnyGemmSwapped = 11,
+  /// 3xTF32 on wgmma over an im2col workspace (a convolution whose output
+  /// channels fill the 128 x 128 tiles and that does enough work): on the
+  /// H100 1.45 to 1.75 times faster than the best first pick of conv,
+  /// gemm_f32 and gemm_3xtf32 on VGG-16's 3x3 convolutions from 128
+  /// channels up (bench/results/2026-12-07f-h100/call-1/conv-im2col.log);
+  /// at 64 channels (half-empty tiles) conv stays faster (160 against 219
+  /// us).
+  kIm2colWgmmaTf32 = 15,
   /// A convolution computed directly, with output rows at least a warp
   /// wide: no implicit-GEMM address decoding, and short k (few channels,
   /// small filters) costs nothing to pipeline.

@@ -43,7 +43,8 @@
 // 128 x 768 x 3072 is even (30 / 33 against 31 / 31 us). Below that, and
 // where the output fills less than three quarters of its tiles,
 // gemm_3xtf32 goes first: BERT's 128 x 768 x 768 takes 29-31 us here and
-// 22 us there.
+// 22 us there. A convolution it gathers goes before every other family
+// (kIm2colWgmmaTf32) under the same two conditions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,7 +132,7 @@ std::optional<unsigned> rank(const ProblemView &view, bool) {
       double(ceilDiv(c.m, kTile) * kTile * ceilDiv(c.n, kTile) * kTile);
   if (work < kWgmmaTf32MinWork || useful < 0.75)
     return kFewTilesWgmmaTf32;
-  return kWgmmaTf32;
+  return needsIm2col(view) ? kIm2colWgmmaTf32 : kWgmmaTf32;
 }
 
 LogicalResult validate(const WgmmaTf32Params &p, bool rowMajorB,
