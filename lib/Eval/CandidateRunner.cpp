@@ -33,10 +33,9 @@ json::Value mlir::stark::toJSON(const TimedRunsRequest &request) {
   return o;
 }
 
-bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
-                           json::Path path) {
+bool mlir::stark::timingOptionsFromJSON(const json::Value &value,
+                                        TimingOptions &t, json::Path path) {
   json::ObjectMapper o(value, path);
-  TimingOptions &t = request.timing;
   return o && o.map("warmup_runs", t.warmupRuns) &&
          o.map("min_trials", t.minTrials) && o.map("max_trials", t.maxTrials) &&
          o.map("target_relative_spread", t.targetRelativeSpread) &&
@@ -44,7 +43,13 @@ bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
          o.map("budget_seconds", t.budgetSeconds) &&
          o.map("flush_cache", t.flushCache) &&
          o.mapOptional("gate_host_programs", t.gateHostPrograms) &&
-         o.mapOptional("graph_host_programs", t.graphHostPrograms) &&
+         o.mapOptional("graph_host_programs", t.graphHostPrograms);
+}
+
+bool mlir::stark::fromJSON(const json::Value &value, TimedRunsRequest &request,
+                           json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && timingOptionsFromJSON(value, request.timing, path) &&
          o.map("sampled_runs", request.sampledRuns);
 }
 

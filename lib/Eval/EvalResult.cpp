@@ -136,17 +136,9 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalOptions &o,
   readString(*obj, "reference_dir", o.referenceDir);
   readBool(*obj, "write_references", o.writeReferences);
   readUInt64(*obj, "max_stored_reference_bytes", o.maxStoredReferenceBytes);
-  if (const json::Object *t = obj->getObject("timing")) {
-    readInt(*t, "warmup_runs", o.timing.warmupRuns);
-    readInt(*t, "min_trials", o.timing.minTrials);
-    readInt(*t, "max_trials", o.timing.maxTrials);
-    readNumber(*t, "target_relative_spread", o.timing.targetRelativeSpread);
-    readNumber(*t, "spread_floor_seconds", o.timing.spreadFloorSeconds);
-    readNumber(*t, "budget_seconds", o.timing.budgetSeconds);
-    readBool(*t, "flush_cache", o.timing.flushCache);
-    readBool(*t, "gate_host_programs", o.timing.gateHostPrograms);
-    readBool(*t, "graph_host_programs", o.timing.graphHostPrograms);
-  }
+  // The timing options as the timed-runs request carries them.
+  if (const json::Value *t = obj->get("timing"))
+    return timingOptionsFromJSON(*t, o.timing, path.field("timing"));
   return true;
 }
 

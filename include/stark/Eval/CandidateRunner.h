@@ -94,6 +94,10 @@ struct TimedRunsOutcome {
 /// The timing options as JSON: the keys a timed-runs request and
 /// EvalOptions's "timing" object share.
 llvm::json::Object timingOptionsToJSON(const TimingOptions &timing);
+/// Reads what timingOptionsToJSON wrote; every key it always writes is
+/// required.
+bool timingOptionsFromJSON(const llvm::json::Value &value,
+                           TimingOptions &timing, llvm::json::Path path);
 
 llvm::json::Value toJSON(const TimedRunsRequest &request);
 bool fromJSON(const llvm::json::Value &value, TimedRunsRequest &request,
