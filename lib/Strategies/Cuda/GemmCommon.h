@@ -105,14 +105,19 @@ CopyAxis pickCopyAxis(int64_t first, int64_t second, bool transposed);
 
 // The two wgmma families' shared pieces (WgmmaCandidates.cpp).
 
+/// The operands' addressing of a wgmma candidate: the view's, or with A in
+/// the im2col workspace (`im2colA`); none where that does not exist.
+std::optional<GemmKernelAddressing> getWgmmaAddressing(const ProblemView &view,
+                                                       bool im2colA);
+
 /// Whether the operands of the contraction `view` sit in memory as the
 /// wgmma kernels' 16-byte copies of `copyElements` elements read them: A
 /// contiguous along k, B contiguous along n (or along k with
 /// `bRowsAlongN`, B given as N x K), C along n unless the problem fills C
-/// first; the copied extents (k, and n
-/// for B's rows along k) multiples of a copy, every row 16-byte aligned and,
-/// unless the problem fills C first (the store stage then writes single
-/// elements), C's rows aligned to two elements; batch within the grid's y
+/// first; the copied extents (k, and n for B's rows along k) multiples of
+/// a copy, every row 16-byte aligned and, unless the problem fills C first
+/// (the store stage then writes single elements), C's rows aligned to two
+/// elements; batch within the grid's y
 /// and m, n, k in 32 bits. `family` starts the reason. With `im2colA` A is
 /// read from the workspace it is first gathered into
 /// (getIm2colGemmKernelAddressing), which must fit

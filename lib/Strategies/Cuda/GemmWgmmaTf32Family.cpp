@@ -78,12 +78,9 @@ bool needsIm2col(const ProblemView &view) {
 
 /// Whether B is row-major K x N (contiguous along n) rather than N x K.
 bool hasRowMajorB(const ProblemView &view) {
-  if (needsIm2col(view)) {
-    std::optional<GemmKernelAddressing> addr =
-        getIm2colGemmKernelAddressing(view);
-    return !addr || addr->b[1] != 1;
-  }
-  return getGemmKernelAddressing(view).b[1] != 1;
+  std::optional<GemmKernelAddressing> addr =
+      getWgmmaAddressing(view, needsIm2col(view));
+  return !addr || addr->b[1] != 1;
 }
 
 /// Dynamic shared memory of a block: per stage the A tile, B's big and small

@@ -20,10 +20,8 @@ using namespace mlir;
 using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
 
-/// The operands' addressing of a wgmma candidate: the view's, or with A in
-/// the im2col workspace; none where that does not exist.
-static std::optional<GemmKernelAddressing>
-getWgmmaAddressing(const ProblemView &view, bool im2colA) {
+std::optional<GemmKernelAddressing>
+cudatpl::getWgmmaAddressing(const ProblemView &view, bool im2colA) {
   if (im2colA)
     return getIm2colGemmKernelAddressing(view);
   return getGemmKernelAddressing(view);
