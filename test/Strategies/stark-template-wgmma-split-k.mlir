@@ -46,8 +46,8 @@
 // wave (5) and for two (8) come before the unsplit kernel (three stages
 // only: a K x N B takes a fourth tile a stage).
 // KN: gemm_wgmma_3xtf32: 6 parameter sets
-// KN-NEXT: group_m=8,split_k=5,stages=3
-// KN-NEXT: group_m=16,split_k=5,stages=3
+// KN-NEXT: group_m=8,split_k=4,stages=3
+// KN-NEXT: group_m=16,split_k=4,stages=3
 // KN-NEXT: group_m=8,split_k=8,stages=3
 // KN-NEXT: group_m=16,split_k=8,stages=3
 // KN-NEXT: group_m=8,split_k=1,stages=3

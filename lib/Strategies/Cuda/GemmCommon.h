@@ -81,6 +81,19 @@ double scoreSplitKTile(const ContractionView &c, int64_t bm, int64_t bn,
                        int64_t bk, double reuse, int64_t splitK,
                        const HardwareProfile &profile);
 
+/// Slice counts for a kernel that runs one block per SM, where the bm x bn
+/// tiles of `c` leave SMs idle: for one wave and for two, the most slices
+/// whose blocks fit in them (never a short extra wave: 28 tiles on 132 SMs
+/// take 4 slices, not 5), each slice at least kSplitKMinSliceDepth deep.
+/// A count is kept when the k tiles run one after another on the busiest
+/// SM (waves times tiles per slice) are at most 85% of the unsplit
+/// kernel's; its score is `unsplitScore` scaled by that gain and by the
+/// partial sums' traffic.
+SmallVector<std::pair<int64_t, double>>
+proposeOneBlockSplitK(const ContractionView &c, int64_t bm, int64_t bn,
+                      int64_t bk, double unsplitScore,
+                      const HardwareProfile &profile);
+
 /// Where the bm x bn tiles of `c` fill the SMs but leave their last wave a
 /// quarter empty or more (176 tiles on 132 SMs run as two waves, the second
 /// a third full), the count of 2 to 4 slices of k whose blocks fill their

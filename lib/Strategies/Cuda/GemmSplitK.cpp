@@ -121,6 +121,36 @@ double cudatpl::scoreSplitKTile(const ContractionView &c, int64_t bm,
          splitKEfficiency(c, splitK, profile);
 }
 
+SmallVector<std::pair<int64_t, double>>
+cudatpl::proposeOneBlockSplitK(const ContractionView &c, int64_t bm,
+                               int64_t bn, int64_t bk, double unsplitScore,
+                               const HardwareProfile &profile) {
+  int64_t sms = getNumUnits(profile);
+  int64_t blocks = ceilDiv(c.m, bm) * ceilDiv(c.n, bn) * c.batch;
+  int64_t kTiles = ceilDiv(c.k, bk);
+  int64_t most = c.k / kSplitKMinSliceDepth;
+  SmallVector<std::pair<int64_t, double>> out;
+  for (int64_t waves : {1, 2}) {
+    int64_t want = std::min(waves * sms / blocks, most);
+    if (want < 2)
+      continue;
+    int64_t perSlice = ceilDiv(kTiles, want);
+    int64_t splitK = ceilDiv(kTiles, perSlice);
+    std::string ignored;
+    if (splitK < 2 ||
+        llvm::any_of(out, [&](auto &p) { return p.first == splitK; }) ||
+        failed(getSplitKDepth(c, bk, splitK, ignored)))
+      continue;
+    double busiest =
+        double(ceilDiv(blocks * splitK, sms) * ceilDiv(kTiles, splitK));
+    if (busiest > 0.85 * double(kTiles))
+      continue;
+    out.push_back({splitK, unsplitScore * double(kTiles) / busiest *
+                               splitKEfficiency(c, splitK, profile)});
+  }
+  return out;
+}
+
 std::optional<std::pair<int64_t, double>>
 cudatpl::proposeWaveSplitK(const ContractionView &c, int64_t bm, int64_t bn,
                            int64_t bk, double unsplitScore,

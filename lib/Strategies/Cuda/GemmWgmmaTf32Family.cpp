@@ -21,7 +21,11 @@
 //
 // Where the tiles leave SMs idle, the family also offers k in slices
 // (split_k, as gemm_f32): each block sums one slice into a workspace and a
-// second launch adds the slices in order and runs the store stage.
+// second launch adds the slices in order and runs the store stage. A block
+// holds its SM alone, so a count is offered only when its blocks fit whole
+// waves and shorten the busiest SM's run of k tiles (proposeOneBlockSplitK):
+// on the H100 VGG-16's 128 -> 128 convolution at 112 x 112 (98 tiles) ran
+// unsplit in 137 us and in two slices (two waves of half the depth) in 178.
 //
 // A convolution's A (its input seen through the window) is not strided in
 // (m, k); its B (the filter, Cout x Cin*KH*KW) is N x K and its C (NCHW:
@@ -183,11 +187,11 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
       }
       continue;
     }
-    for (int64_t splitK : proposeSplitK(c, kTile, kTile, kDepth, sms)) {
+    for (auto [splitK, splitScore] :
+         proposeOneBlockSplitK(c, kTile, kTile, kDepth, score, profile)) {
       WgmmaTf32Params q = p;
       q.splitK = splitK;
-      scored.push_back({q, scoreSplitKTile(c, kTile, kTile, kDepth, reuse,
-                                           splitK, profile)});
+      scored.push_back({q, splitScore});
     }
   }
   return sortByScore(std::move(scored));
