@@ -179,15 +179,19 @@ template <class Cfg> static void launchWgTf32(const Params &p, cudaStream_t s) {
   k<<<gridOf(p, Cfg::kBM, Cfg::kBN), Cfg::kThreads, Cfg::kSmemBytes, s>>>(a,
                                                                           st);
 }
-#define WGTF32(ST, G, ROWS)                                                    \
-  v.push_back({"wgtf32", "128x128x32 s" #ST " g" #G, false, !ROWS, true, 128,  \
-               128, 32, launchWgTf32<WgmmaTf32Config<ST, G, ROWS>>});
+#define WGTF32(ST, G, ROWS, P)                                                 \
+  v.push_back({"wgtf32", "128x128x32 s" #ST " g" #G " p" #P, false, !ROWS,     \
+               true, 128, 128, 32,                                             \
+               launchWgTf32<WgmmaTf32Config<ST, G, ROWS, P>>});
 void registerWgTf32(std::vector<Runner> &v) {
-  WGTF32(3, 8, false)
-  WGTF32(4, 8, false)
-  WGTF32(3, 16, false)
-  WGTF32(3, 8, true)
-  WGTF32(3, 16, true)
+  WGTF32(3, 8, false, 1)
+  WGTF32(4, 8, false, 1)
+  WGTF32(3, 16, false, 1)
+  WGTF32(3, 8, false, 2)
+  WGTF32(4, 8, false, 2)
+  WGTF32(3, 8, true, 1)
+  WGTF32(3, 16, true, 1)
+  WGTF32(3, 8, true, 2)
 }
 #endif
 

@@ -30,24 +30,24 @@
 // RUN: not stark-template --problem %S/../Integration/CUDA/templates/Inputs/conv-nchw-strided.mlir --family gemm_wgmma_3xtf32 2>&1 | FileCheck %s --check-prefix=NOFILL
 
 // LIST: gemm_wgmma_3xtf32: 9 parameter sets
-// LIST-NEXT: group_m=8,split_k=9,stages=3
-// LIST-NEXT: group_m=8,split_k=9,stages=4
-// LIST-NEXT: group_m=16,split_k=9,stages=3
-// LIST-NEXT: group_m=8,split_k=4,stages=3
+// LIST-NEXT: group_m=8,producers=2,split_k=9,stages=4
+// LIST-NEXT: group_m=8,producers=1,split_k=9,stages=4
+// LIST-NEXT: group_m=8,producers=2,split_k=9,stages=3
+// LIST-NEXT: group_m=8,producers=2,split_k=4,stages=4
 
 // LIST14: gemm_wgmma_3xtf32: 9 parameter sets
-// LIST14-NEXT: group_m=8,split_k=16,stages=3
-// LIST14: group_m=8,split_k=18,stages=3
-// LIST14: group_m=8,split_k=1,stages=3
+// LIST14-NEXT: group_m=8,producers=2,split_k=16,stages=4
+// LIST14: group_m=8,producers=2,split_k=18,stages=4
+// LIST14: group_m=8,producers=2,split_k=1,stages=4
 
 // LIST112: gemm_wgmma_3xtf32: 3 parameter sets
-// LIST112-NEXT: group_m=8,split_k=1,stages=3
+// LIST112-NEXT: group_m=8,producers=2,split_k=1,stages=4
 // LIST112-NOT: split_k=2
 
-// PLAN: launches = [#stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 8192, 1, 1>, kernel = "stark_gemm_im2col_a">, #stark.launch<block = array<i64: 384, 1, 1>, grid = array<i64: 28, 9, 1>, kernel = "stark_gemm_wgmma_3xtf32", shared_bytes = 148480>, #stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1568, 1, 1>, kernel = "stark_gemm_splitk_reduce">]
+// PLAN: launches = [#stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 8192, 1, 1>, kernel = "stark_gemm_im2col_a">, #stark.launch<block = array<i64: 512, 1, 1>, grid = array<i64: 28, 9, 1>, kernel = "stark_gemm_wgmma_3xtf32", shared_bytes = 197632>, #stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 1568, 1, 1>, kernel = "stark_gemm_splitk_reduce">]
 
 // SRC: constexpr long long M = 784, N = 512, K = 4608, BATCH = 1;
-// SRC: typedef stark_kernels::WgmmaTf32Config<3, 8, false> StarkConfig;
+// SRC: typedef stark_kernels::WgmmaTf32Config<4, 8, false, 2> StarkConfig;
 // SRC: long long c_off(int b, int m, int n) const { return 0LL * b + 1LL * m + 784LL * n + 0LL; }
 // SRC: __device__ __align__(16) float stark_im2col[BATCH * M * K];
 // SRC: stark_gemm_im2col_a(const float* __restrict__ arg0, const float* __restrict__ arg1, float* __restrict__ arg2) {

@@ -23,12 +23,12 @@
 // RUN: not stark-template --problem %s --family gemm_wgmma_3xtf32 --params split_k=50 2>&1 | FileCheck %s --check-prefix=EMPTY
 
 // LIST: gemm_wgmma_3xtf32: 6 parameter sets
-// LIST-NEXT: group_m=8,split_k=12,stages=3
-// LIST-NEXT: group_m=8,split_k=12,stages=4
-// LIST-NEXT: group_m=16,split_k=12,stages=3
-// LIST-NEXT: group_m=8,split_k=1,stages=3
+// LIST-NEXT: group_m=8,producers=2,split_k=12,stages=4
+// LIST-NEXT: group_m=8,producers=1,split_k=12,stages=4
+// LIST-NEXT: group_m=8,producers=2,split_k=12,stages=3
+// LIST-NEXT: group_m=8,producers=2,split_k=1,stages=4
 
-// PLAN: launches = [#stark.launch<block = array<i64: 384, 1, 1>, grid = array<i64: 6, 12, 1>, kernel = "stark_gemm_wgmma_3xtf32", shared_bytes = 148480>, #stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 384, 1, 1>, kernel = "stark_gemm_splitk_reduce">]
+// PLAN: launches = [#stark.launch<block = array<i64: 512, 1, 1>, grid = array<i64: 6, 12, 1>, kernel = "stark_gemm_wgmma_3xtf32", shared_bytes = 197632>, #stark.launch<block = array<i64: 256, 1, 1>, grid = array<i64: 384, 1, 1>, kernel = "stark_gemm_splitk_reduce">]
 // PLAN-SAME: split_k = "12"
 
 // SRC: constexpr int SPLIT_K = 12, K_TILES_PER_SPLIT = 8;
@@ -45,18 +45,16 @@
 // A 512 x 1024 x 2048 matmul with B K x N: 32 tiles, so slices for one
 // wave (5) and for two (8) come before the unsplit kernel (three stages
 // only: a K x N B takes a fourth tile a stage).
-// KN: gemm_wgmma_3xtf32: 6 parameter sets
-// KN-NEXT: group_m=8,split_k=4,stages=3
-// KN-NEXT: group_m=16,split_k=4,stages=3
-// KN-NEXT: group_m=8,split_k=8,stages=3
-// KN-NEXT: group_m=16,split_k=8,stages=3
-// KN-NEXT: group_m=8,split_k=1,stages=3
+// KN: gemm_wgmma_3xtf32: 3 parameter sets
+// KN-NEXT: group_m=8,producers=2,split_k=4,stages=3
+// KN-NEXT: group_m=8,producers=2,split_k=8,stages=3
+// KN-NEXT: group_m=8,producers=2,split_k=1,stages=3
 
 // WAVES: gemm_wgmma_3xtf32: 6 parameter sets
-// WAVES-NEXT: group_m=8,split_k=3,stages=3
-// WAVES-NEXT: group_m=8,split_k=3,stages=4
-// WAVES-NEXT: group_m=16,split_k=3,stages=3
-// WAVES-NEXT: group_m=8,split_k=1,stages=3
+// WAVES-NEXT: group_m=8,producers=2,split_k=3,stages=4
+// WAVES-NEXT: group_m=8,producers=1,split_k=3,stages=4
+// WAVES-NEXT: group_m=8,producers=2,split_k=3,stages=3
+// WAVES-NEXT: group_m=8,producers=2,split_k=1,stages=4
 
 // ZERO: split_k must be at least 1 (got 0)
 // EMPTY: split_k = 50 leaves slices empty

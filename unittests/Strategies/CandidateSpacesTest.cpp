@@ -163,8 +163,8 @@ TEST_F(CandidateSpacesTest, AllowTf32OffersTensorCoresFirst) {
 }
 
 // The suite's matmul_large_k (one 64 x 64 output tile, k = 131072): the
-// search's first point slices k over one wave of blocks; a cube's first
-// point is unsplit.
+// search's first point slices k over one wave of blocks, and so does a
+// 1024-cube's.
 TEST_F(CandidateSpacesTest, CudaLargeKLeadsWithSplitK) {
   auto firstPoint = [&](int64_t m, int64_t n, int64_t k) {
     OwningOpRef<ModuleOp> module = parseMatmulProblem(context, m, n, k);
@@ -178,10 +178,10 @@ TEST_F(CandidateSpacesTest, CudaLargeKLeadsWithSplitK) {
   EXPECT_EQ(largeK.family, "gemm_3xtf32");
   EXPECT_EQ(largeK.params["split_k"], "128");
   // A 1024 x 1024 output has 64 tiles of 128 x 128 for 132 SMs: the wgmma
-  // kernel leads with three slices of k.
+  // kernel leads with two slices of k (128 blocks, one wave).
   StrategyPoint cube = firstPoint(1024, 1024, 1024);
   EXPECT_EQ(cube.family, "gemm_wgmma_3xtf32");
-  EXPECT_EQ(cube.params["split_k"], "3");
+  EXPECT_EQ(cube.params["split_k"], "2");
 }
 
 TEST_F(CandidateSpacesTest, UnknownTargetHasNoSpace) {

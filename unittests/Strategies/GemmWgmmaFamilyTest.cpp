@@ -231,7 +231,7 @@ TEST_F(GemmWgmmaFamilyTest, Tf32DeclinesWithReasons) {
 }
 
 // A row-major B (K x N) is copied by rows and split transposed: a fourth
-// tile per stage, three stages at most.
+// tile per stage, three stages at most, with two producer warpgroups.
 TEST_F(GemmWgmmaFamilyTest, Tf32TakesRowMajorB) {
   ProblemView v = view(kMatmulF32);
   std::string why;
@@ -240,19 +240,21 @@ TEST_F(GemmWgmmaFamilyTest, Tf32TakesRowMajorB) {
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   std::vector<TemplateParams> sets =
       enumerateParams("gemm_wgmma_3xtf32", v, h200);
-  ASSERT_EQ(sets.size(), 2u);
-  for (const TemplateParams &set : sets)
-    EXPECT_EQ(set.at("stages"), 3);
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_EQ(sets.front().at("stages"), 3);
+  EXPECT_EQ(sets.front().at("producers"), 2);
   CudaKernelPlan p = plan(v, "gemm_wgmma_3xtf32", sets.front());
   EXPECT_EQ(p.launches[0].sharedBytes, 3 * 4 * 128 * 32 * 4 + 1024);
-  EXPECT_TRUE(contains(p.source, "WgmmaTf32Config<3, 8, true> StarkConfig;"));
+  EXPECT_EQ(p.launches[0].block[0], 512);
+  EXPECT_TRUE(
+      contains(p.source, "WgmmaTf32Config<3, 8, true, 2> StarkConfig;"));
   // ldb is B's stride along k.
   EXPECT_TRUE(contains(p.source, "p.lda = 256LL, p.ldb = 256LL"));
   std::string error;
   EXPECT_TRUE(failed(
       generateCudaKernel("gemm_wgmma_3xtf32", v, {{"stages", 4}}, error)));
   EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 3] (B is K x N), "
-                   "group_m >= 1");
+                   "group_m >= 1, producers 1 or 2");
 }
 
 // A problem that fills C first is stored one element at a time: C's rows
@@ -269,23 +271,30 @@ TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
   HardwareProfile h200 = *lookupHardwareProfile("h200");
   std::vector<TemplateParams> sets =
       enumerateParams("gemm_wgmma_3xtf32", v, h200);
-  // 1024 x 2048: 128 tiles for 132 SMs, so two slices of k (256 each)
-  // come before the three unsplit sets.
-  ASSERT_EQ(sets.size(), 6u);
-  EXPECT_EQ(sets.front().at("stages"), 3);
+  // 1024 x 2048: 128 tiles for 132 SMs. Two slices of k would run two
+  // waves of half the depth, no faster, so only the three unsplit sets
+  // remain: four stages with two producer warpgroups first.
+  ASSERT_EQ(sets.size(), 3u);
+  EXPECT_EQ(sets.front().at("stages"), 4);
   EXPECT_EQ(sets.front().at("group_m"), 8);
-  EXPECT_EQ(sets.front().at("split_k"), 2);
-  EXPECT_EQ(sets.back().at("split_k"), 1);
+  EXPECT_EQ(sets.front().at("producers"), 2);
+  for (const TemplateParams &set : sets)
+    EXPECT_EQ(set.at("split_k"), 1);
   EXPECT_TRUE(
       enumerateParams("gemm_wgmma_3xtf32", v, *lookupHardwareProfile("a100"))
           .empty());
   std::string error;
   EXPECT_TRUE(failed(
       generateCudaKernel("gemm_wgmma_3xtf32", v, {{"stages", 5}}, error)));
-  EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1");
+  EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1, "
+                   "producers 1 or 2");
+  EXPECT_TRUE(failed(generateCudaKernel("gemm_wgmma_3xtf32", v,
+                                        {{"producers", 3}}, error)));
+  EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1, "
+                   "producers 1 or 2");
   // N x K: no copy of B's rows.
   EXPECT_TRUE(contains(plan(v, "gemm_wgmma_3xtf32", sets.front()).source,
-                       "WgmmaTf32Config<3, 8, false> StarkConfig;"));
+                       "WgmmaTf32Config<4, 8, false, 2> StarkConfig;"));
 }
 
 TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
@@ -297,7 +306,14 @@ TEST_F(GemmWgmmaFamilyTest, Tf32SourceAndLaunch) {
   EXPECT_EQ(p.launches[0].grid[1], 1);
   EXPECT_EQ(p.launches[0].block[0], 384);
   EXPECT_EQ(p.launches[0].sharedBytes, 4 * 3 * 128 * 32 * 4 + 1024);
-  EXPECT_TRUE(contains(p.source, "WgmmaTf32Config<4, 8, false> StarkConfig;"));
+  EXPECT_TRUE(
+      contains(p.source, "WgmmaTf32Config<4, 8, false, 1> StarkConfig;"));
+  // Two producer warpgroups: 512 threads.
+  CudaKernelPlan two =
+      plan(v, "gemm_wgmma_3xtf32", {{"stages", 4}, {"producers", 2}});
+  EXPECT_EQ(two.launches[0].block[0], 512);
+  EXPECT_TRUE(
+      contains(two.source, "WgmmaTf32Config<4, 8, false, 2> StarkConfig;"));
   // B's rows run along n: ldb is its stride along n (k = 256).
   EXPECT_TRUE(contains(p.source, "p.lda = 256LL, p.ldb = 256LL, p.ldc = "
                                  "1000LL;"));

@@ -61,14 +61,24 @@ using namespace mlir::stark;
 using namespace mlir::stark::cudatpl;
 
 namespace {
-/// The pipeline depth, the tile rows per L2 group and the slices of k.
+/// The pipeline depth, the tile rows per L2 group, the slices of k and the
+/// producer warpgroups.
 struct WgmmaTf32Params {
-  int64_t stages = 3, groupM = 8, splitK = 1;
+  int64_t stages = 3, groupM = 8, splitK = 1, producers = 1;
 };
 
-constexpr int64_t kTile = 128, kDepth = 32, kThreads = 384;
-/// The register cap of __launch_bounds__(384, 1).
-constexpr int64_t kRegisters = 168;
+constexpr int64_t kTile = 128, kDepth = 32;
+
+/// A block's threads: the producer warpgroups and two consumers.
+int64_t getThreads(const WgmmaTf32Params &p) {
+  return 128 * (p.producers + 2);
+}
+
+/// The register cap of __launch_bounds__(threads, 1): 168 for 384 threads,
+/// 128 for 512.
+int64_t getRegisterCap(const WgmmaTf32Params &p) {
+  return 65536 / getThreads(p) / 8 * 8;
+}
 /// The mbarriers and the alignment of the dynamic array (ptxas: 1 KB).
 constexpr int64_t kStaticShared = 1024;
 /// The multiply-adds (m n k, times the batch) from which the family ranks
@@ -98,7 +108,8 @@ ArrayRef<ParamField<WgmmaTf32Params>> getFields() {
   static const ParamField<WgmmaTf32Params> fields[] = {
       {"stages", &WgmmaTf32Params::stages},
       {"group_m", &WgmmaTf32Params::groupM},
-      {"split_k", &WgmmaTf32Params::splitK}};
+      {"split_k", &WgmmaTf32Params::splitK},
+      {"producers", &WgmmaTf32Params::producers}};
   return fields;
 }
 
@@ -139,9 +150,10 @@ std::optional<unsigned> rank(const ProblemView &view, bool) {
 LogicalResult validate(const WgmmaTf32Params &p, bool rowMajorB,
                        std::string &whyNot) {
   int64_t most = rowMajorB ? 3 : 4;
-  if (p.stages < 3 || p.stages > most || p.groupM < 1) {
+  if (p.stages < 3 || p.stages > most || p.groupM < 1 || p.producers < 1 ||
+      p.producers > 2) {
     whyNot = llvm::formatv("gemm_wgmma_3xtf32: stages in [3, {0}]{1}, "
-                           "group_m >= 1",
+                           "group_m >= 1, producers 1 or 2",
                            most, rowMajorB ? " (B is K x N)" : "")
                  .str();
     return failure();
@@ -154,9 +166,13 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
                                        const HardwareProfile &profile) {
   if (profile.chip != "sm_90a")
     return {};
-  // Measured on the H100 (see the file comment): three stages ahead of
-  // four, group 8 ahead of 16.
-  static const int64_t configs[][2] = {{3, 8}, {4, 8}, {3, 16}};
+  // Measured on the H200 (bench/results/2026-12-07g-h200, LLaMA's
+  // projections with B as N x K): four stages with two or one producer
+  // warpgroups (204 and 202 us at 512 x 5632 x 2048), then three stages
+  // with two (217 us; the one choice where B is K x N and four stages do
+  // not fit: 222 against 329 us with one producer). Three stages with one
+  // producer, the earlier default, took 283 us.
+  static const int64_t configs[][3] = {{4, 8, 2}, {4, 8, 1}, {3, 8, 2}};
   const ContractionView &c = *view.contraction;
   bool rowMajorB = hasRowMajorB(view);
   BlockLimits limits(profile);
@@ -168,11 +184,11 @@ std::vector<WgmmaTf32Params> enumerate(const ProblemView &view,
   std::vector<std::pair<WgmmaTf32Params, double>> scored;
   for (auto &cfg : configs) {
     WgmmaTf32Params p;
-    p.stages = cfg[0], p.groupM = cfg[1];
+    p.stages = cfg[0], p.groupM = cfg[1], p.producers = cfg[2];
     std::string ignored;
     if (failed(validate(p, rowMajorB, ignored)) ||
-        !limits.fits(sharedBytes(p, rowMajorB) + kStaticShared, kThreads,
-                     kRegisters))
+        !limits.fits(sharedBytes(p, rowMajorB) + kStaticShared, getThreads(p),
+                     getRegisterCap(p)))
       continue;
     double score = gemmKernelTileScore(c, kTile, kTile, kDepth, reuse, profile);
     scored.push_back({p, score});
@@ -213,9 +229,11 @@ FailureOr<CudaKernelPlan> generate(const ProblemView &view,
   spec.kernelFiles = {"GemmWgmma.cuh", "Tf32Split.cuh", "GemmWgmmaTf32.cuh"};
   spec.splitK = p.splitK;
   spec.kTilesPerSplit = *depth / kDepth;
-  spec.config = llvm::formatv("stark_kernels::WgmmaTf32Config<{0}, {1}, {2}>",
-                              p.stages, p.groupM, rowMajorB ? "true" : "false")
-                    .str();
+  spec.config =
+      llvm::formatv("stark_kernels::WgmmaTf32Config<{0}, {1}, {2}, {3}>",
+                    p.stages, p.groupM, rowMajorB ? "true" : "false",
+                    p.producers)
+          .str();
   spec.args = "stark_kernels::WgmmaArgs<float, float>";
   spec.kernel = "stark_gemm_wgmma_3xtf32";
   spec.block = "gemmWgmmaTf32Block";
@@ -224,7 +242,7 @@ FailureOr<CudaKernelPlan> generate(const ProblemView &view,
   const ContractionView &c = *view.contraction;
   CudaKernelPlan plan = makeGemmPlan(
       c, "gemm_wgmma_3xtf32", spec.kernel, emitWgmmaCandidateSource(view, spec),
-      kTile, kTile, kThreads, sharedBytes(p, rowMajorB),
+      kTile, kTile, getThreads(p), sharedBytes(p, rowMajorB),
       /*dynamicShared=*/true, p.splitK);
   if (spec.im2colA) {
     // The gather goes first; a grid-stride loop covers any A.

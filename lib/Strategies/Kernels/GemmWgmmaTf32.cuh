@@ -7,19 +7,19 @@
 // operands k-major from shared memory, so this is the one orientation it
 // takes without a transpose.
 //
-// A block owns a 128 x 128 tile of C and has three warpgroups, as in
-// GemmWgmma.cuh: warpgroup 0 produces, warpgroups 1 and 2 each multiply 64
-// rows of the tile. A stage holds three 128 x 32 f32 tiles in the 128-byte
-// swizzle (128-byte rows of 32 floats, the 16-byte chunk c of row r at
-// c ^ (r % 8)): A, B big and B small. The producer copies A and B with
-// 16-byte cp.async, kStages - 2 tiles ahead, waits for its own copies of
-// the next tile, splits every B value it copied (Tf32Split.cuh: big in
-// place, small beside it), fences for the async proxy and arrives on the
-// stage's "full" mbarrier; no thread touches another's copies, so no
-// block-wide barrier is needed. A consumer warp reads its 16 rows of A with
-// ldmatrix and splits them in registers, then issues per k step of 8 the
-// three products small*big, big*small, big*big as
-// wgmma.m64n128k8.f32.tf32.tf32 with A from registers and B from shared
+// A block owns a 128 x 128 tile of C and has three or four warpgroups: one
+// or two produce (as warpgroup 0 of GemmWgmma.cuh), the last two each
+// multiply 64 rows of the tile. A stage holds three 128 x 32 f32 tiles in
+// the 128-byte swizzle (128-byte rows of 32 floats, the 16-byte chunk c of
+// row r at c ^ (r % 8)): A, B big and B small. The producers copy A and B
+// with 16-byte cp.async, kStages - 2 tiles ahead; each thread waits for its
+// own copies of the next tile, splits every B value it copied
+// (Tf32Split.cuh: big in place, small beside it), fences for the async
+// proxy and arrives on the stage's "full" mbarrier; no thread touches
+// another's copies, so no block-wide barrier is needed. A consumer warp
+// reads its 16 rows of A with ldmatrix and splits them in registers, then
+// issues per k step of 8 the three products small*big, big*small, big*big
+// as wgmma.m64n128k8.f32.tf32.tf32 with A from registers and B from shared
 // memory.
 //
 // Accumulation: the tensor cores' own f32 accumulation truncates, which
@@ -42,12 +42,23 @@ namespace stark_kernels {
 // B_ROWS_ALONG_K: B is row-major K x N (contiguous along n) instead of
 // N x K. The producer then copies its 32 x 128 slice into a fourth tile of
 // the stage, row by row, and writes the split transposed.
-template <int STAGES_, int GROUP_M_ = 8, bool B_ROWS_ALONG_K_ = false>
+//
+// PRODUCERS_: producer warpgroups (1 or 2). The split of B is the
+// producer's longest step: on the H200 a block's 32-deep stage took 2.2 us
+// with it and 1.5 us without (bench/results/2026-12-07g-h200/call-1), so a
+// second producer warpgroup halves each producer thread's copies and
+// splits.
+template <int STAGES_, int GROUP_M_ = 8, bool B_ROWS_ALONG_K_ = false,
+          int PRODUCERS_ = 1>
 struct WgmmaTf32Config {
   static constexpr int kBM = 128, kBN = 128, kBK = 32;
   static constexpr int kStages = STAGES_, kGroupM = GROUP_M_;
   static constexpr bool kBRowsAlongK = B_ROWS_ALONG_K_;
-  static constexpr int kThreads = 384, kConsumers = 2;
+  static_assert(PRODUCERS_ == 1 || PRODUCERS_ == 2,
+                "one or two producer warpgroups");
+  static constexpr int kProducers = PRODUCERS_, kConsumers = 2;
+  static constexpr int kProducerThreads = 128 * kProducers;
+  static constexpr int kThreads = kProducerThreads + 128 * kConsumers;
   // One 128 x 32 f32 operand tile; a stage holds A, B big and B small, and
   // B as copied when it is K x N.
   static constexpr int kTileBytes = 128 * 32 * 4;
@@ -57,13 +68,15 @@ struct WgmmaTf32Config {
   static_assert(kSmemBytes + 1024 <= 227 * 1024, "the ring fits a block");
   static constexpr int kLookahead = kStages - 2;
   static_assert(kStages >= 3, "the ring needs three stages");
-  // Registers after setmaxnreg: the block keeps the 384 x 168 it was
-  // launched with (a warpgroup that asks for more than the others gave back
-  // waits forever); with 80 neither orientation's producer spills.
+  // Registers after setmaxnreg: the block keeps the 65536 it was launched
+  // with (a warpgroup that asks for more than the others gave back waits
+  // forever); with 80 (one producer warpgroup) or 56 (two, each with half
+  // the copies) neither orientation's producer spills.
   static constexpr bool kMoveRegs = true;
-  static constexpr int kProducerRegs = 80;
+  static constexpr int kProducerRegs = kProducers == 1 ? 80 : 56;
   static constexpr int kConsumerRegs = 200;
-  static_assert(128 * kProducerRegs + 256 * kConsumerRegs <= 384 * 168,
+  static_assert(kProducerThreads * kProducerRegs + 256 * kConsumerRegs <=
+                    65536 / kThreads / 8 * 8 * kThreads,
                 "setmaxnreg within the launch's registers");
 };
 
@@ -89,10 +102,11 @@ __device__ __forceinline__ void wgmmaTf32(float (&d)[64], const unsigned (&a)[4]
 #undef STARK_WGMMA_TF32_D8
 // clang-format on
 
-// The producer thread t's share of one operand tile: the 16-byte chunk t % 8
-// of rows t / 8 + 16 i (i < 8), from rows of `ld` floats starting at row r0
-// and column k0 of `src`; rows at or past `rowEnd` and chunks at or past
-// `kEnd` read zeros.
+// The producer thread t's share (of NT) of one operand tile: the 16-byte
+// chunk t % 8 of rows t / 8 + (NT / 8) i (i < 1024 / NT), from rows of `ld`
+// floats starting at row r0 and column k0 of `src`; rows at or past
+// `rowEnd` and chunks at or past `kEnd` read zeros.
+template <int NT>
 __device__ __forceinline__ void
 wgmmaTf32CopyTile(unsigned dst, const float *src, long long ld, int r0,
                   int rowEnd, int k0, int kEnd, int t) {
@@ -100,10 +114,10 @@ wgmmaTf32CopyTile(unsigned dst, const float *src, long long ld, int r0,
   const unsigned at = row * 128 + ((chunk ^ (row % 8)) << 4);
   const bool colOk = k0 + chunk * 4 < kEnd;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int r = r0 + row + 16 * i;
+  for (int i = 0; i < 1024 / NT; ++i) {
+    const int r = r0 + row + (NT / 8) * i;
     const bool ok = colOk && r < rowEnd;
-    wgmmaCopy16(dst + at + i * 16 * 128,
+    wgmmaCopy16(dst + at + i * (NT / 8) * 128,
                 ok ? (const void *)(src + (long long)r * ld + k0 + chunk * 4)
                    : (const void *)src,
                 ok);
@@ -114,11 +128,12 @@ wgmmaTf32CopyTile(unsigned dst, const float *src, long long ld, int r0,
 // small kTileBytes after it.
 template <class Cfg>
 __device__ __forceinline__ void wgmmaTf32SplitTile(unsigned char *tile, int t) {
+  constexpr int NT = Cfg::kProducerThreads;
   const int chunk = t % 8, row = t / 8;
   const unsigned at = row * 128 + ((chunk ^ (row % 8)) << 4);
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    unsigned char *big = tile + at + i * 16 * 128;
+  for (int i = 0; i < 1024 / NT; ++i) {
+    unsigned char *big = tile + at + i * (NT / 8) * 128;
     float4 v = *reinterpret_cast<float4 *>(big);
     uint4 hi, lo;
     splitTf32<false>(v.x, hi.x, lo.x);
@@ -130,19 +145,21 @@ __device__ __forceinline__ void wgmmaTf32SplitTile(unsigned char *tile, int t) {
   }
 }
 
-// The producer thread t's share of a K x N slice of B (32 rows of k, 128
-// columns of n from n0): the 16-byte chunk t % 32 of rows t / 32 + 4 i
-// (i < 8), a warp a whole 512-byte row, into `dst` with the chunks of row k
-// permuted by k % 32 (so that wgmmaTf32SplitRows reads without bank
-// conflicts). Rows at or past kEnd and chunks at or past nEnd read zeros.
+// The producer thread t's share (of NT) of a K x N slice of B (32 rows of
+// k, 128 columns of n from n0): the 16-byte chunk t % 32 of rows t / 32 +
+// (NT / 32) i (i < 1024 / NT), a warp a whole 512-byte row, into `dst` with
+// the chunks of row k permuted by k % 32 (so that wgmmaTf32SplitRows reads
+// without bank conflicts). Rows at or past kEnd and chunks at or past nEnd
+// read zeros.
+template <int NT>
 __device__ __forceinline__ void
 wgmmaTf32CopyRows(unsigned dst, const float *src, long long ld, int k0,
                   int kEnd, int n0, int nEnd, int t) {
   const int chunk = t % 32, row = t / 32;
   const bool colOk = n0 + chunk * 4 < nEnd;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int k = row + 4 * i;
+  for (int i = 0; i < 1024 / NT; ++i) {
+    const int k = row + (NT / 32) * i;
     const bool ok = colOk && k0 + k < kEnd;
     wgmmaCopy16(
         dst + k * 512 + ((chunk ^ k) << 4),
@@ -154,15 +171,16 @@ wgmmaTf32CopyRows(unsigned dst, const float *src, long long ld, int k0,
 
 // Splits the K x N slice wgmmaTf32CopyRows copied (every producer thread's
 // copies have landed) into the big and small tiles, k-major in the 128-byte
-// swizzle: thread t takes k = t % 32 and the chunks 8 (t / 32) + i, so that
-// a warp's reads and its four stores per chunk each hit 32 banks.
+// swizzle: thread t takes k = t % 32 and the chunks (1024 / NT) (t / 32) + i,
+// so that a warp's reads and its four stores per chunk each hit 32 banks.
 template <class Cfg>
 __device__ __forceinline__ void wgmmaTf32SplitRows(const unsigned char *rows,
                                                    unsigned char *big, int t) {
+  constexpr int PER = 1024 / Cfg::kProducerThreads;
   const int k = t % 32;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int chunk = (t / 32) * 8 + i;
+  for (int i = 0; i < PER; ++i) {
+    const int chunk = (t / 32) * PER + i;
     float4 v =
         *reinterpret_cast<const float4 *>(rows + k * 512 + ((chunk ^ k) << 4));
     const float x[4] = {v.x, v.y, v.z, v.w};
@@ -195,11 +213,13 @@ wgmmaTf32Produce(const WgmmaArgs<float, float> &p, const WgmmaTile &tile,
       wgmmaBarWait(wgmmaSmemAddr(&tile.emptyBar[s]), ((kt / ST) - 1) & 1);
     const unsigned stage = ringAddr + s * Cfg::kStageBytes;
     const int k0 = tile.k0 + kt * BK;
-    wgmmaTf32CopyTile(stage, a, p.lda, tile.m0, p.M, k0, p.K, t);
+    constexpr int NT = Cfg::kProducerThreads;
+    wgmmaTf32CopyTile<NT>(stage, a, p.lda, tile.m0, p.M, k0, p.K, t);
     if constexpr (Cfg::kBRowsAlongK)
-      wgmmaTf32CopyRows(stage + 3 * TB, b, p.ldb, k0, p.K, tile.n0, p.N, t);
+      wgmmaTf32CopyRows<NT>(stage + 3 * TB, b, p.ldb, k0, p.K, tile.n0, p.N,
+                            t);
     else
-      wgmmaTf32CopyTile(stage + TB, b, p.ldb, tile.n0, p.N, k0, p.K, t);
+      wgmmaTf32CopyTile<NT>(stage + TB, b, p.ldb, tile.n0, p.N, k0, p.K, t);
     asm volatile("cp.async.commit_group;\n" ::: "memory");
   };
   for (int kt = 0; kt < D && kt < tile.kTiles; ++kt)
@@ -216,7 +236,8 @@ wgmmaTf32Produce(const WgmmaArgs<float, float> &p, const WgmmaTile &tile,
       // Every producer thread's copies of the slice have landed. Threads
       // are at most one slice apart after this barrier, and the next copy
       // goes D < ST - 1 stages ahead: none lands where a thread still reads.
-      asm volatile("bar.sync 1, 128;\n" ::: "memory");
+      asm volatile("bar.sync 1, %0;\n" ::"n"(Cfg::kProducerThreads)
+                   : "memory");
       wgmmaTf32SplitRows<Cfg>(stage + 3 * TB, stage + TB, t);
     } else {
       wgmmaTf32SplitTile<Cfg>(stage + TB, t);
@@ -342,15 +363,17 @@ gemmWgmmaTf32Block(const WgmmaArgs<float, float> &p,
       wgmma_smem + ((1024 - wgmmaSmemAddr(wgmma_smem) % 1024) % 1024);
   WgmmaTile tile;
   tile.aRing = tile.bRing = wgmmaSmemAddr(ring);
-  wgmmaPlaceTile<Cfg>(p, tile, fullBar, emptyBar);
+  wgmmaPlaceTile<Cfg, Cfg::kProducerThreads>(p, tile, fullBar, emptyBar);
   wgmmaTakeSplit<Cfg>(p, tile);
-  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
 
-  if (wg == 0) {
+  if (threadIdx.x < Cfg::kProducerThreads) {
     wgmmaProducerRegs<Cfg>();
-    wgmmaTf32Produce<Cfg>(p, tile, ring, t);
+    wgmmaTf32Produce<Cfg>(p, tile, ring, threadIdx.x);
   } else {
     wgmmaConsumerRegs<Cfg>();
+    // Consumer warpgroups are numbered 1 and 2 after the producers.
+    const int wg = (threadIdx.x - Cfg::kProducerThreads) / 128 + 1,
+              t = threadIdx.x % 128;
     float acc[64];
     wgmmaTf32Consume<Cfg>(tile, tile.aRing, wg, t, acc);
     if (p.splits > 1)

@@ -13,8 +13,10 @@
 // ragged batch of two with B K x N in two (9 and 8 k tiles), and a planted
 // wrong split whose grid leaves out the last slice. Convolutions, with A
 // gathered first by a launch of its own (im2col): VGG-16's 512 -> 512 at
-// 28 x 28 in five slices and unsplit, and a strided batch-1 convolution
+// 28 x 28 in nine slices and unsplit, and a strided batch-1 convolution
 // with bias and relu (m and n no tile multiples) stored by its epilogue.
+// The first-enumerated sets run two producer warpgroups (512 threads);
+// those with explicit parameters one, B as K x N included.
 
 // RUN: stark-template --problem %S/Inputs/linear-f32-k2048.mlir --family gemm_wgmma_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/linear-f32-k2048.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/linear-f32-k2048.mlir --family gemm_wgmma_3xtf32 --params stages=4,group_m=16 | stark-eval --target cuda --no-timing --problem %S/Inputs/linear-f32-k2048.mlir --candidate - | FileCheck %s
@@ -22,6 +24,7 @@
 // RUN: stark-template --problem %S/Inputs/fill-linear-f32-odd-n.mlir --family gemm_wgmma_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-linear-f32-odd-n.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-linear-f32-bias-relu.mlir --family gemm_wgmma_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-linear-f32-bias-relu.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/matmul-f32-kn-k2048.mlir --family gemm_wgmma_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-f32-kn-k2048.mlir --candidate - | FileCheck %s
+// RUN: stark-template --problem %S/Inputs/matmul-f32-kn-k2048.mlir --family gemm_wgmma_3xtf32 --params stages=3,group_m=8,producers=1 | stark-eval --target cuda --no-timing --problem %S/Inputs/matmul-f32-kn-k2048.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fill-batch-matmul-f32-kn-ragged.mlir --family gemm_wgmma_3xtf32 | stark-eval --target cuda --no-timing --problem %S/Inputs/fill-batch-matmul-f32-kn-ragged.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/linear-f32-k2048.mlir --family gemm_wgmma_3xtf32 --params stages=3,group_m=8,split_k=3 | stark-eval --target cuda --no-timing --problem %S/Inputs/linear-f32-k2048.mlir --candidate - | FileCheck %s
 // RUN: stark-template --problem %S/Inputs/fused-linear-f32-bias-relu.mlir --family gemm_wgmma_3xtf32 --params stages=3,group_m=8,split_k=4 | stark-eval --target cuda --no-timing --problem %S/Inputs/fused-linear-f32-bias-relu.mlir --candidate - | FileCheck %s
