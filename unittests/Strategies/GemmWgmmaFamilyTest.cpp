@@ -288,8 +288,8 @@ TEST_F(GemmWgmmaFamilyTest, Tf32OnlySm90aAndValidatesParameters) {
       generateCudaKernel("gemm_wgmma_3xtf32", v, {{"stages", 5}}, error)));
   EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1, "
                    "producers 1 or 2");
-  EXPECT_TRUE(failed(generateCudaKernel("gemm_wgmma_3xtf32", v,
-                                        {{"producers", 3}}, error)));
+  EXPECT_TRUE(failed(
+      generateCudaKernel("gemm_wgmma_3xtf32", v, {{"producers", 3}}, error)));
   EXPECT_EQ(error, "gemm_wgmma_3xtf32: stages in [3, 4], group_m >= 1, "
                    "producers 1 or 2");
   // N x K: no copy of B's rows.

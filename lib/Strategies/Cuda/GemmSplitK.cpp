@@ -122,8 +122,8 @@ double cudatpl::scoreSplitKTile(const ContractionView &c, int64_t bm,
 }
 
 SmallVector<std::pair<int64_t, double>>
-cudatpl::proposeOneBlockSplitK(const ContractionView &c, int64_t bm,
-                               int64_t bn, int64_t bk, double unsplitScore,
+cudatpl::proposeOneBlockSplitK(const ContractionView &c, int64_t bm, int64_t bn,
+                               int64_t bk, double unsplitScore,
                                const HardwareProfile &profile) {
   int64_t sms = getNumUnits(profile);
   int64_t blocks = ceilDiv(c.m, bm) * ceilDiv(c.n, bn) * c.batch;

@@ -70,9 +70,7 @@ struct WgmmaTf32Params {
 constexpr int64_t kTile = 128, kDepth = 32;
 
 /// A block's threads: the producer warpgroups and two consumers.
-int64_t getThreads(const WgmmaTf32Params &p) {
-  return 128 * (p.producers + 2);
-}
+int64_t getThreads(const WgmmaTf32Params &p) { return 128 * (p.producers + 2); }
 
 /// The register cap of __launch_bounds__(threads, 1): 168 for 384 threads,
 /// 128 for 512.

@@ -216,8 +216,7 @@ wgmmaTf32Produce(const WgmmaArgs<float, float> &p, const WgmmaTile &tile,
     constexpr int NT = Cfg::kProducerThreads;
     wgmmaTf32CopyTile<NT>(stage, a, p.lda, tile.m0, p.M, k0, p.K, t);
     if constexpr (Cfg::kBRowsAlongK)
-      wgmmaTf32CopyRows<NT>(stage + 3 * TB, b, p.ldb, k0, p.K, tile.n0, p.N,
-                            t);
+      wgmmaTf32CopyRows<NT>(stage + 3 * TB, b, p.ldb, k0, p.K, tile.n0, p.N, t);
     else
       wgmmaTf32CopyTile<NT>(stage + TB, b, p.ldb, tile.n0, p.N, k0, p.K, t);
     asm volatile("cp.async.commit_group;\n" ::: "memory");
@@ -236,8 +235,7 @@ wgmmaTf32Produce(const WgmmaArgs<float, float> &p, const WgmmaTile &tile,
       // Every producer thread's copies of the slice have landed. Threads
       // are at most one slice apart after this barrier, and the next copy
       // goes D < ST - 1 stages ahead: none lands where a thread still reads.
-      asm volatile("bar.sync 1, %0;\n" ::"n"(Cfg::kProducerThreads)
-                   : "memory");
+      asm volatile("bar.sync 1, %0;\n" ::"n"(Cfg::kProducerThreads) : "memory");
       wgmmaTf32SplitRows<Cfg>(stage + 3 * TB, stage + TB, t);
     } else {
       wgmmaTf32SplitTile<Cfg>(stage + TB, t);
