@@ -23,16 +23,17 @@ __device__ __forceinline__ void splitTf32(float x, unsigned &big,
     asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
   else
     hi = __float_as_uint(x) & 0xffffe000u;
-  // inf and NaN go whole into the big part (x - x would be NaN, and a NaN
-  // whose payload is in the low bits would be cut to inf); a finite x that
-  // rounds up to inf (near FLT_MAX, RNA only) is cut instead. The small part
+  // inf and NaN go whole into the big part (x - x would be NaN), a NaN with
+  // its quiet bit set: the tensor cores read only the top 19 bits, and a
+  // NaN whose payload is in the low 13 would be read as inf. A finite x
+  // that rounds up to inf (near FLT_MAX, RNA only) is cut instead. The small part
   // is never zero but at least the smallest normal, with x's sign: the
   // cross terms multiply it by the other operand's big part, and an
   // infinite operand times a zero small part would turn an infinite product
   // into NaN. On a finite product it adds at most 2^-126 |y|.
   float lo;
   if (!isfinite(x)) {
-    hi = __float_as_uint(x);
+    hi = __float_as_uint(x) | (isnan(x) ? 0x00400000u : 0u);
     lo = 0;
   } else {
     if constexpr (Rna)
