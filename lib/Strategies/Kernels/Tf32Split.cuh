@@ -26,8 +26,8 @@ __device__ __forceinline__ void splitTf32(float x, unsigned &big,
   // inf and NaN go whole into the big part (x - x would be NaN), a NaN with
   // its quiet bit set: the tensor cores read only the top 19 bits, and a
   // NaN whose payload is in the low 13 would be read as inf. A finite x
-  // that rounds up to inf (near FLT_MAX, RNA only) is cut instead. The small part
-  // is never zero but at least the smallest normal, with x's sign: the
+  // that rounds up to inf (near FLT_MAX, RNA only) is cut instead. The small
+  // part is never zero but at least the smallest normal, with x's sign: the
   // cross terms multiply it by the other operand's big part, and an
   // infinite operand times a zero small part would turn an infinite product
   // into NaN. On a finite product it adds at most 2^-126 |y|.
