@@ -132,7 +132,7 @@ static void buildTileSteps(TransformScriptBuilder &w, Value root,
   if (vectorize)
     transform::VectorizeOp::create(b, loc, current, ValueRange(),
                                    DenseI64ArrayAttr(), UnitAttr(), UnitAttr(),
-                                   UnitAttr(), DenseBoolArrayAttr());
+                                   b.getUnitAttr(), DenseBoolArrayAttr());
 }
 
 /// Lowers the vector contractions, reductions and transfers of `func` the
