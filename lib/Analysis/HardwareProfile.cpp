@@ -198,6 +198,7 @@ static HardwareProfile makeHost() {
   p.simdBits = has("avx512f") ? 512 : (has("avx") || has("neon")) ? 256 : 128;
   if (has("neon") && !has("avx"))
     p.simdBits = 128;
+  p.simdRegisters = has("avx512f") || has("neon") ? 32 : 16;
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   p.numComputeUnits = cores;
   double ghz = 2.5;

@@ -360,6 +360,14 @@ static int64_t getVectorLanes(Operation *root, const HardwareProfile &host) {
                                   std::max<int64_t>(elementBits, 8));
 }
 
+/// The host's vector registers; a profile that does not say has 32 with
+/// 512-bit vectors, else 16.
+static int64_t getSimdRegisters(const HardwareProfile &host) {
+  if (host.simdRegisters > 0)
+    return host.simdRegisters;
+  return host.simdBits >= 512 ? 32 : 16;
+}
+
 /// cpu-softmax-rows: blocks of whole rows, each row one vector; also gives
 /// the softmax's loop ranges and iterators for the threaded twins.
 static LogicalResult addSoftmaxSchedules(
@@ -402,34 +410,43 @@ static LogicalResult addSoftmaxSchedules(
 /// cpu-tile-vectorize for a contraction with one m, n and k loop: register
 /// tile mr x nr (nr a multiple of the vector width), cache tiles sized so
 /// the B panel (kc x nc) and A block stay in cache.
-static void
-addContractionSchedules(const linalg::ContractionDimensions &contraction,
-                        ArrayRef<int64_t> ranges, int64_t lanes,
-                        std::vector<CpuSchedule> &schedules) {
+static void addContractionSchedules(
+    const linalg::ContractionDimensions &contraction, ArrayRef<int64_t> ranges,
+    int64_t lanes, int64_t registers, std::vector<CpuSchedule> &schedules) {
   unsigned numLoops = ranges.size();
   unsigned m = contraction.m[0], n = contraction.n[0], k = contraction.k[0];
-  for (int64_t mr : {8, 4})
-    for (int64_t nrVectors : {2, 1})
-      for (auto [mc, nc, kc] :
-           {std::tuple<int64_t, int64_t, int64_t>{64, 256, 128},
-            {128, 128, 256},
-            {32, 512, 64}}) {
-        CpuSchedule s;
-        s.cacheTiles.assign(numLoops, 0);
-        s.registerTiles.assign(numLoops, 0);
-        for (unsigned b : contraction.batch) {
-          s.cacheTiles[b] = 1;
-          s.registerTiles[b] = 1;
-        }
-        s.cacheTiles[m] = getDividingTile(ranges[m], mc);
-        s.cacheTiles[n] = getDividingTile(ranges[n], nc);
-        s.cacheTiles[k] = getDividingTile(ranges[k], kc);
-        s.registerTiles[m] = getDividingTile(s.cacheTiles[m], mr);
-        s.registerTiles[n] =
-            getDividingTile(s.cacheTiles[n], lanes * nrVectors);
-        s.registerTiles[k] = 1;
-        addUniqueSchedule(schedules, s);
+  // Register tiles mr x (nrVectors vectors), wider rows first (per k step
+  // an mr x 2 tile loads 2 vectors of B and mr elements of A for 2 mr
+  // multiply-adds). Tiles whose accumulators take more than half of the
+  // vector registers come last: the rest hold B's vectors and A's
+  // broadcasts, and 8 x 16 f32 accumulators fill AVX2's sixteen (256 x
+  // 1024 x 512 on two cores: 4.80 ms, against 3.73 ms for 4 x 16).
+  SmallVector<std::pair<int64_t, int64_t>> registerTiles = {
+      {8, 2}, {4, 2}, {8, 1}, {4, 1}};
+  llvm::stable_sort(registerTiles, [&](auto a, auto b) {
+    return a.first * a.second <= registers / 2 &&
+           b.first * b.second > registers / 2;
+  });
+  for (auto [mr, nrVectors] : registerTiles)
+    for (auto [mc, nc, kc] :
+         {std::tuple<int64_t, int64_t, int64_t>{64, 256, 128},
+          {128, 128, 256},
+          {32, 512, 64}}) {
+      CpuSchedule s;
+      s.cacheTiles.assign(numLoops, 0);
+      s.registerTiles.assign(numLoops, 0);
+      for (unsigned b : contraction.batch) {
+        s.cacheTiles[b] = 1;
+        s.registerTiles[b] = 1;
       }
+      s.cacheTiles[m] = getDividingTile(ranges[m], mc);
+      s.cacheTiles[n] = getDividingTile(ranges[n], nc);
+      s.cacheTiles[k] = getDividingTile(ranges[k], kc);
+      s.registerTiles[m] = getDividingTile(s.cacheTiles[m], mr);
+      s.registerTiles[n] = getDividingTile(s.cacheTiles[n], lanes * nrVectors);
+      s.registerTiles[k] = 1;
+      addUniqueSchedule(schedules, s);
+    }
 }
 
 /// cpu-tile-vectorize for ops with projected-permutation maps: innermost
@@ -534,7 +551,7 @@ static void addTileLoopsSchedule(ArrayRef<int64_t> ranges,
 /// contraction, projected-permutation maps, a window op; else loops.
 static void addLinalgSchedules(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
                                ArrayRef<utils::IteratorType> iterators,
-                               int64_t lanes,
+                               int64_t lanes, int64_t registers,
                                std::vector<CpuSchedule> &schedules) {
   FailureOr<linalg::ContractionDimensions> contraction =
       linalg::inferContractionDims(op);
@@ -542,7 +559,7 @@ static void addLinalgSchedules(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
   if (linalg::isaContractionOpInterface(op) && succeeded(contraction) &&
       contraction->m.size() == 1 && contraction->n.size() == 1 &&
       contraction->k.size() == 1)
-    addContractionSchedules(*contraction, ranges, lanes, schedules);
+    addContractionSchedules(*contraction, ranges, lanes, registers, schedules);
   else if (op.hasOnlyProjectedPermutations())
     addRowVectorSchedules(ranges, iterators, lanes, schedules);
   else if (window)
@@ -612,7 +629,7 @@ std::vector<CpuSchedule> mlir::stark::enumerateCpuSchedules(
     ranges = op.getStaticLoopRanges();
     iterators = op.getIteratorTypesArray();
     addLinalgSchedules(op, ranges, iterators, getVectorLanes(root, host),
-                       schedules);
+                       getSimdRegisters(host), schedules);
   }
 
   std::vector<CpuSchedule> all = addThreadedTwins(schedules, ranges, iterators,

@@ -45,6 +45,9 @@ struct HardwareProfile {
   int64_t maxThreadsPerBlock = 0;
   int64_t warpSize = 0;
   int64_t simdBits = 0; // host vector width
+  /// Host vector registers (32 with AVX-512 or NEON, 16 with AVX/AVX2 or
+  /// SSE); 0: not known, read from simdBits.
+  int64_t simdRegisters = 0;
   /// Fixed cost of launching one kernel (GPU) or calling one function (host).
   double launchOverheadSeconds = 0;
 
