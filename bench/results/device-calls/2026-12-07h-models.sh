@@ -30,20 +30,10 @@ for M in ${MODELS:-llama_block_b1 vgg16_b1}; do
   find /tmp/models/$M -name "*.report.json" -exec cp {} $R/ \; 2>/dev/null
   tar -czf $OUT/results.tgz -C $R .
 done
-# PROBE=1: where one evaluation's wall time goes, for the LLaMA block's
-# gate projection (512 x 5632 x 2048, B N x K) and its first-ranked
-# gemm_wgmma_3xtf32 candidate: the judge's phases with glibc's default
-# allocator settings and with large blocks kept for reuse, and under
-# nsys where it exists; only when it starts before PROBE_BEFORE (420) s.
+# PROBE=1: where one evaluation's wall time goes
+# (bench/kernels/eval_phases.sh: the LLaMA gate projection's first
+# gemm_wgmma_3xtf32 candidate), when it starts before PROBE_BEFORE (420) s.
 if [ -n "$PROBE" ] && [ $(($(date +%s) - T0)) -lt ${PROBE_BEFORE:-420} ]; then
-  which nsys perf > $R/probe-tools.txt 2>&1
-  $B/bin/stark-template --problem bench/kernels/inputs/llama-gate-f32.mlir --family gemm_wgmma_3xtf32 > /tmp/gate-cand.mlir 2> $R/probe-template.log
-  for V in default keep; do
-    E=X=1; [ $V = keep ] && E=GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967296
-    /usr/bin/time -f "%e s wall, %U s user, %S s sys, %M KB" env $E timeout 120 $B/bin/stark-eval --target cuda --json --problem bench/kernels/inputs/llama-gate-f32.mlir --candidate /tmp/gate-cand.mlir > $R/probe-$V.json 2> $R/probe-$V.time
-  done
-  if which nsys > /dev/null 2>&1; then
-    timeout 150 nsys profile -t cuda,osrt --stats=true -o /tmp/probe-nsys --force-overwrite true $B/bin/stark-eval --target cuda --json --problem bench/kernels/inputs/llama-gate-f32.mlir --candidate /tmp/gate-cand.mlir > $R/probe-nsys.txt 2>&1
-  fi
+  bash bench/kernels/eval_phases.sh $B/bin $R
   tar -czf $OUT/results.tgz -C $R .
 fi
