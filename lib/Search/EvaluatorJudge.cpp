@@ -59,6 +59,7 @@ FailureOr<double> EvaluatorJudge::measureBaseline(std::string &error) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   results.push_back(r);
+  kinds.push_back(EvaluationKind::Problem);
   if (!r.isOk() || !r.baselineTime) {
     error = "the baseline itself does not evaluate: " + describeFailure(r);
     return failure();
@@ -106,6 +107,7 @@ Verdict EvaluatorJudge::judge(const Proposal &proposal) {
                                          job.candidateSource, job.candidateName,
                                          job.options, job.worker);
   results.push_back(r);
+  kinds.push_back(EvaluationKind::Candidate);
   return toVerdict(r);
 }
 
@@ -120,6 +122,7 @@ EvaluatorJudge::judgeAll(llvm::ArrayRef<Proposal> proposals) {
   for (EvalResult &r : pool->evaluateAll(std::move(jobs))) {
     verdicts.push_back(toVerdict(r));
     results.push_back(std::move(r));
+    kinds.push_back(EvaluationKind::Candidate);
   }
   return verdicts;
 }
@@ -129,6 +132,7 @@ Verdict EvaluatorJudge::retime(const Proposal &proposal) {
     return judge(proposal);
   EvalResult r = pool->evaluateHere(makeJob(proposal));
   results.push_back(r);
+  kinds.push_back(EvaluationKind::Retime);
   return toVerdict(r);
 }
 
@@ -147,6 +151,7 @@ Verdict EvaluatorJudge::sanitize(const Proposal &proposal, StringRef tool) {
                                          job.candidateSource, job.candidateName,
                                          job.options, job.worker);
   results.push_back(r);
+  kinds.push_back(EvaluationKind::Sanitizer);
   Verdict v;
   v.status = stringifyEvalStatus(r.status).str();
   v.passed = r.isOk();

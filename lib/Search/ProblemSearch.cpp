@@ -8,6 +8,7 @@
 #include "stark/Strategies/CandidateSpaces.h"
 
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -143,11 +144,25 @@ static bool createSearchAgents(ModuleOp standalone, const HardwareProfile &hw,
 /// and reference runs.
 static void summarizeEvaluations(const EvaluatorJudge &judge,
                                  ProblemSearchResult &result) {
+  using Kind = EvaluatorJudge::EvaluationKind;
   result.evaluations = judge.getResults().size();
-  for (const EvalResult &r : judge.getResults()) {
+  for (auto [r, kind] : llvm::zip(judge.getResults(), judge.getKinds())) {
     result.referenceRuns += r.referenceRuns;
     result.referencesReused += r.referencesReused;
-    result.evaluationSeconds.push_back(r.wallSeconds);
+    switch (kind) {
+    case Kind::Problem:
+      result.problemEvaluationSeconds += r.wallSeconds;
+      break;
+    case Kind::Candidate:
+      result.evaluationSeconds.push_back(r.wallSeconds);
+      break;
+    case Kind::Retime:
+      result.retimeSeconds.push_back(r.wallSeconds);
+      break;
+    case Kind::Sanitizer:
+      result.sanitizerSeconds.push_back(r.wallSeconds);
+      break;
+    }
     for (const auto &[name, seconds] : r.phaseSeconds) {
       auto it = llvm::find_if(result.phaseSeconds,
                               [&](const auto &p) { return p.first == name; });

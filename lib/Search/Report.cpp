@@ -87,6 +87,9 @@ mlir::stark::problemToJSON(StringRef symbol, ProblemAttr info,
   report["evaluations"] = llvm::json::Object{
       {"count", result.evaluations},
       {"wall_seconds", llvm::json::Array(result.evaluationSeconds)},
+      {"problem_wall_seconds", result.problemEvaluationSeconds},
+      {"retime_wall_seconds", llvm::json::Array(result.retimeSeconds)},
+      {"sanitizer_wall_seconds", llvm::json::Array(result.sanitizerSeconds)},
       {"judge_phase_seconds", std::move(phases)}};
   report["candidates"] = search.candidatesTried;
   report["stop_reason"] = search.stopReason;

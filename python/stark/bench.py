@@ -770,12 +770,17 @@ def parse_args(argv):
 
 
 def evaluation_seconds(report):
-    """The wall time of each candidate evaluated in a search report (the
-    first evaluation of each problem is the problem's own: left out)."""
+    """The wall time of each candidate judged in a search report. Reports
+    with `problem_wall_seconds` list the candidates alone in `wall_seconds`;
+    older ones listed every evaluation, the problem's own first (left out;
+    their retimes and sanitizer runs cannot be told apart)."""
     seconds = []
     for p in (report or {}).get("problems", []):
-        walls = (p.get("evaluations") or {}).get("wall_seconds") or []
-        seconds += [w for w in walls[1:] if w]
+        evaluations = p.get("evaluations") or {}
+        walls = evaluations.get("wall_seconds") or []
+        if "problem_wall_seconds" not in evaluations:
+            walls = walls[1:]
+        seconds += [w for w in walls if w]
     return seconds
 
 

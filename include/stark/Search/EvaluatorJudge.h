@@ -106,6 +106,9 @@ public:
 
   /// Every evaluation so far, in order (the baseline first).
   const std::vector<EvalResult> &getResults() const { return results; }
+  /// What each of getResults() was, in the same order.
+  enum class EvaluationKind { Problem, Candidate, Retime, Sanitizer };
+  ArrayRef<EvaluationKind> getKinds() const { return kinds; }
 
 private:
   std::string problemSource, problemName;
@@ -121,6 +124,7 @@ private:
   /// The speedup of the fastest candidate verified in full so far.
   double bestVerifiedSpeedup = 0;
   std::vector<EvalResult> results;
+  std::vector<EvaluationKind> kinds;
 
   /// The job of a candidate's evaluation; screened when `screen` and
   /// screening is on.

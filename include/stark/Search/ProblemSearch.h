@@ -132,9 +132,14 @@ struct ProblemSearchResult {
   /// ran the winner under compute-sanitizer.
   int64_t evaluations = 0;
   int64_t sanitizerRuns = 0;
-  /// The wall time of each of them, in the order they ran, and the judge's
-  /// seconds per kind of phase summed over all of them.
+  /// The wall time of each candidate's judgement, in the order they ran
+  /// (what a search pays per candidate); apart from them the problem's own
+  /// evaluation (references and baseline), the winners' second timings and
+  /// their runs under compute-sanitizer. The judge's seconds per kind of
+  /// phase are summed over all of them.
   std::vector<double> evaluationSeconds;
+  double problemEvaluationSeconds = 0;
+  std::vector<double> retimeSeconds, sanitizerSeconds;
   std::vector<std::pair<std::string, double>> phaseSeconds;
 };
 
