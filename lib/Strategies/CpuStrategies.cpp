@@ -2,6 +2,7 @@
 
 #include "stark/Strategies/CpuStrategies.h"
 #include "Cpu/CpuFusedGroup.h"
+#include "Cpu/CpuVectorAccumulators.h"
 #include "stark/Analysis/InitFill.h"
 #include "stark/Analysis/ProblemView.h"
 #include "stark/Dialect/StarkDialect.h"
@@ -808,6 +809,9 @@ mlir::stark::applyCpuSchedule(ModuleOp problem, const CpuSchedule &schedule,
     return failure();
   if (failed(applyTransformScript(*candidate, **script, error)))
     return failure();
+  // A row reduction's running value: a vector of partial results, not a
+  // horizontal reduction into a scalar at every step.
+  keepVectorAccumulators(*candidate);
   // A temporary of a fused chain that stays a buffer in each row block (the
   // value beside an argmax's index) is freed where the block ends.
   if (schedule.family == kCpuFusedRows &&

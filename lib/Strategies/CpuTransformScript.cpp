@@ -135,8 +135,11 @@ static void buildTileSteps(TransformScriptBuilder &w, Value root,
                                    b.getUnitAttr(), DenseBoolArrayAttr());
 }
 
-/// Lowers the vector contractions, reductions and transfers of `func` the
-/// way the schedule names.
+/// Lowers the vector contractions and reductions of `func` the way the
+/// schedule names. The transfers stay transfers until the cleanup has
+/// hoisted the accumulator's out of the reduction loops (lowered to loads
+/// and stores first, a row reduction's 1-element accumulator stayed in
+/// memory, read and written at every step).
 static void
 buildVectorLowering(TransformScriptBuilder &w, Value func,
                     vector::VectorContractLowering contractionLowering,
@@ -150,8 +153,6 @@ buildVectorLowering(TransformScriptBuilder &w, Value func,
         b, loc,
         vector::VectorMultiReductionLoweringAttr::get(ctx, reductionLowering));
     transform::ApplyTransferPermutationPatternsOp::create(b, loc);
-    transform::ApplyLowerTransferPatternsOp::create(b, loc,
-                                                    b.getI64IntegerAttr(1));
     transform::ApplyLowerOuterProductPatternsOp::create(b, loc);
     transform::ApplyCanonicalizationPatternsOp::create(b, loc);
   });

@@ -249,6 +249,58 @@ TEST_F(CpuStrategiesTest, RowReduction) {
                          4);
 }
 
+/// A row sum's loop over the row carries a vector of partial sums (one
+/// element-wise add per step), reduced once after the loop, instead of a
+/// scalar that every step's vector is reduced into lane by lane; and so
+/// does a row maximum. Both verify (the sum is reassociated: the bound
+/// from the f64 reference judges it).
+TEST_F(CpuStrategiesTest, RowReductionsKeepVectorAccumulators) {
+  for (StringRef combine : {"arith.addf", "arith.maximumf"}) {
+    std::string func = llvm::formatv(R"mlir(
+      func.func @kernel(%a: memref<64x1024xf32>, %c: memref<64xf32>) {{
+        linalg.reduce ins(%a : memref<64x1024xf32>) outs(%c : memref<64xf32>) dimensions = [1]
+          (%x: f32, %acc: f32) {{
+            %s = {0} %x, %acc : f32
+            linalg.yield %s : f32
+          }
+        return
+      })mlir",
+                                     combine)
+                           .str();
+    OwningOpRef<ModuleOp> problem = parseProblem(func);
+    ASSERT_TRUE(problem);
+    std::vector<CpuSchedule> schedules =
+        schedulesOf(*problem, "cpu-tile-vectorize");
+    ASSERT_FALSE(schedules.empty());
+    const CpuSchedule &s = schedules.front();
+    std::string error;
+    FailureOr<OwningOpRef<ModuleOp>> candidate =
+        applyCpuSchedule(*problem, s, error);
+    ASSERT_TRUE(succeeded(candidate)) << error;
+    // A reduction inside the loop that loads the row's vectors, or after it.
+    int inLoops = 0, after = 0, vectorCarried = 0;
+    (**candidate)->walk([&](vector::ReductionOp r) {
+      auto loop = dyn_cast<scf::ForOp>(r->getParentOp());
+      bool inRowLoop =
+          loop &&
+          llvm::any_of(loop.getBody()->getOps<vector::LoadOp>(),
+                       [](vector::LoadOp load) {
+                         return load.getVectorType().getNumElements() > 1;
+                       });
+      ++(inRowLoop ? inLoops : after);
+    });
+    (**candidate)->walk([&](scf::ForOp loop) {
+      for (BlockArgument arg : loop.getRegionIterArgs())
+        if (auto type = dyn_cast<VectorType>(arg.getType()))
+          vectorCarried += type.getNumElements() > 1;
+    });
+    EXPECT_EQ(inLoops, 0) << combine.str() << ": " << s.describe();
+    EXPECT_GT(after, 0) << combine.str();
+    EXPECT_GT(vectorCarried, 0) << combine.str();
+    expectVerified(*problem, s);
+  }
+}
+
 TEST_F(CpuStrategiesTest, ElementwiseWithBroadcast) {
   checkAllSchedulesApply(R"mlir(
     func.func @kernel(%a: memref<64x256xf32>, %b: memref<256xf32>, %c: memref<64x256xf32>) {
