@@ -20,6 +20,7 @@ json::Object mlir::stark::timingOptionsToJSON(const TimingOptions &t) {
       {"max_trials", t.maxTrials},
       {"target_relative_spread", t.targetRelativeSpread},
       {"spread_floor_seconds", t.spreadFloorSeconds},
+      {"target_median_error", t.targetMedianError},
       {"budget_seconds", t.budgetSeconds},
       {"flush_cache", t.flushCache},
       {"gate_host_programs", t.gateHostPrograms},
@@ -40,6 +41,7 @@ bool mlir::stark::timingOptionsFromJSON(const json::Value &value,
          o.map("min_trials", t.minTrials) && o.map("max_trials", t.maxTrials) &&
          o.map("target_relative_spread", t.targetRelativeSpread) &&
          o.mapOptional("spread_floor_seconds", t.spreadFloorSeconds) &&
+         o.mapOptional("target_median_error", t.targetMedianError) &&
          o.map("budget_seconds", t.budgetSeconds) &&
          o.map("flush_cache", t.flushCache) &&
          o.mapOptional("gate_host_programs", t.gateHostPrograms) &&

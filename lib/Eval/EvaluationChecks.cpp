@@ -372,10 +372,12 @@ bool Evaluation::timeAndCheck() {
            "the candidate failed while timing: " + timing.error);
     return false;
   }
+  // Each kernel has a sample per round until it settled (Timing.h): the
+  // counts may differ, but neither is empty.
   size_t runs = timing.candidateSamples.size();
-  if (timing.runInputSet.size() != runs ||
-      timing.inputChecksums.size() != runs ||
-      timing.baselineSamples.size() != runs) {
+  if (runs == 0 || timing.baselineSamples.empty() ||
+      timing.runInputSet.size() != runs ||
+      timing.inputChecksums.size() != runs) {
     finish(EvalStatus::Crash,
            "the candidate's runner gave an inconsistent account of its "
            "timed runs");

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::stark;
@@ -47,6 +48,25 @@ TimingStats mlir::stark::computeTimingStats(ArrayRef<double> samples) {
   return s;
 }
 
+double TimingStats::relativeMedianError() const {
+  if (trials == 0 || !(median > 0))
+    return std::numeric_limits<double>::infinity();
+  constexpr double kSigmaPerIqr = 1 / 1.349;
+  const double kMedianPerSigma = std::sqrt(M_PI / 2);
+  return kMedianPerSigma * kSigmaPerIqr * iqr() / std::sqrt(double(trials)) /
+         median;
+}
+
+/// Whether `s` (at least the minimum of samples) says enough about its
+/// kernel: a small spread, or a precise median.
+static bool isSettled(const TimingStats &s, const TimingOptions &options) {
+  if (s.iqr() <= std::max(options.targetRelativeSpread * s.median,
+                          options.spreadFloorSeconds))
+    return true;
+  return options.targetMedianError > 0 &&
+         s.relativeMedianError() <= options.targetMedianError;
+}
+
 InterleavedTiming mlir::stark::timeInterleaved(ArrayRef<UntimedRun> warmup,
                                                ArrayRef<TimedRun> timed,
                                                const TimingOptions &options) {
@@ -68,8 +88,11 @@ InterleavedTiming mlir::stark::timeInterleaved(ArrayRef<UntimedRun> warmup,
   auto start = std::chrono::steady_clock::now();
   unsigned minTrials = std::max(1u, options.minTrials);
   unsigned maxTrials = std::max(minTrials, options.maxTrials);
+  std::vector<bool> settled(numKernels, false);
   while (result.rounds < maxTrials) {
     for (size_t k = 0; k < numKernels; ++k) {
+      if (settled[k])
+        continue;
       FailureOr<double> seconds = timed[k](result.error);
       if (failed(seconds)) {
         result.failedKernel = int(k);
@@ -82,14 +105,13 @@ InterleavedTiming mlir::stark::timeInterleaved(ArrayRef<UntimedRun> warmup,
     ++result.rounds;
     if (result.rounds < minTrials)
       continue;
-    bool spreadOk = true;
+    bool allSettled = true;
     for (size_t k = 0; k < numKernels; ++k) {
-      TimingStats s = computeTimingStats(samples[k]);
-      if (s.iqr() > std::max(options.targetRelativeSpread * s.median,
-                             options.spreadFloorSeconds))
-        spreadOk = false;
+      if (!settled[k])
+        settled[k] = isSettled(computeTimingStats(samples[k]), options);
+      allSettled = allSettled && settled[k];
     }
-    if (spreadOk) {
+    if (allSettled) {
       result.spreadReached = true;
       break;
     }

@@ -119,6 +119,11 @@ static cl::opt<double> spreadFloor(
     cl::desc("Stop timing early also once the IQR is at most this many "
              "seconds (CUDA events resolve about half a microsecond)"),
     cl::init(TimingOptions().spreadFloorSeconds), cl::cat(category));
+static cl::opt<double> targetMedianError(
+    "target-median-error",
+    cl::desc("Stop timing a kernel also once its median's estimated "
+             "standard error is at most this share of the median (0: off)"),
+    cl::init(TimingOptions().targetMedianError), cl::cat(category));
 static cl::opt<std::string> referenceDir(
     "references",
     cl::desc("Reference store: read the baseline's and the high-precision "
@@ -296,6 +301,7 @@ int main(int argc, char **argv) {
   options.timing.budgetSeconds = timeBudget;
   options.timing.targetRelativeSpread = targetSpread;
   options.timing.spreadFloorSeconds = spreadFloor;
+  options.timing.targetMedianError = targetMedianError;
   options.timing.flushCache = !noFlush;
   options.timing.gateHostPrograms = gateHostPrograms;
   options.timing.graphHostPrograms = graphHostPrograms;

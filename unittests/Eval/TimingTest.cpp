@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::stark;
 
@@ -118,6 +120,80 @@ TEST(TimingTest, SpreadWithinTheClocksResolutionStopsAtTheMinimum) {
   o.spreadFloorSeconds = 0;
   t = timeAlone(ticks, o);
   EXPECT_EQ(t.rounds, 200u);
+  EXPECT_FALSE(t.spreadReached);
+}
+
+TEST(TimingTest, MedianErrorFromTheIqr) {
+  // IQR 2, median 3, five samples: sqrt(pi/2) * (2 / 1.349) / sqrt(5) / 3.
+  TimingStats s = computeTimingStats({5, 1, 4, 2, 3});
+  EXPECT_NEAR(s.relativeMedianError(),
+              std::sqrt(M_PI / 2) * (2 / 1.349) / std::sqrt(5.0) / 3, 1e-12);
+  EXPECT_TRUE(std::isinf(computeTimingStats({}).relativeMedianError()));
+}
+
+// Runs that spread by about 3% by nature (a GEMM of a few hundred
+// microseconds) never reach the 2% spread; their median is known to 0.5%
+// after a few dozen samples, and the loop stops at the first round where
+// it is.
+TEST(TimingTest, SpreadByNatureStopsOnceTheMedianIsKnown) {
+  static constexpr double kCycle[] = {0.97, 0.99, 1.01, 1.03};
+  unsigned calls = 0;
+  std::vector<double> taken;
+  auto spread = [&](std::string &) -> FailureOr<double> {
+    taken.push_back(300e-6 * kCycle[calls++ % 4]);
+    return taken.back();
+  };
+  TimingOptions o;
+  o.minTrials = 10;
+  o.maxTrials = 200;
+  o.budgetSeconds = 1e9;
+  InterleavedTiming t = timeAlone(spread, o);
+  EXPECT_TRUE(t.spreadReached);
+  EXPECT_LT(t.rounds, 200u);
+  EXPECT_GT(t.rounds, o.minTrials);
+  EXPECT_GT(t.stats[0].relativeSpread(), o.targetRelativeSpread);
+  EXPECT_LE(t.stats[0].relativeMedianError(), o.targetMedianError);
+  // One round fewer did not know it well enough.
+  TimingStats before = computeTimingStats(ArrayRef<double>(taken).drop_back(1));
+  EXPECT_GT(before.relativeMedianError(), o.targetMedianError);
+
+  // Without the median rule the same runs go on to the cap.
+  calls = 0;
+  taken.clear();
+  o.targetMedianError = 0;
+  t = timeAlone(spread, o);
+  EXPECT_EQ(t.rounds, 200u);
+  EXPECT_FALSE(t.spreadReached);
+}
+
+// A kernel that settles first (a steady baseline) sits out the rounds its
+// partner still needs; each keeps its own samples.
+TEST(TimingTest, ASettledKernelSitsOutTheLaterRounds) {
+  std::string order;
+  unsigned calls = 0;
+  auto steady = [&](std::string &) -> FailureOr<double> {
+    order += 'A';
+    return 8e-3;
+  };
+  auto noisy = [&](std::string &) -> FailureOr<double> {
+    order += 'B';
+    return (++calls % 2) ? 1e-3 : 2e-3;
+  };
+  auto warm = [&](std::string &) -> LogicalResult { return success(); };
+  UntimedRun warmups[] = {warm, warm};
+  TimedRun runs[] = {steady, noisy};
+  TimingOptions o;
+  o.warmupRuns = 0;
+  o.minTrials = 3;
+  o.maxTrials = 8;
+  o.budgetSeconds = 1e9;
+  InterleavedTiming t = timeInterleaved(warmups, runs, o);
+  EXPECT_EQ(order, "ABABABBBBBB");
+  EXPECT_EQ(t.rounds, 8u);
+  ASSERT_EQ(t.samples.size(), 2u);
+  EXPECT_EQ(t.samples[0].size(), 3u);
+  EXPECT_EQ(t.samples[1].size(), 8u);
+  EXPECT_EQ(t.stats[0].trials, 3u);
   EXPECT_FALSE(t.spreadReached);
 }
 

@@ -2,9 +2,11 @@
 //
 // Kernels are timed in rounds: each round runs every kernel once, in a fixed
 // order (baseline, candidate, baseline, candidate, ...), so slow drifts of
-// the machine (clock boost, other processes) hit all of them alike. The loop
-// stops once every kernel has enough samples and a small spread, or when the
-// time budget is spent.
+// the machine (clock boost, other processes) hit all of them alike. A kernel
+// is settled once it has enough samples and either a small spread or a
+// median known precisely enough; later rounds leave it out (a slow baseline
+// then no longer sets the pace of a fast candidate's rounds). The loop stops
+// once every kernel is settled, or when the time budget is spent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +37,12 @@ struct TimingOptions {
   /// targetRelativeSpread of the median: such a loop ran to maxTrials or
   /// budgetSeconds for a median no better known.
   double spreadFloorSeconds = 1e-6;
+  /// ... or the median's estimated standard error (TimingStats::
+  /// relativeMedianError) at most this share of the median: a kernel whose
+  /// runs spread by a few percent by nature (a 300 us GEMM's IQR is often
+  /// 3%) has its median known to 0.5% after about 40 samples, where the
+  /// spread rule alone ran to the budget. 0 turns the rule off.
+  double targetMedianError = 0.005;
   /// Stop after minTrials once this much wall time has passed (seconds,
   /// measured around the whole loop, uploads included).
   double budgetSeconds = 2.0;
@@ -66,6 +74,11 @@ struct TimingStats {
   double iqr() const { return q3 - q1; }
   /// IQR / median; 0 when there is no sample.
   double relativeSpread() const { return median > 0 ? iqr() / median : 0; }
+  /// The standard error of the median over the median, estimated from the
+  /// IQR as for a normal distribution (sigma = IQR / 1.349, the median's
+  /// error sqrt(pi / 2) sigma / sqrt(n)); robust to the long right tail of
+  /// timings. Infinite without a sample or a positive median.
+  double relativeMedianError() const;
 };
 
 /// Statistics of `samples` (any order).
@@ -80,10 +93,12 @@ struct InterleavedTiming {
   std::vector<TimingStats> stats; // one per kernel, in the order given
   /// The samples behind `stats` (seconds, in the order taken), one list per
   /// kernel: a judge in another process recomputes the statistics from them.
+  /// A kernel settled before the last round has fewer samples than the
+  /// rounds.
   std::vector<std::vector<double>> samples;
   unsigned rounds = 0;
   bool budgetExhausted = false; // stopped on time, not on spread
-  bool spreadReached = false;
+  bool spreadReached = false;   // every kernel settled
   /// On failure: which kernel failed and why.
   int failedKernel = -1;
   std::string error;
