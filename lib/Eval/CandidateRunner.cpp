@@ -111,11 +111,18 @@ LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
                                    ArgBuffers &args, ArrayRef<HostBuffer> in,
                                    unsigned schedule, RunOutcome &outcome,
                                    std::string &error) {
-  if (failed(args.upload(in, error)))
-    return failure();
-  if (failed(schedule ? target.runRescheduled(kernel, args, schedule, error)
-                      : kernel.run(args, error)))
-    return failure();
+  {
+    StepTimer step(outcome.steps, "uploading the arguments");
+    if (failed(args.upload(in, error)))
+      return failure();
+  }
+  {
+    StepTimer step(outcome.steps, "running the candidate");
+    if (failed(schedule ? target.runRescheduled(kernel, args, schedule, error)
+                        : kernel.run(args, error)))
+      return failure();
+  }
+  StepTimer step(outcome.steps, "reading back and checksumming");
   return readBackRun(args, in, outcome, error);
 }
 
@@ -218,6 +225,7 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
   std::vector<HostBuffer> readBack = makeLike(sets.front());
   // The sets stay where the kernels run: a timed run starts from a copy
   // made there, and its inputs are compared there.
+  StepTimer staging(outcome.steps, "staging the timing sets");
   if (failed(baselineArgs.stage(sets, outcome.error))) {
     outcome.failedKernel = 0;
     return outcome;
@@ -274,9 +282,12 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
     return seconds;
   };
 
+  staging.stop();
   UntimedRun warmups[] = {warmBaseline, warmCandidate};
   TimedRun runs[] = {timeBaseline, timeCandidate};
+  StepTimer rounds(outcome.steps, "warm-up and timed rounds");
   InterleavedTiming timing = timeInterleaved(warmups, runs, request.timing);
+  rounds.stop();
   outcome.rounds = timing.rounds;
   outcome.budgetExhausted = timing.budgetExhausted;
   outcome.failedKernel = timing.failedKernel;
@@ -296,10 +307,12 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
                                (candidateRuns - 1) % unsigned(sets.size()),
                                copyOutputs(readBack)});
   }
+  StepTimer pairs(outcome.steps, "back-to-back runs");
   if (candidateRuns > 0 && outcome.failedKernel < 0 &&
       failed(runBackToBack(target, candidate, candidateArgs, sets, outcome,
                            outcome.error)))
     outcome.failedKernel = 1;
+  pairs.stop();
   return outcome;
 }
 
@@ -318,18 +331,28 @@ public:
 
   LogicalResult run(const ArgumentRecipe &recipe, RunOutcome &outcome,
                     std::string &error) override {
-    return runOnce(target, candidate, candidateArgs,
-                   makeArguments(signature, outputIsRead, recipe),
-                   recipe.schedule, outcome, error);
+    std::vector<HostBuffer> args;
+    {
+      StepTimer step(outcome.steps, "making the arguments");
+      args = makeArguments(signature, outputIsRead, recipe);
+    }
+    return runOnce(target, candidate, candidateArgs, args, recipe.schedule,
+                   outcome, error);
   }
 
   LogicalResult time(uint64_t seed, const TimedRunsRequest &request,
                      TimedRunsOutcome &outcome, std::string &) override {
+    StepTimes making;
     std::vector<std::vector<HostBuffer>> sets;
-    for (TimingSet &set : makeTimingSets(signature, outputIsRead, seed))
-      sets.push_back(std::move(set.args));
+    {
+      StepTimer step(making, "making the timing sets");
+      for (TimingSet &set : makeTimingSets(signature, outputIsRead, seed))
+        sets.push_back(std::move(set.args));
+    }
     outcome = timeBaselineAndCandidate(target, baseline, baselineArgs,
                                        candidate, candidateArgs, sets, request);
+    making.insert(making.end(), outcome.steps.begin(), outcome.steps.end());
+    outcome.steps = std::move(making);
     return success();
   }
 

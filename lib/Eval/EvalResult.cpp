@@ -258,10 +258,9 @@ json::Value mlir::stark::toJSON(const EvalResult &r) {
   }
   o["flags"] = json::Array(r.flags);
   o["notes"] = json::Array(r.notes);
-  json::Array phases;
-  for (const auto &[name, seconds] : r.phaseSeconds)
-    phases.push_back(json::Array{name, number(seconds)});
-  o["phase_seconds"] = std::move(phases);
+  o["phase_seconds"] = stepTimesToJSON(r.phaseSeconds);
+  if (!r.runnerSeconds.empty())
+    o["runner_seconds"] = stepTimesToJSON(r.runnerSeconds);
   if (r.wallSeconds > 0)
     o["wall_seconds"] = number(r.wallSeconds);
   if (!r.logTail.empty())
@@ -323,16 +322,8 @@ bool mlir::stark::fromJSON(const json::Value &value, EvalResult &r,
   readStrings(*o, "flags", r.flags);
   readStrings(*o, "notes", r.notes);
   readString(*o, "log_tail", r.logTail);
-  if (const json::Array *phases = o->getArray("phase_seconds"))
-    for (const json::Value &v : *phases) {
-      const json::Array *pair = v.getAsArray();
-      if (!pair || pair->size() != 2)
-        continue;
-      std::optional<StringRef> name = (*pair)[0].getAsString();
-      std::optional<double> seconds = (*pair)[1].getAsNumber();
-      if (name && seconds)
-        r.phaseSeconds.emplace_back(name->str(), *seconds);
-    }
+  addStepTimesFromJSON(o->get("phase_seconds"), r.phaseSeconds);
+  addStepTimesFromJSON(o->get("runner_seconds"), r.runnerSeconds);
   readNumber(*o, "wall_seconds", r.wallSeconds);
   return true;
 }
@@ -394,6 +385,12 @@ std::string mlir::stark::formatEvalResult(const EvalResult &r) {
       os << " " << name << " " << llvm::format("%.3f", seconds) << " s;";
     if (r.wallSeconds > 0)
       os << " in all " << llvm::format("%.3f", r.wallSeconds) << " s";
+    os << "\n";
+  }
+  if (!r.runnerSeconds.empty()) {
+    os << "runner's time (inside the judge's):";
+    for (const auto &[name, seconds] : r.runnerSeconds)
+      os << " " << name << " " << llvm::format("%.3f", seconds) << " s;";
     os << "\n";
   }
   if (!r.logTail.empty()) {

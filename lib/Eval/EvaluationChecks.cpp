@@ -358,7 +358,9 @@ bool Evaluation::timeAndCheck() {
   phase("timing baseline and candidate");
   TimedRunsOutcome timing;
   std::string error;
-  if (failed(runner->time(options.seed, request, timing, error))) {
+  LogicalResult timed = runner->time(options.seed, request, timing, error);
+  addStepTimes(result.runnerSeconds, timing.steps);
+  if (failed(timed)) {
     finish(EvalStatus::Crash, "the candidate failed while timing: " + error);
     return false;
   }

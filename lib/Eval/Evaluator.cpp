@@ -261,7 +261,9 @@ bool Evaluation::runCandidate(ArrayRef<HostBuffer> host,
   ++result.candidateRuns;
   RunOutcome outcome;
   std::string error;
-  if (failed(runner->run(recipe, outcome, error))) {
+  LogicalResult ran = runner->run(recipe, outcome, error);
+  addStepTimes(result.runnerSeconds, outcome.steps);
+  if (failed(ran)) {
     finish(EvalStatus::Crash,
            ("the candidate failed to run (" + where + "): " + error).str());
     return false;

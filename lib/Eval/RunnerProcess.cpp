@@ -32,6 +32,9 @@ static constexpr uint64_t kMagic = 0x314e55524b524154ull; // "TARKRUN1"
 /// No header is this large; a length beyond it is a broken frame.
 static constexpr uint64_t kMaxHeaderBytes = uint64_t(64) << 20;
 static constexpr uint64_t kMaxBlobs = 1 << 16;
+/// The pipes' size: Linux's default limit for unprivileged processes
+/// (/proc/sys/fs/pipe-max-size).
+static constexpr int kPipeBytes = 1 << 20;
 
 static LogicalResult writeAll(int fd, const void *data, size_t size,
                               std::string &error) {
@@ -311,6 +314,7 @@ public:
       return failure();
     }
     outcome.guardDamage = h->getString("guard_damage").value_or("").str();
+    addStepTimesFromJSON(h->get("steps"), outcome.steps);
     json::Path::Root root("run reply");
     if (!h->get("input_checksums") ||
         !json::fromJSON(*h->get("input_checksums"), outcome.inputChecksums,
@@ -360,6 +364,7 @@ public:
               llvm::toString(root.getError());
       return failure();
     }
+    addStepTimesFromJSON(h->get("steps"), outcome.steps);
     size_t next = 0;
     for (auto [run, set] : llvm::zip(sampledRuns, sampledSets)) {
       SampledRun s;
@@ -438,6 +443,11 @@ mlir::stark::startRunnerProcess(StringRef runnerPath, const RunnerStart &start,
     ::close(down[1]);
     return failure();
   }
+  // Outputs of tens of megabytes come back through `up`: a pipe of the
+  // default 64 KiB took a context switch each 64 KiB. Best effort: a
+  // system whose limit is lower keeps the default.
+  for (int fd : {down[1], up[1]})
+    (void)::fcntl(fd, F_SETPIPE_SZ, kPipeBytes);
   // Built before the fork: the child only execs.
   std::vector<std::string> words = start.launcher;
   words.push_back(runnerPath.str());
@@ -688,17 +698,22 @@ int mlir::stark::serveCandidateRunner() {
     } else if (op == "run") {
       ArgumentRecipe recipe;
       RunOutcome outcome;
-      if (failed(readRecipe(h->get("recipe"), state.signature.args,
-                            request.blobs, recipe, error)) ||
-          failed(runOnce(*state.target, *state.candidateKernel,
-                         *state.candidateArgs, state.argumentsFor(recipe),
-                         recipe.schedule, outcome, error))) {
+      const std::vector<HostBuffer> *args = nullptr;
+      if (succeeded(readRecipe(h->get("recipe"), state.signature.args,
+                               request.blobs, recipe, error))) {
+        StepTimer step(outcome.steps, "making the arguments");
+        args = &state.argumentsFor(recipe);
+      }
+      if (!args || failed(runOnce(*state.target, *state.candidateKernel,
+                                  *state.candidateArgs, *args, recipe.schedule,
+                                  outcome, error))) {
         reply = json::Object{{"ok", false}, {"error", error}};
       } else {
         reply = json::Object{
             {"ok", true},
             {"guard_damage", outcome.guardDamage},
-            {"input_checksums", json::Array(outcome.inputChecksums)}};
+            {"input_checksums", json::Array(outcome.inputChecksums)},
+            {"steps", stepTimesToJSON(outcome.steps)}};
         replyArgs = std::move(outcome.args);
         appendOutputBlobs(replyArgs, blobs);
       }
@@ -710,10 +725,13 @@ int mlir::stark::serveCandidateRunner() {
       bool ok = seed && h->get("request") &&
                 fromJSON(*h->get("request"), timing, json::Path(root));
       std::vector<std::vector<HostBuffer>> sets;
-      if (ok)
+      StepTimes making;
+      if (ok) {
+        StepTimer step(making, "making the timing sets");
         for (TimingSet &set :
              makeTimingSets(state.signature, state.outputIsRead, *seed))
           sets.push_back(std::move(set.args));
+      }
       if (!ok) {
         timed.failedKernel = 1;
         timed.error = "malformed timing request";
@@ -725,6 +743,7 @@ int mlir::stark::serveCandidateRunner() {
             *state.target, *state.baselineKernel, *state.baselineArgs,
             *state.candidateKernel, *state.candidateArgs, sets, timing);
       }
+      addStepTimes(making, timed.steps);
       json::Array runs, setsOf;
       for (const SampledRun &s : timed.sampled) {
         runs.push_back(s.run);
@@ -757,6 +776,7 @@ int mlir::stark::serveCandidateRunner() {
           {"back_to_back_sets", std::move(pairSets)},
           {"back_to_back_previous", std::move(pairPrevious)},
           {"back_to_back_checksums", std::move(pairChecksums)},
+          {"steps", stepTimesToJSON(making)},
       };
     } else {
       reply = json::Object{{"ok", false}, {"error", "unknown request"}};

@@ -55,6 +55,10 @@ static EvalResult sampleResult() {
   r.flags = {"timing_budget_exhausted"};
   r.notes = {"a note"};
   r.logTail = "line 1\nline 2\n";
+  r.phaseSeconds = {{"compiling the candidate", 0.5},
+                    {"running the candidate", 1.25}};
+  r.runnerSeconds = {{"uploading the arguments", 0.125},
+                     {"warm-up and timed rounds", 2}};
   return r;
 }
 
@@ -104,6 +108,8 @@ TEST(EvalResultTest, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(back.flags, r.flags);
   EXPECT_EQ(back.notes, r.notes);
   EXPECT_EQ(back.logTail, r.logTail);
+  EXPECT_EQ(back.phaseSeconds, r.phaseSeconds);
+  EXPECT_EQ(back.runnerSeconds, r.runnerSeconds);
 }
 
 TEST(EvalResultTest, MalformedJsonIsRejected) {
@@ -127,6 +133,7 @@ TEST(EvalResultTest, OptionsRoundTrip) {
   o.timing.maxTrials = 4;
   o.timing.targetRelativeSpread = 0.5;
   o.timing.budgetSeconds = 0.25;
+  o.timing.targetMedianError = 0.125;
   o.timing.flushCache = false;
   o.timing.gateHostPrograms = true;
   std::string text;
@@ -147,6 +154,7 @@ TEST(EvalResultTest, OptionsRoundTrip) {
   EXPECT_EQ(back.timing.maxTrials, 4u);
   EXPECT_EQ(back.timing.targetRelativeSpread, 0.5);
   EXPECT_EQ(back.timing.budgetSeconds, 0.25);
+  EXPECT_EQ(back.timing.targetMedianError, 0.125);
   EXPECT_FALSE(back.timing.flushCache);
   EXPECT_TRUE(back.timing.gateHostPrograms);
 }
@@ -181,4 +189,12 @@ TEST(EvalResultTest, TextNamesStatusWorstElementTimingAndLog) {
   EXPECT_NE(text.find("speedup: 2.000x"), std::string::npos) << text;
   EXPECT_NE(text.find("flags: timing_budget_exhausted"), std::string::npos);
   EXPECT_NE(text.find("  | line 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("judge's time: compiling the candidate 0.500 s; "
+                      "running the candidate 1.250 s;"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("runner's time (inside the judge's): uploading the "
+                      "arguments 0.125 s; warm-up and timed rounds 2.000 s;"),
+            std::string::npos)
+      << text;
 }

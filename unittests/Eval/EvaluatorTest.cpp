@@ -56,6 +56,17 @@ TEST_F(EvaluatorTest, CorrectCandidateIsVerifiedAndTimed) {
   ASSERT_FALSE(phases.empty());
   EXPECT_EQ(phases.front(), "compiling the baseline");
   EXPECT_TRUE(r.phase.empty());
+  // The runner's account of the runs and the timing, step by step.
+  std::vector<std::string> steps;
+  for (const auto &[name, seconds] : r.runnerSeconds) {
+    steps.push_back(name);
+    EXPECT_GE(seconds, 0) << name;
+  }
+  EXPECT_EQ(steps, (std::vector<std::string>{
+                       "making the arguments", "uploading the arguments",
+                       "running the candidate", "reading back and checksumming",
+                       "making the timing sets", "staging the timing sets",
+                       "warm-up and timed rounds", "back-to-back runs"}));
 }
 
 TEST_F(EvaluatorTest, ACandidateThatCannotWinIsScreenedAfterOneTrial) {

@@ -15,6 +15,7 @@
 #define STARK_EVAL_CANDIDATERUNNER_H
 
 #include "stark/Eval/Inputs.h"
+#include "stark/Eval/StepTimes.h"
 #include "stark/Eval/Timing.h"
 #include "stark/Target/Target.h"
 
@@ -37,6 +38,8 @@ struct RunOutcome {
   std::vector<uint64_t> inputChecksums;
   /// Writes outside the arguments (ArgBuffers::checkGuards); empty if none.
   std::string guardDamage;
+  /// The runner's steps (EvalResult::runnerSeconds).
+  StepTimes steps;
 };
 
 /// How the judge wants the timed runs made.
@@ -89,6 +92,8 @@ struct TimedRunsOutcome {
   /// soon after itself (a replay of its previous answer, keyed by a
   /// clock) shows it here.
   std::vector<BackToBackRun> backToBack;
+  /// The runner's steps (EvalResult::runnerSeconds).
+  StepTimes steps;
 };
 
 /// The timing options as JSON: the keys a timed-runs request and

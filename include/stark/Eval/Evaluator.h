@@ -15,6 +15,7 @@
 
 #include "stark/Eval/Compare.h"
 #include "stark/Eval/EvalEnums.h"
+#include "stark/Eval/StepTimes.h"
 #include "stark/Eval/Timing.h"
 #include "stark/Target/Target.h"
 
@@ -166,7 +167,13 @@ struct EvalResult {
   /// the baseline", "running the candidate", "timing baseline and
   /// candidate", ...: a phase's name up to its first ':'), in the order
   /// the phases first began.
-  std::vector<std::pair<std::string, double>> phaseSeconds;
+  StepTimes phaseSeconds;
+  /// The candidate's runner's own account of its steps inside those phases
+  /// ("making the arguments", "uploading the arguments", "running the
+  /// candidate", "reading back and checksumming", "timed rounds", ...):
+  /// where "running the candidate" and the timing went. Informational: the
+  /// runner is not trusted with anything that decides the verdict.
+  StepTimes runnerSeconds;
   /// The whole evaluation as its caller saw it (starting the worker
   /// process included); 0 when it ran in the caller's process.
   double wallSeconds = 0;
