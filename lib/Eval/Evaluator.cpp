@@ -135,6 +135,7 @@ bool Evaluation::prepareCandidate() {
       return false;
     }
     runner = std::move(*r);
+    addStepTimes(result.runnerSeconds, runner->getStartSteps());
     return true;
   }
   if (!ensureBaseline())

@@ -12,6 +12,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -270,6 +271,17 @@ public:
   }
 
   void setSpecs(ArrayRef<ArgSpec> s) { specs.assign(s.begin(), s.end()); }
+  /// The runner's start, as it reported it, and what the process took
+  /// before it (fork, exec, loading) as the step "starting the process".
+  void setStartSteps(const json::Value *steps, double wallSeconds) {
+    addStepTimesFromJSON(steps, startSteps);
+    double reported = 0;
+    for (const auto &step : startSteps)
+      reported += step.second;
+    startSteps.insert(
+        startSteps.begin(),
+        {"starting the process", std::max(0.0, wallSeconds - reported)});
+  }
 
   LogicalResult finish(std::string &error) override {
     if (pid <= 0)
@@ -483,6 +495,7 @@ mlir::stark::startRunnerProcess(StringRef runnerPath, const RunnerStart &start,
   ::close(down[0]);
   ::close(up[1]);
   auto runner = std::make_unique<RemoteRunner>(pid, down[1], up[0]);
+  auto forked = std::chrono::steady_clock::now();
 
   json::Object request{
       {"op", "start"},
@@ -523,6 +536,10 @@ mlir::stark::startRunnerProcess(StringRef runnerPath, const RunnerStart &start,
     specs.push_back(spec);
   }
   runner->setSpecs(specs);
+  runner->setStartSteps(
+      h->get("steps"),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - forked)
+          .count());
   return std::unique_ptr<CandidateRunner>(std::move(runner));
 }
 
@@ -620,6 +637,8 @@ json::Object RunnerState::start(const json::Object &request) {
   auto str = [&](StringRef key) {
     return request.getString(key).value_or("").str();
   };
+  StepTimes steps;
+  StepTimer parsing(steps, "parsing the sources");
   EvalResult parsed;
   if (failed(parseEvalSources(
           str("problem"), str("problem_name"), str("candidate"),
@@ -633,28 +652,37 @@ json::Object RunnerState::start(const json::Object &request) {
     return startFailure(EvalStatus::Error, error);
   signature = analysis->signature;
   outputIsRead = analysis->outputIsRead;
+  parsing.stop();
+  StepTimer creating(steps, "creating the target");
   target = createTarget(str("target"), *context, error);
   if (!target)
     return startFailure(EvalStatus::Error,
                         "target '" + str("target") + "': " + error);
+  creating.stop();
+  StepTimer compiling(steps, "compiling the candidate");
   lowered.push_back(OwningOpRef<ModuleOp>(candidate->clone()));
   FailureOr<std::unique_ptr<CompiledKernel>> k =
       target->compile(*lowered.back(), signature, error);
   if (failed(k))
     return startFailure(EvalStatus::CompileError, error);
   candidateKernel = std::move(*k);
+  compiling.stop();
+  StepTimer allocating(steps, "allocating the arguments");
   FailureOr<std::unique_ptr<ArgBuffers>> args =
       target->allocate(signature, error);
   if (failed(args))
     return startFailure(EvalStatus::Error,
                         "cannot allocate the arguments: " + error);
   candidateArgs = std::move(*args);
+  allocating.stop();
   json::Array specs;
   for (const ArgSpec &spec : signature.args)
     specs.push_back(json::Object{{"shape", json::Array(spec.shape)},
                                  {"kind", stringifyElementKind(spec.kind)},
                                  {"output", spec.isOutput}});
-  return json::Object{{"ok", true}, {"args", std::move(specs)}};
+  return json::Object{{"ok", true},
+                      {"args", std::move(specs)},
+                      {"steps", stepTimesToJSON(steps)}};
 }
 
 /// The baseline is compiled here only to be timed beside the candidate.

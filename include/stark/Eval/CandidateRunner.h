@@ -130,6 +130,12 @@ public:
   /// cleanly (a runner under compute-sanitizer exits non-zero on a
   /// finding).
   virtual LogicalResult finish(std::string &error) { return success(); }
+  /// The runner's steps while it started: parsing, creating the target,
+  /// compiling the candidate (EvalResult::runnerSeconds).
+  const StepTimes &getStartSteps() const { return startSteps; }
+
+protected:
+  StepTimes startSteps;
 };
 
 /// The timed runs as a runner makes them, on kernels and argument storage of
