@@ -334,14 +334,20 @@ ArgBuffers::findChangedInputs(unsigned index, std::string &error) {
     error = llvm::formatv("no staged input set #{0}", index).str();
     return failure();
   }
+  // One buffer for every input read back, kept for the thread: a fresh one
+  // per input and run cost more than the copy (page faults of a model's
+  // weights).
+  static thread_local std::unique_ptr<HostBuffer> now;
   SmallVector<unsigned> changed;
   for (auto [i, staged] : llvm::enumerate(hostSets[index])) {
     if (staged.spec.isOutput)
       continue;
-    HostBuffer now(staged.spec);
-    if (failed(downloadArg(unsigned(i), now, error)))
+    if (!now)
+      now = std::make_unique<HostBuffer>(staged.spec);
+    now->spec = staged.spec;
+    if (failed(downloadArg(unsigned(i), *now, error)))
       return failure();
-    if (now.bytes != staged.bytes)
+    if (now->bytes != staged.bytes)
       changed.push_back(unsigned(i));
   }
   return changed;

@@ -64,7 +64,7 @@ TEST_F(EvaluatorTest, CorrectCandidateIsVerifiedAndTimed) {
   }
   EXPECT_EQ(steps, (std::vector<std::string>{
                        "making the arguments", "uploading the arguments",
-                       "running the candidate", "reading back and checksumming",
+                       "running the candidate", "reading back and comparing",
                        "making the timing sets", "staging the timing sets",
                        "warm-up and timed rounds", "back-to-back runs"}));
 }

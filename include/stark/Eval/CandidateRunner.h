@@ -34,7 +34,9 @@ struct RunOutcome {
   /// inputs' bytes empty and sends their checksums instead.
   std::vector<HostBuffer> args;
   /// xxh3 of every input after the run (getInputChecksums): the judge
-  /// compares them with those of the inputs it made.
+  /// compares them with those of the inputs it made. (runOnce reports the
+  /// checksums of the inputs it was given where they are unchanged after
+  /// the run, and another value where they changed.)
   std::vector<uint64_t> inputChecksums;
   /// Writes outside the arguments (ArgBuffers::checkGuards); empty if none.
   std::string guardDamage;
@@ -149,8 +151,11 @@ TimedRunsOutcome timeBaselineAndCandidate(
     ArrayRef<std::vector<HostBuffer>> sets, const TimedRunsRequest &request);
 
 /// One untimed run as a runner makes it; `schedule` as in ArgumentRecipe.
+/// `in` is staged where the kernel runs (ArgBuffers::stage, so it must
+/// outlive the call) and the inputs are compared with it there after the
+/// run: on cuda a run reads back its outputs only, not every input.
 LogicalResult runOnce(Target &target, CompiledKernel &kernel, ArgBuffers &args,
-                      ArrayRef<HostBuffer> in, unsigned schedule,
+                      const std::vector<HostBuffer> &in, unsigned schedule,
                       RunOutcome &outcome, std::string &error);
 
 /// A runner in this process, on kernels compiled by the caller: no
