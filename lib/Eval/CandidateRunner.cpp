@@ -357,7 +357,7 @@ public:
     }
     outcome = timeBaselineAndCandidate(target, baseline, baselineArgs,
                                        candidate, candidateArgs, sets, request);
-    making.insert(making.end(), outcome.steps.begin(), outcome.steps.end());
+    addStepTimes(making, outcome.steps);
     outcome.steps = std::move(making);
     return success();
   }
