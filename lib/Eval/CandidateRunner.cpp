@@ -84,25 +84,27 @@ static std::vector<HostBuffer> copyOutputs(ArrayRef<HostBuffer> args) {
 /// the inputs' checksums and the guards' damage. The inputs are compared
 /// with the staged set where they are (on cuda on the device: reading
 /// back every input after every run took most of a run's time at model
-/// sizes) and reported by the checksums of `in`, a changed one by another
-/// value.
+/// sizes) and reported by `inputSums`, the checksums of `in`'s inputs, a
+/// changed one by another value.
 static LogicalResult readBackRun(ArgBuffers &args,
                                  const std::vector<HostBuffer> &in,
-                                 unsigned staged, RunOutcome &outcome,
-                                 std::string &error) {
+                                 unsigned staged, ArrayRef<uint64_t> inputSums,
+                                 RunOutcome &outcome, std::string &error) {
   if (failed(downloadOutputs(args, in, outcome.args, error)))
     return failure();
   FailureOr<SmallVector<unsigned>> changed =
       args.findChangedInputs(staged, error);
   if (failed(changed))
     return failure();
-  outcome.inputChecksums.clear();
+  outcome.inputChecksums.assign(inputSums.begin(), inputSums.end());
+  unsigned input = 0;
   for (auto [i, b] : llvm::enumerate(in)) {
     if (b.spec.isOutput)
       continue;
-    uint64_t sum = llvm::xxh3_64bits(b.bytes);
-    outcome.inputChecksums.push_back(
-        llvm::is_contained(*changed, unsigned(i)) ? ~sum : sum);
+    if (input < outcome.inputChecksums.size() &&
+        llvm::is_contained(*changed, unsigned(i)))
+      outcome.inputChecksums[input] = ~outcome.inputChecksums[input];
+    ++input;
   }
   FailureOr<std::string> damage = args.checkGuards(error);
   if (failed(damage))
@@ -114,6 +116,7 @@ static LogicalResult readBackRun(ArgBuffers &args,
 LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
                                    ArgBuffers &args,
                                    const std::vector<HostBuffer> &in,
+                                   ArrayRef<uint64_t> inputSums,
                                    unsigned schedule, RunOutcome &outcome,
                                    std::string &error) {
   {
@@ -129,7 +132,18 @@ LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
       return failure();
   }
   StepTimer step(outcome.steps, "reading back and comparing");
-  return readBackRun(args, in, /*staged=*/0, outcome, error);
+  return readBackRun(args, in, /*staged=*/0, inputSums, outcome, error);
+}
+
+std::vector<std::vector<HostBuffer>>
+mlir::stark::makeTimingArguments(const KernelSignature &signature,
+                                 ArrayRef<bool> outputIsRead, uint64_t seed,
+                                 StepTimes &steps) {
+  StepTimer step(steps, "making the timing sets");
+  std::vector<std::vector<HostBuffer>> sets;
+  for (TimingSet &set : makeTimingSets(signature, outputIsRead, seed))
+    sets.push_back(std::move(set.args));
+  return sets;
 }
 
 /// For each staged set, a run on the set before it and at once a run on it,
@@ -138,6 +152,7 @@ LogicalResult mlir::stark::runOnce(Target &target, CompiledKernel &kernel,
 static LogicalResult runBackToBack(Target &target, CompiledKernel &candidate,
                                    ArgBuffers &args,
                                    ArrayRef<std::vector<HostBuffer>> sets,
+                                   ArrayRef<std::vector<uint64_t>> setSums,
                                    TimedRunsOutcome &outcome,
                                    std::string &error) {
   unsigned numSets = unsigned(sets.size());
@@ -149,7 +164,7 @@ static LogicalResult runBackToBack(Target &target, CompiledKernel &candidate,
                                     error)))
       return failure();
     RunOutcome second;
-    if (failed(readBackRun(args, sets[set], set, second, error)))
+    if (failed(readBackRun(args, sets[set], set, setSums[set], second, error)))
       return failure();
     pair.args = std::move(second.args);
     pair.inputChecksums = std::move(second.inputChecksums);
@@ -315,8 +330,8 @@ TimedRunsOutcome mlir::stark::timeBaselineAndCandidate(
   }
   StepTimer pairs(outcome.steps, "back-to-back runs");
   if (candidateRuns > 0 && outcome.failedKernel < 0 &&
-      failed(runBackToBack(target, candidate, candidateArgs, sets, outcome,
-                           outcome.error)))
+      failed(runBackToBack(target, candidate, candidateArgs, sets, setSums,
+                           outcome, outcome.error)))
     outcome.failedKernel = 1;
   pairs.stop();
   return outcome;
@@ -342,19 +357,15 @@ public:
       StepTimer step(outcome.steps, "making the arguments");
       args = makeArguments(signature, outputIsRead, recipe);
     }
-    return runOnce(target, candidate, candidateArgs, args, recipe.schedule,
-                   outcome, error);
+    return runOnce(target, candidate, candidateArgs, args,
+                   getInputChecksums(args), recipe.schedule, outcome, error);
   }
 
   LogicalResult time(uint64_t seed, const TimedRunsRequest &request,
                      TimedRunsOutcome &outcome, std::string &) override {
     StepTimes making;
-    std::vector<std::vector<HostBuffer>> sets;
-    {
-      StepTimer step(making, "making the timing sets");
-      for (TimingSet &set : makeTimingSets(signature, outputIsRead, seed))
-        sets.push_back(std::move(set.args));
-    }
+    std::vector<std::vector<HostBuffer>> sets =
+        makeTimingArguments(signature, outputIsRead, seed, making);
     outcome = timeBaselineAndCandidate(target, baseline, baselineArgs,
                                        candidate, candidateArgs, sets, request);
     addStepTimes(making, outcome.steps);

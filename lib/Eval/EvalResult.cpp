@@ -341,6 +341,12 @@ static void printTiming(llvm::raw_ostream &os, StringRef name,
      << s.trials << " trials)\n";
 }
 
+/// " name 1.234 s;" per step.
+static void printStepTimes(llvm::raw_ostream &os, const StepTimes &steps) {
+  for (const auto &[name, seconds] : steps)
+    os << " " << name << " " << llvm::format("%.3f", seconds) << " s;";
+}
+
 std::string mlir::stark::formatEvalResult(const EvalResult &r) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -381,16 +387,14 @@ std::string mlir::stark::formatEvalResult(const EvalResult &r) {
     os << "note: " << note << "\n";
   if (!r.phaseSeconds.empty()) {
     os << "judge's time:";
-    for (const auto &[name, seconds] : r.phaseSeconds)
-      os << " " << name << " " << llvm::format("%.3f", seconds) << " s;";
+    printStepTimes(os, r.phaseSeconds);
     if (r.wallSeconds > 0)
       os << " in all " << llvm::format("%.3f", r.wallSeconds) << " s";
     os << "\n";
   }
   if (!r.runnerSeconds.empty()) {
     os << "runner's time (inside the judge's):";
-    for (const auto &[name, seconds] : r.runnerSeconds)
-      os << " " << name << " " << llvm::format("%.3f", seconds) << " s;";
+    printStepTimes(os, r.runnerSeconds);
     os << "\n";
   }
   if (!r.logTail.empty()) {

@@ -595,6 +595,8 @@ struct RunnerState {
   std::optional<std::pair<Distribution, uint64_t>> drawnFor;
   std::vector<HostBuffer> drawn;
   std::vector<std::pair<size_t, HostBuffer>> drawnOutputs;
+  /// getInputChecksums(drawn): the recipes change outputs only.
+  std::vector<uint64_t> drawnSums;
 
   json::Object start(const json::Object &request);
   bool ensureBaseline();
@@ -617,6 +619,7 @@ RunnerState::argumentsFor(const ArgumentRecipe &recipe) {
     drawn =
         generateArguments(signature, outputIsRead, recipe.dist, recipe.seed);
     drawnFor = key;
+    drawnSums = getInputChecksums(drawn);
     drawnOutputs.clear();
     for (auto [i, b] : llvm::enumerate(drawn))
       if (b.spec.isOutput)
@@ -733,8 +736,8 @@ int mlir::stark::serveCandidateRunner() {
         args = &state.argumentsFor(recipe);
       }
       if (!args || failed(runOnce(*state.target, *state.candidateKernel,
-                                  *state.candidateArgs, *args, recipe.schedule,
-                                  outcome, error))) {
+                                  *state.candidateArgs, *args, state.drawnSums,
+                                  recipe.schedule, outcome, error))) {
         reply = json::Object{{"ok", false}, {"error", error}};
       } else {
         reply = json::Object{
@@ -754,12 +757,9 @@ int mlir::stark::serveCandidateRunner() {
                 fromJSON(*h->get("request"), timing, json::Path(root));
       std::vector<std::vector<HostBuffer>> sets;
       StepTimes making;
-      if (ok) {
-        StepTimer step(making, "making the timing sets");
-        for (TimingSet &set :
-             makeTimingSets(state.signature, state.outputIsRead, *seed))
-          sets.push_back(std::move(set.args));
-      }
+      if (ok)
+        sets = makeTimingArguments(state.signature, state.outputIsRead, *seed,
+                                   making);
       if (!ok) {
         timed.failedKernel = 1;
         timed.error = "malformed timing request";

@@ -154,9 +154,18 @@ TimedRunsOutcome timeBaselineAndCandidate(
 /// `in` is staged where the kernel runs (ArgBuffers::stage, so it must
 /// outlive the call) and the inputs are compared with it there after the
 /// run: on cuda a run reads back its outputs only, not every input.
+/// `inputSums` are getInputChecksums(in), which both runs of a trial share.
 LogicalResult runOnce(Target &target, CompiledKernel &kernel, ArgBuffers &args,
-                      const std::vector<HostBuffer> &in, unsigned schedule,
+                      const std::vector<HostBuffer> &in,
+                      ArrayRef<uint64_t> inputSums, unsigned schedule,
                       RunOutcome &outcome, std::string &error);
+
+/// The arguments of the timing sets of `seed` (makeTimingSets), the time
+/// they took in the step "making the timing sets" of `steps`.
+std::vector<std::vector<HostBuffer>>
+makeTimingArguments(const KernelSignature &signature,
+                    ArrayRef<bool> outputIsRead, uint64_t seed,
+                    StepTimes &steps);
 
 /// A runner in this process, on kernels compiled by the caller: no
 /// isolation, for tests and `stark-eval --in-process`.
