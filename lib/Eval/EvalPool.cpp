@@ -2,6 +2,7 @@
 
 #include "stark/Eval/EvalPool.h"
 #include "stark/Eval/DeviceLock.h"
+#include "stark/Eval/Precompiler.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -74,6 +75,8 @@ void EvalPool::serve(EvalExecutor *executor, bool isHome) {
       task = queue.front();
       queue.pop_front();
     }
+    if (precompiler)
+      precompiler->settle(task->job.candidateSource);
     std::string why;
     std::optional<EvalResult> result = executor->run(task->job, why);
     if (result) {
@@ -123,6 +126,8 @@ std::vector<EvalResult> EvalPool::evaluateAll(std::vector<EvalJob> jobs) {
 }
 
 EvalResult EvalPool::evaluateHere(const EvalJob &job) {
+  if (precompiler)
+    precompiler->settle(job.candidateSource);
   std::string why;
   if (std::optional<EvalResult> result = home->run(job, why))
     return std::move(*result);

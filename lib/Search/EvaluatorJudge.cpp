@@ -1,6 +1,7 @@
 //===- EvaluatorJudge.cpp - The search's judge: the real evaluator --------===//
 
 #include "stark/Search/EvaluatorJudge.h"
+#include "stark/Eval/Precompiler.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -100,8 +101,17 @@ EvalJob EvaluatorJudge::makeJob(const Proposal &proposal, bool screen) const {
   return job;
 }
 
+void EvaluatorJudge::prepare(llvm::ArrayRef<std::string> payloads) {
+  if (!precompiler)
+    return;
+  for (const std::string &payload : payloads)
+    precompiler->enqueue(payload);
+}
+
 Verdict EvaluatorJudge::judge(const Proposal &proposal) {
   EvalJob job = makeJob(proposal, /*screen=*/true);
+  if (precompiler && !pool)
+    precompiler->settle(job.candidateSource);
   EvalResult r = pool ? pool->evaluateAll({job}).front()
                       : evaluateInWorker(job.problemSource, job.problemName,
                                          job.candidateSource, job.candidateName,

@@ -94,7 +94,7 @@ std::optional<Proposal> ExpertAgents::buildFirst(ArrayRef<size_t> order,
     if (!tried.insert(p.key()).second)
       continue;
     std::string error;
-    FailureOr<std::string> text = space.build(p, error);
+    FailureOr<std::string> text = buildPoint(i, error);
     if (failed(text)) {
       lastBuildError = error; // the coder could not realise it: the next
       continue;
@@ -110,21 +110,80 @@ std::optional<Proposal> ExpertAgents::buildFirst(ArrayRef<size_t> order,
   return std::nullopt;
 }
 
-std::optional<Proposal> ExpertAgents::propose(const RoleContext &ctx) {
+FailureOr<std::string> ExpertAgents::buildPoint(size_t i, std::string &error) {
+  const StrategyPoint &p = space.getPoints()[i];
+  auto it = anticipated.find(p.key());
+  if (it == anticipated.end())
+    return space.build(p, error);
+  std::string text = std::move(it->second);
+  anticipated.erase(it);
+  return text;
+}
+
+std::vector<size_t>
+ExpertAgents::rootOrder(ArrayRef<const SearchNode *> children) const {
+  // From the baseline: the best guess of a family not yet tried from the
+  // root, then the next best guesses.
   const std::vector<StrategyPoint> &points = space.getPoints();
-  if (ctx.selected->id == 0) {
-    // From the baseline: the best guess of a family not yet tried from the
-    // root, then the next best guesses.
-    std::set<std::string> rootFamilies;
+  std::set<std::string> rootFamilies;
+  for (const SearchNode *child : children)
+    rootFamilies.insert(child->strategy);
+  std::vector<size_t> order(points.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_partition(order.begin(), order.end(), [&](size_t i) {
+    return !rootFamilies.count(points[i].family);
+  });
+  return order;
+}
+
+std::vector<std::string>
+ExpertAgents::anticipate(llvm::ArrayRef<RoleContext> from, unsigned limit) {
+  const std::vector<StrategyPoint> &points = space.getPoints();
+  std::vector<std::string> texts;
+  std::set<std::string> taken;
+  for (const RoleContext &ctx : from) {
+    if (texts.size() >= limit)
+      break;
+    if (ctx.selected->state == NodeState::Failed)
+      continue;
+    // From the root, the next proposals are each a family's best guess;
+    // from another node, the first neighbour.
+    bool isRoot = ctx.selected->id == 0;
+    std::set<std::string> families;
     for (const SearchNode *child : ctx.children)
-      rootFamilies.insert(child->strategy);
-    std::vector<size_t> order(points.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_partition(order.begin(), order.end(), [&](size_t i) {
-      return !rootFamilies.count(points[i].family);
-    });
-    return buildFirst(order, "new strategy from the baseline", "all");
+      families.insert(child->strategy);
+    std::vector<std::string> changed;
+    std::vector<size_t> order =
+        isRoot ? rootOrder(ctx.children) : neighbours(*ctx.selected, changed);
+    for (size_t i : order) {
+      if (texts.size() >= limit)
+        break;
+      std::string key = points[i].key();
+      if (tried.count(key) || taken.count(key) ||
+          (isRoot && families.count(points[i].family)))
+        continue;
+      std::string error;
+      auto it = anticipated.find(key);
+      if (it == anticipated.end()) {
+        FailureOr<std::string> text = space.build(points[i], error);
+        if (failed(text))
+          continue;
+        it = anticipated.emplace(key, std::move(*text)).first;
+      }
+      taken.insert(key);
+      texts.push_back(it->second);
+      if (!isRoot)
+        break;
+      families.insert(points[i].family);
+    }
   }
+  return texts;
+}
+
+std::optional<Proposal> ExpertAgents::propose(const RoleContext &ctx) {
+  if (ctx.selected->id == 0)
+    return buildFirst(rootOrder(ctx.children), "new strategy from the baseline",
+                      "all");
   std::vector<std::string> changed;
   std::vector<size_t> order = neighbours(*ctx.selected, changed);
   for (size_t k = 0; k < order.size(); ++k) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelSearchInternal.h"
+#include "stark/Eval/Precompiler.h"
 #include "stark/Eval/Timing.h"
 #include "stark/Search/Report.h"
 
@@ -238,6 +239,18 @@ void ModelSearch::coverRemaining(ModelPlan &plan, ArrayRef<size_t> open,
   EvalPool *pool = options.problem.pool;
   size_t width = pool && pool->size() > 1 ? pool->size() : 1;
   double limit = kTotalSecondsSlack * options.totalSeconds;
+  // First picks built before their batch, to be compiled ahead.
+  std::map<size_t, CoverItem> ahead;
+  auto takeItem = [&](size_t index, std::string why) {
+    auto it = ahead.find(index);
+    if (it == ahead.end())
+      return buildCoverItem(index, turns++, std::move(why));
+    CoverItem item = std::move(it->second);
+    ahead.erase(it);
+    item.rank = turns++;
+    item.why = std::move(why);
+    return item;
+  };
   for (size_t next = 0; next < uncovered.size();) {
     std::vector<CoverItem> batch;
     std::vector<double> estimates; // of the batch's first picks
@@ -271,10 +284,21 @@ void ModelSearch::coverRemaining(ModelPlan &plan, ArrayRef<size_t> open,
         finish(e, "upstream", late);
         continue;
       }
-      batch.push_back(buildCoverItem(open[k], turns++, std::move(why)));
+      batch.push_back(takeItem(open[k], std::move(why)));
       if (batch.back().job)
         estimates.push_back(plan.getEvaluationEstimate(k));
     }
+    // The next two batches' first picks compile on the idle host cores
+    // while this one is judged.
+    if (Precompiler *precompiler = options.problem.precompiler)
+      for (size_t j = next; j < uncovered.size() && j < next + 2 * width; ++j) {
+        size_t index = open[uncovered[j]];
+        auto it = ahead.find(index);
+        if (it == ahead.end())
+          it = ahead.emplace(index, buildCoverItem(index, 0, "")).first;
+        if (it->second.job)
+          precompiler->enqueue(it->second.job->candidateSource);
+      }
     if (!batch.empty())
       cover(batch, plan);
   }

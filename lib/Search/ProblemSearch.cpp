@@ -212,6 +212,24 @@ ProblemSearchResult mlir::stark::searchProblem(
   EvaluatorJudge judge(problemText, problem.getSymName()->str(), evalOptions,
                        worker, references, options.pool);
   judge.setScreening({options.screen, options.minSpeedup});
+  judge.setPrecompiler(options.precompiler);
+  if (expert)
+    for (const Proposal &seed : options.seeds)
+      expert->markTried(seed.node);
+  // While the problem's own evaluation runs, the first candidates compile
+  // on the idle host cores: the seeds, then the agents' first guesses.
+  unsigned batch = options.pool ? std::max(1u, options.batch) : 1;
+  if (options.precompiler) {
+    std::vector<std::string> first;
+    for (const Proposal &seed : options.seeds)
+      first.push_back(seed.payload);
+    SearchNode root;
+    root.state = NodeState::Passed;
+    RoleContext rootContext;
+    rootContext.selected = rootContext.root = &root;
+    llvm::append_range(first, team.agents->anticipate(rootContext, batch));
+    judge.prepare(first);
+  }
   std::string error;
   FailureOr<double> baseline = judge.measureBaseline(error);
   result.evaluations = judge.getResults().size();
@@ -235,7 +253,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   SearchBudget budget;
   budget.maxCandidates = options.budget;
   budget.maxSeconds = std::max(0.0, options.seconds - clock());
-  budget.batch = options.pool ? std::max(1u, options.batch) : 1;
+  budget.batch = batch;
   budget.concurrency = options.model ? std::max(1u, options.concurrency) : 1;
   // The budget as the caller plans it again: once it says stop, the clock
   // the loop reads jumps past its seconds.
@@ -249,9 +267,6 @@ ProblemSearchResult mlir::stark::searchProblem(
   if (options.mayContinue &&
       !options.mayContinue(int64_t(judge.getResults().size()), clock()))
     budget.maxSeconds = 0;
-  if (expert)
-    for (const Proposal &seed : options.seeds)
-      expert->markTried(seed.node);
   result.search = runSearch(*baseline, *team.agents, judge, treeOptions, budget,
                             options.seed, budgetClock, progress, options.seeds);
   if (options.pool && options.pool->size() > 1)

@@ -39,6 +39,13 @@ std::unique_ptr<AgentTask> AgentTeam::start(const RoleContext &ctx,
   return std::make_unique<DeferredTask>(*this, repairing);
 }
 
+std::vector<std::string> AgentTeam::anticipate(llvm::ArrayRef<RoleContext>,
+                                               unsigned) {
+  return {};
+}
+
+void Judge::prepare(llvm::ArrayRef<std::string>) {}
+
 std::vector<Verdict> Judge::judgeAll(llvm::ArrayRef<Proposal> proposals) {
   std::vector<Verdict> verdicts;
   for (const Proposal &proposal : proposals)
@@ -138,6 +145,10 @@ private:
   /// The verdicts on a batch: the judge's, and rejections recorded without
   /// reaching it.
   std::vector<Verdict> judgeBatch(llvm::ArrayRef<Proposal> proposals);
+  /// Hands the judge what the agents would likely propose after the batch
+  /// `ids` (AgentTeam::anticipate): from the batch's nodes, should one of
+  /// them lead, then from the leaders, then from the root.
+  void prepareNext(llvm::ArrayRef<int64_t> ids);
 };
 } // namespace
 
@@ -289,6 +300,22 @@ SearchLoop::judgeBatch(llvm::ArrayRef<Proposal> proposals) {
   return verdicts;
 }
 
+void SearchLoop::prepareNext(llvm::ArrayRef<int64_t> ids) {
+  llvm::SmallVector<int64_t> from(llvm::reverse(ids));
+  llvm::append_range(from, tree.leaderboard());
+  from.push_back(0);
+  std::vector<RoleContext> contexts;
+  llvm::SmallVector<int64_t> seen;
+  for (int64_t id : from) {
+    if (llvm::is_contained(seen, id) || declined[id])
+      continue;
+    seen.push_back(id);
+    contexts.push_back(buildRoleContext(tree, id, result.payloads));
+  }
+  unsigned limit = 2 * std::max(1u, budget.batch);
+  judge.prepare(agents.anticipate(contexts, limit));
+}
+
 SearchResult SearchLoop::run() {
   while (true) {
     llvm::SmallVector<int64_t> ids;
@@ -297,8 +324,10 @@ SearchResult SearchLoop::run() {
     if (ids.empty())
       break;
     // The next proposals are asked for while the judge works on these.
-    if (result.stopReason.empty())
+    if (result.stopReason.empty()) {
       refill();
+      prepareNext(ids);
+    }
     std::vector<Verdict> verdicts = judgeBatch(proposals);
     for (auto [id, proposal, verdict] : llvm::zip(ids, proposals, verdicts)) {
       LLVM_DEBUG(llvm::dbgs() << llvm::formatv(

@@ -142,6 +142,33 @@ FailureOr<NvrtcOutput> mlir::stark::compileCudaSourceWithNvrtc(
   return built;
 }
 
+FailureOr<NvrtcOutput>
+mlir::stark::compileCudaSourceCandidate(const CudaSourceCandidate &candidate,
+                                        StringRef chip, std::string &error,
+                                        CompileCache *cache) {
+  SmallVector<std::string> names;
+  for (const CudaLaunch &launch : candidate.launches)
+    if (!llvm::is_contained(names, launch.kernel))
+      names.push_back(launch.kernel);
+  return compileCudaSourceWithNvrtc(candidate.source, names, chip,
+                                    candidate.options, error, cache);
+}
+
+unsigned mlir::stark::precompileCudaSources(ModuleOp module, StringRef chip,
+                                            CompileCache *cache) {
+  unsigned compiled = 0;
+  module.walk([&](func::FuncOp func) {
+    if (!hasCudaSource(func))
+      return;
+    std::string error;
+    FailureOr<CudaSourceCandidate> candidate = parseCudaSource(func, error);
+    if (succeeded(candidate) &&
+        succeeded(compileCudaSourceCandidate(*candidate, chip, error, cache)))
+      ++compiled;
+  });
+  return compiled;
+}
+
 static FailureOr<NvrtcOutput>
 compileUncached(StringRef source, ArrayRef<std::string> kernelNames,
                 StringRef chip, ArrayRef<std::string> extraOptions,

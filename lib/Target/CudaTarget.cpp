@@ -240,12 +240,8 @@ CudaTarget::compileSource(func::FuncOp entry, const KernelSignature &signature,
   FailureOr<CudaSourceCandidate> source = parseCudaSource(entry, error);
   if (failed(source))
     return failure();
-  SmallVector<std::string> names;
-  for (const CudaLaunch &launch : source->launches)
-    if (!llvm::is_contained(names, launch.kernel))
-      names.push_back(launch.kernel);
-  FailureOr<NvrtcOutput> built = compileCudaSourceWithNvrtc(
-      source->source, names, device->arch.chip, source->options, error);
+  FailureOr<NvrtcOutput> built =
+      compileCudaSourceCandidate(*source, device->arch.chip, error);
   if (failed(built))
     return failure();
   unsigned numInputs = llvm::count_if(

@@ -168,12 +168,8 @@ CudaGpuBinary mlir::stark::emitCudaSourceAsGpuBinary(ModuleOp module,
     }
   }
 
-  SmallVector<std::string> names;
-  for (const CudaLaunch &launch : source->launches)
-    if (!llvm::is_contained(names, launch.kernel))
-      names.push_back(launch.kernel);
-  FailureOr<NvrtcOutput> built = compileCudaSourceWithNvrtc(
-      source->source, names, chip, source->options, result.error);
+  FailureOr<NvrtcOutput> built =
+      compileCudaSourceCandidate(*source, chip, result.error);
   if (failed(built))
     return result;
   // A model-written winner passes the guards it passed when it was judged;

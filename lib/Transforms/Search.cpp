@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Eval/Evaluator.h"
+#include "stark/Eval/Precompiler.h"
 #include "stark/LLM/Config.h"
 #include "stark/Search/ModelSearch.h"
 #include "stark/Search/Report.h"
@@ -94,6 +95,8 @@ struct StarkSearchPass
       if (target == "cuda" && !why.empty())
         return fail("target cuda: " + why);
       resolvedTarget = why.empty() ? "cuda" : "cpu";
+      if (why.empty())
+        resolvedChip = getChipOfDeviceName(cuda->getDeviceName());
     }
     if (devices > 1 && resolvedTarget != "cuda")
       return fail("devices=" + Twine(unsigned(devices)) +
@@ -119,6 +122,8 @@ struct StarkSearchPass
 
   /// The device tuning records are keyed by (validateOptions).
   std::string resolvedDevice;
+  /// The cuda device's chip, when the target is cuda (validateOptions).
+  std::string resolvedChip;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -162,6 +167,15 @@ struct StarkSearchPass
     if (failed(pooled))
       return fail(error);
     std::unique_ptr<EvalPool> pool = std::move(*pooled);
+    // Declared after the pool, so destroyed before it.
+    std::unique_ptr<Precompiler> precompiler;
+    if (precompile && resolvedTarget == "cuda" && !resolvedChip.empty()) {
+      precompiler = std::make_unique<Precompiler>(
+          makeCudaPrecompile(resolvedChip),
+          getPrecompileThreads(pool ? pool->size() : 1));
+      if (pool)
+        pool->setPrecompiler(precompiler.get());
+    }
 
     p.target = resolvedTarget;
     p.agent = agent;
@@ -189,6 +203,7 @@ struct StarkSearchPass
       p.fallback = "expert";
     // As many candidates at once as there are evaluators.
     p.pool = pool.get();
+    p.precompiler = precompiler.get();
     p.batch = pool ? pool->size() : 1;
     options.totalSeconds = totalSeconds;
     options.progress = progress;
@@ -233,6 +248,11 @@ struct StarkSearchPass
     describeModelSearch(module, *hw, result, header);
     if (pool)
       header.evaluation = describePool(*pool, devices, workersPerDevice, mpi);
+    if (precompiler) {
+      if (!header.evaluation)
+        header.evaluation.emplace();
+      (*header.evaluation)["precompile"] = precompiler->statsToJSON();
+    }
     if (failed(writeSearchReport(report, header, std::move(result.reports),
                                  error)))
       return fail(error);

@@ -163,3 +163,49 @@ TEST(ExpertTest, PointsThatDoNotBuildAreSkipped) {
 }
 
 } // namespace
+
+TEST(ExpertTest, AnticipatedPointsAreTheNextProposalsAndBuiltOnce) {
+  FakeSpace space;
+  ExpertAgents agents(space);
+  SearchNode root;
+  root.state = NodeState::Passed;
+  RoleContext rootCtx;
+  rootCtx.selected = &root;
+  rootCtx.root = &root;
+  // From the root: each family's best guess, as propose() takes them.
+  std::vector<std::string> ahead = agents.anticipate({rootCtx}, 4);
+  EXPECT_EQ(ahead, (std::vector<std::string>{
+                       space.points[0].key(), // gemm 64 outer
+                       space.points[8].key(), // naive
+                   }));
+  int builds = space.builds;
+  EXPECT_EQ(builds, 2);
+  // Anticipating proposes nothing: the same points come next, unbuilt.
+  Proposal first = *agents.propose(rootCtx);
+  EXPECT_EQ(first.payload, ahead[0]);
+  SearchNode child = nodeFor(first, 1, NodeState::Passed);
+  rootCtx.children.push_back(&child);
+  EXPECT_EQ(agents.propose(rootCtx)->payload, ahead[1]);
+  EXPECT_EQ(space.builds, builds);
+  // From a passed node: its nearest untried neighbour, what propose() takes
+  // from it next; a failed node (the debugger's) and tried points are
+  // not anticipated.
+  child.speedup = 2;
+  RoleContext ctx;
+  ctx.selected = &child;
+  ctx.root = &root;
+  SearchNode failed = child;
+  failed.id = 2;
+  failed.state = NodeState::Failed;
+  RoleContext failedCtx = ctx;
+  failedCtx.selected = &failed;
+  ahead = agents.anticipate({failedCtx, ctx}, 4);
+  ASSERT_EQ(ahead.size(), 1u);
+  std::optional<Proposal> next = agents.propose(ctx);
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->payload, ahead[0]);
+  EXPECT_EQ(next->node.params.at("tile"), "32");
+  ahead = agents.anticipate({ctx}, 4);
+  ASSERT_EQ(ahead.size(), 1u);
+  EXPECT_EQ(ahead[0], agents.propose(ctx)->payload);
+}

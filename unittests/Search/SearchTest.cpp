@@ -581,3 +581,73 @@ TEST(SearchTest, AStopDropsTheProposalsUnderWay) {
   for (int64_t id = 0; id < r.tree.size(); ++id)
     EXPECT_EQ(r.tree.node(id).reserved, 0);
 }
+
+namespace {
+/// FakeAgents that guess "<payload>.next" from every node they are shown,
+/// and a judge that logs what it is asked to prepare and to judge.
+class AnticipatingAgents : public FakeAgents {
+public:
+  std::vector<std::string> anticipate(llvm::ArrayRef<RoleContext> from,
+                                      unsigned limit) override {
+    std::vector<std::string> guesses;
+    for (const RoleContext &ctx : from)
+      if (guesses.size() < limit)
+        guesses.push_back(
+            (ctx.selected->id == 0 ? "root" : ctx.selectedPayload) + ".next");
+    return guesses;
+  }
+};
+class PreparedJudge : public FakeJudge {
+public:
+  void prepare(llvm::ArrayRef<std::string> payloads) override {
+    std::string line = "prepare";
+    for (const std::string &p : payloads)
+      line += " " + p;
+    log.push_back(line);
+  }
+  std::vector<Verdict> judgeAll(llvm::ArrayRef<Proposal> proposals) override {
+    for (const Proposal &p : proposals)
+      log.push_back("judge " + p.payload);
+    return Judge::judgeAll(proposals);
+  }
+  std::vector<std::string> log;
+};
+} // namespace
+
+TEST(SearchTest, WhatTheAgentsAnticipateIsPreparedBeforeTheBatchIsJudged) {
+  AnticipatingAgents agents;
+  PreparedJudge judge;
+  SearchTreeOptions opts;
+  SearchBudget budget;
+  budget.maxCandidates = 3;
+  budget.batch = 2;
+  runSearch(1.0, agents, judge, opts, budget, 1, zeroClock);
+  // The batch's nodes first (the newest first), then the leaders (none
+  // judged yet), then the root, at most twice the batch; the second batch
+  // ends the budget, so nothing after it is prepared.
+  ASSERT_EQ(judge.log.size(), 4u);
+  EXPECT_EQ(judge.log[0], "prepare c.1.next c.0.next root.next");
+  EXPECT_EQ(judge.log[1], "judge c.0");
+  EXPECT_EQ(judge.log[2], "judge c.1");
+  EXPECT_EQ(judge.log[3].rfind("judge ", 0), 0u);
+}
+
+TEST(SearchTest, AnticipatingDoesNotChangeTheSearch) {
+  auto shape = [](AgentTeam &agents, Judge &judge) {
+    SearchBudget budget;
+    budget.maxCandidates = 10;
+    budget.batch = 3;
+    SearchResult r = runSearch(1.0, agents, judge, SearchTreeOptions(), budget,
+                               7, zeroClock);
+    std::vector<std::string> nodes;
+    for (int64_t id = 0; id < r.tree.size(); ++id)
+      nodes.push_back(std::to_string(r.tree.node(id).parent) + ":" +
+                      r.payloads[id] + ":" + r.tree.node(id).status);
+    return nodes;
+  };
+  FakeAgents plain;
+  FakeJudge plainJudge;
+  AnticipatingAgents anticipating;
+  PreparedJudge preparedJudge;
+  EXPECT_EQ(shape(plain, plainJudge), shape(anticipating, preparedJudge));
+}

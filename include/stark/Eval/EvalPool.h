@@ -25,6 +25,10 @@
 
 #include "stark/Eval/Worker.h"
 
+namespace mlir::stark {
+class Precompiler;
+} // namespace mlir::stark
+
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -95,6 +99,10 @@ public:
   /// Runs `job` on the home device, in the calling thread.
   EvalResult evaluateHere(const EvalJob &job);
 
+  /// Candidates compiled ahead (Precompiler.h): each job's candidate is
+  /// settled there before it runs. Null: none.
+  void setPrecompiler(Precompiler *p) { precompiler = p; }
+
   /// Executors (lost ones included).
   unsigned size() const { return numExecutors; }
   /// Executors that were lost so far.
@@ -107,6 +115,7 @@ private:
   std::vector<std::unique_ptr<EvalExecutor>> executors;
   std::unique_ptr<EvalExecutor> home;
   unsigned numExecutors = 0;
+  Precompiler *precompiler = nullptr;
 
   mutable std::mutex mutex;
   std::condition_variable wake;

@@ -97,6 +97,12 @@ public:
   /// correctness trial, untimed, on the home device): a finding fails it.
   Verdict sanitize(const Proposal &proposal, StringRef tool);
 
+  /// Compiles candidates ahead of their evaluation (Precompiler.h): what
+  /// prepare() is given is queued there, and a candidate is settled there
+  /// before it runs (the pool settles its own jobs). Null: none.
+  void setPrecompiler(Precompiler *p) { precompiler = p; }
+  void prepare(llvm::ArrayRef<std::string> payloads) override;
+
   void setScreening(ScreeningOptions screening) { this->screening = screening; }
   /// The speedup below which a candidate is screened out now; 0 when
   /// screening is off.
@@ -116,6 +122,7 @@ private:
   WorkerOptions worker;
   ReferenceOptions references;
   EvalPool *pool;
+  Precompiler *precompiler = nullptr;
   /// The judge's reference store; removed with the judge.
   std::string referenceDir;
   double referenceAllowance = 0;

@@ -39,6 +39,11 @@ public:
   explicit ExpertAgents(CandidateSpace &space);
   std::optional<Proposal> propose(const RoleContext &ctx) override;
   std::optional<Proposal> repair(const RoleContext &ctx) override;
+  /// The point propose() would take next from each passed node of `from`
+  /// (the root: the next family's best guess), built, up to `limit`; what
+  /// is built here is not built again when it is proposed.
+  std::vector<std::string> anticipate(llvm::ArrayRef<RoleContext> from,
+                                      unsigned limit) override;
   /// Why the last point that failed to build did not build.
   const std::string &getLastBuildError() const { return lastBuildError; }
   /// Records that the point of `node` (a seed judged outside the expert,
@@ -55,9 +60,16 @@ private:
   std::vector<size_t> neighbours(const SearchNode &node,
                                  std::vector<std::string> &changed) const;
   std::optional<size_t> indexOf(const SearchNode &node) const;
+  /// The order propose() tries the points in from the root, whose children
+  /// are `children`.
+  std::vector<size_t> rootOrder(ArrayRef<const SearchNode *> children) const;
+  /// The candidate of point `i`, built (or taken from `anticipated`).
+  FailureOr<std::string> buildPoint(size_t i, std::string &error);
 
   CandidateSpace &space;
   std::set<std::string> tried;
+  /// Candidates built by anticipate(), by point key, until proposed.
+  std::map<std::string, std::string> anticipated;
   std::string lastBuildError;
 };
 

@@ -79,6 +79,9 @@ struct ProblemSearchOptions {
   /// `retimeContenders` fastest are timed again on the pool's home device
   /// before the winner is chosen.
   EvalPool *pool = nullptr;
+  /// Compiles the candidates likely to be judged next while the evaluators
+  /// work (Precompiler.h; not owned); null: none.
+  Precompiler *precompiler = nullptr;
   unsigned batch = 1;
   unsigned retimeContenders = 3;
   /// compute-sanitizer tools the winner runs under before it wins (cuda);

@@ -87,6 +87,12 @@ public:
   virtual std::optional<Proposal> repair(const RoleContext &ctx) = 0;
   /// Set once the team cannot answer anymore; checked when it declines.
   virtual std::optional<AgentStop> getStop() const { return std::nullopt; }
+  /// Up to `limit` candidate texts the team is likely to propose next from
+  /// the nodes of `from` (most likely first), without proposing them: the
+  /// judge may prepare them (compile them ahead) while it works. A guess;
+  /// by default none.
+  virtual std::vector<std::string> anticipate(llvm::ArrayRef<RoleContext> from,
+                                              unsigned limit);
 };
 
 class Judge {
@@ -96,6 +102,9 @@ public:
   /// The verdicts on `proposals`, in their order; a judge with several
   /// evaluators judges them at once. By default one after the other.
   virtual std::vector<Verdict> judgeAll(llvm::ArrayRef<Proposal> proposals);
+  /// Candidates that may be judged soon (AgentTeam::anticipate): a judge
+  /// may start on their costs ahead. By default nothing happens.
+  virtual void prepare(llvm::ArrayRef<std::string> payloads);
 };
 
 struct SearchBudget {

@@ -148,6 +148,21 @@ compileCudaSourceWithNvrtc(StringRef source, ArrayRef<std::string> kernelNames,
                            StringRef chip, ArrayRef<std::string> extraOptions,
                            std::string &error, CompileCache *cache = nullptr);
 
+/// compileCudaSourceWithNvrtc for `candidate`: its source, each launched
+/// kernel's name once, its own options. What the cuda target and
+/// stark-substitute compile, so that both meet the same cache entries.
+FailureOr<NvrtcOutput>
+compileCudaSourceCandidate(const CudaSourceCandidate &candidate, StringRef chip,
+                           std::string &error, CompileCache *cache = nullptr);
+
+/// Compiles the CUDA C++ of every function of `module` that has some
+/// (hasCudaSource) for `chip`, keeping what compiles in `cache` (null:
+/// CompileCache::getDefault()), so that the evaluation that compiles it
+/// again finds it there. Returns how many compiled; a function that does
+/// not compile is left for its evaluation to report.
+unsigned precompileCudaSources(ModuleOp module, StringRef chip,
+                               CompileCache *cache = nullptr);
+
 /// The guards on what NVRTC made of a model-written candidate (family
 /// kModelWrittenCudaFamily; others pass): fails with the rule and the PTX
 /// line it breaks. The first `numInputs` parameters of every kernel are the

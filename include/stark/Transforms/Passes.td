@@ -577,6 +577,11 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "(memcheck, then racecheck) before it wins: a finding disqualifies "
            "it and the next best is checked (where compute-sanitizer is "
            "installed; a remark says when it is not)">,
+    Option<"precompile", "precompile", "bool", /*default=*/"true",
+           "On cuda, compile the candidates likely to be judged next (the "
+           "next first picks, the expert's next points) on idle host cores "
+           "while the evaluators work, into the compile cache their runners "
+           "read; the report's evaluation.precompile says what it did">,
     Option<"progress", "progress", "bool", /*default=*/"true",
            "Print progress to stderr">,
     Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",

@@ -1,7 +1,9 @@
 // One GPU, three evaluation workers: both hot ops are searched side by
 // side, candidates are compiled and verified in parallel, timing takes the
 // device alone (its lock), the fastest are timed again on device 0, and
-// the substituted program still computes what the input did. (This run
+// the substituted program still computes what the input did; the
+// candidates likely to come next are compiled ahead on the idle host
+// cores (the report's evaluation.precompile). (This run
 // once crashed stark-opt: the side-by-side searches shared one MLIRContext
 // and loaded dialects into it from their threads; each now has its own.)
 //
@@ -28,7 +30,10 @@
 // REPORT-NEXT: "executors": 3,
 // REPORT-NEXT: "lost": [],
 // REPORT-NEXT: "mpi": false,
-// REPORT-NEXT: "workers_per_device": 3
+// REPORT-NEXT: "precompile": {
+// REPORT-NEXT: "compile_seconds": {{[0-9.e+-]+}},
+// REPORT-NEXT: "compiled": {{[1-9][0-9]*}},
+// REPORT: "workers_per_device": 3
 // REPORT: "candidates": 6,
 // REPORT: "retimed": [
 // REPORT: "candidates": 6,
