@@ -115,6 +115,8 @@ def commands(args, model, work, graph=False):
                 f"total-seconds={args.total_seconds:g} seed={args.seed} "
                 f"workers-per-device={args.workers_per_device} "
                 f"report={report}")
+    if args.pipeline_options:
+        pipeline += " " + args.pipeline_options
     bin_ = args.stark_bin or ""
     stark_opt = [os.path.join(bin_, "stark-opt"), model["file"],
                  f"--stark-pipeline={pipeline}", "-o", opt,
@@ -484,6 +486,9 @@ def parse_args(argv):
     ap.add_argument("--total-seconds", type=float, default=150,
                     help="search budget of one model, split by share")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pipeline-options", default="",
+                    help="more --stark-pipeline options, appended as given "
+                         "(e.g. precompile=false)")
     ap.add_argument("--workers-per-device", type=int, default=None,
                     help="evaluation workers of the search (stark-search "
                     "workers-per-device): candidates compile on the host "
