@@ -5,6 +5,8 @@
 #include "stark/Eval/RunnerProcess.h"
 #include "stark/LLM/Config.h"
 #include "stark/LLM/Transcript.h"
+#include "stark/Target/Target.h"
+#include "llvm/Support/FormatVariadic.h"
 #if STARK_ENABLE_LLM
 #include "stark/LLM/HttpClient.h"
 #endif
@@ -102,20 +104,84 @@ mlir::stark::createSearchPool(StringRef target, unsigned devices,
                                     createHomeExecutor(target.str()));
 }
 
-llvm::json::Object mlir::stark::describePool(const EvalPool &pool,
-                                             unsigned devices,
-                                             unsigned workersPerDevice,
-                                             bool mpi) {
-  llvm::json::Array lost;
-  for (const LostExecutor &l : pool.getLost())
-    lost.push_back(llvm::json::Object{{"executor", l.name},
-                                      {"reason", l.reason},
-                                      {"requeued", int64_t(l.requeued)}});
-  return llvm::json::Object{{"executors", int64_t(pool.size())},
-                            {"lost", std::move(lost)},
-                            {"devices", int64_t(devices)},
-                            {"workers_per_device", int64_t(workersPerDevice)},
-                            {"mpi", mpi}};
+std::unique_ptr<Precompiler>
+mlir::stark::createSearchPrecompiler(bool enabled, StringRef target,
+                                     StringRef chip, EvalPool *pool) {
+  if (!enabled || target != "cuda" || chip.empty())
+    return nullptr;
+  auto precompiler = std::make_unique<Precompiler>(
+      makeCudaPrecompile(chip.str()),
+      getPrecompileThreads(pool ? pool->size() : 1));
+  if (pool)
+    pool->setPrecompiler(precompiler.get());
+  return precompiler;
+}
+
+std::optional<llvm::json::Object> mlir::stark::describeEvaluators(
+    const EvalPool *pool, const Precompiler *precompiler, unsigned devices,
+    unsigned workersPerDevice, bool mpi) {
+  if (!pool && !precompiler)
+    return std::nullopt;
+  llvm::json::Object o;
+  if (pool) {
+    llvm::json::Array lost;
+    for (const LostExecutor &l : pool->getLost())
+      lost.push_back(llvm::json::Object{{"executor", l.name},
+                                        {"reason", l.reason},
+                                        {"requeued", int64_t(l.requeued)}});
+    o = llvm::json::Object{{"executors", int64_t(pool->size())},
+                           {"lost", std::move(lost)},
+                           {"devices", int64_t(devices)},
+                           {"workers_per_device", int64_t(workersPerDevice)},
+                           {"mpi", mpi}};
+  }
+  if (precompiler)
+    o["precompile"] = precompiler->statsToJSON();
+  return o;
+}
+
+FailureOr<RunTarget>
+mlir::stark::resolveRunTarget(MLIRContext &context, StringRef target,
+                              unsigned devices, StringRef device,
+                              bool nameDevice, std::string &error) {
+  RunTarget run{target.str(), "", device.str()};
+  std::unique_ptr<Target> cuda;
+  if (target == "auto" || target == "cuda") {
+    cuda = createTarget("cuda", context, error);
+    std::string why = cuda ? cuda->getUnavailableReason() : error;
+    if (target == "cuda" && !why.empty()) {
+      error = "target cuda: " + why;
+      return failure();
+    }
+    run.name = why.empty() ? "cuda" : "cpu";
+    if (why.empty())
+      run.chip = getChipOfDeviceName(cuda->getDeviceName());
+  }
+  if (devices > 1 && run.name != "cuda") {
+    error = llvm::formatv("devices={0} needs the cuda target; the cpu target "
+                          "has one device (use workers-per-device for "
+                          "parallel cpu workers)",
+                          devices);
+    return failure();
+  }
+  if (devices > 1 && cuda && cuda->getDeviceCount() < devices) {
+    error = llvm::formatv("devices={0} but only {1} CUDA device(s) are "
+                          "visible here",
+                          devices, cuda->getDeviceCount());
+    return failure();
+  }
+  if (run.device.empty() && nameDevice) {
+    std::unique_ptr<Target> used = run.name == "cuda"
+                                       ? std::move(cuda)
+                                       : createTarget(run.name, context, error);
+    if (used)
+      run.device = used->getDeviceName();
+    if (run.device.empty()) {
+      error = "cannot name the device for tuning-db; give device=NAME";
+      return failure();
+    }
+  }
+  return run;
 }
 
 std::vector<std::string> mlir::stark::getWinnerSanitizers(StringRef target,

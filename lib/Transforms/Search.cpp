@@ -10,13 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "stark/Eval/Evaluator.h"
-#include "stark/Eval/Precompiler.h"
 #include "stark/LLM/Config.h"
 #include "stark/Search/ModelSearch.h"
 #include "stark/Search/Report.h"
 #include "stark/Search/RunResources.h"
 #include "stark/Strategies/CpuStrategies.h"
-#include "stark/Target/Target.h"
 #include "stark/Transforms/Passes.h"
 #include "stark/Tuning/SearchRecords.h"
 
@@ -86,37 +84,15 @@ struct StarkSearchPass
     for (auto [bad, message] : checks)
       if (bad)
         return fail(message);
-    resolvedTarget = target;
     std::string error;
-    std::unique_ptr<Target> cuda;
-    if (target == "auto" || target == "cuda") {
-      cuda = createTarget("cuda", getContext(), error);
-      std::string why = cuda ? cuda->getUnavailableReason() : error;
-      if (target == "cuda" && !why.empty())
-        return fail("target cuda: " + why);
-      resolvedTarget = why.empty() ? "cuda" : "cpu";
-      if (why.empty())
-        resolvedChip = getChipOfDeviceName(cuda->getDeviceName());
-    }
-    if (devices > 1 && resolvedTarget != "cuda")
-      return fail("devices=" + Twine(unsigned(devices)) +
-                  " needs the cuda target; the cpu target has one device (use "
-                  "workers-per-device for parallel cpu workers)");
-    if (devices > 1 && cuda && cuda->getDeviceCount() < devices)
-      return fail("devices=" + Twine(unsigned(devices)) + " but only " +
-                  Twine(cuda->getDeviceCount()) +
-                  " CUDA device(s) are visible here");
-    resolvedDevice = device;
-    if (resolvedDevice.empty() && !tuningDb.empty()) {
-      std::unique_ptr<Target> used =
-          resolvedTarget == "cuda"
-              ? std::move(cuda)
-              : createTarget(resolvedTarget, getContext(), error);
-      if (used)
-        resolvedDevice = used->getDeviceName();
-      if (resolvedDevice.empty())
-        return fail("cannot name the device for tuning-db; give device=NAME");
-    }
+    FailureOr<RunTarget> run =
+        resolveRunTarget(getContext(), target, devices, device,
+                         /*nameDevice=*/!tuningDb.empty(), error);
+    if (failed(run))
+      return fail(error);
+    resolvedTarget = run->name;
+    resolvedChip = run->chip;
+    resolvedDevice = run->device;
     return success();
   }
 
@@ -125,25 +101,8 @@ struct StarkSearchPass
   /// The cuda device's chip, when the target is cuda (validateOptions).
   std::string resolvedChip;
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    // The run's clock starts here (ModelSearchOptions::start).
-    ModelSearchOptions options;
-    ProblemSearchOptions &p = options.problem;
-    std::string resolvedTarget, error;
-    auto fail = [&](const Twine &message) {
-      module.emitError() << "stark-search: " << message;
-      signalPassFailure();
-    };
-    if (failed(validateOptions(module, resolvedTarget)))
-      return signalPassFailure();
-    std::string profileName = profile;
-    if (profileName.empty())
-      profileName = resolvedTarget == "cuda" ? "h200" : "host";
-    std::optional<HardwareProfile> hw = lookupHardwareProfile(profileName);
-    if (!hw)
-      return fail("unknown hardware profile '" + profileName + "'");
-    // The model and the evaluators every problem's search shares.
+  /// The options of the chat with a model (agent=llm).
+  llm::ChatConfig getChatConfig() {
     llm::ChatConfig chat;
     chat.baseUrl = llmUrl;
     chat.model = llmModel;
@@ -158,26 +117,13 @@ struct StarkSearchPass
     chat.priceInput = llmPriceIn;
     chat.priceOutput = llmPriceOut;
     chat.seed = seed;
-    RunModel run;
-    if (failed(setUpRunModel(agent, transcript, chat, llmProvider,
-                             llmConcurrency, run, error)))
-      return fail(error);
-    FailureOr<std::unique_ptr<EvalPool>> pooled = createSearchPool(
-        resolvedTarget, devices, workersPerDevice, mpi, mpiGrace, error);
-    if (failed(pooled))
-      return fail(error);
-    std::unique_ptr<EvalPool> pool = std::move(*pooled);
-    // Declared after the pool, so destroyed before it.
-    std::unique_ptr<Precompiler> precompiler;
-    if (precompile && resolvedTarget == "cuda" && !resolvedChip.empty()) {
-      precompiler = std::make_unique<Precompiler>(
-          makeCudaPrecompile(resolvedChip),
-          getPrecompileThreads(pool ? pool->size() : 1));
-      if (pool)
-        pool->setPrecompiler(precompiler.get());
-    }
+    return chat;
+  }
 
-    p.target = resolvedTarget;
+  /// What every problem's search takes from the pass's options.
+  void setProblemOptions(ProblemSearchOptions &p, StringRef resolvedTarget,
+                         const RunModel &run) {
+    p.target = resolvedTarget.str();
     p.agent = agent;
     p.transcript = transcript;
     p.budget = budget;
@@ -201,6 +147,40 @@ struct StarkSearchPass
     p.llm.promptDir = llmPrompts;
     if (llmFallback == "expert")
       p.fallback = "expert";
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // The run's clock starts here (ModelSearchOptions::start).
+    ModelSearchOptions options;
+    ProblemSearchOptions &p = options.problem;
+    std::string resolvedTarget, error;
+    auto fail = [&](const Twine &message) {
+      module.emitError() << "stark-search: " << message;
+      signalPassFailure();
+    };
+    if (failed(validateOptions(module, resolvedTarget)))
+      return signalPassFailure();
+    std::string profileName = profile;
+    if (profileName.empty())
+      profileName = resolvedTarget == "cuda" ? "h200" : "host";
+    std::optional<HardwareProfile> hw = lookupHardwareProfile(profileName);
+    if (!hw)
+      return fail("unknown hardware profile '" + profileName + "'");
+    // The model and the evaluators every problem's search shares.
+    RunModel run;
+    if (failed(setUpRunModel(agent, transcript, getChatConfig(), llmProvider,
+                             llmConcurrency, run, error)))
+      return fail(error);
+    FailureOr<std::unique_ptr<EvalPool>> pooled = createSearchPool(
+        resolvedTarget, devices, workersPerDevice, mpi, mpiGrace, error);
+    if (failed(pooled))
+      return fail(error);
+    std::unique_ptr<EvalPool> pool = std::move(*pooled);
+    // Declared after the pool, so destroyed before it.
+    std::unique_ptr<Precompiler> precompiler = createSearchPrecompiler(
+        precompile, resolvedTarget, resolvedChip, pool.get());
+    setProblemOptions(p, resolvedTarget, run);
     // As many candidates at once as there are evaluators.
     p.pool = pool.get();
     p.precompiler = precompiler.get();
@@ -246,13 +226,8 @@ struct StarkSearchPass
                                   result.completionTokens);
     header.totalSeconds = totalSeconds;
     describeModelSearch(module, *hw, result, header);
-    if (pool)
-      header.evaluation = describePool(*pool, devices, workersPerDevice, mpi);
-    if (precompiler) {
-      if (!header.evaluation)
-        header.evaluation.emplace();
-      (*header.evaluation)["precompile"] = precompiler->statsToJSON();
-    }
+    header.evaluation = describeEvaluators(pool.get(), precompiler.get(),
+                                           devices, workersPerDevice, mpi);
     if (failed(writeSearchReport(report, header, std::move(result.reports),
                                  error)))
       return fail(error);

@@ -115,7 +115,7 @@ def commands(args, model, work, graph=False):
                 f"total-seconds={args.total_seconds:g} seed={args.seed} "
                 f"workers-per-device={args.workers_per_device} "
                 f"report={report}")
-    if args.pipeline_options:
+    if getattr(args, "pipeline_options", ""):
         pipeline += " " + args.pipeline_options
     bin_ = args.stark_bin or ""
     stark_opt = [os.path.join(bin_, "stark-opt"), model["file"],

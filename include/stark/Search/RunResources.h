@@ -11,6 +11,7 @@
 #define STARK_SEARCH_RUNRESOURCES_H
 
 #include "stark/Eval/EvalPool.h"
+#include "stark/Eval/Precompiler.h"
 #include "stark/LLM/Chat.h"
 
 #include "mlir/IR/Operation.h"
@@ -56,6 +57,15 @@ FailureOr<std::unique_ptr<EvalPool>>
 createSearchPool(StringRef target, unsigned devices, unsigned workersPerDevice,
                  bool mpi, double mpiGrace, std::string &error);
 
+/// The compiler of a run's likely next candidates (Precompiler.h): on
+/// cuda, when `enabled` and the device's `chip` is known (null otherwise),
+/// with the cores `pool`'s evaluators leave (one evaluator without a
+/// pool); the pool settles its jobs with it.
+std::unique_ptr<Precompiler> createSearchPrecompiler(bool enabled,
+                                                     StringRef target,
+                                                     StringRef chip,
+                                                     EvalPool *pool);
+
 /// The compute-sanitizer tools each problem's winner runs under before it
 /// wins (memcheck and racecheck): none unless `enabled` and the target is
 /// cuda; none, with a remark on `op` saying why, where compute-sanitizer is
@@ -67,9 +77,32 @@ std::vector<std::string> getWinnerSanitizers(StringRef target, bool enabled,
 /// lost during the run, with the candidates it re-queued.
 void warnLostEvaluators(Operation *module, const EvalPool *pool);
 
-/// The evaluators of a parallel run, for the report.
-llvm::json::Object describePool(const EvalPool &pool, unsigned devices,
-                                unsigned workersPerDevice, bool mpi);
+/// The report's account of a run's evaluators: the pool's executors, the
+/// devices and the ones lost, and what the precompiler did; none without
+/// either.
+std::optional<llvm::json::Object>
+describeEvaluators(const EvalPool *pool, const Precompiler *precompiler,
+                   unsigned devices, unsigned workersPerDevice, bool mpi);
+
+/// Where a run's candidates are evaluated, resolved from its options.
+struct RunTarget {
+  /// "cpu" or "cuda" (`auto` resolved).
+  std::string name;
+  /// The cuda device's chip ("sm_90a"); empty on the cpu.
+  std::string chip;
+  /// The device tuning records are keyed by: `device` when given, else the
+  /// target's own name for it when `nameDevice`; else empty.
+  std::string device;
+};
+
+/// Resolves `target` ("cpu", "cuda" or "auto": cuda when a CUDA device is
+/// usable here) for a run on `devices` devices. Fails, saying why, when
+/// cuda is asked for and not usable, when several devices are asked of
+/// the cpu or of fewer CUDA devices, or when the device must be named and
+/// cannot be.
+FailureOr<RunTarget> resolveRunTarget(MLIRContext &context, StringRef target,
+                                      unsigned devices, StringRef device,
+                                      bool nameDevice, std::string &error);
 
 } // namespace mlir::stark
 
