@@ -17,6 +17,7 @@
 #include "stark/Eval/Inputs.h"
 #include "stark/Eval/ProblemAnalysis.h"
 #include "stark/Eval/References.h"
+#include "stark/Target/DeferredTarget.h"
 #include "stark/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -54,11 +55,13 @@ struct Runner {
 
 class Evaluation {
 public:
+  /// `deferred`: `target` when it is created at its first use.
   Evaluation(Target &target, ModuleOp problem, ModuleOp candidate,
              const EvalOptions &options, const RunnerFactory &startRunner,
-             EvalResult &result)
+             EvalResult &result, DeferredTarget *deferred = nullptr)
       : target(target), problem(problem), candidate(candidate),
-        options(options), startRunner(startRunner), result(result) {}
+        options(options), startRunner(startRunner), result(result),
+        deferred(deferred) {}
 
   void run();
   /// Adds the time since the current phase began to its kind's total.
@@ -92,6 +95,10 @@ private:
   }
 
   bool prepare();
+  /// Creates a deferred target (DeferredTarget.h) before the judge's first
+  /// use of the device, in a phase of its own; false, saying why, when it
+  /// cannot be.
+  bool ensureJudgeTarget(std::string &error);
   bool ensureBaseline();
   bool prepareCandidate();
   bool getReferences(ArrayRef<HostBuffer> host, Distribution dist,
@@ -209,6 +216,7 @@ private:
   const EvalOptions &options;
   const RunnerFactory &startRunner;
   EvalResult &result;
+  DeferredTarget *deferred;
   size_t currentPhase = ~size_t(0);
   std::chrono::steady_clock::time_point phaseStart =
       std::chrono::steady_clock::now();

@@ -179,6 +179,8 @@ bool Evaluation::compileWide(Runner &into, bool roundResults,
       hostTarget = createCpuTarget(*ctx);
     where = hostTarget.get();
   }
+  if (where == &target && !ensureJudgeTarget(error))
+    return false;
   int64_t rounded = 0;
   FailureOr<OwningOpRef<ModuleOp>> wideModule =
       promoteFloats(problem, wide, error, roundResults, &rounded);

@@ -102,8 +102,12 @@ bool Evaluation::prepare() {
 bool Evaluation::ensureBaseline() {
   if (baseline.kernel)
     return true;
-  phase("compiling the baseline");
   std::string error;
+  if (!ensureJudgeTarget(error)) {
+    finish(EvalStatus::Error, error);
+    return false;
+  }
+  phase("compiling the baseline");
   modules.push_back(OwningOpRef<ModuleOp>(problem.clone()));
   FailureOr<std::unique_ptr<CompiledKernel>> k =
       target.compile(*modules.back(), analysis.signature, error);
@@ -120,6 +124,21 @@ bool Evaluation::ensureBaseline() {
   baseline.kernel = std::move(*k);
   baseline.args = std::move(*args);
   return true;
+}
+
+bool Evaluation::ensureJudgeTarget(std::string &error) {
+  if (!deferred || deferred->isCreated())
+    return true;
+  std::string during = result.phase;
+  phase("creating the judge's target");
+  bool created = deferred->create(error);
+  if (!during.empty())
+    phase(during);
+  if (!created)
+    error = llvm::formatv("target '{0}' cannot run here: {1}", target.getName(),
+                          error)
+                .str();
+  return created;
 }
 
 /// Starts the candidate's runner: a process of its own when there is a
@@ -394,16 +413,24 @@ void Evaluation::run() {
   result.phase.clear();
 }
 
+static EvalResult runEvaluation(Target &target, ModuleOp problem,
+                                ModuleOp candidate, const EvalOptions &options,
+                                const RunnerFactory &startRunner,
+                                DeferredTarget *deferred) {
+  EvalResult result;
+  Evaluation evaluation(target, problem, candidate, options, startRunner,
+                        result, deferred);
+  evaluation.run();
+  evaluation.notePhaseEnd();
+  return result;
+}
+
 EvalResult mlir::stark::evaluateCandidate(Target &target, ModuleOp problem,
                                           ModuleOp candidate,
                                           const EvalOptions &options,
                                           const RunnerFactory &startRunner) {
-  EvalResult result;
-  Evaluation evaluation(target, problem, candidate, options, startRunner,
-                        result);
-  evaluation.run();
-  evaluation.notePhaseEnd();
-  return result;
+  return runEvaluation(target, problem, candidate, options, startRunner,
+                       /*deferred=*/nullptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -493,21 +520,31 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
                               candidate, result)))
     return result;
 
-  if (options.onPhase)
-    options.onPhase("creating target " + targetName.str());
+  // With the candidate in a runner process of its own, the judge needs a
+  // device only for the references its store does not hold: the target is
+  // created then (DeferredTarget.h), not here.
+  std::unique_ptr<DeferredTarget> deferred;
+  std::unique_ptr<Target> target;
   std::string error;
-  std::unique_ptr<Target> target = createTarget(targetName, context, error);
-  if (!target) {
-    result.status = EvalStatus::Error;
-    result.message =
-        llvm::formatv("target '{0}' cannot run here: {1}", targetName,
-                      error.empty() ? "it is not available in this build"
-                                    : error)
-            .str();
-    return result;
+  if (startRunner) {
+    deferred = std::make_unique<DeferredTarget>(targetName, context);
+  } else {
+    if (options.onPhase)
+      options.onPhase("creating target " + targetName.str());
+    target = createTarget(targetName, context, error);
+    if (!target) {
+      result.status = EvalStatus::Error;
+      result.message =
+          llvm::formatv("target '{0}' cannot run here: {1}", targetName,
+                        error.empty() ? "it is not available in this build"
+                                      : error)
+              .str();
+      return result;
+    }
   }
   EvalResult evaluated =
-      evaluateCandidate(*target, *problem, *candidate, options, startRunner);
+      runEvaluation(deferred ? *deferred : *target, *problem, *candidate,
+                    options, startRunner, deferred.get());
   noteSynthesizedWeights(*problem, *candidate, evaluated);
   return evaluated;
 }

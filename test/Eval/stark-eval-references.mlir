@@ -4,7 +4,8 @@
 // values) of a matmul with an f64 reference are 6 baseline and 6 f64 runs,
 // plus a baseline and an f64 run on each of the 3 timing input sets, plus 2
 // runs for each of the 10 extra trials a suspicious speedup would trigger;
-// a candidate then runs none. The checks are the same:
+// a candidate then runs none (nor creates the judge's device). The checks
+// are the same:
 // a wrong candidate is rejected with the same message as without a store.
 // Runs that count references fix --suspicious-speedup, so that a noisy timing
 // cannot add extra trials.
@@ -16,12 +17,16 @@
 // WRITE: status: ok
 // WRITE: high-precision reference: yes
 // WRITE: references: 38 runs, 0 trial inputs reused
+// The judge computes the references on a device of its own, created when
+// it first needs it; a candidate's judge reading the store never does.
+// WRITE: judge's time: {{.*}}creating the judge's target
 
 // RUN: %{eval} --suspicious-speedup 1e9 --candidate %S/Inputs/matmul-ikj.mlir --references %t/refs | FileCheck %s --check-prefix=READ
 // RUN: %{eval} --suspicious-speedup 1e9 --candidate %S/Inputs/matmul-ksplit.mlir --references %t/refs | FileCheck %s --check-prefix=READ
 // READ: status: ok
 // READ: high-precision reference: yes
 // READ: references: 0 runs, 9 trial inputs reused
+// READ-NOT: creating the judge's target
 
 // RUN: not %{eval} --candidate %S/Inputs/matmul-drop-last-row.mlir --references %t/refs | FileCheck %s --check-prefix=WRONG
 // RUN: not %{eval} --candidate %S/Inputs/matmul-drop-last-row.mlir | FileCheck %s --check-prefix=WRONG

@@ -1,6 +1,7 @@
 //===- CpuTargetTest.cpp - The host target: buffers, compile, run, time ---===//
 
 #include "stark/Target/CpuTarget.h"
+#include "stark/Target/DeferredTarget.h"
 #include "TestModules.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -379,4 +380,34 @@ TEST_F(CpuTargetTest, RescheduledRunTakesTheShardsLastFirst) {
   EXPECT_EQ(host[0].getAsDouble(0), 0);
   for (int64_t t = 0; t < 4; ++t)
     EXPECT_EQ(host[0].getAsDouble(t + 1), double(t)) << t;
+}
+
+TEST_F(CpuTargetTest, ADeferredTargetIsCreatedByItsFirstRealUse) {
+  DeferredTarget deferred("cpu", *context);
+  // Its name and whether it can run here are known without creating it.
+  EXPECT_EQ(deferred.getName(), "cpu");
+  EXPECT_EQ(deferred.getUnavailableReason(), "");
+  EXPECT_FALSE(deferred.isCreated());
+  OwningOpRef<ModuleOp> m = parse(*context, kRanks);
+  ASSERT_TRUE(m);
+  std::string error;
+  FailureOr<KernelSignature> sig = getKernelSignature(*m, "kernel", 1, error);
+  ASSERT_TRUE(succeeded(sig)) << error;
+  // A compile needs it: created then, and the kernel is the target's own.
+  auto kernel = deferred.compile(*m, *sig, error);
+  ASSERT_TRUE(succeeded(kernel)) << error;
+  EXPECT_TRUE(deferred.isCreated());
+  auto args = deferred.allocate(*sig, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+  EXPECT_TRUE(succeeded((*kernel)->run(**args, error))) << error;
+
+  // One that cannot be created says why, at every use.
+  DeferredTarget unknown("tpu", *context);
+  EXPECT_EQ(unknown.getName(), "tpu");
+  EXPECT_NE(unknown.getUnavailableReason().find("unknown target 'tpu'"),
+            std::string::npos);
+  EXPECT_FALSE(unknown.isCreated());
+  error.clear();
+  EXPECT_TRUE(failed(unknown.allocate(*sig, error)));
+  EXPECT_NE(error.find("unknown target 'tpu'"), std::string::npos) << error;
 }
