@@ -172,6 +172,8 @@ double ModelPlan::reserveFrom(size_t position) const {
   // side by side kept two thirds of MobileNetV3-small's coverage back with
   // three evaluators (32 s for 48 s), and the run ended 10.6% past
   // total-seconds (bench/results/2026-12-07d-h100).
+  if (options.covered)
+    return 0;
   std::vector<double> estimates;
   for (size_t problem : getWaitingFrom(position))
     estimates.push_back(getEvaluationEstimate(problem));
@@ -234,8 +236,10 @@ std::optional<PlanTurn> ModelPlan::planHead() {
     return double(2 + options.minCandidates) * getEvaluationEstimate(problem) +
            getFinishCost(problem);
   };
+  // A problem searched gives back the coverage evaluation kept for it
+  // (none was kept for one already covered).
   auto allotment = [&](size_t problem, double totalWeight) {
-    return getEvaluationEstimate(problem) +
+    return (options.covered ? 0.0 : getEvaluationEstimate(problem)) +
            pool * weight[problem] / totalWeight;
   };
   for (size_t k = order.size() - cursor; k >= 1; --k) {
@@ -304,8 +308,12 @@ bool ModelPlan::mayContinue(const PlanTurn &turn, int64_t count,
       e = (evaluationSeconds + seconds) / double(evaluations + count);
     reserve = double(turn.waiting) * e;
   }
+  // Problems already covered keep nothing back (ModelPlanOptions::covered).
+  if (options.covered)
+    reserve = 0;
   double pool = options.totalSeconds - turn.begun - reserve;
-  double allotment = std::min(options.maxSeconds, e + pool * turn.part);
+  double allotment = std::min(options.maxSeconds,
+                              (options.covered ? 0.0 : e) + pool * turn.part);
   return seconds < allotment - e - options.finishEvaluations * e;
 }
 

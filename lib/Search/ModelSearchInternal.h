@@ -99,6 +99,15 @@ private:
   void coverRemaining(ModelPlan &plan, ArrayRef<size_t> open, size_t &turns);
   LogicalResult searchTurn(size_t index, const PlanTurn &turn, size_t rank,
                            ModelPlan &plan);
+  /// The time the coverage pass left (its estimates are cautious before
+  /// anything is measured) goes to searches of the problems it gave their
+  /// first picks, in the plan's order, planned again from what is left.
+  LogicalResult searchLeftover(const ModelPlan &plan, ArrayRef<size_t> open,
+                               size_t &turns);
+  /// One of those searches: the first pick stays unless the search's
+  /// winner is faster.
+  LogicalResult searchAgain(size_t index, const PlanTurn &turn, size_t rank,
+                            ModelPlan &plan);
   /// A problem the coverage pass gives its first pick: its entry, its rank
   /// in the run's progress, why it was not searched, and its first pick,
   /// built, with the job that evaluates it (none without a first pick).

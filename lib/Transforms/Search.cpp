@@ -71,6 +71,7 @@ struct StarkSearchPass
         {!(seconds > 0) || !(timeout > 0),
          "seconds and timeout must be positive"},
         {!(totalSeconds >= 0), "total-seconds must not be negative"},
+        {!(evaluationPrior > 0), "evaluation-prior must be positive"},
         {!(referenceTimeout > 0), "reference-timeout must be positive"},
         {!(minSpeedup >= 0.0), "min-speedup must not be negative"},
         {minSpeedup < 1.0 && !tuningDb.empty(),
@@ -186,6 +187,7 @@ struct StarkSearchPass
     p.precompiler = precompiler.get();
     p.batch = pool ? pool->size() : 1;
     options.totalSeconds = totalSeconds;
+    options.evaluationSecondsPrior = evaluationPrior;
     options.progress = progress;
     // One conversation with a model at a time.
     options.sideBySide = !run.model;

@@ -6,6 +6,7 @@
 // RUN: not stark-opt %s --stark-search="target=cpu agent=replay" 2>&1 | FileCheck %s --check-prefix=NOTRANSCRIPT
 // RUN: not stark-opt %s --stark-search="target=cpu seconds=0" 2>&1 | FileCheck %s --check-prefix=SECONDS
 // RUN: not stark-opt %s --stark-search="target=cpu min-speedup=-1" 2>&1 | FileCheck %s --check-prefix=MINSPEEDUP
+// RUN: not stark-opt %s --stark-search="target=cpu evaluation-prior=0" 2>&1 | FileCheck %s --check-prefix=PRIOR
 // RUN: not stark-opt %s --stark-search="target=cpu min-speedup=0 tuning-db=%t.db" 2>&1 | FileCheck %s --check-prefix=MINSPEEDUPDB
 // RUN: not stark-opt %s --stark-search="target=cpu agent=replay transcript=%S/Inputs/search-malformed.json progress=0" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not stark-opt %s --stark-search="target=cpu agent=replay transcript=%t.missing progress=0" 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -18,6 +19,7 @@
 // NOTRANSCRIPT: error: stark-search: agent replay needs transcript=FILE
 // SECONDS: error: stark-search: seconds and timeout must be positive
 // MINSPEEDUP: error: stark-search: min-speedup must not be negative
+// PRIOR: error: stark-search: evaluation-prior must be positive
 // MINSPEEDUPDB: error: stark-search: min-speedup below 1 would record winners slower than their baseline; leave tuning-db out
 // MALFORMED: error: stark-search: transcript '{{.*}}search-malformed.json', proposal 0: needs "payload" or "payload_file"
 // MISSING: error: stark-search: cannot read transcript '{{.*}}.missing'

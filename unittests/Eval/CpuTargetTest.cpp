@@ -1,9 +1,9 @@
 //===- CpuTargetTest.cpp - The host target: buffers, compile, run, time ---===//
 
 #include "stark/Target/CpuTarget.h"
-#include "stark/Target/DeferredTarget.h"
 #include "TestModules.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "stark/Target/DeferredTarget.h"
 
 #include "gtest/gtest.h"
 

@@ -319,6 +319,28 @@ TEST(ModelPlanTest, NoSearchWhenTheBudgetPaysOnlyForCoverage) {
   EXPECT_EQ(spent.getUncovered(), (std::vector<size_t>{0, 1}));
 }
 
+TEST(ModelPlanTest, ProblemsAlreadyCoveredKeepNothingBackForCoverage) {
+  // The time the coverage pass left: with the problems covered, the 3 s
+  // that paid for their coverage alone above pay for a search.
+  std::vector<PlanProblem> problems = {problem("a", 0.5, "contraction"),
+                                       problem("b", 0.5, "convolution")};
+  FakeClock clock;
+  ModelPlanOptions options;
+  options.totalSeconds = 3;
+  options.covered = true;
+  ModelPlan plan(problems, options, clock.get());
+  EXPECT_DOUBLE_EQ(plan.getCoverageReserve(), 0.0);
+  std::optional<PlanTurn> turn = plan.next();
+  ASSERT_TRUE(turn);
+  EXPECT_EQ(turn->problem, 0u);
+  EXPECT_GE(turn->candidates, options.minCandidates);
+  EXPECT_LE(turn->allotment, options.totalSeconds);
+  // The same budget without the flag pays for the coverage only.
+  options.covered = false;
+  ModelPlan uncovered(problems, options, clock.get());
+  EXPECT_FALSE(uncovered.next());
+}
+
 TEST(ModelPlanTest, EvaluationCostGrowsWithTheProblemsBytes) {
   constexpr double MB = 1e6;
   std::vector<PlanProblem> problems = {problem("big", 0.5, "contraction"),

@@ -90,6 +90,9 @@ struct ModelPlanOptions {
   /// evaluation and this many candidates, besides the last evaluation's
   /// overrun; otherwise the problem gets the coverage pass.
   int64_t minCandidates = 1;
+  /// Every problem already has its first pick (the searches the time the
+  /// coverage pass left pays for): nothing is kept back for coverage.
+  bool covered = false;
   /// What a searched problem spends after its search, in evaluations of
   /// that problem: timing its contenders again, running its winner under
   /// compute-sanitizer. Its turn keeps that back from the search, so that

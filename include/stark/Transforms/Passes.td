@@ -533,6 +533,10 @@ def StarkSearchPass : Pass<"stark-search", "ModuleOp"> {
            "Wall-clock budget of the whole search (0: none), split across "
            "the problems by their share of the model's estimated time; no "
            "problem gets more than `seconds`">,
+    Option<"evaluationPrior", "evaluation-prior", "double", /*default=*/"1",
+           "With total-seconds: the seconds one evaluation is taken to cost "
+           "until the run has measured one (what the plan keeps back for "
+           "each problem's coverage and counts per candidate)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Emit the model's summary as a remark on the module (it always "
            "goes to the progress output and the report)">,
