@@ -167,6 +167,8 @@ void ModelSearch::recordFirstPick(CoverItem &item) {
                                               {"failure", failed.failure}});
     }
     SearchNode &node = pick.node;
+    e.judged = item.failedPicks;
+    e.judged.push_back(node);
     root.children.push_back(node.id);
     node.status = v.status;
     node.state = v.passed ? NodeState::Passed : NodeState::Failed;
@@ -187,6 +189,7 @@ void ModelSearch::recordFirstPick(CoverItem &item) {
     e.report["winner"] = kept ? llvm::json::Value(node.id) : nullptr;
     llvm::json::Object first{{"id", node.id},
                              {"strategy", node.strategy},
+                             {"params", paramsToJSON(node.params)},
                              {"status", v.status},
                              {"kept", kept}};
     if (v.passed) {

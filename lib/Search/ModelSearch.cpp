@@ -269,6 +269,7 @@ LogicalResult ModelSearch::searchTurn(size_t index, const PlanTurn &turn,
   }
   if (options.records)
     searchOptions.seeds = options.records->getSeeds(e.info);
+  searchOptions.judged = e.judged;
   auto onProgress = [&](const SearchProgress &p) {
     if (options.progress)
       llvm::errs() << llvm::formatv(

@@ -58,6 +58,9 @@ struct Entry {
   std::string outcome;
   bool winner = false;
   double speedup = 1;
+  /// The points the coverage pass judged for it (its failed picks and its
+  /// last pick): a later search of it does not propose them again.
+  std::vector<SearchNode> judged;
 };
 
 /// One run of searchModel: collects the model's problems, plans them,

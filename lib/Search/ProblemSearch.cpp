@@ -213,9 +213,12 @@ ProblemSearchResult mlir::stark::searchProblem(
                        worker, references, options.pool);
   judge.setScreening({options.screen, options.minSpeedup});
   judge.setPrecompiler(options.precompiler);
-  if (expert)
+  if (expert) {
     for (const Proposal &seed : options.seeds)
       expert->markTried(seed.node);
+    for (const SearchNode &node : options.judged)
+      expert->markTried(node);
+  }
   // While the problem's own evaluation runs, the first candidates compile
   // on the idle host cores: the seeds, then the agents' first guesses.
   unsigned batch = options.pool ? std::max(1u, options.batch) : 1;

@@ -5,7 +5,8 @@
 // the host takes a second or two. What is left is then planned again from
 // the measured cost of an evaluation and searched, in the plan's order,
 // among the problems the coverage pass gave a first pick (the softmax has
-// none). A search's winner replaces the first pick only when it is faster;
+// none), without judging the first pick again. A search's winner replaces
+// the first pick only when it is faster;
 // otherwise the first pick stays, and its remark and report entry
 // (`searched_again`) say what the search found. Each op keeps one remark,
 // and the run stays within total-seconds and its 10%.
@@ -21,7 +22,7 @@
 // LOG: stark-search: [3/3] linalg.matmul 16x16xf32,16x16xf32->16x16xf32: {{first pick|upstream}}:
 // LOG-NEXT: stark-search: {{[0-9.]+}} s left after the coverage pass: searching the problems it covered, in the plan's order
 // LOG-NEXT: stark-search: [4/4] linalg.matmul 128x128xf32,128x128xf32->128x128xf32: 1 op(s), {{[0-9.]+}}% of the model's estimated time, {{[0-9.]+}} s budget
-// LOG: 44:8: remark: stark-search: {{searched: [0-9.]+x faster on cpu|first pick: .*; searched again with the time the coverage pass left \([0-9.]+ s\): (its best, [0-9.]+x, is not faster|no winner)}}
+// LOG: 45:8: remark: stark-search: {{searched: [0-9.]+x faster on cpu|first pick: .*; searched again with the time the coverage pass left \([0-9.]+ s\): (its best, [0-9.]+x, is not faster|no winner)}}
 
 // REPORT: stark_problem_2: searched again, {{faster than its first pick|first pick kept}}, consistent
 // REPORT-NEXT: stark_problem_1: upstream, consistent

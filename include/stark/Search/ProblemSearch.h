@@ -73,6 +73,9 @@ struct ProblemSearchOptions {
   /// Candidates judged first (winners of the problem on other devices):
   /// starting points, not answers.
   std::vector<Proposal> seeds;
+  /// Points already judged for this problem elsewhere (the coverage pass's
+  /// picks): the expert does not propose them again.
+  std::vector<SearchNode> judged;
   /// Evaluators to judge on (not owned); null: one worker at a time, on
   /// this host, as stark-eval runs it. With a pool of more than one
   /// executor, `batch` candidates are judged at once and the
