@@ -1,8 +1,9 @@
 //===- ModelSearchInternal.h - The model search's parts ---------*- C++ -*-===//
 //
 // The search of a whole model (ModelSearch.cpp: the plan's turns, recorded
-// winners, the summary) and its coverage pass (ModelCoverage.cpp: the
-// first picks of the problems whose turn did not come) share the class
+// winners, the summary), its coverage pass (ModelCoverage.cpp: the first
+// picks of the problems whose turn did not come) and the searches the time
+// the coverage pass left pays for (ModelLeftover.cpp) share the class
 // below and what it keeps of each problem.
 //
 //===----------------------------------------------------------------------===//
