@@ -511,14 +511,20 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
   MLIRContext context(registry);
   context.disableMultithreading();
 
+  static constexpr StringLiteral kParsing =
+      "parsing the problem and the candidate";
   if (options.onPhase)
-    options.onPhase("parsing the problem and the candidate");
+    options.onPhase(kParsing.str());
+  auto parseStart = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> problem, candidate;
   if (failed(parseEvalSources(problemSource, problemName, candidateSource,
                               candidateName, options.entry,
                               options.synthesizeElidedWeights, context, problem,
                               candidate, result)))
     return result;
+  double parseSeconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - parseStart)
+                            .count();
 
   // With the candidate in a runner process of its own, the judge needs a
   // device only for the references its store does not hold: the target is
@@ -545,6 +551,9 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
   EvalResult evaluated =
       runEvaluation(deferred ? *deferred : *target, *problem, *candidate,
                     options, startRunner, deferred.get());
+  // The judge's first phase, before the evaluation's clock started.
+  evaluated.phaseSeconds.insert(evaluated.phaseSeconds.begin(),
+                                {kParsing.str(), parseSeconds});
   noteSynthesizedWeights(*problem, *candidate, evaluated);
   return evaluated;
 }

@@ -18,7 +18,7 @@
 // IKJ-NEXT: flags: none
 // Where the time went: the judge's phases, and inside them the steps the
 // runner process reports.
-// IKJ:      judge's time: compiling the candidate {{[0-9.]+}} s;{{.*}} timing baseline and candidate {{[0-9.]+}} s;{{.*}} in all {{[0-9.]+}} s
+// IKJ:      judge's time: parsing the problem and the candidate {{[0-9.]+}} s; compiling the candidate {{[0-9.]+}} s;{{.*}} timing baseline and candidate {{[0-9.]+}} s;{{.*}} in all {{[0-9.]+}} s
 // IKJ-NEXT: runner's time (inside the judge's): starting the process {{[0-9.]+}} s; parsing the sources {{[0-9.]+}} s; creating the target {{[0-9.]+}} s; compiling the candidate {{[0-9.]+}} s; allocating the arguments {{[0-9.]+}} s; making the arguments {{[0-9.]+}} s; uploading the arguments {{[0-9.]+}} s; running the candidate {{[0-9.]+}} s; reading back and comparing {{[0-9.]+}} s; making the timing sets {{[0-9.]+}} s; staging the timing sets {{[0-9.]+}} s; warm-up and timed rounds {{[0-9.]+}} s; back-to-back runs {{[0-9.]+}} s;
 
 // RUN: %{eval} --problem %S/Inputs/matmul-problem.mlir --candidate %S/Inputs/matmul-ijk.mlir | FileCheck %s --check-prefix=OK
