@@ -301,6 +301,8 @@ SearchLoop::judgeBatch(llvm::ArrayRef<Proposal> proposals) {
 }
 
 void SearchLoop::prepareNext(llvm::ArrayRef<int64_t> ids) {
+  if (!judge.canPrepare())
+    return;
   llvm::SmallVector<int64_t> from(llvm::reverse(ids));
   llvm::append_range(from, tree.leaderboard());
   from.push_back(0);

@@ -599,6 +599,7 @@ public:
 };
 class PreparedJudge : public FakeJudge {
 public:
+  bool canPrepare() const override { return true; }
   void prepare(llvm::ArrayRef<std::string> payloads) override {
     std::string line = "prepare";
     for (const std::string &p : payloads)
@@ -650,4 +651,22 @@ TEST(SearchTest, AnticipatingDoesNotChangeTheSearch) {
   AnticipatingAgents anticipating;
   PreparedJudge preparedJudge;
   EXPECT_EQ(shape(plain, plainJudge), shape(anticipating, preparedJudge));
+}
+
+TEST(SearchTest, NothingIsAnticipatedForAJudgeThatCannotPrepare) {
+  // Anticipating builds candidates: not for a judge that would drop them.
+  struct CountingAgents : AnticipatingAgents {
+    std::vector<std::string> anticipate(llvm::ArrayRef<RoleContext> from,
+                                        unsigned limit) override {
+      ++asked;
+      return AnticipatingAgents::anticipate(from, limit);
+    }
+    int asked = 0;
+  } agents;
+  FakeJudge judge;
+  SearchBudget budget;
+  budget.maxCandidates = 6;
+  budget.batch = 2;
+  runSearch(1.0, agents, judge, SearchTreeOptions(), budget, 1, zeroClock);
+  EXPECT_EQ(agents.asked, 0);
 }

@@ -101,6 +101,7 @@ public:
   /// prepare() is given is queued there, and a candidate is settled there
   /// before it runs (the pool settles its own jobs). Null: none.
   void setPrecompiler(Precompiler *p) { precompiler = p; }
+  bool canPrepare() const override { return precompiler != nullptr; }
   void prepare(llvm::ArrayRef<std::string> payloads) override;
 
   void setScreening(ScreeningOptions screening) { this->screening = screening; }

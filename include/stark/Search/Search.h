@@ -102,6 +102,9 @@ public:
   /// The verdicts on `proposals`, in their order; a judge with several
   /// evaluators judges them at once. By default one after the other.
   virtual std::vector<Verdict> judgeAll(llvm::ArrayRef<Proposal> proposals);
+  /// Whether prepare() does anything: the search asks the agents to
+  /// anticipate (which builds candidates) only then.
+  virtual bool canPrepare() const { return false; }
   /// Candidates that may be judged soon (AgentTeam::anticipate): a judge
   /// may start on their costs ahead. By default nothing happens.
   virtual void prepare(llvm::ArrayRef<std::string> payloads);
