@@ -40,13 +40,19 @@ static std::string printModule(ModuleOp module) {
   return text;
 }
 
+/// Why an evaluation on target `name` cannot run here.
+static std::string describeUnusableTarget(StringRef name, StringRef reason) {
+  return llvm::formatv("target '{0}' cannot run here: {1}", name,
+                       reason.empty() ? "it is not available in this build"
+                                      : reason)
+      .str();
+}
+
 bool Evaluation::prepare() {
   result.target = target.getName().str();
   std::string reason = target.getUnavailableReason();
   if (!reason.empty()) {
-    finish(EvalStatus::Error, llvm::formatv("target '{0}' cannot run here: {1}",
-                                            target.getName(), reason)
-                                  .str());
+    finish(EvalStatus::Error, describeUnusableTarget(target.getName(), reason));
     return false;
   }
 
@@ -135,9 +141,7 @@ bool Evaluation::ensureJudgeTarget(std::string &error) {
   if (!during.empty())
     phase(during);
   if (!created)
-    error = llvm::formatv("target '{0}' cannot run here: {1}", target.getName(),
-                          error)
-                .str();
+    error = describeUnusableTarget(target.getName(), error);
   return created;
 }
 
@@ -540,11 +544,7 @@ mlir::stark::evaluateSources(StringRef problemSource, StringRef problemName,
     target = createTarget(targetName, context, error);
     if (!target) {
       result.status = EvalStatus::Error;
-      result.message =
-          llvm::formatv("target '{0}' cannot run here: {1}", targetName,
-                        error.empty() ? "it is not available in this build"
-                                      : error)
-              .str();
+      result.message = describeUnusableTarget(targetName, error);
       return result;
     }
   }

@@ -222,7 +222,7 @@ ProblemSearchResult mlir::stark::searchProblem(
   // While the problem's own evaluation runs, the first candidates compile
   // on the idle host cores: the seeds, then the agents' first guesses.
   unsigned batch = options.pool ? std::max(1u, options.batch) : 1;
-  if (options.precompiler) {
+  if (judge.canPrepare()) {
     std::vector<std::string> first;
     for (const Proposal &seed : options.seeds)
       first.push_back(seed.payload);
